@@ -1,0 +1,99 @@
+import type { ToolContext } from '../execution/tool-context.js';
+import type { ApprovalConfig, ApprovalPolicy } from './approval-policy.js';
+
+/** L0 read-only · L1 sensitive reads or small side effects · L2 reversible writes · L3 irreversible. */
+export type RiskLevel = 'L0' | 'L1' | 'L2' | 'L3';
+export const RISK_LEVELS: readonly RiskLevel[] = ['L0', 'L1', 'L2', 'L3'];
+
+/** The risk metadata every tool declares (seed 001, the fifth mandatory attribute). */
+export interface ToolRisk {
+  readonly level: RiskLevel;
+  /** Whether a call needs a person's approval. Implied by an `approval` policy other than never. */
+  readonly approvalRequired?: boolean;
+  /** The business data the tool touches, e.g. `['ops.logs']`, `['erp.purchasing']`. */
+  readonly dataDomains?: readonly string[];
+  /** What a normal call takes, for planners and dashboards. */
+  readonly estimatedDurationMs?: number;
+}
+
+/** A Zod 4 schema (`import { z } from 'zod'`). */
+export interface Zod4Schema<TOutput = unknown> {
+  readonly _zod: { readonly output: TOutput };
+}
+/** A Zod 3-API schema (`import { z } from 'zod/v3'`). */
+export interface Zod3Schema<TOutput = unknown> {
+  readonly _output: TOutput;
+  readonly _def: unknown;
+}
+/** A plain JSON Schema object; allowed as an input schema only on tools marked `dynamic`. */
+export type JsonSchemaObject = { readonly [keyword: string]: unknown };
+/** Any schema a tool may declare. */
+export type ToolSchema = Zod4Schema | Zod3Schema | JsonSchemaObject;
+
+/** The value type a schema validates to. */
+export type InferSchema<S> = S extends { _zod: { output: infer O } }
+  ? O
+  : S extends { _output: infer O }
+    ? O
+    : Record<string, unknown>;
+
+/** What the model sees instead of the raw output (seed 000, 4.5). */
+export type ToolModelOutput =
+  | { readonly type: 'text'; readonly value: string }
+  | { readonly type: 'json'; readonly value: unknown }
+  | { readonly type: 'content'; readonly value: readonly ToolOutputPart[] };
+
+/** A part of a content output. Files are base64 strings: raw buffers cannot cross the JSON boundary. */
+export type ToolOutputPart =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'file'; readonly data: string; readonly mediaType: string };
+
+/** Activity texts for people watching a call (not for the model). */
+export interface ToolLabel<TInput, TOutput> {
+  readonly start?: string | ((input: TInput) => string);
+  readonly delta?: (input: TInput, partial: TOutput) => string;
+  readonly complete?: (input: TInput, output: TOutput) => string;
+}
+
+/** What `execute` may return: a value, a promise, or an async generator of whole snapshots. */
+export type ToolResult<TOutput> = TOutput | Promise<TOutput> | AsyncIterable<TOutput>;
+
+/**
+ * Everything about a tool except its body: the contract that every implementation of the tool
+ * shares. Field by field, the union of both seeds.
+ */
+export interface ToolDeclaration<TInput = any, TOutput = any> {
+  /** snake_case, unique; the name the model sees. */
+  readonly name: string;
+  /** For the model: what it does, what it returns, and when not to use it. */
+  readonly description: string;
+  /** Zod (either API). `z.object({})` when the tool takes nothing. JSON Schema only if `dynamic`. */
+  readonly inputSchema: ToolSchema;
+  /** Marks a tool whose input schema is a plain JSON Schema generated at run time. */
+  readonly dynamic?: boolean;
+  /** The shape of the result; checked after every call (`OUTPUT_INVALID`). */
+  readonly outputSchema?: ToolSchema;
+  readonly risk: ToolRisk;
+  /** Time limit in ms: 10 000 by default, at most 30 000. */
+  readonly timeoutMs?: number;
+  /** `never()` (default), `once()`, `always()`, or `{ request, prompt }`. */
+  readonly approval?: ApprovalPolicy | ApprovalConfig<TInput>;
+  /** What `once()` remembers an approval by; the tool name when absent. */
+  readonly approvalKey?: (input: TInput) => string;
+  /** The model's projection of the output; REST clients still get the full output. */
+  readonly toModelOutput?: (output: TOutput) => ToolModelOutput;
+  /** A successful call ends the agent's turn. */
+  readonly endsTurn?: boolean | ((output: TOutput) => boolean);
+  /** Kept out of tool lists; reachable through search. */
+  readonly deferred?: boolean;
+  /** False keeps the tool away from subagent sessions. Default true. */
+  readonly availableInSubagents?: boolean;
+  readonly label?: ToolLabel<TInput, TOutput>;
+  /** Which implementation of the contract this is (`sap`, `yonyou_nc`); `default` when absent. */
+  readonly implementation?: string;
+}
+
+/** A declaration plus its body: what `defineTool` takes and the registry stores. */
+export interface ToolDefinition<TInput = any, TOutput = any> extends ToolDeclaration<TInput, TOutput> {
+  execute(input: TInput, ctx: ToolContext): ToolResult<TOutput>;
+}

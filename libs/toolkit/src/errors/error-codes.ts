@@ -1,0 +1,40 @@
+/**
+ * Every code the platform itself produces. Tools may add their own UPPER_SNAKE codes through
+ * `ToolError`; those pass through unchanged.
+ */
+export const ErrorCode = {
+  INVALID_INPUT: 'INVALID_INPUT',
+  TIMEOUT: 'TIMEOUT',
+  UPSTREAM_ERROR: 'UPSTREAM_ERROR',
+  OUTPUT_INVALID: 'OUTPUT_INVALID',
+  APPROVAL_PENDING: 'APPROVAL_PENDING',
+  APPROVAL_DENIED: 'APPROVAL_DENIED',
+  APPROVAL_EXPIRED: 'APPROVAL_EXPIRED',
+  UNAUTHENTICATED: 'UNAUTHENTICATED',
+  FORBIDDEN: 'FORBIDDEN',
+  NOT_FOUND: 'NOT_FOUND',
+  TOOL_NOT_FOUND: 'TOOL_NOT_FOUND',
+  IDEMPOTENCY_CONFLICT: 'IDEMPOTENCY_CONFLICT',
+  VERSION_CONFLICT: 'VERSION_CONFLICT',
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  RATE_LIMITED: 'RATE_LIMITED',
+  AUDIT_UNAVAILABLE: 'AUDIT_UNAVAILABLE',
+  CONNECTOR_NOT_CONFIGURED: 'CONNECTOR_NOT_CONFIGURED',
+  INTERNAL_ERROR: 'INTERNAL_ERROR',
+} as const;
+
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** Codes that tools report as data: the call reached the tool layer and has an outcome. */
+export const TOOL_OUTCOME_CODES: ReadonlySet<string> = new Set([
+  ErrorCode.INVALID_INPUT,
+  ErrorCode.TIMEOUT,
+  ErrorCode.UPSTREAM_ERROR,
+  ErrorCode.OUTPUT_INVALID,
+  ErrorCode.APPROVAL_DENIED,
+  ErrorCode.APPROVAL_EXPIRED,
+  ErrorCode.CONNECTOR_NOT_CONFIGURED,
+]);
+
+/** A code a tool author may use: UPPER_SNAKE, letters, digits and underscores. */
+export const ERROR_CODE_PATTERN = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;

@@ -1,0 +1,92 @@
+import type { ApprovalMode } from '../definition/approval-policy.js';
+import type { ToolModelOutput } from '../definition/tool-definition.js';
+import type { Envelope, ErrorEnvelope } from '../errors/envelope.js';
+import type { Locale } from '../errors/messages.js';
+import type { InputIssue } from '../schema/input-issue.js';
+import type { RegisteredTool, ToolImplementation } from '../registry/registered-tool.js';
+import type { CallPrincipal, ConnectorResolver, TenantRef, ToolContext } from './tool-context.js';
+
+/**
+ * A tool as one caller may use it: the contract, the implementation its binding picked, and the
+ * effective policy after the tenant's (tighten-only) overrides.
+ */
+export interface EffectiveTool {
+  readonly contract: RegisteredTool;
+  readonly implementation: ToolImplementation;
+  readonly timeoutMs: number;
+  readonly approval: ApprovalMode;
+  /** The binding version in force, or null for calls outside any binding (in-process, system). */
+  readonly bindingVersion: number | null;
+}
+
+/** A partial result or activity text of a running call, for streaming clients. */
+export type ToolCallEvent =
+  | { readonly type: 'label'; readonly phase: 'start' | 'delta' | 'complete'; readonly text: string }
+  | { readonly type: 'partial'; readonly data: unknown };
+
+/** Everything the executor needs to run one call. All of it comes from the platform, none from the body. */
+export interface ToolCallRequest {
+  readonly tool: EffectiveTool;
+  readonly input: unknown;
+  readonly tenant: TenantRef | null;
+  readonly agentType: string | null;
+  readonly principal: CallPrincipal | null;
+  readonly initiator?: CallPrincipal | null;
+  readonly sessionId?: string;
+  readonly turnId?: string;
+  readonly parentSessionId?: string | null;
+  readonly callId?: string;
+  readonly locale: Locale;
+  readonly messages?: readonly unknown[];
+  /** Set when resuming a call a person approved: the approval gate is not asked again. */
+  readonly approval?: { readonly responder: CallPrincipal } | null;
+  /** The caller went away. */
+  readonly signal?: AbortSignal;
+  readonly onEvent?: (event: ToolCallEvent) => void;
+  readonly connectors?: ConnectorResolver;
+  /** The client's Idempotency-Key header, when it sent one. */
+  readonly clientIdempotencyKey?: string;
+  /** Free-form facts the caller wants hooks to see (e.g. the API key id). */
+  readonly attributes?: Readonly<Record<string, unknown>>;
+}
+
+/** Where in the pipeline a call ended. */
+export type CallStage = 'refused' | 'invalid' | 'stopped' | 'executed' | 'timed_out';
+
+/** The outcome of a call. */
+export interface ToolCallResult {
+  readonly callId: string;
+  readonly envelope: Envelope;
+  readonly stage: CallStage;
+  /** The full output on success (REST clients get this), and its model projection if the tool has one. */
+  readonly output?: unknown;
+  readonly modelOutput?: ToolModelOutput;
+  readonly durationMs: number;
+  readonly issues?: readonly InputIssue[];
+}
+
+/** A call on its way through the pipeline, as hooks see it. */
+export interface ToolCall {
+  readonly id: string;
+  readonly request: ToolCallRequest;
+  readonly tool: EffectiveTool;
+  readonly ctx: ToolContext;
+  /** The input as sent. */
+  readonly rawInput: unknown;
+  /** The validated input with defaults filled in; undefined when validation failed. */
+  readonly input: unknown;
+  /** Epoch ms when the call entered the pipeline. */
+  readonly startedAt: number;
+  /** Hooks keep their own per-call state here, under their own symbol. */
+  readonly state: Map<symbol, unknown>;
+}
+
+/** What a `beforeExecute` hook returns to stop a call before the tool runs. */
+export interface ToolCallStop {
+  readonly envelope: ErrorEnvelope;
+}
+
+/** What a call that timed out did in the end. */
+export type LateOutcome =
+  | { readonly status: 'ok'; readonly output: unknown; readonly durationMs: number }
+  | { readonly status: 'error'; readonly envelope: ErrorEnvelope; readonly durationMs: number };

@@ -1,0 +1,313 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { isOk, ok, type Envelope, type ErrorEnvelope } from '../errors/envelope.js';
+import { ErrorCode } from '../errors/error-codes.js';
+import { envelopeForThrown } from '../errors/error-mapping.js';
+import { errorEnvelope, ToolCallFailedError } from '../errors/toolgate-error.js';
+import { TOOLKIT_OPTIONS, type ToolkitOptions } from '../toolkit.options.js';
+import type { InputIssue } from '../schema/input-issue.js';
+import { renderIssue, summarizeIssues } from '../schema/issue-messages.js';
+import { CallContext } from './call-context.js';
+import type { ToolCallHook } from './call-hooks.js';
+import { CallScope } from './call-scope.js';
+import { findUnstorableInput } from './input-guard.js';
+import { labelText } from './labels.js';
+import { guardOutput } from './output-guard.js';
+import type { CallStage, EffectiveTool, LateOutcome, ToolCall, ToolCallRequest, ToolCallResult } from './tool-call.js';
+import { SYSTEM_PRINCIPAL } from './tool-context.js';
+import { uuidv7 } from '../util/ids.js';
+
+type BodyOutcome =
+  | { kind: 'ok'; output: unknown }
+  | { kind: 'error'; envelope: ErrorEnvelope }
+  | { kind: 'timeout' };
+
+interface OrderedHook {
+  readonly hook: ToolCallHook;
+  readonly order: number;
+}
+
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return v !== null && (typeof v === 'object' || typeof v === 'function') && typeof (v as PromiseLike<unknown>).then === 'function';
+}
+
+function isAsyncIterable(v: unknown): v is AsyncIterable<unknown> {
+  return v !== null && typeof v === 'object' && typeof (v as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function';
+}
+
+/** What a generator tool that yielded nothing produced: no result. */
+const NO_SNAPSHOT = Symbol('no-snapshot');
+
+/** The reason `ctx.abortSignal` carries when a call passes its time limit. */
+export class ToolTimeoutError extends Error {
+  override readonly name = 'TimeoutError';
+}
+
+/**
+ * Runs tool calls: the one pipeline every caller goes through (REST, MCP, agent runs, in-process).
+ *
+ *   storable input → validate → hooks.beforeExecute (approval, audit "started") → execute with
+ *   time limit and AbortSignal → output checks → envelope → hooks.afterCall (audit "finished")
+ *
+ * Tool failures are data: every outcome is an envelope, nothing a tool does escapes as an exception.
+ * A tool that blocks the event loop cannot be pre-empted: the time limit fires when it yields.
+ */
+@Injectable()
+export class ToolExecutor {
+  private readonly logger = new Logger(ToolExecutor.name);
+  private beforeHooks: ToolCallHook[] = [];
+  private afterHooks: ToolCallHook[] = [];
+  private lateHooks: ToolCallHook[] = [];
+
+  constructor(@Inject(TOOLKIT_OPTIONS) private readonly options: ToolkitOptions) {}
+
+  /** Installs the pipeline hooks; called once at boot by the explorer. */
+  useHooks(hooks: readonly OrderedHook[]): void {
+    const sorted = [...hooks].sort((a, b) => a.order - b.order).map((h) => h.hook);
+    this.beforeHooks = sorted.filter((h) => h.beforeExecute);
+    this.afterHooks = sorted.filter((h) => h.afterCall).reverse();
+    this.lateHooks = sorted.filter((h) => h.onLateCompletion);
+  }
+
+  /** Runs one call through the whole pipeline. Never throws for anything a tool does. */
+  async run(request: ToolCallRequest): Promise<ToolCallResult> {
+    const startedAt = Date.now();
+    const t0 = performance.now();
+    const callId = request.callId ?? uuidv7(startedAt);
+    const { tool, locale } = request;
+
+    const unstorable = findUnstorableInput(request.input, this.options.maxInputDepth);
+    if (unstorable) {
+      return this.invalid(callId, [unstorable], 'refused', t0, locale);
+    }
+    const checked = tool.contract.input.check(request.input);
+    const ctx = new CallContext(callId, request);
+    const call: ToolCall = {
+      id: callId,
+      request,
+      tool,
+      ctx,
+      rawInput: request.input,
+      input: checked.ok ? checked.value : undefined,
+      startedAt,
+      state: new Map(),
+    };
+    if (!checked.ok) {
+      return this.finish(call, this.invalid(callId, checked.issues, 'invalid', t0, locale));
+    }
+
+    for (const hook of this.beforeHooks) {
+      let stop;
+      try {
+        const r = hook.beforeExecute!(call);
+        stop = isThenable(r) ? await r : r;
+      } catch (err) {
+        this.logger.error(`pipeline hook failed before ${tool.contract.name}; the tool was not run`, err as Error);
+        stop = { envelope: errorEnvelope(ErrorCode.INTERNAL_ERROR, locale) };
+      }
+      if (stop) return this.finish(call, this.result(callId, stop.envelope, 'stopped', t0));
+    }
+
+    const onAbort = request.signal ? () => ctx.abort(request.signal!.reason) : undefined;
+    if (onAbort) request.signal!.addEventListener('abort', onAbort, { once: true });
+    try {
+      this.emitLabel(call, 'start');
+      const outcome = await this.executeBody(call, ctx);
+      return this.finish(call, this.toResult(call, outcome, t0));
+    } finally {
+      if (onAbort) request.signal!.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /**
+   * The uniform tool signature of seed 001, `(input) => Promise<string>`: the envelope as JSON.
+   * @example const call = executor.callable({ tool, tenant, ... }); const json = await call({ service: 'x' });
+   */
+  callable(base: Omit<ToolCallRequest, 'input'>): (input: unknown) => Promise<string> {
+    return async (input) => JSON.stringify((await this.run({ ...base, input })).envelope);
+  }
+
+  /**
+   * A governed call made by code in the process (a `@Tool` method called directly). Inherits the
+   * tenant, principal, session and locale of the call it runs inside; `system` when there is none.
+   * Resolves to the tool's data; rejects with ToolCallFailedError carrying the envelope.
+   */
+  async runInProcess(tool: EffectiveTool, input: unknown): Promise<unknown> {
+    const outer = CallScope.current();
+    const parent = outer instanceof CallContext ? outer.request : undefined;
+    const result = await this.run({
+      tool,
+      input,
+      tenant: outer?.tenant ?? null,
+      agentType: outer?.agentType ?? null,
+      principal: outer ? outer.session.auth.current : SYSTEM_PRINCIPAL,
+      initiator: outer ? outer.session.auth.initiator : SYSTEM_PRINCIPAL,
+      sessionId: outer?.session.id,
+      turnId: outer?.session.turn.id,
+      parentSessionId: outer?.session.parent?.id ?? null,
+      locale: outer?.locale ?? this.options.defaultLocale,
+      connectors: parent?.connectors,
+      attributes: { ...parent?.attributes, inProcess: true, parentCallId: outer?.callId ?? null },
+    });
+    if (isOk(result.envelope)) return result.envelope.data;
+    throw new ToolCallFailedError(result.envelope);
+  }
+
+  private invalid(callId: string, issues: readonly InputIssue[], stage: CallStage, t0: number, locale: ToolCallRequest['locale']): ToolCallResult {
+    const envelope = errorEnvelope(ErrorCode.INVALID_INPUT, locale, { summary: summarizeIssues(issues, locale) }, {
+      issues: issues.map((i) => ({ path: i.path.join('.'), message: renderIssue(i, locale) })),
+    });
+    return { ...this.result(callId, envelope, stage, t0), issues };
+  }
+
+  private result(callId: string, envelope: Envelope, stage: CallStage, t0: number): ToolCallResult {
+    return { callId, envelope, stage, durationMs: performance.now() - t0 };
+  }
+
+  private async finish(call: ToolCall, result: ToolCallResult): Promise<ToolCallResult> {
+    for (const hook of this.afterHooks) {
+      try {
+        const r = hook.afterCall!(call, result);
+        if (isThenable(r)) await r;
+      } catch (err) {
+        this.logger.error(`pipeline hook failed after ${call.tool.contract.name}`, err as Error);
+      }
+    }
+    return result;
+  }
+
+  private executeBody(call: ToolCall, ctx: CallContext): BodyOutcome | Promise<BodyOutcome> {
+    let produced: unknown;
+    try {
+      produced = CallScope.run(ctx, () => call.tool.implementation.execute(call.input, ctx));
+    } catch (err) {
+      return { kind: 'error', envelope: envelopeForThrown(err, call.request.locale) };
+    }
+    if (isAsyncIterable(produced)) {
+      const iterable = produced;
+      produced = CallScope.run(ctx, () => this.consumeSnapshots(call, ctx, iterable));
+    } else if (!isThenable(produced)) {
+      return { kind: 'ok', output: produced };
+    }
+    return this.raceTimeLimit(call, ctx, produced as PromiseLike<unknown>);
+  }
+
+  private raceTimeLimit(call: ToolCall, ctx: CallContext, body: PromiseLike<unknown>): Promise<BodyOutcome> {
+    const { locale } = call.request;
+    return new Promise<BodyOutcome>((resolve) => {
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        ctx.abort(new ToolTimeoutError(`${call.tool.contract.name} passed its ${call.tool.timeoutMs} ms limit`));
+        resolve({ kind: 'timeout' });
+      }, call.tool.timeoutMs);
+      body.then(
+        (output) => {
+          if (timedOut) return this.lateCompletion(call, { status: 'ok', output, durationMs: Date.now() - call.startedAt });
+          clearTimeout(timer);
+          resolve({ kind: 'ok', output });
+        },
+        (err: unknown) => {
+          const envelope = envelopeForThrown(err, locale);
+          if (timedOut) return this.lateCompletion(call, { status: 'error', envelope, durationMs: Date.now() - call.startedAt });
+          clearTimeout(timer);
+          resolve({ kind: 'error', envelope });
+        },
+      );
+    });
+  }
+
+  /** Each yield is a whole snapshot; the last one is the result; the generator's return value is ignored. */
+  private async consumeSnapshots(call: ToolCall, ctx: CallContext, iterable: AsyncIterable<unknown>): Promise<unknown> {
+    let last: unknown;
+    let seen = false;
+    for await (const snapshot of iterable) {
+      last = snapshot;
+      seen = true;
+      if (ctx.aborted) break;
+      if (call.request.onEvent) {
+        call.request.onEvent({ type: 'partial', data: snapshot });
+        this.emitLabel(call, 'delta', snapshot);
+      }
+    }
+    return seen ? last : NO_SNAPSHOT;
+  }
+
+  private toResult(call: ToolCall, outcome: BodyOutcome, t0: number): ToolCallResult {
+    const { locale } = call.request;
+    if (outcome.kind === 'timeout') {
+      return this.result(call.id, errorEnvelope(ErrorCode.TIMEOUT, locale, { timeoutMs: call.tool.timeoutMs }), 'timed_out', t0);
+    }
+    if (outcome.kind === 'error') return this.result(call.id, outcome.envelope, 'executed', t0);
+    if (outcome.output === NO_SNAPSHOT) {
+      return this.result(call.id, this.outputInvalid('the generator finished without yielding a result', locale), 'executed', t0);
+    }
+    const checked = this.checkOutput(call, outcome.output);
+    if ('envelope' in checked) return this.result(call.id, checked.envelope, 'executed', t0);
+    const contract = call.tool.contract;
+    let modelOutput;
+    if (contract.toModelOutput) {
+      try {
+        modelOutput = contract.toModelOutput(checked.value);
+      } catch (err) {
+        return this.result(call.id, this.outputInvalid(`toModelOutput failed: ${(err as Error).message}`, locale), 'executed', t0);
+      }
+    }
+    this.emitLabel(call, 'complete', checked.value);
+    return { ...this.result(call.id, ok(checked.value), 'executed', t0), output: checked.value, modelOutput };
+  }
+
+  private checkOutput(call: ToolCall, raw: unknown): { value: unknown } | { envelope: ErrorEnvelope } {
+    const { locale } = call.request;
+    const schema = call.tool.contract.output;
+    let value = raw;
+    if (schema && schema.kind !== 'json') {
+      const c = schema.check(value);
+      if (!c.ok) return { envelope: this.outputInvalid(summarizeIssues(c.issues, locale), locale) };
+      value = c.value;
+    }
+    const guarded = guardOutput(value);
+    if (!guarded.ok) {
+      const where = guarded.problem.path.length ? ` at path '${guarded.problem.path.join('.')}'` : '';
+      return { envelope: this.outputInvalid(`${guarded.problem.reason}${where}`, locale) };
+    }
+    if (guarded.largeStrings) {
+      this.logger.warn(`${call.tool.contract.name} returned ${guarded.largeStrings} string(s) over 3 MiB; large files slow every consumer`);
+    }
+    if (schema?.kind === 'json') {
+      const c = schema.check(guarded.value);
+      if (!c.ok) return { envelope: this.outputInvalid(summarizeIssues(c.issues, locale), locale) };
+    }
+    return { value: guarded.value };
+  }
+
+  private outputInvalid(message: string, locale: ToolCallRequest['locale']): ErrorEnvelope {
+    return errorEnvelope(ErrorCode.OUTPUT_INVALID, locale, { message });
+  }
+
+  private emitLabel(call: ToolCall, phase: 'start' | 'delta' | 'complete', value?: unknown): void {
+    const onEvent = call.request.onEvent;
+    if (!onEvent) return;
+    const label = call.tool.contract.label;
+    const name = call.tool.contract.name;
+    let render: (() => string | undefined) | undefined;
+    if (phase === 'start' && label?.start !== undefined) {
+      const start = label.start;
+      render = typeof start === 'string' ? () => start : () => start(call.input);
+    } else if (phase === 'delta' && label?.delta) {
+      render = () => label.delta!(call.input, value);
+    } else if (phase === 'complete' && label?.complete) {
+      render = () => label.complete!(call.input, value);
+    } else if (phase === 'delta') {
+      return;
+    }
+    onEvent({ type: 'label', phase, text: labelText(name, render) });
+  }
+
+  private lateCompletion(call: ToolCall, outcome: LateOutcome): void {
+    for (const hook of this.lateHooks) {
+      Promise.resolve()
+        .then(() => hook.onLateCompletion!(call, outcome))
+        .catch((err: unknown) => this.logger.error(`late-completion hook failed for ${call.id}`, err as Error));
+    }
+  }
+}

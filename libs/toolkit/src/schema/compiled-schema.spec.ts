@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import * as z3 from 'zod/v3';
+import { renderIssue } from './issue-messages.js';
+import { compileSchema } from './compiled-schema.js';
+
+const messages = (schema: any, value: unknown, locale: 'en' | 'zh-CN' = 'en') => {
+  const r = compileSchema(schema, 'input').check(value);
+  if (r.ok) throw new Error('expected a failure');
+  return r.issues.map((i) => renderIssue(i, locale));
+};
+
+describe('compiled input schemas', () => {
+  const v4 = z.object({ supplierId: z.string(), limit: z.number().int().default(50) });
+  const v3 = z3.z.object({ supplierId: z3.z.string(), limit: z3.z.number().int().default(50) });
+
+  it.each([
+    ['zod 4', v4],
+    ['zod 3', v3],
+  ])('%s: reads like the seed, in both languages', (_name, schema) => {
+    expect(messages(schema, { supplierId: 42 })).toEqual(["expected string at path 'supplierId', received number"]);
+    expect(messages(schema, { supplierId: 42 }, 'zh-CN')).toEqual(["路径 'supplierId' 应为 string，实际收到 number"]);
+  });
+
+  it.each([
+    ['zod 4', v4],
+    ['zod 3', v3],
+  ])('%s: fills defaults and refuses unknown fields by name', (_name, schema) => {
+    const compiled = compileSchema(schema as any, 'input');
+    expect(compiled.check({ supplierId: 'S1' })).toEqual({ ok: true, value: { supplierId: 'S1', limit: 50 } });
+    expect(messages(schema, { supplierId: 'S1', tenantId: 'other' })).toEqual([
+      "unknown field at path 'tenantId' (allowed: supplierId, limit)",
+    ]);
+  });
+
+  it('names missing fields and nested paths', () => {
+    const schema = z.object({ items: z.array(z.object({ sku: z.string() })) });
+    expect(messages(schema, { items: [{ sku: 'a' }, {}] })).toEqual(["expected string at path 'items[1].sku', but the field is missing"]);
+  });
+
+  it('validates plain JSON Schemas with format as an annotation only', () => {
+    const compiled = compileSchema({ type: 'object', properties: { email: { type: 'string', format: 'email' } }, required: ['email'] }, 'input');
+    expect(compiled.check({ email: 'not an email' }).ok).toBe(true);
+    expect(messages({ type: 'object', properties: { n: { type: 'integer', minimum: 3 } } }, { n: 1 })).toEqual([
+      "expected a value >= 3 at path 'n'",
+    ]);
+  });
+});

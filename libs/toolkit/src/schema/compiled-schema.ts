@@ -1,0 +1,97 @@
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { JsonSchemaObject, ToolSchema } from '../definition/tool-definition.js';
+import type { InputIssue } from './input-issue.js';
+import { fromAjvErrors, fromZodIssues, isInsideUnion } from './issue-normalizers.js';
+import { toJsonSchema, type SchemaRole, SchemaExportError } from './json-schema.js';
+import { schemaKind, type SchemaKind, type ZodParseResult } from './schema-kind.js';
+
+/** The outcome of checking a value against a compiled schema. */
+export type SchemaCheck = { ok: true; value: unknown } | { ok: false; issues: InputIssue[] };
+
+/**
+ * A schema ready for the hot path: its exported JSON Schema, and one `check` that applies defaults
+ * and reports language-neutral issues.
+ */
+export interface CompiledSchema {
+  readonly kind: SchemaKind;
+  readonly jsonSchema: JsonSchemaObject;
+  check(value: unknown): SchemaCheck;
+}
+
+/**
+ * JSON Schema 2020-12 with draft-07 keywords accepted (upgraded beforehand); `format` is an
+ * annotation only; unknown keywords are tolerated, unknown types and dangling `$ref`s are not.
+ */
+export function createAjv(): Ajv2020 {
+  return new Ajv2020({
+    strict: false,
+    allErrors: true,
+    verbose: true,
+    validateFormats: false,
+    allowUnionTypes: true,
+  });
+}
+
+const sharedAjv = createAjv();
+
+/** Compiles a JSON Schema with the platform's validator; throws SchemaExportError when it cannot. */
+export function compileJsonSchema(schema: JsonSchemaObject): ValidateFunction {
+  try {
+    return sharedAjv.compile(schema);
+  } catch (err) {
+    throw new SchemaExportError(`does not compile as JSON Schema 2020-12 (${(err as Error).message})`);
+  }
+}
+
+function compileZod(
+  kind: 'zod4' | 'zod3',
+  schema: { safeParse(v: unknown): ZodParseResult },
+  jsonSchema: JsonSchemaObject,
+  role: SchemaRole,
+): CompiledSchema {
+  // Zod strips unknown keys silently; the exported contract says additionalProperties:false, so the
+  // same JSON Schema is run to find them and refuse them by name.
+  const contract = role === 'input' ? compileJsonSchema(jsonSchema) : undefined;
+  return {
+    kind,
+    jsonSchema,
+    check(value) {
+      const parsed = schema.safeParse(value);
+      const unknownFields = contract && !contract(value) ? unknownFieldIssues(contract, value) : [];
+      if (parsed.success) {
+        return unknownFields.length ? { ok: false, issues: unknownFields } : { ok: true, value: parsed.data };
+      }
+      return { ok: false, issues: [...fromZodIssues(parsed.error.issues, value), ...unknownFields] };
+    },
+  };
+}
+
+function unknownFieldIssues(contract: ValidateFunction, value: unknown): InputIssue[] {
+  const errors = (contract.errors ?? []).filter(
+    (e) => (e.keyword === 'additionalProperties' || e.keyword === 'unevaluatedProperties') && !isInsideUnion(e),
+  );
+  return fromAjvErrors(errors, value);
+}
+
+function compileJson(jsonSchema: JsonSchemaObject): CompiledSchema {
+  const validate = compileJsonSchema(jsonSchema);
+  return {
+    kind: 'json',
+    jsonSchema,
+    check(value) {
+      if (validate(value)) return { ok: true, value };
+      const errors = (validate.errors ?? []).filter((e) => !isInsideUnion(e));
+      return { ok: false, issues: fromAjvErrors(errors.length ? errors : (validate.errors ?? []), value) };
+    },
+  };
+}
+
+/** Compiles any tool schema. Throws SchemaExportError with the reason when it cannot. */
+export function compileSchema(schema: ToolSchema, role: SchemaRole): CompiledSchema {
+  const kind = schemaKind(schema);
+  const jsonSchema = toJsonSchema(schema, role);
+  if (kind === 'zod4' || kind === 'zod3') {
+    return compileZod(kind, schema as { safeParse(v: unknown): ZodParseResult }, jsonSchema, role);
+  }
+  return compileJson(jsonSchema);
+}

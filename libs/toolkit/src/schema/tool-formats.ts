@@ -1,0 +1,105 @@
+import type { ApprovalMode } from '../definition/approval-policy.js';
+import type { JsonSchemaObject } from '../definition/tool-definition.js';
+import type { Locale } from '../errors/messages.js';
+import { humanizeToolName } from '../execution/labels.js';
+import type { RegisteredTool } from '../registry/registered-tool.js';
+
+/** The tool-list formats the platform speaks. */
+export const TOOL_LIST_FORMATS = ['jsonschema', 'openai', 'anthropic', 'mcp'] as const;
+export type ToolListFormat = (typeof TOOL_LIST_FORMATS)[number];
+
+/** A tool as one caller sees it: the contract plus its effective (bound) policy. */
+export interface ToolView {
+  readonly contract: RegisteredTool;
+  readonly timeoutMs: number;
+  readonly approval: ApprovalMode;
+}
+
+const ENDS_TURN: Record<Locale, { always: string; sometimes: string }> = {
+  'zh-CN': { always: '调用此工具会结束你的回合。', sometimes: '调用此工具可能会结束你的回合。' },
+  en: { always: 'Calling this tool ends your turn.', sometimes: 'Calling this tool may end your turn.' },
+};
+
+/** The description the model reads; `endsTurn` tools say so themselves (seed 000, 4.6). */
+export function modelDescription(tool: ToolView, locale: Locale): string {
+  const { endsTurn, description } = tool.contract;
+  if (endsTurn === false) return description;
+  const note = typeof endsTurn === 'function' ? ENDS_TURN[locale].sometimes : ENDS_TURN[locale].always;
+  return `${description}\n\n${note}`;
+}
+
+/** The platform's own listing: schemas plus everything a governance client needs. */
+export function toJsonSchemaItem(tool: ToolView) {
+  const c = tool.contract;
+  return {
+    name: c.name,
+    description: c.description,
+    inputSchema: c.input.jsonSchema,
+    ...(c.output ? { outputSchema: c.output.jsonSchema } : {}),
+    risk: {
+      level: c.risk.level,
+      approvalRequired: tool.approval !== 'never',
+      dataDomains: c.risk.dataDomains,
+      ...(c.risk.estimatedDurationMs !== undefined ? { estimatedDurationMs: c.risk.estimatedDurationMs } : {}),
+    },
+    timeoutMs: tool.timeoutMs,
+    approval: tool.approval,
+    deferred: c.deferred,
+    endsTurn: typeof c.endsTurn === 'function' ? 'dynamic' : c.endsTurn,
+    availableInSubagents: c.availableInSubagents,
+  };
+}
+
+/** OpenAI function calling. Strict mode stays off so optional fields stay optional (seed 000, 4.3). */
+export function toOpenAiTool(tool: ToolView, locale: Locale) {
+  return {
+    type: 'function' as const,
+    function: {
+      name: tool.contract.name,
+      description: modelDescription(tool, locale),
+      parameters: tool.contract.input.jsonSchema,
+      strict: false,
+    },
+  };
+}
+
+/** Anthropic tool use. */
+export function toAnthropicTool(tool: ToolView, locale: Locale) {
+  return {
+    name: tool.contract.name,
+    description: modelDescription(tool, locale),
+    input_schema: tool.contract.input.jsonSchema,
+  };
+}
+
+/** MCP `tools/list` entry; risk becomes annotations (L0 read-only, L3 destructive). */
+export function toMcpTool(tool: ToolView, locale: Locale) {
+  const c = tool.contract;
+  const output = c.output?.jsonSchema as JsonSchemaObject | undefined;
+  return {
+    name: c.name,
+    description: modelDescription(tool, locale),
+    inputSchema: c.input.jsonSchema,
+    ...(output && output.type === 'object' ? { outputSchema: output } : {}),
+    annotations: {
+      title: humanizeToolName(c.name),
+      readOnlyHint: c.risk.level === 'L0',
+      destructiveHint: c.risk.level === 'L3',
+      openWorldHint: true,
+    },
+  };
+}
+
+/** One tool in the requested format. */
+export function exportTool(tool: ToolView, format: ToolListFormat, locale: Locale): unknown {
+  switch (format) {
+    case 'jsonschema':
+      return toJsonSchemaItem(tool);
+    case 'openai':
+      return toOpenAiTool(tool, locale);
+    case 'anthropic':
+      return toAnthropicTool(tool, locale);
+    case 'mcp':
+      return toMcpTool(tool, locale);
+  }
+}

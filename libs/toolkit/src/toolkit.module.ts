@@ -1,0 +1,56 @@
+import { Module, type DynamicModule, type InjectionToken, type OptionalFactoryDependency } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import type { ToolDefinition } from './definition/tool-definition.js';
+import { ToolExecutor } from './execution/tool-executor.js';
+import { ToolDefinitionSet } from './registry/tool-definition-set.js';
+import { ToolExplorer } from './registry/tool-explorer.js';
+import { ToolRegistry } from './registry/tool-registry.js';
+import { TOOLKIT_OPTIONS, type ToolkitOptions } from './toolkit.options.js';
+
+let featureSeq = 0;
+
+/**
+ * The tool runtime. Import `forRoot` once (the gateway does); tool packs import `forFeature` with
+ * their `defineTool` objects, or simply declare `@Tool` methods on their providers.
+ */
+@Module({})
+export class ToolkitModule {
+  static forRoot(options: ToolkitOptions): DynamicModule {
+    return ToolkitModule.withOptions({ provide: TOOLKIT_OPTIONS, useValue: options });
+  }
+
+  static forRootAsync(options: {
+    imports?: DynamicModule['imports'];
+    inject?: (InjectionToken | OptionalFactoryDependency)[];
+    useFactory: (...args: any[]) => ToolkitOptions | Promise<ToolkitOptions>;
+  }): DynamicModule {
+    const module = ToolkitModule.withOptions({
+      provide: TOOLKIT_OPTIONS,
+      useFactory: options.useFactory,
+      inject: options.inject ?? [],
+    });
+    return { ...module, imports: [...(module.imports ?? []), ...(options.imports ?? [])] };
+  }
+
+  private static withOptions(optionsProvider: NonNullable<DynamicModule['providers']>[number]): DynamicModule {
+    return {
+      module: ToolkitModule,
+      global: true,
+      imports: [DiscoveryModule],
+      providers: [optionsProvider, ToolRegistry, ToolExecutor, ToolExplorer],
+      exports: [ToolRegistry, ToolExecutor, TOOLKIT_OPTIONS],
+    };
+  }
+
+  /**
+   * Registers `defineTool` objects. `source` names the set in boot messages.
+   * @example ToolkitModule.forFeature([getServiceStatus, readLogs], 'OpsToolsModule')
+   */
+  static forFeature(definitions: readonly ToolDefinition[], source = 'ToolkitModule.forFeature'): DynamicModule {
+    const token = Symbol(`tool-definitions-${++featureSeq}`);
+    return {
+      module: ToolkitModule,
+      providers: [{ provide: token, useValue: new ToolDefinitionSet(definitions, source) }],
+    };
+  }
+}

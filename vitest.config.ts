@@ -1,0 +1,38 @@
+import swc from 'unplugin-swc';
+import { defineConfig } from 'vitest/config';
+
+// SWC compiles the TypeScript so decorator metadata (Nest DI) works under Vitest.
+const swcPlugin = swc.vite({ module: { type: 'es6' }, jsc: { target: 'es2022' } });
+
+const e2e = (name: string, databaseKind: 'sqlite' | 'mariadb') => ({
+  extends: true as const,
+  test: {
+    name,
+    include: ['test/e2e/**/*.e2e-spec.ts'],
+    env: { TOOLGATE_TEST_DB: databaseKind },
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+});
+
+export default defineConfig({
+  plugins: [swcPlugin],
+  resolve: { tsconfigPaths: true },
+  test: {
+    pool: 'forks',
+    maxWorkers: 2,
+    globalSetup: ['test/support/global-setup.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['libs/**/*.spec.ts', 'apps/gateway/**/*.spec.ts'],
+          globalSetup: [],
+        },
+      },
+      e2e('e2e-sqlite', 'sqlite'),
+      e2e('e2e-mariadb', 'mariadb'),
+    ],
+  },
+});
