@@ -8,8 +8,12 @@ export {
 } from './constants.js';
 export { always, isAtLeastAsStrict, never, once, APPROVAL_MODES } from './definition/approval-policy.js';
 export type { ApprovalConfig, ApprovalMode, ApprovalPolicy } from './definition/approval-policy.js';
+export { defineConnector } from './definition/define-connector.js';
+export type { ConnectorDefinition } from './definition/define-connector.js';
 export { defineTool, defineToolContract } from './definition/define-tool.js';
 export type { ToolContract, TypedDeclaration } from './definition/define-tool.js';
+export { isMarkedSensitive, sensitive, sensitivePaths } from './definition/sensitive.js';
+export type { FieldPath } from './definition/sensitive.js';
 export { Tool, UngovernedToolCallError } from './definition/tool.decorator.js';
 export { RISK_LEVELS } from './definition/tool-definition.js';
 export type {
@@ -60,11 +64,13 @@ export { SYSTEM_PRINCIPAL } from './execution/tool-context.js';
 export type { CallPrincipal, ConnectorResolver, SessionInfo, TenantRef, ToolContext } from './execution/tool-context.js';
 export { ToolExecutor, ToolTimeoutError } from './execution/tool-executor.js';
 export type { NormalizedRisk, RegisteredTool, ToolImplementation } from './registry/registered-tool.js';
+export { ConnectorRegistry } from './registry/connector-registry.js';
+export type { RegisteredConnector } from './registry/connector-registry.js';
 export { ToolRegistry } from './registry/tool-registry.js';
 export { compileSchema, createAjv } from './schema/compiled-schema.js';
 export type { CompiledSchema, SchemaCheck } from './schema/compiled-schema.js';
 export type { InputIssue } from './schema/input-issue.js';
-export { renderIssue, summarizeIssues } from './schema/issue-messages.js';
+export { invalidInputEnvelope, renderIssue, summarizeIssues } from './schema/issue-messages.js';
 export { SchemaExportError, toJsonSchema } from './schema/json-schema.js';
 export { exportTool, modelDescription, TOOL_LIST_FORMATS } from './schema/tool-formats.js';
 export type { ToolListFormat, ToolView } from './schema/tool-formats.js';

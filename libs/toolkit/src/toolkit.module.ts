@@ -1,6 +1,8 @@
 import { Module, type DynamicModule, type InjectionToken, type OptionalFactoryDependency } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import type { ConnectorDefinition } from './definition/define-connector.js';
 import type { ToolDefinition } from './definition/tool-definition.js';
+import { ConnectorRegistry } from './registry/connector-registry.js';
 import { ToolExecutor } from './execution/tool-executor.js';
 import { ToolDefinitionSet } from './registry/tool-definition-set.js';
 import { ToolExplorer } from './registry/tool-explorer.js';
@@ -37,20 +39,24 @@ export class ToolkitModule {
       module: ToolkitModule,
       global: true,
       imports: [DiscoveryModule],
-      providers: [optionsProvider, ToolRegistry, ToolExecutor, ToolExplorer],
-      exports: [ToolRegistry, ToolExecutor, TOOLKIT_OPTIONS],
+      providers: [optionsProvider, ToolRegistry, ConnectorRegistry, ToolExecutor, ToolExplorer],
+      exports: [ToolRegistry, ConnectorRegistry, ToolExecutor, TOOLKIT_OPTIONS],
     };
   }
 
   /**
-   * Registers `defineTool` objects. `source` names the set in boot messages.
-   * @example ToolkitModule.forFeature([getServiceStatus, readLogs], 'OpsToolsModule')
+   * Registers `defineTool` objects and connectors. `source` names the set in boot messages.
+   * @example ToolkitModule.forFeature([getServiceStatus, readLogs], { source: 'OpsToolsModule', connectors: [opsApi] })
    */
-  static forFeature(definitions: readonly ToolDefinition[], source = 'ToolkitModule.forFeature'): DynamicModule {
+  static forFeature(
+    definitions: readonly ToolDefinition[],
+    options: { source?: string; connectors?: readonly ConnectorDefinition[] } | string = {},
+  ): DynamicModule {
+    const { source = 'ToolkitModule.forFeature', connectors = [] } = typeof options === 'string' ? { source: options } : options;
     const token = Symbol(`tool-definitions-${++featureSeq}`);
     return {
       module: ToolkitModule,
-      providers: [{ provide: token, useValue: new ToolDefinitionSet(definitions, source) }],
+      providers: [{ provide: token, useValue: new ToolDefinitionSet(definitions, connectors, source) }],
     };
   }
 }

@@ -18,7 +18,7 @@ export const once = (): ApprovalPolicy => ({ mode: 'once' });
 /** The long form: a policy plus the text shown to the approver. */
 export interface ApprovalConfig<TInput> {
   readonly request: ApprovalPolicy;
-  readonly prompt?: (args: { input: TInput }) => string;
+  readonly prompt?: { bivarianceHack(args: { input: TInput }): string }['bivarianceHack'];
 }
 
 /** True when `candidate` asks for at least as much approval as `declared`. */

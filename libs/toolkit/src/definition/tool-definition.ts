@@ -1,6 +1,12 @@
 import type { ToolContext } from '../execution/tool-context.js';
 import type { ApprovalConfig, ApprovalPolicy } from './approval-policy.js';
 
+/**
+ * A callback type checked bivariantly, so a definition typed for its own input and output still
+ * fits in a list of `ToolDefinition<any, any>` (the same trick React's typings use).
+ */
+export type Callback<A extends unknown[], R> = { bivarianceHack(...args: A): R }['bivarianceHack'];
+
 /** L0 read-only · L1 sensitive reads or small side effects · L2 reversible writes · L3 irreversible. */
 export type RiskLevel = 'L0' | 'L1' | 'L2' | 'L3';
 export const RISK_LEVELS: readonly RiskLevel[] = ['L0', 'L1', 'L2', 'L3'];
@@ -50,9 +56,9 @@ export type ToolOutputPart =
 
 /** Activity texts for people watching a call (not for the model). */
 export interface ToolLabel<TInput, TOutput> {
-  readonly start?: string | ((input: TInput) => string);
-  readonly delta?: (input: TInput, partial: TOutput) => string;
-  readonly complete?: (input: TInput, output: TOutput) => string;
+  readonly start?: string | Callback<[input: TInput], string>;
+  readonly delta?: Callback<[input: TInput, partial: TOutput], string>;
+  readonly complete?: Callback<[input: TInput, output: TOutput], string>;
 }
 
 /** What `execute` may return: a value, a promise, or an async generator of whole snapshots. */
@@ -79,11 +85,11 @@ export interface ToolDeclaration<TInput = any, TOutput = any> {
   /** `never()` (default), `once()`, `always()`, or `{ request, prompt }`. */
   readonly approval?: ApprovalPolicy | ApprovalConfig<TInput>;
   /** What `once()` remembers an approval by; the tool name when absent. */
-  readonly approvalKey?: (input: TInput) => string;
+  readonly approvalKey?: Callback<[input: TInput], string>;
   /** The model's projection of the output; REST clients still get the full output. */
-  readonly toModelOutput?: (output: TOutput) => ToolModelOutput;
+  readonly toModelOutput?: Callback<[output: TOutput], ToolModelOutput>;
   /** A successful call ends the agent's turn. */
-  readonly endsTurn?: boolean | ((output: TOutput) => boolean);
+  readonly endsTurn?: boolean | Callback<[output: TOutput], boolean>;
   /** Kept out of tool lists; reachable through search. */
   readonly deferred?: boolean;
   /** False keeps the tool away from subagent sessions. Default true. */
@@ -95,5 +101,5 @@ export interface ToolDeclaration<TInput = any, TOutput = any> {
 
 /** A declaration plus its body: what `defineTool` takes and the registry stores. */
 export interface ToolDefinition<TInput = any, TOutput = any> extends ToolDeclaration<TInput, TOutput> {
-  execute(input: TInput, ctx: ToolContext): ToolResult<TOutput>;
+  readonly execute: Callback<[input: TInput, ctx: ToolContext], ToolResult<TOutput>>;
 }

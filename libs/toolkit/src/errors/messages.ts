@@ -17,7 +17,7 @@ type Catalog = Record<ErrorCode, CatalogEntry>;
  */
 const CATALOG: Record<Locale, Catalog> = {
   'zh-CN': {
-    INVALID_INPUT: { error: '输入不符合工具的参数定义：{summary}', suggestedAction: '按 details.issues 修正参数后重试' },
+    INVALID_INPUT: { error: '输入不符合参数定义：{summary}', suggestedAction: '按 details.issues 修正参数后重试' },
     TIMEOUT: { error: '工具调用超时', suggestedAction: '缩小查询范围或重试' },
     UPSTREAM_ERROR: { error: '工具执行失败：{message}', suggestedAction: '检查输入是否正确，或稍后重试' },
     OUTPUT_INVALID: { error: '工具返回的结果不合法：{message}', suggestedAction: '这是工具实现的问题，请联系工具维护者' },
@@ -34,10 +34,11 @@ const CATALOG: Record<Locale, Catalog> = {
     RATE_LIMITED: { error: '调用配额已用完：{quota}', suggestedAction: '等待 Retry-After 秒后重试' },
     AUDIT_UNAVAILABLE: { error: '审计存储不可用，为保证可追溯，该调用未执行', suggestedAction: '稍后重试；工具未被执行，重试是安全的' },
     CONNECTOR_NOT_CONFIGURED: { error: '租户未配置连接器 {connector}', suggestedAction: '请管理员在租户配置中补充该连接器' },
+    NOT_READY: { error: '服务尚未就绪：{reason}', suggestedAction: '稍后重试；负载均衡器应暂时不向该实例转发流量' },
     INTERNAL_ERROR: { error: '服务器内部错误', suggestedAction: '稍后重试；若持续出现，请携带 X-Request-Id 联系管理员' },
   },
   en: {
-    INVALID_INPUT: { error: "The input does not match the tool's schema: {summary}", suggestedAction: 'Fix the fields listed in details.issues and call again' },
+    INVALID_INPUT: { error: 'The input is invalid: {summary}', suggestedAction: 'Fix the fields listed in details.issues and call again' },
     TIMEOUT: { error: 'The tool call timed out', suggestedAction: 'Narrow the query or try again' },
     UPSTREAM_ERROR: { error: 'The tool failed: {message}', suggestedAction: 'Check the input, or try again later' },
     OUTPUT_INVALID: { error: 'The tool returned an invalid result: {message}', suggestedAction: "This is a defect in the tool; tell the tool's maintainers" },
@@ -54,6 +55,7 @@ const CATALOG: Record<Locale, Catalog> = {
     RATE_LIMITED: { error: 'Quota exhausted: {quota}', suggestedAction: 'Retry after the number of seconds in Retry-After' },
     AUDIT_UNAVAILABLE: { error: 'The audit store is unavailable, so the call was not run', suggestedAction: 'Try again later; the tool did not run, so retrying is safe' },
     CONNECTOR_NOT_CONFIGURED: { error: 'The tenant has no connector {connector} configured', suggestedAction: "Ask an admin to add the connector to the tenant's configuration" },
+    NOT_READY: { error: 'Not ready: {reason}', suggestedAction: 'Try again shortly; load balancers should route elsewhere meanwhile' },
     INTERNAL_ERROR: { error: 'Internal server error', suggestedAction: 'Try again later; if it persists, report the X-Request-Id to an admin' },
   },
 };

@@ -5,7 +5,7 @@ import { envelopeForThrown } from '../errors/error-mapping.js';
 import { errorEnvelope, ToolCallFailedError } from '../errors/toolgate-error.js';
 import { TOOLKIT_OPTIONS, type ToolkitOptions } from '../toolkit.options.js';
 import type { InputIssue } from '../schema/input-issue.js';
-import { renderIssue, summarizeIssues } from '../schema/issue-messages.js';
+import { invalidInputEnvelope, summarizeIssues } from '../schema/issue-messages.js';
 import { CallContext } from './call-context.js';
 import type { ToolCallHook } from './call-hooks.js';
 import { CallScope } from './call-scope.js';
@@ -153,10 +153,7 @@ export class ToolExecutor {
   }
 
   private invalid(callId: string, issues: readonly InputIssue[], stage: CallStage, t0: number, locale: ToolCallRequest['locale']): ToolCallResult {
-    const envelope = errorEnvelope(ErrorCode.INVALID_INPUT, locale, { summary: summarizeIssues(issues, locale) }, {
-      issues: issues.map((i) => ({ path: i.path.join('.'), message: renderIssue(i, locale) })),
-    });
-    return { ...this.result(callId, envelope, stage, t0), issues };
+    return { ...this.result(callId, invalidInputEnvelope(issues, locale), stage, t0), issues };
   }
 
   private result(callId: string, envelope: Envelope, stage: CallStage, t0: number): ToolCallResult {

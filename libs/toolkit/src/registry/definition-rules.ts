@@ -1,5 +1,6 @@
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN } from '../constants.js';
 import { APPROVAL_MODES, type ApprovalMode } from '../definition/approval-policy.js';
+import { sensitivePaths } from '../definition/sensitive.js';
 import { RISK_LEVELS, type ToolDeclaration, type ToolSchema } from '../definition/tool-definition.js';
 import { compileSchema, type CompiledSchema } from '../schema/compiled-schema.js';
 import { SchemaExportError } from '../schema/json-schema.js';
@@ -169,6 +170,7 @@ export function checkContract(decl: ToolDeclaration): ContractCheck {
       availableInSubagents: decl.availableInSubagents ?? true,
       label: decl.label,
       contractHash,
+      sensitivePaths: sensitivePaths(decl.inputSchema),
       declaration: decl,
     },
   };

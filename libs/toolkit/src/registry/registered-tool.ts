@@ -46,6 +46,8 @@ export interface RegisteredTool {
   readonly deferred: boolean;
   readonly availableInSubagents: boolean;
   readonly label?: ToolLabel<any, any>;
+  /** Input fields marked `sensitive()`: never stored in clear by the audit trail. */
+  readonly sensitivePaths: readonly (readonly string[])[];
   /** SHA-256 over the contract: description, schemas, risk and policies. */
   readonly contractHash: string;
   readonly implementations: ReadonlyMap<string, ToolImplementation>;

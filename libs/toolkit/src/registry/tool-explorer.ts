@@ -5,6 +5,7 @@ import { getToolMethodMetadata, governInstanceMethod } from '../definition/tool.
 import { ToolCallHookProvider, type ToolCallHook } from '../execution/call-hooks.js';
 import type { EffectiveTool } from '../execution/tool-call.js';
 import { ToolExecutor } from '../execution/tool-executor.js';
+import { ConnectorRegistry } from './connector-registry.js';
 import { ToolDefinitionSet } from './tool-definition-set.js';
 import { ToolRegistry } from './tool-registry.js';
 
@@ -26,6 +27,7 @@ export class ToolExplorer implements OnModuleInit {
     private readonly scanner: MetadataScanner,
     private readonly registry: ToolRegistry,
     private readonly executor: ToolExecutor,
+    private readonly connectors: ConnectorRegistry,
   ) {}
 
   onModuleInit(): void {
@@ -43,6 +45,7 @@ export class ToolExplorer implements OnModuleInit {
       if (!instance || typeof instance !== 'object') continue;
       if (instance instanceof ToolDefinitionSet) {
         for (const def of instance.definitions) this.registry.register(def, `defineTool in ${instance.source}`);
+        for (const connector of instance.connectors) this.connectors.register(connector, instance.source);
         continue;
       }
       const prototype = Object.getPrototypeOf(instance) as object;

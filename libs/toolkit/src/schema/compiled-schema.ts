@@ -61,7 +61,10 @@ function compileZod(
       if (parsed.success) {
         return unknownFields.length ? { ok: false, issues: unknownFields } : { ok: true, value: parsed.data };
       }
-      return { ok: false, issues: [...fromZodIssues(parsed.error.issues, value), ...unknownFields] };
+      // Strict Zod objects report unknown keys too; keep the contract's version, which lists the allowed fields.
+      const named = new Set(unknownFields.map((i) => i.path.join('\u0000')));
+      const zodIssues = fromZodIssues(parsed.error.issues, value).filter((i) => i.kind !== 'unknown_field' || !named.has(i.path.join('\u0000')));
+      return { ok: false, issues: [...zodIssues, ...unknownFields] };
     },
   };
 }

@@ -1,4 +1,7 @@
+import type { ErrorEnvelope } from '../errors/envelope.js';
+import { ErrorCode } from '../errors/error-codes.js';
 import type { Locale } from '../errors/messages.js';
+import { errorEnvelope } from '../errors/toolgate-error.js';
 import { formatPath, type InputIssue } from './input-issue.js';
 
 const ROOT: Record<Locale, string> = { en: '(root)', 'zh-CN': '（根）' };
@@ -68,4 +71,11 @@ export function summarizeIssues(issues: readonly InputIssue[], locale: Locale, m
   const more = issues.length - shown.length;
   const tail = more > 0 ? (locale === 'zh-CN' ? `；另有 ${more} 处` : `; and ${more} more`) : '';
   return shown.join(locale === 'zh-CN' ? '；' : '; ') + tail;
+}
+
+/** The INVALID_INPUT envelope for a list of issues, with `details.issues[] = {path, message}`. */
+export function invalidInputEnvelope(issues: readonly InputIssue[], locale: Locale): ErrorEnvelope {
+  return errorEnvelope(ErrorCode.INVALID_INPUT, locale, { summary: summarizeIssues(issues, locale) }, {
+    issues: issues.map((i) => ({ path: formatPath(i.path), message: renderIssue(i, locale) })),
+  });
 }

@@ -1,0 +1,67 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { ConfigModule, ConfigService, registerAs } from '@nestjs/config';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { ApiKeyGuard, AUTH_MIGRATIONS, AuthModule } from '@toolgate/auth';
+import { DatabaseModule } from '@toolgate/database';
+import { TENANCY_MIGRATIONS, TenancyModule } from '@toolgate/tenancy';
+import { DemoBackendsModule, ErpToolsModule, OpsToolsModule } from '@toolgate/tool-packs';
+import { ToolkitModule } from '@toolgate/toolkit';
+import { LoggerModule } from 'nestjs-pino';
+import { AdminHttpModule } from './admin/admin-http.module.js';
+import { AgentsHttpModule } from './agents/agents-http.module.js';
+import { EnvelopeExceptionFilter } from './http/envelope-exception.filter.js';
+import { SchemaValidationPipe } from './http/schema-validation.pipe.js';
+import { OpsHttpModule } from './ops/ops-http.module.js';
+import { SETTINGS_NAMESPACE, type Settings } from './settings/settings.js';
+
+const settingsOf = (config: ConfigService): Settings => config.getOrThrow<Settings>(SETTINGS_NAMESPACE);
+
+/** Every migration of every lib in use, in timestamp order. */
+export const MIGRATIONS = [...AUTH_MIGRATIONS, ...TENANCY_MIGRATIONS];
+
+/**
+ * Composes the gateway from the libs. Declares no business providers: only the global guard,
+ * pipe and filter of the HTTP layer.
+ */
+@Module({})
+export class AppModule {
+  /** @param extraImports more modules (tool packs) to load; tests and benchmarks add their own. */
+  static forRoot(settings: Settings, extraImports: NonNullable<DynamicModule['imports']> = []): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [registerAs(SETTINGS_NAMESPACE, () => settings)] }),
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level: settings.logLevel,
+            autoLogging: settings.server.accessLog,
+            quietReqLogger: true,
+            redact: ['req.headers.authorization', 'req.headers.cookie'],
+          },
+        }),
+        DatabaseModule.forRootAsync({
+          inject: [ConfigService],
+          useFactory: (config: ConfigService) => {
+            const s = settingsOf(config);
+            return { url: s.database.url, poolSize: s.database.poolSize, migrations: MIGRATIONS };
+          },
+        }),
+        ToolkitModule.forRootAsync({ inject: [ConfigService], useFactory: (config: ConfigService) => ({ defaultLocale: settingsOf(config).locale }) }),
+        AuthModule.forRootAsync({ inject: [ConfigService], useFactory: (config: ConfigService) => settingsOf(config).auth }),
+        TenancyModule.forRootAsync({ inject: [ConfigService], useFactory: (config: ConfigService) => settingsOf(config).tenancy }),
+        OpsToolsModule,
+        ErpToolsModule,
+        ...(settings.tenancy.demo ? [DemoBackendsModule] : []),
+        ...extraImports,
+        AgentsHttpModule,
+        AdminHttpModule,
+        OpsHttpModule,
+      ],
+      providers: [
+        { provide: APP_GUARD, useExisting: ApiKeyGuard },
+        { provide: APP_PIPE, useClass: SchemaValidationPipe },
+        { provide: APP_FILTER, useFactory: () => new EnvelopeExceptionFilter(settings.server.bodyLimitBytes) },
+      ],
+    };
+  }
+}

@@ -1,0 +1,56 @@
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { DynamicModule } from '@nestjs/common';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module.js';
+import { DEFAULT_LOCALE_PROPERTY } from './http/request-locale.js';
+import type { Settings } from './settings/settings.js';
+
+/** Options for building a gateway in a test or a benchmark. */
+export interface GatewayOptions {
+  /** Extra modules, e.g. a tool pack only a test uses. */
+  readonly imports?: NonNullable<DynamicModule['imports']>;
+  /** Keep Nest's own logger quiet (tests). */
+  readonly quiet?: boolean;
+}
+
+/**
+ * Builds (but does not start) the gateway: Fastify adapter, body limit, the envelope for errors
+ * Fastify raises before any handler runs, OpenAPI at /docs, graceful shutdown.
+ */
+export async function createGateway(settings: Settings, options: GatewayOptions = {}): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: settings.server.bodyLimitBytes,
+    trustProxy: settings.server.trustProxy,
+    requestIdHeader: 'x-request-id',
+    // Defaults of Fastify, spelled out because they are a security property: JSON bodies carrying
+    // __proto__ or constructor.prototype are refused, not parsed.
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(settings, options.imports), adapter, {
+    bufferLogs: true,
+    // Fastify's own JSON parser is the only body parser: Nest's urlencoded parser stays off.
+    bodyParser: false,
+    logger: options.quiet ? false : undefined,
+    abortOnError: false,
+  });
+  if (!options.quiet) app.useLogger(app.get(Logger));
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.decorateRequest(DEFAULT_LOCALE_PROPERTY, settings.locale);
+  // Only JSON bodies are accepted: anything else answers 415 instead of reaching a handler as text.
+  fastify.removeContentTypeParser(['text/plain']);
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Toolgate')
+      .setDescription('Governed tool calls: definitions, tenant bindings, approval and a tamper-evident audit trail. Every JSON body is an envelope.')
+      .setVersion('1')
+      .addBearerAuth()
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document);
+  app.enableShutdownHooks();
+  return app;
+}

@@ -1,0 +1,48 @@
+import { ErrorCode } from '@toolgate/toolkit';
+
+/** HTTP status of a platform failure outside the invoke path (CONTRACT.md "Codes and HTTP statuses"). */
+const THROWN_STATUS: Partial<Record<string, number>> = {
+  [ErrorCode.INVALID_INPUT]: 400,
+  [ErrorCode.UNAUTHENTICATED]: 401,
+  [ErrorCode.FORBIDDEN]: 403,
+  [ErrorCode.NOT_FOUND]: 404,
+  [ErrorCode.TOOL_NOT_FOUND]: 404,
+  [ErrorCode.IDEMPOTENCY_CONFLICT]: 409,
+  [ErrorCode.VERSION_CONFLICT]: 409,
+  [ErrorCode.PAYLOAD_TOO_LARGE]: 413,
+  [ErrorCode.RATE_LIMITED]: 429,
+  [ErrorCode.AUDIT_UNAVAILABLE]: 503,
+  [ErrorCode.APPROVAL_PENDING]: 202,
+  [ErrorCode.NOT_READY]: 503,
+  [ErrorCode.INTERNAL_ERROR]: 500,
+};
+
+/** The status of a thrown platform error. */
+export function statusOfThrown(code: string): number {
+  return THROWN_STATUS[code] ?? 500;
+}
+
+/**
+ * The status of an invoke answer. Tool outcomes are 200 on purpose: HTTP clients retry 5xx, and a
+ * retried side effect is a second side effect. Only answers that are not tool outcomes differ.
+ */
+export function statusOfInvoke(code: string | undefined): number {
+  switch (code) {
+    case undefined:
+      return 200;
+    case ErrorCode.APPROVAL_PENDING:
+      return 202;
+    case ErrorCode.TOOL_NOT_FOUND:
+      return 404;
+    case ErrorCode.IDEMPOTENCY_CONFLICT:
+      return 409;
+    case ErrorCode.RATE_LIMITED:
+      return 429;
+    case ErrorCode.AUDIT_UNAVAILABLE:
+      return 503;
+    case ErrorCode.INTERNAL_ERROR:
+      return 500;
+    default:
+      return 200;
+  }
+}

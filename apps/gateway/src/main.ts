@@ -1,0 +1,29 @@
+import 'reflect-metadata';
+import { AdminKeyBootstrap } from '@toolgate/auth';
+import { createGateway } from './bootstrap.js';
+import { loadSettings, SettingsError } from './settings/settings.js';
+
+async function main(): Promise<void> {
+  const settings = loadSettings();
+  const app = await createGateway(settings);
+  await app.listen({ port: settings.server.port, host: settings.server.host });
+  const base = (await app.getUrl()).replace('[::1]', 'localhost').replace('127.0.0.1', 'localhost');
+  const lines = [
+    '',
+    `  Toolgate is serving on ${base}`,
+    `  console:  ${base}/console`,
+    `  API docs: ${base}/docs`,
+    `  database: ${settings.database.url.replace(/\/\/[^@/]*@/, '//***@')}${settings.tenancy.demo ? '  (demo tenants acme and globex loaded)' : ''}`,
+  ];
+  const generated = app.get(AdminKeyBootstrap).generatedKey;
+  if (generated) lines.push('', `  platform admin key (shown once, replaces the previous boot's): ${generated}`);
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+}
+
+main().catch((err: unknown) => {
+  const message = err instanceof SettingsError || (err as Error)?.name?.endsWith('ConfigError') || (err as Error)?.name === 'ToolDefinitionError'
+    ? (err as Error).message
+    : (err as Error)?.stack ?? String(err);
+  process.stderr.write(`Toolgate failed to start:\n${message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,30 @@
+import { Injectable } from '@nestjs/common';
+import { HookOrder, isOk, ToolCallHookProvider, type ToolCall, type ToolCallHook, type ToolCallResult } from '@toolgate/toolkit';
+import { Counter, Histogram, type Registry } from 'prom-client';
+import { MetricsRegistry } from './metrics.registry.js';
+
+/** Tool calls by tool and code, and their latency, for `/metrics`. */
+@Injectable()
+@ToolCallHookProvider({ order: HookOrder.METRICS })
+export class CallMetricsHook implements ToolCallHook {
+  private readonly calls: Counter<'tool' | 'code'>;
+  private readonly latency: Histogram<'tool' | 'code'>;
+
+  constructor(metrics: MetricsRegistry) {
+    const registers: Registry[] = [metrics.registry];
+    this.calls = new Counter({ name: 'toolgate_tool_calls_total', help: 'Tool calls by tool and outcome code', labelNames: ['tool', 'code'], registers });
+    this.latency = new Histogram({
+      name: 'toolgate_tool_call_duration_seconds',
+      help: 'Tool call latency through the whole pipeline',
+      labelNames: ['tool', 'code'],
+      buckets: [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    });
+  }
+
+  afterCall(call: ToolCall, result: ToolCallResult): void {
+    const labels = { tool: call.tool.contract.name, code: isOk(result.envelope) ? 'OK' : result.envelope.code };
+    this.calls.inc(labels);
+    this.latency.observe(labels, result.durationMs / 1000);
+  }
+}

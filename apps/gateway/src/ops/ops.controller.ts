@@ -1,0 +1,42 @@
+import { Controller, Get, Header } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { Public } from '@toolgate/auth';
+import { ErrorCode, ok, ToolgateError } from '@toolgate/toolkit';
+import { MetricsRegistry } from './metrics.registry.js';
+
+/** Liveness, readiness and Prometheus metrics; no key needed. */
+@ApiTags('ops')
+@Public()
+@Controller()
+export class OpsController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly db: TypeOrmHealthIndicator,
+    private readonly metrics: MetricsRegistry,
+  ) {}
+
+  @Get('healthz')
+  @ApiOperation({ summary: 'Liveness: 200 once the gateway serves' })
+  healthz() {
+    return ok({ status: 'up' });
+  }
+
+  @Get('readyz')
+  @ApiOperation({ summary: 'Readiness: 200 when the database answers' })
+  async readyz() {
+    try {
+      const result = await this.health.check([() => this.db.pingCheck('database', { timeout: 1500 })]);
+      return ok({ status: 'ready', checks: result.details });
+    } catch {
+      throw new ToolgateError(ErrorCode.NOT_READY, { params: { reason: 'the database does not answer' } });
+    }
+  }
+
+  @Get('metrics')
+  @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
+  @ApiOperation({ summary: 'Prometheus metrics: calls by tool and code, latency' })
+  metricsText(): Promise<string> {
+    return this.metrics.registry.metrics();
+  }
+}

@@ -1,0 +1,105 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULT_DATABASE_URL, parseDatabaseUrl } from '@toolgate/database';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+
+/** Defaults that are not in CONTRACT.md's env table; all overridable in `config/toolgate.yaml`. */
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+export const DEFAULT_KEY_CACHE_TTL_MS = 2_000;
+export const DEFAULT_BINDING_CACHE_TTL_MS = 1_000;
+
+/** `config/toolgate.yaml`: platform settings that are not per tenant. Every key is optional. */
+const platformFileSchema = z.strictObject({
+  server: z
+    .strictObject({
+      bodyLimitBytes: z.number().int().positive().optional(),
+      accessLog: z.boolean().optional(),
+      trustProxy: z.boolean().optional(),
+    })
+    .optional(),
+  database: z.strictObject({ poolSize: z.number().int().positive().optional() }).optional(),
+  auth: z.strictObject({ keyCacheTtlMs: z.number().int().nonnegative().optional() }).optional(),
+  tenancy: z.strictObject({ bindingCacheTtlMs: z.number().int().nonnegative().optional() }).optional(),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+});
+
+const booleanEnv = z
+  .string()
+  .transform((v) => v.trim().toLowerCase())
+  .pipe(z.enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no']))
+  .transform((v) => ['1', 'true', 'on', 'yes'].includes(v));
+
+/** Everything the gateway needs to start, resolved from the environment and `config/toolgate.yaml`. */
+export interface Settings {
+  readonly server: { readonly port: number; readonly host: string; readonly bodyLimitBytes: number; readonly accessLog: boolean; readonly trustProxy: boolean };
+  readonly database: { readonly url: string; readonly poolSize: number };
+  readonly auth: { readonly adminKey?: string; readonly generateAdminKey: boolean; readonly keyCacheTtlMs: number };
+  readonly tenancy: { readonly configDir: string; readonly demo: boolean; readonly bindingCacheTtlMs: number };
+  readonly locale: 'zh-CN' | 'en';
+  readonly logLevel: string;
+}
+
+/** Raised with every problem of the environment and settings file at once. */
+export class SettingsError extends Error {}
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z.string().min(1).default(DEFAULT_DATABASE_URL),
+  TOOLGATE_ADMIN_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  TOOLGATE_CONFIG_DIR: z.string().min(1).default('config'),
+  TOOLGATE_LOCALE: z.enum(['zh-CN', 'en']).default('zh-CN'),
+  TOOLGATE_DEMO: booleanEnv.optional(),
+  TOOLGATE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+});
+
+function readPlatformFile(configDir: string): z.infer<typeof platformFileSchema> {
+  const file = join(configDir, 'toolgate.yaml');
+  if (!existsSync(file)) return {};
+  const parsed = platformFileSchema.safeParse(parseYaml(readFileSync(file, 'utf8')) ?? {});
+  if (!parsed.success) {
+    throw new SettingsError(`${file}:\n${parsed.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`).join('\n')}`);
+  }
+  return parsed.data;
+}
+
+/**
+ * Reads the settings. Environment variables are CONTRACT.md's; the rest comes from
+ * `<TOOLGATE_CONFIG_DIR>/toolgate.yaml` with the defaults above.
+ */
+export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
+  if (!parsed.success) {
+    throw new SettingsError(`Invalid environment:\n${parsed.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`).join('\n')}`);
+  }
+  const e = parsed.data;
+  const target = parseDatabaseUrl(e.DATABASE_URL);
+  const file = readPlatformFile(e.TOOLGATE_CONFIG_DIR);
+  return {
+    server: {
+      port: e.PORT,
+      host: e.HOST,
+      bodyLimitBytes: file.server?.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+      accessLog: file.server?.accessLog ?? false,
+      trustProxy: file.server?.trustProxy ?? false,
+    },
+    database: { url: e.DATABASE_URL, poolSize: file.database?.poolSize ?? 20 },
+    auth: {
+      adminKey: e.TOOLGATE_ADMIN_KEY,
+      generateAdminKey: !e.TOOLGATE_ADMIN_KEY,
+      keyCacheTtlMs: file.auth?.keyCacheTtlMs ?? DEFAULT_KEY_CACHE_TTL_MS,
+    },
+    tenancy: {
+      configDir: e.TOOLGATE_CONFIG_DIR,
+      // CONTRACT.md: the demo is on for SQLite and off for MySQL unless TOOLGATE_DEMO says otherwise.
+      demo: e.TOOLGATE_DEMO ?? target.kind === 'sqlite',
+      bindingCacheTtlMs: file.tenancy?.bindingCacheTtlMs ?? DEFAULT_BINDING_CACHE_TTL_MS,
+    },
+    locale: e.TOOLGATE_LOCALE,
+    logLevel: e.TOOLGATE_LOG_LEVEL ?? file.logLevel ?? 'info',
+  };
+}
+
+/** The @nestjs/config namespace the settings live under. */
+export const SETTINGS_NAMESPACE = 'toolgate';

@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { BindingResolver, TenantConnectors } from '@toolgate/tenancy';
+import { ErrorCode, ToolExecutor, ToolgateError, type CallPrincipal } from '@toolgate/toolkit';
+import { Agent } from './agent.js';
+
+/** A principal as the factory sees it: agent keys may be limited to some agent types. */
+export type AgentPrincipal = CallPrincipal & { readonly agentTypes?: readonly string[] | null };
+
+/** An agent type a principal may use. */
+export interface AgentTypeSummary {
+  readonly agentType: string;
+  readonly description: string;
+  readonly version: number;
+  readonly tools: number;
+}
+
+/**
+ * Builds agents the way seed 001 describes: the tool list is injected at creation from the
+ * tenant's binding, so one agent type serves tenants with different backends.
+ */
+@Injectable()
+export class AgentFactory {
+  constructor(
+    private readonly bindings: BindingResolver,
+    private readonly connectors: TenantConnectors,
+    private readonly executor: ToolExecutor,
+  ) {}
+
+  /** The agent for (tenant, agent type, principal); NOT_FOUND when the agent type is not the principal's to use. */
+  async create(tenantId: string, agentType: string, principal: AgentPrincipal): Promise<Agent> {
+    const binding = this.allowed(principal, agentType) ? await this.bindings.agentType(tenantId, agentType) : null;
+    if (!binding) throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `agent type ${agentType}` } });
+    return new Agent(binding, principal, this.executor, await this.connectors.forTenant(tenantId));
+  }
+
+  /** The agent types of a tenant the principal may use. */
+  async agentTypes(tenantId: string, principal: AgentPrincipal): Promise<AgentTypeSummary[]> {
+    const all = await this.bindings.agentTypes(tenantId);
+    return [...(all?.values() ?? [])]
+      .filter((a) => this.allowed(principal, a.agentType))
+      .map((a) => ({ agentType: a.agentType, description: a.description, version: a.version, tools: a.tools.size }));
+  }
+
+  private allowed(principal: AgentPrincipal, agentType: string): boolean {
+    return !principal.agentTypes || principal.agentTypes.includes(agentType);
+  }
+}

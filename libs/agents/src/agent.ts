@@ -1,0 +1,90 @@
+import {
+  ErrorCode,
+  exportTool,
+  ToolgateError,
+  type CallPrincipal,
+  type ConnectorResolver,
+  type EffectiveTool,
+  type Locale,
+  type ToolCallEvent,
+  type ToolCallResult,
+  type ToolExecutor,
+  type ToolListFormat,
+} from '@toolgate/toolkit';
+import type { ResolvedAgentType } from '@toolgate/tenancy';
+
+/** Per-call options of `Agent.invoke`. */
+export interface AgentInvokeOptions {
+  readonly locale: Locale;
+  readonly sessionId?: string;
+  readonly callId?: string;
+  readonly signal?: AbortSignal;
+  readonly onEvent?: (event: ToolCallEvent) => void;
+  readonly clientIdempotencyKey?: string;
+  readonly messages?: readonly unknown[];
+  readonly attributes?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * An agent of one tenant and agent type, acting for one principal: it sees exactly its bound tools
+ * under their contract names and effective policy. An unbound tool and a missing one look the same.
+ */
+export class Agent {
+  constructor(
+    readonly binding: ResolvedAgentType,
+    readonly principal: CallPrincipal,
+    private readonly executor: ToolExecutor,
+    private readonly connectors: ConnectorResolver,
+  ) {}
+
+  get tenantId(): string {
+    return this.binding.tenantId;
+  }
+
+  get agentType(): string {
+    return this.binding.agentType;
+  }
+
+  /** The bound tools; deferred ones only when asked for. */
+  tools(includeDeferred = false): EffectiveTool[] {
+    return [...this.binding.tools.values()].filter((t) => includeDeferred || !t.contract.deferred);
+  }
+
+  /** The bound tools in a wire format. */
+  describeTools(format: ToolListFormat, locale: Locale, includeDeferred = false): unknown[] {
+    return this.tools(includeDeferred).map((t) => exportTool({ contract: t.contract, timeoutMs: t.timeoutMs, approval: t.approval }, format, locale));
+  }
+
+  /** A bound tool by contract name; TOOL_NOT_FOUND otherwise. */
+  tool(name: string): EffectiveTool {
+    const tool = this.binding.tools.get(name);
+    if (!tool) throw new ToolgateError(ErrorCode.TOOL_NOT_FOUND, { params: { tool: name, agentType: this.agentType } });
+    return tool;
+  }
+
+  /** Calls a bound tool through the governed pipeline. */
+  invoke(name: string, input: unknown, options: AgentInvokeOptions): Promise<ToolCallResult> {
+    return this.executor.run({
+      tool: this.tool(name),
+      input,
+      tenant: { id: this.tenantId },
+      agentType: this.agentType,
+      principal: this.principal,
+      initiator: this.principal,
+      sessionId: options.sessionId,
+      callId: options.callId,
+      locale: options.locale,
+      messages: options.messages,
+      signal: options.signal,
+      onEvent: options.onEvent,
+      connectors: this.connectors,
+      clientIdempotencyKey: options.clientIdempotencyKey,
+      attributes: options.attributes,
+    });
+  }
+
+  /** The uniform signature of seed 001 for one bound tool: `(input) => Promise<string>`. */
+  callable(name: string, options: AgentInvokeOptions): (input: unknown) => Promise<string> {
+    return async (input) => JSON.stringify((await this.invoke(name, input, options)).envelope);
+  }
+}

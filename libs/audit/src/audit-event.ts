@@ -1,0 +1,78 @@
+/** Events of the trail. Call events carry a call id; admin events do not. */
+export const AUDIT_EVENT_TYPES = [
+  'started',
+  'finished',
+  'late_completion',
+  'not_executed',
+  'interrupted',
+  'approval_requested',
+  'approval_decided',
+  'key_created',
+  'key_revoked',
+  'binding_changed',
+] as const;
+export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
+
+/** Events that end a call; each `started` gets exactly one of them. */
+export const CLOSING_EVENTS: ReadonlySet<AuditEventType> = new Set(['finished', 'not_executed', 'interrupted']);
+
+/** The chain of events that belong to no tenant (platform keys, platform-wide changes). */
+export const PLATFORM_TENANT = '_platform';
+
+/** Who acted. */
+export interface AuditActor {
+  readonly type: 'api_key' | 'user' | 'system';
+  readonly id: string;
+}
+
+/** The bounded record of a tool's output: a summary, its full size and SHA-256. */
+export interface OutputSummary {
+  /** The model projection (toModelOutput) as text, when the tool has one. */
+  readonly text?: string;
+  /** The output as JSON, cut to 1 KiB. */
+  readonly json?: string;
+  readonly truncated: boolean;
+  readonly bytes: number;
+  readonly sha256: string;
+}
+
+/**
+ * An event as its writer hands it over: everything but its place in the chain. Every field is
+ * already redacted.
+ */
+export interface AuditEventDraft {
+  readonly tenantId: string;
+  readonly event: AuditEventType;
+  readonly callId: string | null;
+  readonly tool: string | null;
+  readonly implementation: string | null;
+  readonly riskLevel: string | null;
+  readonly agentType: string | null;
+  readonly sessionId: string | null;
+  readonly actor: AuditActor;
+  readonly initiatorId: string | null;
+  readonly approverId: string | null;
+  readonly bindingVersion: number | null;
+  readonly definitionHash: string | null;
+  readonly input: unknown;
+  readonly outputSummary: OutputSummary | null;
+  readonly status: 'ok' | 'error' | null;
+  readonly code: string | null;
+  readonly durationMs: number | null;
+  /** Admin event particulars (key id, binding diff), approval prompt and decision, error text. */
+  readonly details: Record<string, unknown> | null;
+  readonly occurredAt: Date;
+  /** The process that ran the call; the reconciler closes calls of dead processes. */
+  readonly instanceId: string | null;
+}
+
+/** A stored event: a draft with its id, place and hashes. */
+export interface AuditEventRecord extends AuditEventDraft {
+  readonly id: string;
+  readonly seq: number;
+  readonly prevHash: string;
+  readonly hash: string;
+}
+
+/** The hash the first event of every chain links to. */
+export const GENESIS_HASH = '0'.repeat(64);

@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import { InstanceRegistry } from '@toolgate/database';
+import type { EntityManager } from 'typeorm';
+import { PLATFORM_TENANT, type AuditActor, type AuditEventDraft, type AuditEventType } from './audit-event.js';
+import { AuditWriter } from './chain/audit-writer.js';
+import { TenantRedaction } from './redaction/tenant-redaction.js';
+
+/** An event about the platform itself (keys, bindings, approvals), as other libs report it. */
+export interface AdminEvent {
+  readonly event: AuditEventType;
+  /** null: the platform chain. */
+  readonly tenantId: string | null;
+  readonly actor: AuditActor;
+  readonly details: Record<string, unknown>;
+  readonly callId?: string | null;
+  readonly tool?: string | null;
+  readonly implementation?: string | null;
+  readonly riskLevel?: string | null;
+  readonly agentType?: string | null;
+  readonly sessionId?: string | null;
+  readonly approverId?: string | null;
+  readonly input?: unknown;
+  readonly sensitivePaths?: readonly (readonly string[])[];
+}
+
+/**
+ * The audit trail as the other libs use it. Inside a transaction the event commits with the
+ * change it records (or neither does); outside, the call waits until the event is durable.
+ */
+@Injectable()
+export class AuditTrail {
+  constructor(
+    private readonly writer: AuditWriter,
+    private readonly redaction: TenantRedaction,
+    private readonly instances: InstanceRegistry,
+  ) {}
+
+  private async draft(e: AdminEvent): Promise<AuditEventDraft> {
+    const tenantId = e.tenantId ?? PLATFORM_TENANT;
+    const redactor = await this.redaction.redactorFor(tenantId);
+    return {
+      tenantId,
+      event: e.event,
+      callId: e.callId ?? null,
+      tool: e.tool ?? null,
+      implementation: e.implementation ?? null,
+      riskLevel: e.riskLevel ?? null,
+      agentType: e.agentType ?? null,
+      sessionId: e.sessionId ?? null,
+      actor: e.actor,
+      initiatorId: null,
+      approverId: e.approverId ?? null,
+      bindingVersion: null,
+      definitionHash: null,
+      input: e.input === undefined ? null : redactor.redact(e.input, e.sensitivePaths ?? []),
+      outputSummary: null,
+      status: null,
+      code: null,
+      durationMs: null,
+      details: redactor.redact(e.details) as Record<string, unknown>,
+      occurredAt: new Date(),
+      instanceId: this.instances.instanceId,
+    };
+  }
+
+  /** Records events in the caller's transaction: they commit or roll back with the change. */
+  async recordIn(em: EntityManager, events: readonly AdminEvent[]): Promise<void> {
+    await this.writer.appendInTransaction(em, await Promise.all(events.map((e) => this.draft(e))));
+  }
+
+  /**
+   * Records events through the group-commit writer and waits until they are durable.
+   * `dedupe` makes a retried record idempotent (e.g. the approval id).
+   */
+  async record(events: readonly AdminEvent[], dedupe?: string): Promise<void> {
+    await this.writer.append(await Promise.all(events.map((e) => this.draft(e))), undefined, dedupe);
+  }
+}

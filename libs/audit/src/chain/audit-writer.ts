@@ -1,0 +1,172 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
+import { CLOSING_EVENTS, type AuditEventDraft } from '../audit-event.js';
+import { AuditChainRepository, type ChainEntry, type EntryOutcome } from './audit-chain.repository.js';
+
+/** The audit store did not confirm a write in time, or refused it. */
+export class AuditUnavailableError extends Error {
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super(`audit store unavailable: ${reason}`, options);
+    this.name = 'AuditUnavailableError';
+  }
+}
+
+interface Group {
+  readonly entries: ChainEntry[];
+  resolve(outcomes: EntryOutcome[]): void;
+  reject(err: unknown): void;
+}
+
+/** The idempotency key of a call event (see AuditChainRepository). */
+export function dedupeKeyOf(draft: AuditEventDraft, extra?: string): string | null {
+  if (!draft.callId) return null;
+  if (draft.event === 'started') return `${draft.callId}:started`;
+  if (CLOSING_EVENTS.has(draft.event)) return `${draft.callId}:closed`;
+  if (draft.event === 'late_completion') return `${draft.callId}:late`;
+  return extra ? `${draft.callId}:${draft.event}:${extra}` : null;
+}
+
+function toEntry(draft: AuditEventDraft, dedupeExtra?: string): ChainEntry {
+  return {
+    draft,
+    dedupeKey: dedupeKeyOf(draft, dedupeExtra),
+    opens: draft.event === 'started',
+    closes: CLOSING_EVENTS.has(draft.event),
+  };
+}
+
+/**
+ * Group commit for the audit trail: events that arrive while a batch is being written wait and go
+ * together in the next transaction; each caller awaits the durability of its own events. Batching
+ * is what makes audit cheap — one transaction per event tops out at a few thousand events/s.
+ *
+ * Writes that must not be lost (a `finished` after the tool ran, a `not_executed` after a refused
+ * start) are retried in the background until the store takes them; dedupe keys make the retries
+ * safe even when a failed write had in fact committed.
+ */
+@Injectable()
+export class AuditWriter implements OnApplicationShutdown {
+  private readonly logger = new Logger(AuditWriter.name);
+  private queue: Group[] = [];
+  private flushing = false;
+  private readonly retrying = new Set<ChainEntry[]>();
+  private retryTimer?: NodeJS.Timeout;
+  private closed = false;
+  /** Events written since boot, for the benchmark and metrics. */
+  written = 0;
+
+  constructor(
+    private readonly chain: AuditChainRepository,
+    @Inject(AUDIT_OPTIONS) private readonly options: AuditOptions,
+  ) {}
+
+  /**
+   * Appends events atomically (all in one transaction) and resolves once they are durable, or
+   * rejects with AuditUnavailableError after `deadlineMs`. A rejection is ambiguous: the events may
+   * still commit later; callers that need the truth recorded queue a closing event with `ensure`.
+   */
+  append(drafts: readonly AuditEventDraft[], deadlineMs = this.options.writeDeadlineMs, dedupeExtra?: string): Promise<EntryOutcome[]> {
+    if (this.closed) return Promise.reject(new AuditUnavailableError('the gateway is shutting down'));
+    return new Promise<EntryOutcome[]>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new AuditUnavailableError(`no confirmation within ${deadlineMs} ms`)), deadlineMs);
+      this.queue.push({
+        entries: drafts.map((d) => toEntry(d, dedupeExtra)),
+        resolve: (o) => (clearTimeout(timer), resolve(o)),
+        reject: (e) => (clearTimeout(timer), reject(e instanceof AuditUnavailableError ? e : new AuditUnavailableError((e as Error)?.message ?? String(e), { cause: e }))),
+      });
+      this.schedule();
+    });
+  }
+
+  /**
+   * Appends events that must reach the trail eventually: tried now, then retried in the background
+   * until the store accepts them. Never rejects.
+   */
+  ensure(drafts: readonly AuditEventDraft[], dedupeExtra?: string): void {
+    const entries = drafts.map((d) => toEntry(d, dedupeExtra));
+    this.queue.push({ entries, resolve: () => undefined, reject: () => this.retryLater(entries) });
+    this.schedule();
+  }
+
+  /** Writes `drafts` inside an existing transaction (admin changes and their events commit together). */
+  appendInTransaction(em: Parameters<AuditChainRepository['append']>[1], drafts: readonly AuditEventDraft[]): Promise<EntryOutcome[]> {
+    return this.chain.append(drafts.map((d) => toEntry(d)), em);
+  }
+
+  /** Events waiting for a retry. */
+  get pendingRetries(): number {
+    return [...this.retrying].reduce((n, e) => n + e.length, 0);
+  }
+
+  private schedule(): void {
+    if (this.flushing) return;
+    this.flushing = true;
+    // setImmediate lets requests that arrive in the same tick join the batch.
+    setImmediate(() => void this.flush());
+  }
+
+  private async flush(): Promise<void> {
+    try {
+      while (this.queue.length) {
+        const batch: Group[] = [];
+        let size = 0;
+        while (this.queue.length && size < this.options.maxBatch) {
+          const g = this.queue.shift()!;
+          batch.push(g);
+          size += g.entries.length;
+        }
+        try {
+          const outcomes = await this.chain.append(batch.flatMap((g) => g.entries));
+          this.written += outcomes.filter((o) => o === 'written').length;
+          let at = 0;
+          for (const g of batch) {
+            g.resolve(outcomes.slice(at, at + g.entries.length));
+            at += g.entries.length;
+          }
+        } catch (err) {
+          this.logger.warn(`audit batch of ${size} event(s) failed: ${(err as Error).message}`);
+          for (const g of batch) g.reject(err);
+        }
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+
+  private retryLater(entries: ChainEntry[]): void {
+    this.retrying.add(entries);
+    if (this.retryTimer) return;
+    const attempt = async () => {
+      this.retryTimer = undefined;
+      for (const e of [...this.retrying]) {
+        try {
+          await this.chain.append(e);
+          this.retrying.delete(e);
+        } catch {
+          break;
+        }
+      }
+      if (this.retrying.size && !this.closed) {
+        this.retryTimer = setTimeout(() => void attempt(), this.options.retryIntervalMs);
+        this.retryTimer.unref();
+      }
+    };
+    this.retryTimer = setTimeout(() => void attempt(), this.options.retryIntervalMs);
+    this.retryTimer.unref();
+  }
+
+  /** Drains the queue and tries once more for pending retries before the connection closes. */
+  async onApplicationShutdown(): Promise<void> {
+    for (let i = 0; i < 100 && (this.flushing || this.queue.length); i++) await new Promise((r) => setTimeout(r, 20));
+    this.closed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    for (const e of [...this.retrying]) {
+      try {
+        await this.chain.append(e);
+        this.retrying.delete(e);
+      } catch {
+        this.logger.error(`${e.length} audit event(s) could not be written before shutdown; the reconciler will close their calls as interrupted`);
+      }
+    }
+  }
+}

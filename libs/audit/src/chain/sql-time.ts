@@ -1,0 +1,11 @@
+/** A Date as the `YYYY-MM-DD HH:MM:SS.sss` UTC text both databases store in DATETIME(3) columns. */
+export function toSqlDateTime(d: Date): string {
+  return d.toISOString().replace('T', ' ').replace('Z', '');
+}
+
+/** A DATETIME(3) value read back (mysql2 gives a Date, SQLite the text). */
+export function fromSqlDateTime(v: unknown): Date {
+  if (v instanceof Date) return v;
+  const s = String(v);
+  return new Date(s.includes('T') ? (s.endsWith('Z') ? s : `${s}Z`) : `${s.replace(' ', 'T')}Z`);
+}

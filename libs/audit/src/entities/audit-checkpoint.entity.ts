@@ -1,0 +1,28 @@
+import { dateTime3 } from '@toolgate/database';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+/** A signed statement "tenant T's chain had `seq` events ending in `headHash` at `signedAt`". */
+@Entity('audit_checkpoints')
+@Index('idx_audit_checkpoints_tenant', ['tenantId', 'seq'])
+export class AuditCheckpointEntity {
+  @PrimaryGeneratedColumn({ type: 'bigint' })
+  id!: string;
+
+  @Column({ name: 'tenant_id', type: 'varchar', length: 64 })
+  tenantId!: string;
+
+  @Column({ type: 'bigint' })
+  seq!: string;
+
+  @Column({ name: 'head_hash', type: 'varchar', length: 64 })
+  headHash!: string;
+
+  @Column({ name: 'signed_at', ...dateTime3() })
+  signedAt!: Date;
+
+  @Column({ name: 'key_id', type: 'varchar', length: 64 })
+  keyId!: string;
+
+  @Column({ type: 'varchar', length: 200 })
+  signature!: string;
+}

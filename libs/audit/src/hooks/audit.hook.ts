@@ -1,0 +1,91 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InstanceRegistry } from '@toolgate/database';
+import {
+  ErrorCode,
+  errorEnvelope,
+  HookOrder,
+  ToolCallHookProvider,
+  type LateOutcome,
+  type ToolCall,
+  type ToolCallHook,
+  type ToolCallResult,
+  type ToolCallStop,
+} from '@toolgate/toolkit';
+import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
+import { PLATFORM_TENANT } from '../audit-event.js';
+import { AuditWriter } from '../chain/audit-writer.js';
+import { TenantRedaction } from '../redaction/tenant-redaction.js';
+import { CallEventFactory } from './call-event-factory.js';
+
+const STARTED = Symbol('audit.started');
+const FACTORY = Symbol('audit.factory');
+
+/**
+ * Audit as a framework duty (seed 001): every L1+ call is recorded before and after it runs,
+ * without a line of audit code in any tool. Fails closed: if `started` cannot be made durable in
+ * time, the tool does not run and the caller gets AUDIT_UNAVAILABLE.
+ */
+@Injectable()
+@ToolCallHookProvider({ order: HookOrder.AUDIT })
+export class AuditHook implements ToolCallHook {
+  private readonly logger = new Logger('Audit');
+
+  constructor(
+    private readonly writer: AuditWriter,
+    private readonly redaction: TenantRedaction,
+    private readonly instances: InstanceRegistry,
+    @Inject(AUDIT_OPTIONS) private readonly options: AuditOptions,
+  ) {}
+
+  private audited(call: ToolCall): boolean {
+    return call.tool.contract.risk.level !== 'L0' || this.options.auditL0;
+  }
+
+  private async factory(call: ToolCall): Promise<CallEventFactory> {
+    let f = call.state.get(FACTORY) as CallEventFactory | undefined;
+    if (!f) {
+      f = new CallEventFactory(await this.redaction.redactorFor(call.request.tenant?.id ?? PLATFORM_TENANT), this.instances.instanceId);
+      call.state.set(FACTORY, f);
+    }
+    return f;
+  }
+
+  private deadline(call: ToolCall): number {
+    return Math.min(this.options.writeDeadlineMs, call.tool.timeoutMs);
+  }
+
+  async beforeExecute(call: ToolCall): Promise<ToolCallStop | undefined> {
+    if (!this.audited(call)) return undefined;
+    const events = await this.factory(call);
+    try {
+      await this.writer.append([events.started(call, true)], this.deadline(call));
+      call.state.set(STARTED, true);
+      return undefined;
+    } catch (err) {
+      // The start may still commit later; a conditional not_executed closes it if it does.
+      this.writer.ensure([events.notExecuted(call, (err as Error).message)]);
+      this.logger.warn(`${call.tool.contract.name} (${call.id}) not run: ${(err as Error).message}`);
+      return { envelope: errorEnvelope(ErrorCode.AUDIT_UNAVAILABLE, call.request.locale) };
+    }
+  }
+
+  async afterCall(call: ToolCall, result: ToolCallResult): Promise<void> {
+    if (!this.audited(call)) return;
+    const events = await this.factory(call);
+    let drafts;
+    if (call.state.get(STARTED)) drafts = [events.finished(call, result)];
+    else if (result.stage === 'invalid') drafts = [events.started(call, false), events.finished(call, result)];
+    else return; // parked for approval, or refused before audit: other events tell that story
+    try {
+      await this.writer.append(drafts, this.deadline(call));
+    } catch {
+      // The tool has run: its outcome must reach the trail. Retried until the store takes it.
+      this.writer.ensure(drafts);
+    }
+  }
+
+  async onLateCompletion(call: ToolCall, outcome: LateOutcome): Promise<void> {
+    if (!this.audited(call) || !call.state.get(STARTED)) return;
+    this.writer.ensure([(await this.factory(call)).late(call, outcome)]);
+  }
+}

@@ -1,0 +1,81 @@
+import { isOk, type ErrorEnvelope, type LateOutcome, type ToolCall, type ToolCallResult } from '@toolgate/toolkit';
+import { PLATFORM_TENANT, type AuditActor, type AuditEventDraft, type AuditEventType } from '../audit-event.js';
+import type { Redactor } from '../redaction/redactor.js';
+import { summarizeOutput } from './output-summary.js';
+
+/** The actor of a call: its principal, or `system` when it has none. */
+export function actorOf(call: ToolCall): AuditActor {
+  const p = call.request.principal;
+  return p ? { type: p.principalType, id: p.principalId } : { type: 'system', id: 'system' };
+}
+
+/** Turns pipeline calls into audit drafts; every text that could carry input data is redacted. */
+export class CallEventFactory {
+  constructor(
+    private readonly redactor: Redactor,
+    private readonly instanceId: string,
+  ) {}
+
+  private base(call: ToolCall, event: AuditEventType, occurredAt = new Date()): AuditEventDraft {
+    const r = call.request;
+    return {
+      tenantId: r.tenant?.id ?? PLATFORM_TENANT,
+      event,
+      callId: call.id,
+      tool: call.tool.contract.name,
+      implementation: call.tool.implementation.name,
+      riskLevel: call.tool.contract.risk.level,
+      agentType: r.agentType,
+      sessionId: call.ctx.session.id,
+      actor: actorOf(call),
+      initiatorId: r.initiator?.principalId ?? null,
+      approverId: r.approval?.responder.principalId ?? null,
+      bindingVersion: call.tool.bindingVersion,
+      definitionHash: call.tool.implementation.definitionHash,
+      input: null,
+      outputSummary: null,
+      status: null,
+      code: null,
+      durationMs: null,
+      details: null,
+      occurredAt,
+      instanceId: this.instanceId,
+    };
+  }
+
+  /** `started`: the validated input (or the raw input, when it failed validation), redacted. */
+  started(call: ToolCall, validated: boolean): AuditEventDraft {
+    const input = validated ? call.input : call.rawInput;
+    return { ...this.base(call, 'started', new Date(call.startedAt)), input: this.redactor.redact(input ?? null, call.tool.contract.sensitivePaths) };
+  }
+
+  /** `finished`: status, code, duration, output summary or the redacted error. */
+  finished(call: ToolCall, result: ToolCallResult): AuditEventDraft {
+    const durationMs = Math.round(result.durationMs);
+    if (isOk(result.envelope)) {
+      return { ...this.base(call, 'finished'), status: 'ok', durationMs, outputSummary: summarizeOutput(result.output, result.modelOutput, this.redactor) };
+    }
+    return { ...this.base(call, 'finished'), status: 'error', code: result.envelope.code, durationMs, details: this.errorDetails(result.envelope) };
+  }
+
+  /** `not_executed`: the call was refused before the tool ran (its start could not be audited). */
+  notExecuted(call: ToolCall, reason: string): AuditEventDraft {
+    return { ...this.base(call, 'not_executed'), status: 'error', code: 'AUDIT_UNAVAILABLE', details: { reason } };
+  }
+
+  /** `late_completion`: a call that answered TIMEOUT finished after all; what it really did. */
+  late(call: ToolCall, outcome: LateOutcome): AuditEventDraft {
+    const durationMs = Math.round(outcome.durationMs);
+    if (outcome.status === 'ok') {
+      return { ...this.base(call, 'late_completion'), status: 'ok', durationMs, outputSummary: summarizeOutput(outcome.output, undefined, this.redactor) };
+    }
+    return { ...this.base(call, 'late_completion'), status: 'error', code: outcome.envelope.code, durationMs, details: this.errorDetails(outcome.envelope) };
+  }
+
+  private errorDetails(envelope: ErrorEnvelope): Record<string, unknown> {
+    const details: Record<string, unknown> = { error: this.redactor.redactText(envelope.error) };
+    const issues = envelope.details?.issues;
+    if (Array.isArray(issues)) details.issues = this.redactor.redact(issues);
+    return details;
+  }
+}

@@ -1,0 +1,39 @@
+// Public surface of the audit lib.
+import { CreateAudit1764480200000 } from './migrations/1764480200000-create-audit.js';
+
+export { AUDIT_EVENT_TYPES, CLOSING_EVENTS, GENESIS_HASH, PLATFORM_TENANT } from './audit-event.js';
+export type { AuditActor, AuditEventDraft, AuditEventRecord, AuditEventType, OutputSummary } from './audit-event.js';
+export { AuditModule } from './audit.module.js';
+export type { AuditOptions } from './audit.options.js';
+export { AuditTrail } from './audit-trail.js';
+export type { AdminEvent } from './audit-trail.js';
+export { AuditUnavailableError, AuditWriter } from './chain/audit-writer.js';
+export type { Verification, TenantVerification } from './chain/chain-verifier.js';
+export { CheckpointService } from './chain/checkpoint.service.js';
+export type { StoredCheckpoint } from './chain/checkpoint.repository.js';
+export { CheckpointSigner } from './chain/checkpoint-signer.js';
+export { canonicalEvent, eventHash } from './chain/event-hash.js';
+export { toApiEvent } from './chain/event-mapping.js';
+export type { ApiAuditEvent } from './chain/event-mapping.js';
+export { AuditEventsRepository } from './query/audit-events.repository.js';
+export { writeExport } from './query/audit-export.js';
+export {
+  auditExportQuerySchema,
+  auditFilterSchema,
+  auditListQuerySchema,
+  auditVerifyQuerySchema,
+  decodeCursor,
+  encodeCursor,
+} from './query/audit-query.js';
+export type { AuditExportQuery, AuditFilter, AuditListQuery, AuditVerifyQuery } from './query/audit-query.js';
+export { AuditReconciler } from './reconcile/audit-reconciler.js';
+export { DEFAULT_REDACTION_POLICY, Redactor } from './redaction/redactor.js';
+export type { RedactionPolicy } from './redaction/redactor.js';
+export { AUDIT_POLICY_SOURCE, redactionSettingsSchema } from './redaction/tenant-redaction.js';
+export type { AuditPolicySource, RedactionSettings } from './redaction/tenant-redaction.js';
+export { VALUE_PATTERNS } from './redaction/value-patterns.js';
+export type { ValuePattern } from './redaction/value-patterns.js';
+export { CreateAudit1764480200000 };
+
+/** The audit lib's migrations, in order. */
+export const AUDIT_MIGRATIONS = [CreateAudit1764480200000];

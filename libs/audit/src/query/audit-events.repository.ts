@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository, SelectQueryBuilder } from 'typeorm';
+import type { AuditEventRecord } from '../audit-event.js';
+import { toRecord } from '../chain/event-mapping.js';
+import { AuditEventEntity } from '../entities/audit-event.entity.js';
+import { AuditOpenCallEntity } from '../entities/audit-open-call.entity.js';
+import type { AuditFilter } from './audit-query.js';
+
+/** Read access to the trail: filtered keyset pages, single events, a call's story, open calls. */
+@Injectable()
+export class AuditEventsRepository {
+  constructor(
+    @InjectRepository(AuditEventEntity) private readonly events: Repository<AuditEventEntity>,
+    @InjectRepository(AuditOpenCallEntity) private readonly open: Repository<AuditOpenCallEntity>,
+  ) {}
+
+  private filtered(filter: AuditFilter, tenantScope: string | null): SelectQueryBuilder<AuditEventEntity> {
+    const q = this.events.createQueryBuilder('e');
+    const tenantId = tenantScope ?? filter.tenantId;
+    if (tenantId) q.andWhere('e.tenantId = :tenantId', { tenantId });
+    if (filter.tool) q.andWhere('e.tool = :tool', { tool: filter.tool });
+    if (filter.riskLevel) q.andWhere('e.riskLevel = :riskLevel', { riskLevel: filter.riskLevel });
+    if (filter.actorId) q.andWhere('e.actorId = :actorId', { actorId: filter.actorId });
+    if (filter.status) q.andWhere('e.status = :status', { status: filter.status });
+    if (filter.code) q.andWhere('e.code = :code', { code: filter.code });
+    if (filter.event) q.andWhere('e.event = :event', { event: filter.event });
+    if (filter.callId) q.andWhere('e.callId = :callId', { callId: filter.callId });
+    if (filter.from) q.andWhere('e.occurredAt >= :from', { from: sqlTime(filter.from) });
+    if (filter.to) q.andWhere('e.occurredAt <= :to', { to: sqlTime(filter.to) });
+    return q;
+  }
+
+  /** One page, newest first, after the row `beforeId` (exclusive). */
+  async page(filter: AuditFilter, tenantScope: string | null, limit: number, beforeId?: string): Promise<AuditEventRecord[]> {
+    const q = this.filtered(filter, tenantScope);
+    if (beforeId) q.andWhere('e.id < :beforeId', { beforeId });
+    const rows = await q.orderBy('e.id', 'DESC').take(limit).getMany();
+    return rows.map(toRecord);
+  }
+
+  /** All matching rows, oldest first, in chunks: constant memory for exports of any size. */
+  async *scan(filter: AuditFilter, tenantScope: string | null, chunk = 1000): AsyncGenerator<AuditEventRecord[]> {
+    let afterId = '0';
+    for (;;) {
+      const rows = await this.filtered(filter, tenantScope).andWhere('e.id > :afterId', { afterId }).orderBy('e.id', 'ASC').take(chunk).getMany();
+      if (!rows.length) return;
+      yield rows.map(toRecord);
+      afterId = String(rows.at(-1)!.id);
+    }
+  }
+
+  async byId(id: string): Promise<AuditEventRecord | null> {
+    if (!/^\d{1,20}$/.test(id)) return null;
+    const row = await this.events.findOne({ where: { id } });
+    return row ? toRecord(row) : null;
+  }
+
+  async byCall(callId: string): Promise<AuditEventRecord[]> {
+    const rows = await this.events.find({ where: { callId }, order: { id: 'ASC' } });
+    return rows.map(toRecord);
+  }
+
+  /** Calls with a `started` event and no closing event yet. */
+  async openCalls(tenantScope: string | null): Promise<AuditOpenCallEntity[]> {
+    return this.open.find({ where: tenantScope ? { tenantId: tenantScope } : {}, order: { startedAt: 'ASC' }, take: 1000 });
+  }
+
+  /** Open calls of the given gateway instances (dead ones, for the reconciler). */
+  openCallsOf(instanceIds: readonly string[]): Promise<AuditOpenCallEntity[]> {
+    if (!instanceIds.length) return Promise.resolve([]);
+    return this.open.createQueryBuilder('o').where('o.instanceId IN (:...ids)', { ids: instanceIds }).getMany();
+  }
+}
+
+function sqlTime(iso: string): string {
+  return new Date(iso).toISOString().replace('T', ' ').replace('Z', '');
+}

@@ -1,0 +1,74 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InstanceRegistry } from '@toolgate/database';
+import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
+import type { AuditEventDraft } from '../audit-event.js';
+import { AuditWriter } from '../chain/audit-writer.js';
+import { fromSqlDateTime } from '../chain/sql-time.js';
+import { AuditEventsRepository } from '../query/audit-events.repository.js';
+
+/**
+ * Gives every `started` event its closing event when the process that ran the call died: at boot
+ * (a restart with a stable instance id reclaims its own calls at once) and periodically for
+ * gateways whose heartbeat stopped. Writes `interrupted`; dedupe keys keep it to one close per call.
+ */
+@Injectable()
+export class AuditReconciler implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('AuditReconciler');
+  private timer?: NodeJS.Timeout;
+  private readonly bootAt = new Date();
+
+  constructor(
+    private readonly events: AuditEventsRepository,
+    private readonly writer: AuditWriter,
+    private readonly instances: InstanceRegistry,
+    @Inject(AUDIT_OPTIONS) private readonly options: AuditOptions,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.reconcile().catch((err: Error) => this.logger.warn(`reconcile at boot failed: ${err.message}`));
+    if (this.options.reconcileIntervalMs > 0) {
+      this.timer = setInterval(() => void this.reconcile().catch((err: Error) => this.logger.warn(`reconcile failed: ${err.message}`)), this.options.reconcileIntervalMs);
+      this.timer.unref();
+    }
+  }
+
+  onApplicationShutdown(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /** Closes the open calls of dead gateways; returns how many it closed. */
+  async reconcile(): Promise<number> {
+    const dead = await this.instances.staleInstances();
+    const open = await this.events.openCallsOf([...dead, this.instances.instanceId]);
+    // Calls of this instance id opened before this boot belong to a previous run of it.
+    const orphaned = open.filter((o) => o.instanceId !== this.instances.instanceId || fromSqlDateTime(o.startedAt) < this.bootAt);
+    if (!orphaned.length) return 0;
+    const drafts: AuditEventDraft[] = orphaned.map((o) => ({
+      tenantId: o.tenantId,
+      event: 'interrupted',
+      callId: o.callId,
+      tool: o.tool,
+      implementation: null,
+      riskLevel: null,
+      agentType: null,
+      sessionId: null,
+      actor: { type: 'system', id: 'reconciler' },
+      initiatorId: null,
+      approverId: null,
+      bindingVersion: null,
+      definitionHash: null,
+      input: null,
+      outputSummary: null,
+      status: 'error',
+      code: 'INTERRUPTED',
+      durationMs: null,
+      details: { reason: `gateway ${o.instanceId} stopped while the call was running`, startedAt: fromSqlDateTime(o.startedAt).toISOString() },
+      occurredAt: new Date(),
+      instanceId: this.instances.instanceId,
+    }));
+    const outcomes = await this.writer.append(drafts, 30_000);
+    const closed = outcomes.filter((o) => o === 'written').length;
+    if (closed) this.logger.warn(`closed ${closed} call(s) of stopped gateways as interrupted`);
+    return closed;
+  }
+}

@@ -1,0 +1,49 @@
+import { createHmac } from 'node:crypto';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { z } from 'zod';
+import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
+import { Redactor, type RedactionPolicy } from './redactor.js';
+import { VALUE_PATTERNS } from './value-patterns.js';
+
+/** The `audit.redaction` section of a tenant's settings. */
+export const redactionSettingsSchema = z.strictObject({
+  mode: z.enum(['mask', 'fingerprint']).optional().describe('mask: 138****5678; fingerprint: keyed hash, equal values match'),
+  patterns: z.array(z.enum(VALUE_PATTERNS)).optional().describe('value patterns to redact; all four by default'),
+});
+export type RedactionSettings = z.infer<typeof redactionSettingsSchema>;
+
+/** Where per-tenant audit policy comes from (implemented by the tenancy lib). */
+export interface AuditPolicySource {
+  redactionFor(tenantId: string): Promise<RedactionSettings | undefined>;
+}
+export const AUDIT_POLICY_SOURCE = Symbol('AUDIT_POLICY_SOURCE');
+
+const CACHE_MS = 5_000;
+
+/**
+ * Each tenant's redactor: its policy from the tenant settings, its fingerprint key derived from
+ * the platform secret, so equal values match within a tenant and never across tenants.
+ */
+@Injectable()
+export class TenantRedaction {
+  private readonly cache = new Map<string, { at: number; redactor: Redactor }>();
+
+  constructor(
+    @Inject(AUDIT_OPTIONS) private readonly options: AuditOptions,
+    @Optional() @Inject(AUDIT_POLICY_SOURCE) private readonly source?: AuditPolicySource,
+  ) {}
+
+  async redactorFor(tenantId: string): Promise<Redactor> {
+    const hit = this.cache.get(tenantId);
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit.redactor;
+    const own = (await this.source?.redactionFor(tenantId)) ?? {};
+    const policy: RedactionPolicy = {
+      mode: own.mode ?? this.options.defaultRedaction.mode,
+      patterns: own.patterns ?? this.options.defaultRedaction.patterns,
+    };
+    const key = createHmac('sha256', this.options.fingerprintSecret).update(`tenant:${tenantId}`).digest();
+    const redactor = new Redactor(policy, key);
+    this.cache.set(tenantId, { at: Date.now(), redactor });
+    return redactor;
+  }
+}

@@ -1,0 +1,23 @@
+import { createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
+import type { Principal } from './principal.js';
+import type { Role } from './roles.js';
+
+export const ROLES_KEY = 'toolgate:roles';
+export const PUBLIC_KEY = 'toolgate:public';
+
+/**
+ * Declares which roles may call a handler (or every handler of a controller).
+ * @example @Roles('platform_admin', 'tenant_admin') @Post('keys') create(...) {}
+ */
+export const Roles = (...roles: Role[]) => SetMetadata(ROLES_KEY, roles);
+
+/** Marks a handler as reachable without a key (health, metrics, docs). */
+export const Public = () => SetMetadata(PUBLIC_KEY, true);
+
+/** The request property the guard puts the principal on. */
+export const PRINCIPAL_PROPERTY = 'toolgatePrincipal';
+
+/** Injects the authenticated principal of the request. */
+export const CurrentPrincipal = createParamDecorator((_data: unknown, ctx: ExecutionContext): Principal => {
+  return (ctx.switchToHttp().getRequest() as Record<string, unknown>)[PRINCIPAL_PROPERTY] as Principal;
+});

@@ -1,0 +1,194 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ErrorCode, ToolgateError, uuidv7 } from '@toolgate/toolkit';
+import { ApiKeyEntity } from './api-key.entity.js';
+import { ApiKeyRepository } from './api-key.repository.js';
+import { AUTH_OPTIONS, type AuthOptions } from './auth.options.js';
+import { displayPrefix, generateKeySecret, hashKeySecret } from './key-format.js';
+import { canAccessTenant, type Principal } from './principal.js';
+import { ROLES, TENANT_BOUND_ROLES, TENANT_GRANTABLE_ROLES, type Role } from './roles.js';
+
+/** What a caller asks for when creating a key. */
+export interface CreateKeyCommand {
+  readonly name: string;
+  readonly role: Role;
+  readonly tenantId?: string | null;
+  readonly agentTypes?: readonly string[] | null;
+}
+
+/** A key as the API shows it: never the secret, never the hash. */
+export interface ApiKeyView {
+  readonly id: string;
+  readonly name: string;
+  readonly role: Role;
+  readonly tenantId: string | null;
+  readonly agentTypes: readonly string[] | null;
+  readonly prefix: string;
+  readonly createdAt: string;
+  readonly createdBy: string;
+  readonly revokedAt: string | null;
+}
+
+/** Answers the caller of a creation: the view plus the secret, shown this once. */
+export interface CreatedKey extends ApiKeyView {
+  readonly key: string;
+}
+
+interface CacheEntry {
+  principal: Principal;
+  expiresAt: number;
+}
+
+function toView(e: ApiKeyEntity): ApiKeyView {
+  return {
+    id: e.id,
+    name: e.name,
+    role: e.role,
+    tenantId: e.tenantId,
+    agentTypes: e.agentTypes,
+    prefix: e.keyPrefix,
+    createdAt: e.createdAt.toISOString(),
+    createdBy: e.createdBy,
+    revokedAt: e.revokedAt ? e.revokedAt.toISOString() : null,
+  };
+}
+
+function toPrincipal(e: ApiKeyEntity): Principal {
+  return Object.freeze({
+    principalType: 'api_key' as const,
+    principalId: e.id,
+    role: e.role,
+    tenantId: e.tenantId,
+    agentTypes: e.agentTypes ? Object.freeze([...e.agentTypes]) : null,
+    name: e.name,
+  });
+}
+
+const invalid = (message: string) =>
+  new ToolgateError(ErrorCode.INVALID_INPUT, { params: { summary: message }, details: { issues: [{ path: '', message }] } });
+
+/**
+ * API keys: creation (secret shown once), listing, revocation, and verification of the secret
+ * a request carries. Verified keys are cached briefly so the hot path does not query the database.
+ */
+@Injectable()
+export class ApiKeyService {
+  private readonly cache = new Map<string, CacheEntry>();
+
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    @Inject(AUTH_OPTIONS) private readonly options: AuthOptions,
+  ) {}
+
+  /** The principal of a secret, or null when the key is unknown or revoked. */
+  async authenticate(secret: string): Promise<Principal | null> {
+    const hash = hashKeySecret(secret);
+    const now = Date.now();
+    const cached = this.cache.get(hash);
+    if (cached && cached.expiresAt > now) return cached.principal;
+    const entity = await this.keys.findActiveByHash(hash);
+    if (!entity) {
+      this.cache.delete(hash);
+      return null;
+    }
+    const principal = toPrincipal(entity);
+    this.cache.set(hash, { principal, expiresAt: now + this.options.keyCacheTtlMs });
+    return principal;
+  }
+
+  /** Creates a key on behalf of `actor`; the secret is in the answer and nowhere else. */
+  async create(actor: Principal | null, command: CreateKeyCommand): Promise<CreatedKey> {
+    const tenantId = command.tenantId ?? null;
+    this.checkCommand(command, tenantId);
+    if (actor) this.checkGrant(actor, command.role, tenantId);
+    const secret = generateKeySecret();
+    const entity = Object.assign(new ApiKeyEntity(), {
+      id: `key_${uuidv7().replace(/-/g, '')}`,
+      name: command.name.trim(),
+      role: command.role,
+      tenantId,
+      agentTypes: command.agentTypes?.length ? [...command.agentTypes] : null,
+      keyHash: hashKeySecret(secret),
+      keyPrefix: displayPrefix(secret),
+      createdBy: actor?.principalId ?? 'system',
+      createdAt: new Date(),
+      revokedAt: null,
+      bootstrap: false,
+    });
+    await this.keys.insert(entity);
+    return { ...toView(entity), key: secret };
+  }
+
+  /** Stores a key with a given secret (TOOLGATE_ADMIN_KEY, bootstrap keys). */
+  async ensureKey(secret: string, command: CreateKeyCommand, bootstrap: boolean): Promise<ApiKeyView> {
+    const hash = hashKeySecret(secret);
+    const existing = await this.keys.findActiveByHash(hash);
+    if (existing) return toView(existing);
+    const entity = Object.assign(new ApiKeyEntity(), {
+      id: `key_${uuidv7().replace(/-/g, '')}`,
+      name: command.name,
+      role: command.role,
+      tenantId: command.tenantId ?? null,
+      agentTypes: null,
+      keyHash: hash,
+      keyPrefix: displayPrefix(secret),
+      createdBy: 'system',
+      createdAt: new Date(),
+      revokedAt: null,
+      bootstrap,
+    });
+    await this.keys.insert(entity);
+    return toView(entity);
+  }
+
+  /** Keys the actor may see: its tenant's, or all of them for platform admins. */
+  async list(actor: Principal): Promise<ApiKeyView[]> {
+    const rows = await this.keys.list(actor.role === 'platform_admin' ? undefined : actor.tenantId ?? '');
+    return rows.map(toView);
+  }
+
+  /** Revokes a key the actor may manage. Another tenant's key is reported as not found. */
+  async revoke(actor: Principal | null, keyId: string): Promise<ApiKeyView> {
+    const entity = await this.keys.findById(keyId);
+    if (!entity || (actor && actor.role !== 'platform_admin' && entity.tenantId !== actor.tenantId)) {
+      throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `key ${keyId}` } });
+    }
+    if (actor && actor.role !== 'platform_admin' && !TENANT_GRANTABLE_ROLES.includes(entity.role)) {
+      throw new ToolgateError(ErrorCode.FORBIDDEN);
+    }
+    const at = new Date();
+    await this.keys.revoke(keyId, at);
+    this.cache.delete(entity.keyHash);
+    return toView({ ...entity, revokedAt: entity.revokedAt ?? at } as ApiKeyEntity);
+  }
+
+  /** Revokes every earlier bootstrap key; used when a fresh one is made at boot. */
+  async revokeBootstrapKeysExcept(keepId: string): Promise<string[]> {
+    const revoked: string[] = [];
+    for (const key of await this.keys.activeBootstrapKeys()) {
+      if (key.id === keepId) continue;
+      if (await this.keys.revoke(key.id, new Date())) revoked.push(key.id);
+      this.cache.delete(key.keyHash);
+    }
+    return revoked;
+  }
+
+  private checkCommand(command: CreateKeyCommand, tenantId: string | null): void {
+    if (typeof command.name !== 'string' || !command.name.trim() || command.name.length > 200) {
+      throw invalid('name must be a non-empty string of at most 200 characters');
+    }
+    if (!ROLES.includes(command.role)) throw invalid(`role must be one of ${ROLES.join(', ')}`);
+    if (TENANT_BOUND_ROLES.includes(command.role) && !tenantId) throw invalid(`a ${command.role} key needs a tenantId`);
+    if (command.role === 'platform_admin' && tenantId) throw invalid('a platform_admin key has no tenant');
+    if (command.agentTypes && command.role !== 'agent') throw invalid('agentTypes only applies to agent keys');
+  }
+
+  private checkGrant(actor: Principal, role: Role, tenantId: string | null): void {
+    if (actor.role === 'platform_admin') return;
+    const allowed =
+      actor.role === 'tenant_admin' &&
+      TENANT_GRANTABLE_ROLES.includes(role) &&
+      tenantId !== null &&
+      canAccessTenant(actor, tenantId);
+    if (!allowed) throw new ToolgateError(ErrorCode.FORBIDDEN);
+  }
+}

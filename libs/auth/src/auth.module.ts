@@ -1,0 +1,32 @@
+import { Module, type DynamicModule, type InjectionToken, type OptionalFactoryDependency } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AdminKeyBootstrap } from './admin-key.bootstrap.js';
+import { ApiKeyEntity } from './api-key.entity.js';
+import { ApiKeyGuard } from './api-key.guard.js';
+import { ApiKeyRepository } from './api-key.repository.js';
+import { ApiKeyService } from './api-key.service.js';
+import { AUTH_OPTIONS, type AuthOptions } from './auth.options.js';
+
+/** API keys, roles and the guard that turns a bearer key into a principal. */
+@Module({})
+export class AuthModule {
+  static forRootAsync(options: {
+    imports?: DynamicModule['imports'];
+    inject?: (InjectionToken | OptionalFactoryDependency)[];
+    useFactory: (...args: any[]) => AuthOptions | Promise<AuthOptions>;
+  }): DynamicModule {
+    return {
+      module: AuthModule,
+      global: true,
+      imports: [TypeOrmModule.forFeature([ApiKeyEntity]), ...(options.imports ?? [])],
+      providers: [
+        { provide: AUTH_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] },
+        ApiKeyRepository,
+        ApiKeyService,
+        ApiKeyGuard,
+        AdminKeyBootstrap,
+      ],
+      exports: [ApiKeyService, ApiKeyGuard, AdminKeyBootstrap],
+    };
+  }
+}

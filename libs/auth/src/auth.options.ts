@@ -1,0 +1,14 @@
+/** Settings of the auth lib. */
+export interface AuthOptions {
+  /** If set, a platform-admin key with this secret exists after boot (TOOLGATE_ADMIN_KEY). */
+  readonly adminKey?: string;
+  /** When no adminKey is set, make a fresh platform-admin key at boot and print it once. */
+  readonly generateAdminKey: boolean;
+  /**
+   * How long a verified key is trusted without asking the database again. A key revoked on
+   * another gateway stops working after at most this long; on the revoking gateway at once.
+   */
+  readonly keyCacheTtlMs: number;
+}
+
+export const AUTH_OPTIONS = Symbol('AUTH_OPTIONS');

@@ -1,0 +1,17 @@
+import { CreateGatewayInstances1764479900000 } from './migrations/1764479900000-create-gateway-instances.js';
+
+// Public surface of the database lib: one connection from DATABASE_URL, migrations under a lock.
+export { DatabaseModule } from './database.module.js';
+export type { DatabaseOptions } from './database.options.js';
+export { DEFAULT_DATABASE_URL, dataSourceOptions, parseDatabaseUrl } from './database-url.js';
+export type { ConnectionTuning, DatabaseKind, DatabaseTarget } from './database-url.js';
+export { runMigrationsLocked } from './migration-runner.js';
+export { isMysql, isUniqueViolation } from './sql-dialect.js';
+export { autoIncrementIdColumn, dateTime3, jsonColumn } from './column-types.js';
+export { InstanceRegistry } from './instances/instance-registry.js';
+export type { InstanceOptions } from './instances/instance-registry.js';
+export { InstancesModule } from './instances/instances.module.js';
+export { CreateGatewayInstances1764479900000 };
+
+/** The database lib's own migrations. */
+export const DATABASE_MIGRATIONS = [CreateGatewayInstances1764479900000];

@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { LessThan, Not, type Repository } from 'typeorm';
+import { GatewayInstanceEntity } from './gateway-instance.entity.js';
+
+/** How this process names itself and how often it proves it is alive. */
+export interface InstanceOptions {
+  /** Stable across restarts when set (TOOLGATE_INSTANCE_ID): a restart then reclaims its own calls at once. */
+  readonly instanceId?: string;
+  readonly heartbeatMs: number;
+  /** An instance silent for this long is taken for dead. */
+  readonly staleAfterMs: number;
+}
+
+export const INSTANCE_OPTIONS = Symbol('INSTANCE_OPTIONS');
+
+/**
+ * This gateway's identity among the gateways sharing a database, with a heartbeat so that a
+ * process that died mid-call can be told apart from one that is merely busy.
+ */
+@Injectable()
+export class InstanceRegistry implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(InstanceRegistry.name);
+  readonly instanceId: string;
+  readonly bootId = randomUUID();
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    @InjectRepository(GatewayInstanceEntity) private readonly repo: Repository<GatewayInstanceEntity>,
+    @Inject(INSTANCE_OPTIONS) private readonly options: InstanceOptions,
+  ) {
+    this.instanceId = options.instanceId ?? `${hostname()}:${process.pid}:${this.bootId.slice(0, 8)}`;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const now = new Date();
+    await this.repo.save(Object.assign(new GatewayInstanceEntity(), { instanceId: this.instanceId, bootId: this.bootId, startedAt: now, heartbeatAt: now }));
+    this.timer = setInterval(() => void this.beat(), this.options.heartbeatMs);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  private async beat(): Promise<void> {
+    try {
+      await this.repo.update({ instanceId: this.instanceId }, { heartbeatAt: new Date(), bootId: this.bootId });
+    } catch (err) {
+      this.logger.warn(`heartbeat failed: ${(err as Error).message}`);
+    }
+  }
+
+  /** Instances other than this one whose heartbeat is older than the stale threshold. */
+  async staleInstances(): Promise<string[]> {
+    const cutoff = new Date(Date.now() - this.options.staleAfterMs);
+    const rows = await this.repo.find({ where: { heartbeatAt: LessThan(cutoff), instanceId: Not(this.instanceId) } });
+    return rows.map((r) => r.instanceId);
+  }
+
+  /** Forgets instances that are stale and have nothing left to reconcile. */
+  async forget(instanceIds: readonly string[]): Promise<void> {
+    for (const id of instanceIds) await this.repo.delete({ instanceId: id });
+  }
+}

@@ -1,0 +1,88 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ToolRegistry, type EffectiveTool } from '@toolgate/toolkit';
+import { bindTool } from './binding-rules.js';
+import { TENANCY_OPTIONS, type TenancyOptions } from './tenancy.options.js';
+import { TenantRepository } from './tenant.repository.js';
+
+/** One agent type of one tenant, with its tools resolved against the registry. */
+export interface ResolvedAgentType {
+  readonly tenantId: string;
+  readonly agentType: string;
+  readonly description: string;
+  readonly version: number;
+  /** By contract name, in binding order. */
+  readonly tools: ReadonlyMap<string, EffectiveTool>;
+}
+
+/** A tenant's resolved agent types; null for an unknown tenant. */
+interface TenantSnapshot {
+  readonly loadedAt: number;
+  readonly agentTypes: ReadonlyMap<string, ResolvedAgentType> | null;
+}
+
+/**
+ * Resolves (tenant, agent type) to its bound tools under their effective policy. Snapshots are
+ * cached for `bindingCacheTtlMs` and dropped at once when this process changes a binding.
+ */
+@Injectable()
+export class BindingResolver {
+  private readonly logger = new Logger(BindingResolver.name);
+  private readonly cache = new Map<string, TenantSnapshot>();
+  private readonly loading = new Map<string, Promise<TenantSnapshot>>();
+
+  constructor(
+    private readonly tenants: TenantRepository,
+    private readonly registry: ToolRegistry,
+    @Inject(TENANCY_OPTIONS) private readonly options: TenancyOptions,
+  ) {}
+
+  /** The agent types of a tenant; null when the tenant does not exist. */
+  async agentTypes(tenantId: string): Promise<ReadonlyMap<string, ResolvedAgentType> | null> {
+    return (await this.snapshot(tenantId)).agentTypes;
+  }
+
+  /** One agent type, or null when the tenant or the agent type does not exist. */
+  async agentType(tenantId: string, agentType: string): Promise<ResolvedAgentType | null> {
+    return (await this.agentTypes(tenantId))?.get(agentType) ?? null;
+  }
+
+  /** Forgets a tenant's snapshot; the next call reads the database. */
+  invalidate(tenantId: string): void {
+    this.cache.delete(tenantId);
+  }
+
+  private snapshot(tenantId: string): TenantSnapshot | Promise<TenantSnapshot> {
+    const cached = this.cache.get(tenantId);
+    if (cached && Date.now() - cached.loadedAt < this.options.bindingCacheTtlMs) return cached;
+    // One load per tenant at a time, however many requests arrive together.
+    let pending = this.loading.get(tenantId);
+    if (!pending) {
+      pending = this.load(tenantId).finally(() => this.loading.delete(tenantId));
+      this.loading.set(tenantId, pending);
+    }
+    return pending;
+  }
+
+  private async load(tenantId: string): Promise<TenantSnapshot> {
+    const loadedAt = Date.now();
+    const tenant = await this.tenants.findTenant(tenantId);
+    if (!tenant) {
+      const snap = { loadedAt, agentTypes: null };
+      this.cache.set(tenantId, snap);
+      return snap;
+    }
+    const agentTypes = new Map<string, ResolvedAgentType>();
+    for (const row of await this.tenants.bindingsOf(tenantId)) {
+      const tools = new Map<string, EffectiveTool>();
+      for (const entry of row.tools) {
+        const bound = bindTool(entry, this.registry, row.version);
+        if (bound.ok) tools.set(entry.name, bound.tool);
+        else this.logger.warn(`tenant ${tenantId}, agent type ${row.agentType}: ${bound.problem}; the tool is left out`);
+      }
+      agentTypes.set(row.agentType, { tenantId, agentType: row.agentType, description: row.description, version: row.version, tools });
+    }
+    const snap = { loadedAt, agentTypes };
+    this.cache.set(tenantId, snap);
+    return snap;
+  }
+}

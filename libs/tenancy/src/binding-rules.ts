@@ -1,0 +1,66 @@
+import { isAtLeastAsStrict, type EffectiveTool, type ToolRegistry } from '@toolgate/toolkit';
+import type { BindingTool } from './config/tenant-file.schema.js';
+
+/** A binding entry turned into the tool a caller will use, or the reason it cannot be. */
+export type BoundTool = { ok: true; tool: EffectiveTool } | { ok: false; problem: string };
+
+/**
+ * Applies one binding entry to the registry under the tighten-only rule: an override may shorten
+ * the time limit or add approval, never loosen what the tool declares. Messages name the tool and
+ * the field.
+ */
+export function bindTool(entry: BindingTool, registry: ToolRegistry, bindingVersion: number): BoundTool {
+  const contract = registry.get(entry.name);
+  if (!contract) return { ok: false, problem: `tool "${entry.name}" does not exist` };
+  const implementations = [...contract.implementations.keys()];
+  let implName = entry.implementation;
+  if (!implName) {
+    if (implementations.length > 1) {
+      return { ok: false, problem: `tool "${entry.name}": implementation is required, pick one of ${implementations.join(', ')}` };
+    }
+    implName = implementations[0]!;
+  }
+  const implementation = contract.implementations.get(implName);
+  if (!implementation) {
+    return { ok: false, problem: `tool "${entry.name}": implementation "${implName}" does not exist (available: ${implementations.join(', ')})` };
+  }
+  if (entry.timeoutMs !== undefined && entry.timeoutMs > contract.timeoutMs) {
+    return {
+      ok: false,
+      problem: `tool "${entry.name}": timeoutMs ${entry.timeoutMs} is looser than the declared ${contract.timeoutMs} ms; a binding may only shorten it`,
+    };
+  }
+  const declared = contract.approval.mode;
+  if (entry.approval !== undefined && !isAtLeastAsStrict(entry.approval, declared)) {
+    return {
+      ok: false,
+      problem: `tool "${entry.name}": approval "${entry.approval}" is looser than the declared "${declared}"; a binding may only add approval`,
+    };
+  }
+  if (entry.approval !== undefined && entry.approval !== 'never' && contract.risk.level === 'L0') {
+    return { ok: false, problem: `tool "${entry.name}": an L0 tool is read-only and takes no approval` };
+  }
+  return {
+    ok: true,
+    tool: {
+      contract,
+      implementation,
+      timeoutMs: entry.timeoutMs ?? contract.timeoutMs,
+      approval: entry.approval ?? declared,
+      bindingVersion,
+    },
+  };
+}
+
+/** Checks a whole binding: every entry, and no tool twice. Returns every problem found. */
+export function checkBinding(tools: readonly BindingTool[], registry: ToolRegistry): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const entry of tools) {
+    if (seen.has(entry.name)) problems.push(`tool "${entry.name}" is listed twice`);
+    seen.add(entry.name);
+    const bound = bindTool(entry, registry, 0);
+    if (!bound.ok) problems.push(bound.problem);
+  }
+  return problems;
+}

@@ -1,0 +1,90 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import { tenantFileSchema, type TenantFile } from './tenant-file.schema.js';
+
+/** A tenant file that could not be read; the message names the file, the path and the line. */
+export class TenantConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid tenant configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'TenantConfigError';
+  }
+}
+
+/** A parsed tenant file and where it came from. */
+export interface LoadedTenantFile {
+  readonly file: string;
+  readonly tenant: TenantFile;
+  /** The line of a path in the file, for later messages (bindings checked against the registry). */
+  lineOf(path: readonly (string | number)[]): number | undefined;
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((out, k) => (typeof k === 'number' ? `${out}[${k}]` : out ? `${out}.${String(k)}` : String(k)), '');
+}
+
+function lineLookup(doc: Document, counter: LineCounter) {
+  return (path: readonly (string | number)[]): number | undefined => {
+    for (let depth = path.length; depth >= 0; depth--) {
+      const node = doc.getIn(path.slice(0, depth), true) as { range?: [number, number, number] } | undefined;
+      if (node && typeof node === 'object' && node.range) return counter.linePos(node.range[0]).line;
+    }
+    return undefined;
+  };
+}
+
+/** Parses and validates one tenant file's text. */
+export function parseTenantFile(file: string, text: string): LoadedTenantFile {
+  const counter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: counter, prettyErrors: true });
+  if (doc.errors.length) {
+    throw new TenantConfigError(doc.errors.map((e) => `${file}: ${e.message.split('\n')[0]}`));
+  }
+  const lineOf = lineLookup(doc, counter);
+  const raw: unknown = doc.toJS();
+  const parsed = tenantFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new TenantConfigError(
+      parsed.error.issues.map((issue) => {
+        const path = issue.path.filter((k): k is string | number => typeof k !== 'symbol');
+        const line = lineOf(path);
+        return `${file}: ${formatPath(path) || '(root)'}: ${issue.message}${line ? ` (line ${line})` : ''}`;
+      }),
+    );
+  }
+  if (!isMap(doc.contents) && !isSeq(doc.contents)) throw new TenantConfigError([`${file}: expected a mapping`]);
+  return { file, tenant: parsed.data, lineOf };
+}
+
+/**
+ * Reads every `*.yaml`/`*.yml` in `dir`, sorted by name. All problems of all files are reported
+ * together; a tenant id that does not match its file name, or appears twice, is a problem too.
+ */
+export function loadTenantFiles(dir: string): LoadedTenantFile[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => /\.ya?ml$/.test(n)).sort();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  const problems: string[] = [];
+  const loaded: LoadedTenantFile[] = [];
+  const seen = new Map<string, string>();
+  for (const name of names) {
+    const file = join(dir, name);
+    try {
+      const t = parseTenantFile(file, readFileSync(file, 'utf8'));
+      const stem = name.replace(/\.ya?ml$/, '');
+      if (t.tenant.id !== stem) problems.push(`${file}: id "${t.tenant.id}" must match the file name "${stem}"`);
+      if (seen.has(t.tenant.id)) problems.push(`${file}: tenant "${t.tenant.id}" is also defined in ${seen.get(t.tenant.id)}`);
+      seen.set(t.tenant.id, file);
+      loaded.push(t);
+    } catch (err) {
+      if (err instanceof TenantConfigError) problems.push(...err.problems);
+      else throw err;
+    }
+  }
+  if (problems.length) throw new TenantConfigError(problems);
+  return loaded;
+}

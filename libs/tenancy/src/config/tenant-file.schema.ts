@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/** Tenant and agent-type identifiers: lower-case, readable in URLs and file names. */
+export const TENANT_ID = z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/, 'use lower-case letters, digits, - and _ (at most 64)');
+export const AGENT_TYPE = z.string().regex(/^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/, 'use snake_case');
+
+/** One tool in a binding: which tool, which implementation, which (tighten-only) overrides. */
+export const bindingToolSchema = z.strictObject({
+  name: z.string().min(1),
+  implementation: z.string().min(1).optional(),
+  timeoutMs: z.number().int().positive().optional(),
+  approval: z.enum(['never', 'once', 'always']).optional(),
+});
+export type BindingTool = z.infer<typeof bindingToolSchema>;
+
+const agentTypeSchema = z.strictObject({
+  description: z.string().default(''),
+  // A bare tool name is shorthand for { name }.
+  tools: z.array(z.union([z.string().min(1).transform((name) => ({ name })), bindingToolSchema])).default([]),
+});
+
+/** A `config/tenants/<id>.yaml` file. */
+export const tenantFileSchema = z.strictObject({
+  id: TENANT_ID,
+  name: z.string().min(1),
+  /** Demo tenants load only when TOOLGATE_DEMO is on. */
+  demo: z.boolean().default(false),
+  locale: z.enum(['zh-CN', 'en']).optional(),
+  /** Backends by connector name; values may use ${ENV_VAR} and ${ENV_VAR:-default}. */
+  connectors: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
+  agentTypes: z.record(AGENT_TYPE, agentTypeSchema).default({}),
+});
+export type TenantFile = z.infer<typeof tenantFileSchema>;

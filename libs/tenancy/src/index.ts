@@ -1,0 +1,20 @@
+// Public surface of the tenancy lib: tenant files, bindings, the resolver, connector clients.
+import { CreateTenancy1764480100000 } from './migrations/1764480100000-create-tenancy.js';
+
+export { BindingResolver } from './binding-resolver.js';
+export type { ResolvedAgentType } from './binding-resolver.js';
+export { bindTool, checkBinding } from './binding-rules.js';
+export { ConfigVariables } from './config-variables.js';
+export { loadTenantFiles, parseTenantFile, TenantConfigError } from './config/tenant-file.loader.js';
+export type { LoadedTenantFile } from './config/tenant-file.loader.js';
+export { AGENT_TYPE, bindingToolSchema, TENANT_ID, tenantFileSchema } from './config/tenant-file.schema.js';
+export type { BindingTool, TenantFile } from './config/tenant-file.schema.js';
+export { expandVariables } from './config/variables.js';
+export { TenancyModule } from './tenancy.module.js';
+export type { TenancyOptions } from './tenancy.options.js';
+export { TenantConnectors } from './tenant-connectors.js';
+export { TenantRepository } from './tenant.repository.js';
+export { CreateTenancy1764480100000 };
+
+/** The tenancy lib's migrations, in order. */
+export const TENANCY_MIGRATIONS = [CreateTenancy1764480100000];

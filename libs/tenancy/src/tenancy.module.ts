@@ -1,0 +1,36 @@
+import { Module, type DynamicModule, type InjectionToken, type OptionalFactoryDependency } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { BindingResolver } from './binding-resolver.js';
+import { ConfigVariables } from './config-variables.js';
+import { AgentBindingEntity } from './entities/agent-binding.entity.js';
+import { BindingHistoryEntity } from './entities/binding-history.entity.js';
+import { TenantEntity } from './entities/tenant.entity.js';
+import { TENANCY_OPTIONS, type TenancyOptions } from './tenancy.options.js';
+import { TenantConfigImporter } from './tenant-config.importer.js';
+import { TenantConnectors } from './tenant-connectors.js';
+import { TenantRepository } from './tenant.repository.js';
+
+/** Tenants, agent types and bindings: imported from `config/tenants`, resolved per call. */
+@Module({})
+export class TenancyModule {
+  static forRootAsync(options: {
+    imports?: DynamicModule['imports'];
+    inject?: (InjectionToken | OptionalFactoryDependency)[];
+    useFactory: (...args: any[]) => TenancyOptions | Promise<TenancyOptions>;
+  }): DynamicModule {
+    return {
+      module: TenancyModule,
+      global: true,
+      imports: [TypeOrmModule.forFeature([TenantEntity, AgentBindingEntity, BindingHistoryEntity]), ...(options.imports ?? [])],
+      providers: [
+        { provide: TENANCY_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] },
+        TenantRepository,
+        BindingResolver,
+        ConfigVariables,
+        TenantConnectors,
+        TenantConfigImporter,
+      ],
+      exports: [BindingResolver, ConfigVariables, TenantConnectors, TenantRepository],
+    };
+  }
+}

@@ -1,0 +1,67 @@
+import { join } from 'node:path';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { ConnectorRegistry, ToolgateError, ToolRegistry } from '@toolgate/toolkit';
+import { checkBinding } from './binding-rules.js';
+import { loadTenantFiles, TenantConfigError, type LoadedTenantFile } from './config/tenant-file.loader.js';
+import { TENANCY_OPTIONS, type TenancyOptions } from './tenancy.options.js';
+import { TenantConnectors } from './tenant-connectors.js';
+import { TenantRepository } from './tenant.repository.js';
+
+/**
+ * Validates `config/tenants/*.yaml` at boot and imports tenants the database does not have yet.
+ * A tenant that exists is left alone: a restart never overwrites what an admin changed.
+ */
+@Injectable()
+export class TenantConfigImporter implements OnApplicationBootstrap {
+  private readonly logger = new Logger('TenantConfig');
+
+  constructor(
+    private readonly tenants: TenantRepository,
+    private readonly tools: ToolRegistry,
+    private readonly connectors: ConnectorRegistry,
+    private readonly tenantConnectors: TenantConnectors,
+    @Inject(TENANCY_OPTIONS) private readonly options: TenancyOptions,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const files = loadTenantFiles(join(this.options.configDir, 'tenants')).filter((f) => this.options.demo || !f.tenant.demo);
+    const problems = files.flatMap((f) => this.check(f));
+    if (problems.length) throw new TenantConfigError(problems);
+    for (const f of files) {
+      const imported = await this.tenants.importTenant(
+        {
+          tenant: { id: f.tenant.id, name: f.tenant.name, locale: f.tenant.locale ?? null, demo: f.tenant.demo, connectors: f.tenant.connectors, settings: {} },
+          agentTypes: Object.entries(f.tenant.agentTypes).map(([agentType, a]) => ({ agentType, description: a.description, tools: a.tools })),
+        },
+        'config',
+      );
+      if (imported) this.logger.log(`imported tenant ${f.tenant.id} from ${f.file}`);
+      else this.logger.log(`tenant ${f.tenant.id} is already in the database; ${f.file} was not re-imported`);
+    }
+  }
+
+  /** Every problem of one file: bindings against the registry, connectors against their schemas. */
+  private check(f: LoadedTenantFile): string[] {
+    const problems: string[] = [];
+    const at = (path: (string | number)[]) => {
+      const line = f.lineOf(path);
+      return `${f.file}: ${path.join('.')}${line ? ` (line ${line})` : ''}`;
+    };
+    for (const [agentType, a] of Object.entries(f.tenant.agentTypes)) {
+      for (const p of checkBinding(a.tools, this.tools)) problems.push(`${at(['agentTypes', agentType, 'tools'])}: ${p}`);
+    }
+    for (const [name, template] of Object.entries(f.tenant.connectors)) {
+      if (!this.connectors.get(name)) {
+        problems.push(`${at(['connectors', name])}: unknown connector (known: ${this.connectors.names().join(', ') || 'none'})`);
+        continue;
+      }
+      try {
+        this.tenantConnectors.configOf(f.tenant.id, name, template);
+      } catch (err) {
+        if (!(err instanceof ToolgateError)) throw err;
+        problems.push(`${at(['connectors', name])}: invalid configuration (see the log line above)`);
+      }
+    }
+    return problems;
+  }
+}

@@ -1,0 +1,76 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { canonicalJson, ConnectorRegistry, ErrorCode, ToolgateError, type ConnectorResolver } from '@toolgate/toolkit';
+import { ConfigVariables } from './config-variables.js';
+import { expandVariables, MissingVariableError } from './config/variables.js';
+import { TENANCY_OPTIONS, type TenancyOptions } from './tenancy.options.js';
+import { TenantRepository } from './tenant.repository.js';
+
+interface TenantConnectorConfig {
+  readonly loadedAt: number;
+  readonly templates: Readonly<Record<string, Record<string, unknown>>>;
+}
+
+/**
+ * Builds and caches each tenant's connector clients from its configuration: placeholders are
+ * expanded at this point only, so secrets live in the environment and in the client, nowhere else.
+ */
+@Injectable()
+export class TenantConnectors {
+  private readonly logger = new Logger(TenantConnectors.name);
+  private readonly configs = new Map<string, TenantConnectorConfig>();
+  private readonly clients = new Map<string, { template: string; client: unknown }>();
+
+  constructor(
+    private readonly tenants: TenantRepository,
+    private readonly registry: ConnectorRegistry,
+    private readonly variables: ConfigVariables,
+    @Inject(TENANCY_OPTIONS) private readonly options: TenancyOptions,
+  ) {}
+
+  /** A synchronous resolver for `ctx.connector(name)`, with the tenant's configuration loaded. */
+  async forTenant(tenantId: string): Promise<ConnectorResolver> {
+    let config = this.configs.get(tenantId);
+    if (!config || Date.now() - config.loadedAt >= this.options.bindingCacheTtlMs) {
+      const tenant = await this.tenants.findTenant(tenantId);
+      config = { loadedAt: Date.now(), templates: tenant?.connectors ?? {} };
+      this.configs.set(tenantId, config);
+    }
+    const templates = config.templates;
+    return (_tenant, name) => this.client(tenantId, name, templates[name]);
+  }
+
+  private client(tenantId: string, name: string, template: Record<string, unknown> | undefined): unknown {
+    const connector = this.registry.get(name);
+    if (!template || !connector) return undefined;
+    const key = `${tenantId}\u0000${name}`;
+    const templateText = canonicalJson(template);
+    const cached = this.clients.get(key);
+    if (cached && cached.template === templateText) return cached.client;
+    const client = connector.definition.create(this.configOf(tenantId, name, template));
+    this.clients.set(key, { template: templateText, client });
+    return client;
+  }
+
+  /** Expands and validates one connector configuration; problems never include the values. */
+  configOf(tenantId: string, name: string, template: Record<string, unknown>): unknown {
+    const connector = this.registry.get(name);
+    if (!connector) throw this.misconfigured(tenantId, name, 'no tool pack provides this connector');
+    let expanded: unknown;
+    try {
+      expanded = expandVariables(template, this.variables.lookup);
+    } catch (err) {
+      if (err instanceof MissingVariableError) throw this.misconfigured(tenantId, name, err.message);
+      throw err;
+    }
+    const checked = connector.config.check(expanded);
+    if (!checked.ok) {
+      throw this.misconfigured(tenantId, name, checked.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.kind}`).join('; '));
+    }
+    return checked.value;
+  }
+
+  private misconfigured(tenantId: string, name: string, why: string): ToolgateError {
+    this.logger.error(`tenant ${tenantId}: connector ${name} is misconfigured: ${why}`);
+    return new ToolgateError(ErrorCode.CONNECTOR_NOT_CONFIGURED, { params: { connector: name } });
+  }
+}

@@ -1,0 +1,189 @@
+import { isRetryable, withRetry } from '@toolgate/toolkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JsonHttpClient } from './json-http-client.js';
+import {
+  LoopbackSimulator,
+  type SimulatorRequest,
+  type SimulatorResponse,
+  type SimulatorStats,
+} from './loopback-simulator.js';
+import { UpstreamFormatError, UpstreamHttpError, UpstreamUnreachableError } from './upstream-errors.js';
+
+const TOKEN = 'tok-3f9a-very-secret';
+const PASSWORD = 'pa55-word-secret';
+
+/** An upstream that answers what each path asks for, and echoes requests back in its errors. */
+class ScriptedUpstream extends LoopbackSimulator {
+  readonly stats: SimulatorStats = { requests: 0, unauthorized: 0, abandoned: 0 };
+  protected async handle(req: SimulatorRequest): Promise<SimulatorResponse> {
+    const route = req.segments.at(-1);
+    const echo = {
+      method: req.method,
+      query: Object.fromEntries(req.query),
+      headers: req.headers,
+      body: req.body,
+    };
+    switch (route) {
+      case 'echo':
+        return { status: 200, body: echo };
+      case 'leaky':
+        // The worst upstream: repeats the credentials and the query in its error message.
+        return {
+          status: 403,
+          body: {
+            error: 'FORBIDDEN',
+            message: `denied ${req.headers.authorization} for ?${req.query.toString()} ${PASSWORD}`,
+          },
+        };
+      case 'odata':
+        return {
+          status: 404,
+          body: { error: { code: 'ZMM/001', message: { lang: 'en', value: 'Supplier X unknown' } } },
+        };
+      case 'html':
+        return {
+          status: 502,
+          text: '<html><body><h1>Bad Gateway</h1></body></html>',
+          headers: { 'content-type': 'text/html' },
+        };
+      case 'not-json':
+        return { status: 200, text: 'hello', headers: { 'content-type': 'text/plain' } };
+      case 'empty':
+        return { status: 204 };
+      case 'slow':
+        await this.delay(5_000, req.signal);
+        return { status: 200, body: {} };
+      default:
+        return { status: 404, body: { error: 'NO_ROUTE', message: 'no route' } };
+    }
+  }
+}
+
+describe('JsonHttpClient', () => {
+  const upstream = new ScriptedUpstream();
+  let client: JsonHttpClient;
+
+  beforeAll(async () => {
+    const baseUrl = await upstream.start();
+    client = new JsonHttpClient({
+      name: 'ops_api',
+      baseUrl: `${baseUrl}/api/`,
+      headers: { authorization: `Bearer ${TOKEN}` },
+      secrets: [PASSWORD],
+    });
+  });
+  afterAll(() => upstream.close());
+
+  it('sends default headers and the query, and parses the JSON answer', async () => {
+    const echo = await client.get<{ method: string; query: object; headers: Record<string, string> }>(
+      '/echo',
+      {
+        query: { a: 1, b: 'x y', skip: undefined },
+      },
+    );
+    expect(echo.method).toBe('GET');
+    expect(echo.query).toEqual({ a: '1', b: 'x y' });
+    expect(echo.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(echo.headers.accept).toBe('application/json');
+  });
+
+  it('posts JSON and lets a signer add per-request headers', async () => {
+    const signed = new JsonHttpClient({
+      name: 'nc',
+      baseUrl: upstream.url,
+      signRequest: (r) => ({ 'x-sig': `${r.method} ${r.pathWithQuery} ${r.body}` }),
+    });
+    const echo = await signed.post<{ headers: Record<string, string>; body: unknown }>(
+      '/echo',
+      { k: 'v' },
+      { headers: { 'x-extra': '1' } },
+    );
+    expect(echo.body).toEqual({ k: 'v' });
+    expect(echo.headers['content-type']).toBe('application/json');
+    expect(echo.headers['x-sig']).toBe('POST /echo {"k":"v"}');
+    expect(echo.headers['x-extra']).toBe('1');
+  });
+
+  it('answers undefined for an empty body', async () => {
+    await expect(client.get('/empty')).resolves.toBeUndefined();
+  });
+
+  it('throws UpstreamHttpError with status, code and a short message; 4xx is not retryable', async () => {
+    const err = await client.get('/odata').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UpstreamHttpError);
+    expect(err).toMatchObject({
+      status: 404,
+      upstreamCode: 'ZMM/001',
+      upstreamMessage: 'Supplier X unknown',
+    });
+    expect((err as Error).message).toBe('ops_api answered 404 to GET /api/odata: Supplier X unknown');
+    expect(isRetryable(err)).toBe(false);
+  });
+
+  it('never puts credentials, auth headers or the query in an error message', async () => {
+    const err = (await client
+      .get('/leaky', { query: { token: 'q-secret-value', user: 'zhang' } })
+      .catch((e: unknown) => e)) as UpstreamHttpError;
+    expect(err.status).toBe(403);
+    for (const secret of [TOKEN, PASSWORD, 'q-secret-value', 'zhang'])
+      expect(err.message).not.toContain(secret);
+    expect(err.message).toContain('ops_api answered 403 to GET /api/leaky');
+
+    const basic = Buffer.from(`TOOLGATE:${PASSWORD}`).toString('base64');
+    const sap = new JsonHttpClient({
+      name: 'sap',
+      baseUrl: upstream.url,
+      headers: { authorization: `Basic ${basic}` },
+    });
+    const sapErr = (await sap.get('/leaky').catch((e: unknown) => e)) as Error;
+    expect(sapErr.message).not.toContain(basic);
+  });
+
+  it('keeps the words of an HTML error page; 5xx is retryable', async () => {
+    const err = await client.get('/html').catch((e: unknown) => e);
+    expect((err as Error).message).toBe('ops_api answered 502 to GET /api/html: Bad Gateway');
+    expect(isRetryable(err)).toBe(true);
+  });
+
+  it('refuses a 2xx body that is not JSON', async () => {
+    await expect(client.get('/not-json')).rejects.toBeInstanceOf(UpstreamFormatError);
+  });
+
+  it('names host and port only when the upstream is unreachable', async () => {
+    const gone = new ScriptedUpstream();
+    const url = await gone.start();
+    await gone.close();
+    const unreachable = new JsonHttpClient({
+      name: 'ops_api',
+      baseUrl: url.replace('http://', 'http://admin:hunter22@'),
+    });
+    const err = await unreachable.get('/echo', { query: { token: 'abc' } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UpstreamUnreachableError);
+    expect((err as Error).message).toBe(`ops_api unreachable at ${new URL(url).host} (ECONNREFUSED)`);
+    expect(isRetryable(err)).toBe(true);
+  });
+
+  it('stops when the signal fires and rethrows its reason', async () => {
+    const controller = new AbortController();
+    const reason = Object.assign(new Error('limit passed'), { name: 'TimeoutError' });
+    setTimeout(() => controller.abort(reason), 50);
+    const started = Date.now();
+    await expect(client.get('/slow', { signal: controller.signal })).rejects.toBe(reason);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('lets withRetry retry 5xx and give up at once on 4xx', async () => {
+    const before = upstream.stats.requests;
+    upstream.failNext(2, 503);
+    await expect(withRetry(() => client.get('/echo'), { baseDelayMs: 10 })).resolves.toMatchObject({
+      method: 'GET',
+    });
+    expect(upstream.stats.requests - before).toBe(3);
+
+    const beforeNotFound = upstream.stats.requests;
+    await expect(withRetry(() => client.get('/odata'), { baseDelayMs: 10 })).rejects.toMatchObject({
+      status: 404,
+    });
+    expect(upstream.stats.requests - beforeNotFound).toBe(1);
+  });
+});

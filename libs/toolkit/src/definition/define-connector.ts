@@ -1,0 +1,34 @@
+import type { ToolSchema } from './tool-definition.js';
+
+/**
+ * A backend a tool talks to (an ops API, SAP, Yonyou NC). Each tenant configures its own instance
+ * in `config/tenants/<tenant>.yaml` under `connectors.<name>`; the config is checked against
+ * `configSchema` at boot, and tools reach the client with `ctx.connector(name)`.
+ */
+export interface ConnectorDefinition<TConfig = any, TClient = unknown> {
+  /** snake_case; the key under `connectors:` in the tenant file. */
+  readonly name: string;
+  readonly description?: string;
+  /** Zod schema of one tenant's configuration. */
+  readonly configSchema: ToolSchema;
+  /** Configuration fields that hold secrets: masked wherever a configuration is shown. */
+  readonly secretFields?: readonly string[];
+  /** Builds the client for one tenant's (validated) configuration. */
+  readonly create: { bivarianceHack(config: TConfig): TClient }['bivarianceHack'];
+}
+
+/**
+ * Declares a connector. An identity function, for type inference.
+ * @example
+ * export const opsApiConnector = defineConnector({
+ *   name: 'ops_api',
+ *   configSchema: z.object({ baseUrl: z.url(), token: z.string() }),
+ *   secretFields: ['token'],
+ *   create: (config) => new OpsApiClient(config),
+ * });
+ */
+export function defineConnector<TConfig, TClient>(
+  definition: ConnectorDefinition<TConfig, TClient>,
+): ConnectorDefinition<TConfig, TClient> {
+  return definition;
+}
