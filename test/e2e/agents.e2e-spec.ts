@@ -19,27 +19,45 @@ describe('governed tool calls over REST', () => {
   });
   afterAll(() => gw?.close());
 
-  const invoke = (key: string, agentType: string, tool: string, body: unknown, headers?: Record<string, string>) =>
-    gw.api('POST', `/v1/agents/${agentType}/tools/${tool}/invoke`, { key, body, headers });
+  const invoke = (
+    key: string,
+    agentType: string,
+    tool: string,
+    body: unknown,
+    headers?: Record<string, string>,
+  ) => gw.api('POST', `/v1/agents/${agentType}/tools/${tool}/invoke`, { key, body, headers });
 
   it('lists each tenant its own agent types and bound tools', async () => {
     const agents = await gw.api('GET', '/v1/agents', { key: acme });
     expect(agents.status).toBe(200);
-    expect(agents.body.data.map((a: { agentType: string }) => a.agentType)).toEqual(['contract_review', 'ops_assistant']);
+    expect(agents.body.data.map((a: { agentType: string }) => a.agentType)).toEqual([
+      'contract_review',
+      'ops_assistant',
+    ]);
     const tools = await gw.api('GET', '/v1/agents/ops_assistant/tools', { key: acme });
-    expect(tools.body.data.map((t: { name: string }) => t.name)).toEqual(['get_service_status', 'read_logs', 'restart_service']);
+    expect(tools.body.data.map((t: { name: string }) => t.name)).toEqual([
+      'get_service_status',
+      'read_logs',
+      'restart_service',
+    ]);
     const status = tools.body.data[0];
     expect(status.risk).toMatchObject({ level: 'L0', approvalRequired: false });
-    expect(status.inputSchema).toMatchObject({ type: 'object', required: ['service'], additionalProperties: false });
+    expect(status.inputSchema).toMatchObject({
+      type: 'object',
+      required: ['service'],
+      additionalProperties: false,
+    });
     expect(status.inputSchema.$schema).toBeUndefined();
     expect(tools.body.data[2].risk).toMatchObject({ level: 'L3', approvalRequired: true });
   });
 
   it('exports openai, anthropic and mcp formats', async () => {
-    const openai = (await gw.api('GET', '/v1/agents/ops_assistant/tools?format=openai', { key: acme })).body.data;
+    const openai = (await gw.api('GET', '/v1/agents/ops_assistant/tools?format=openai', { key: acme })).body
+      .data;
     expect(openai[1]).toMatchObject({ type: 'function', function: { name: 'read_logs', strict: false } });
     expect(openai[1].function.parameters.properties.limit.default).toBe(50);
-    const anthropic = (await gw.api('GET', '/v1/agents/ops_assistant/tools?format=anthropic', { key: acme })).body.data;
+    const anthropic = (await gw.api('GET', '/v1/agents/ops_assistant/tools?format=anthropic', { key: acme }))
+      .body.data;
     expect(anthropic[0]).toMatchObject({ name: 'get_service_status', input_schema: { type: 'object' } });
     const mcp = (await gw.api('GET', '/v1/agents/ops_assistant/tools?format=mcp', { key: acme })).body.data;
     expect(mcp[0].annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
@@ -50,15 +68,24 @@ describe('governed tool calls over REST', () => {
   });
 
   it('runs a bound tool and answers the envelope with X-Call-Id', async () => {
-    const res = await invoke(acme, 'ops_assistant', 'get_service_status', { input: { service: 'payment-api' } });
+    const res = await invoke(acme, 'ops_assistant', 'get_service_status', {
+      input: { service: 'payment-api' },
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'ok', data: { service: 'payment-api', status: 'healthy', instances: 3 } });
+    expect(res.body).toMatchObject({
+      status: 'ok',
+      data: { service: 'payment-api', status: 'healthy', instances: 3 },
+    });
     expect(res.headers.get('x-call-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('gives acme and globex different implementations under one tool name', async () => {
-    const a = await invoke(acme, 'contract_review', 'query_supplier_delivery', { input: { supplierId: 'V10023' } });
-    const g = await invoke(globex, 'contract_review', 'query_supplier_delivery', { input: { supplierId: 'V10023' } });
+    const a = await invoke(acme, 'contract_review', 'query_supplier_delivery', {
+      input: { supplierId: 'V10023' },
+    });
+    const g = await invoke(globex, 'contract_review', 'query_supplier_delivery', {
+      input: { supplierId: 'V10023' },
+    });
     expect(a.body.data.source).toBe('sap');
     expect(g.body.data.source).toBe('yonyou_nc');
     expect(a.body.data.deliveries).not.toEqual(g.body.data.deliveries);
@@ -69,23 +96,46 @@ describe('governed tool calls over REST', () => {
     expect(en.status).toBe(200);
     expect(en.body).toMatchObject({
       code: 'INVALID_INPUT',
-      details: { issues: [{ path: 'service', message: "expected string at path 'service', received number" }] },
+      details: {
+        issues: [{ path: 'service', message: "expected string at path 'service', received number" }],
+      },
     });
-    const zh = await invoke(acme, 'ops_assistant', 'get_service_status', { input: { service: 42 } }, { 'accept-language': 'zh-CN' });
+    const zh = await invoke(
+      acme,
+      'ops_assistant',
+      'get_service_status',
+      { input: { service: 42 } },
+      { 'accept-language': 'zh-CN' },
+    );
     expect(zh.body.details.issues[0].message).toBe("路径 'service' 应为 string，实际收到 number");
-    const extra = await invoke(acme, 'ops_assistant', 'get_service_status', { input: { service: 'payment-api', tenantId: 'globex' } });
+    const extra = await invoke(acme, 'ops_assistant', 'get_service_status', {
+      input: { service: 'payment-api', tenantId: 'globex' },
+    });
     expect(extra.body.details.issues[0].message).toContain("unknown field at path 'tenantId'");
-    const owned = await invoke(acme, 'ops_assistant', 'get_service_status', { input: { service: 'x' }, tenantId: 'globex' });
+    const owned = await invoke(acme, 'ops_assistant', 'get_service_status', {
+      input: { service: 'x' },
+      tenantId: 'globex',
+    });
     expect(owned.status).toBe(400);
     expect(owned.body.details.issues[0].path).toBe('tenantId');
   });
 
   it('times out legacy-batch after 10 s with the seed texts', async () => {
     const t0 = Date.now();
-    const res = await invoke(acme, 'ops_assistant', 'get_service_status', { input: { service: 'legacy-batch' } }, { 'accept-language': 'zh-CN' });
+    const res = await invoke(
+      acme,
+      'ops_assistant',
+      'get_service_status',
+      { input: { service: 'legacy-batch' } },
+      { 'accept-language': 'zh-CN' },
+    );
     const elapsed = Date.now() - t0;
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ error: '工具调用超时', code: 'TIMEOUT', suggestedAction: '缩小查询范围或重试' });
+    expect(res.body).toEqual({
+      error: '工具调用超时',
+      code: 'TIMEOUT',
+      suggestedAction: '缩小查询范围或重试',
+    });
     expect(elapsed).toBeGreaterThanOrEqual(9_500);
     expect(elapsed).toBeLessThanOrEqual(10_500);
   }, 20_000);
@@ -104,7 +154,9 @@ describe('governed tool calls over REST', () => {
     expect((await gw.api('GET', '/v1/agents', { key: null })).status).toBe(401);
     expect((await gw.api('GET', '/v1/agents', { key: 'tg_unknown' })).body.code).toBe('UNAUTHENTICATED');
     const auditor = await gw.createKey('auditor', 'acme');
-    const forbidden = await invoke(auditor, 'ops_assistant', 'get_service_status', { input: { service: 'payment-api' } });
+    const forbidden = await invoke(auditor, 'ops_assistant', 'get_service_status', {
+      input: { service: 'payment-api' },
+    });
     expect(forbidden.status).toBe(403);
     expect(forbidden.body.code).toBe('FORBIDDEN');
     const limited = await gw.createKey('agent', 'acme', { agentTypes: ['contract_review'] });
@@ -113,7 +165,9 @@ describe('governed tool calls over REST', () => {
   });
 
   it('revokes keys at once', async () => {
-    const created = await gw.api('POST', '/v1/admin/keys', { body: { name: 'short-lived', role: 'agent', tenantId: 'acme' } });
+    const created = await gw.api('POST', '/v1/admin/keys', {
+      body: { name: 'short-lived', role: 'agent', tenantId: 'acme' },
+    });
     const key = created.body.data.key;
     expect((await gw.api('GET', '/v1/agents', { key })).status).toBe(200);
     expect((await gw.api('DELETE', `/v1/admin/keys/${created.body.data.id}`)).status).toBe(200);
@@ -125,16 +179,32 @@ describe('governed tool calls over REST', () => {
 
   it('answers malformed, oversized and __proto__ bodies with envelopes and stays healthy', async () => {
     const path = '/v1/agents/ops_assistant/tools/get_service_status/invoke';
-    const malformed = await gw.api('POST', path, { key: acme, rawBody: '{"input": {', headers: { 'content-type': 'application/json' } });
+    const malformed = await gw.api('POST', path, {
+      key: acme,
+      rawBody: '{"input": {',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body).toMatchObject({ code: 'INVALID_INPUT' });
-    const big = await gw.api('POST', path, { key: acme, rawBody: JSON.stringify({ input: { service: 'x'.repeat(1_100_000) } }), headers: { 'content-type': 'application/json' } });
+    const big = await gw.api('POST', path, {
+      key: acme,
+      rawBody: JSON.stringify({ input: { service: 'x'.repeat(1_100_000) } }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(big.status).toBe(413);
     expect(big.body.code).toBe('PAYLOAD_TOO_LARGE');
-    const proto = await gw.api('POST', path, { key: acme, rawBody: '{"input":{"service":"x","__proto__":{"admin":true}}}', headers: { 'content-type': 'application/json' } });
+    const proto = await gw.api('POST', path, {
+      key: acme,
+      rawBody: '{"input":{"service":"x","__proto__":{"admin":true}}}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(proto.status).toBe(400);
     expect(proto.body.code).toBe('INVALID_INPUT');
-    const wrongType = await gw.api('POST', path, { key: acme, rawBody: 'service=x', headers: { 'content-type': 'text/plain' } });
+    const wrongType = await gw.api('POST', path, {
+      key: acme,
+      rawBody: 'service=x',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(wrongType.status).toBe(415);
     expect(wrongType.body.code).toBe('INVALID_INPUT');
     for (const r of [malformed, big, proto, wrongType]) {
@@ -145,13 +215,20 @@ describe('governed tool calls over REST', () => {
     expect(unknownRoute.status).toBe(404);
     expect(unknownRoute.body.code).toBe('NOT_FOUND');
     expect((await gw.api('GET', '/healthz', { key: null })).status).toBe(200);
-    expect((await invoke(acme, 'ops_assistant', 'get_service_status', { input: { service: 'payment-api' } })).body.status).toBe('ok');
+    expect(
+      (await invoke(acme, 'ops_assistant', 'get_service_status', { input: { service: 'payment-api' } })).body
+        .status,
+    ).toBe('ok');
   });
 
   it('streams snapshots and labels as server-sent events', async () => {
     const res = await fetch(`${gw.url}/v1/agents/reporting/tools/build_report/invoke`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${initech}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+      headers: {
+        authorization: `Bearer ${initech}`,
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+      },
       body: JSON.stringify({ input: { project: 'p1' } }),
     });
     expect(res.headers.get('content-type')).toContain('text/event-stream');
@@ -162,16 +239,32 @@ describe('governed tool calls over REST', () => {
         const [event, data] = block.split('\n');
         return { event: event!.slice('event: '.length), data: JSON.parse(data!.slice('data: '.length)) };
       });
-    expect(events.map((e) => e.event)).toEqual(['label', 'partial', 'label', 'partial', 'label', 'label', 'result']);
+    expect(events.map((e) => e.event)).toEqual([
+      'label',
+      'partial',
+      'label',
+      'partial',
+      'label',
+      'label',
+      'result',
+    ]);
     expect(events[0]!.data).toEqual({ phase: 'start', text: '为 p1 生成报告' });
-    expect(events.at(-1)!.data).toMatchObject({ status: 'ok', data: { phase: '完成', sections: ['概览', '风险'] } });
+    expect(events.at(-1)!.data).toMatchObject({
+      status: 'ok',
+      data: { phase: '完成', sections: ['概览', '风险'] },
+    });
   });
 
   it('returns the model projection with ?view=model', async () => {
-    const full = await invoke(acme, 'ops_assistant', 'read_logs', { input: { service: 'search-api', limit: 5 } });
+    const full = await invoke(acme, 'ops_assistant', 'read_logs', {
+      input: { service: 'search-api', limit: 5 },
+    });
     expect(full.body.data.lines).toHaveLength(5);
     expect(full.body.data.truncated).toBe(true);
-    const model = await gw.api('POST', '/v1/agents/ops_assistant/tools/read_logs/invoke?view=model', { key: acme, body: { input: { service: 'search-api', limit: 5 } } });
+    const model = await gw.api('POST', '/v1/agents/ops_assistant/tools/read_logs/invoke?view=model', {
+      key: acme,
+      body: { input: { service: 'search-api', limit: 5 } },
+    });
     expect(model.body.data.type).toBe('text');
   });
 

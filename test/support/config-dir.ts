@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 export function makeConfigDir(extraTenants: Record<string, string> = {}): string {
   const dir = mkdtempSync(join(tmpdir(), 'toolgate-config-'));
   cpSync(resolve('config'), dir, { recursive: true });
-  for (const [id, yaml] of Object.entries(extraTenants)) writeFileSync(join(dir, 'tenants', `${id}.yaml`), yaml);
+  for (const [id, yaml] of Object.entries(extraTenants))
+    writeFileSync(join(dir, 'tenants', `${id}.yaml`), yaml);
   return dir;
 }

@@ -27,11 +27,17 @@ export interface TestDatabase {
 export async function createTestDatabase(kind: TestDatabaseKind = testDatabaseKind()): Promise<TestDatabase> {
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'toolgate-test-'));
-    return { kind, url: `sqlite:${join(dir, 'toolgate.sqlite')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      kind,
+      url: `sqlite:${join(dir, 'toolgate.sqlite')}`,
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
   const name = `toolgate_t_${randomBytes(5).toString('hex')}`;
   const conn = await createConnection(MARIADB_ADMIN).catch((err: Error) => {
-    throw new Error(`MariaDB is required for the mariadb e2e project (127.0.0.1:3306, root, empty password): ${err.message}`);
+    throw new Error(
+      `MariaDB is required for the mariadb e2e project (127.0.0.1:3306, root, empty password): ${err.message}`,
+    );
   });
   await conn.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   await conn.end();

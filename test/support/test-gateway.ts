@@ -22,19 +22,25 @@ export interface TestGateway {
   readonly db: TestDatabase;
   readonly settings: Settings;
   /** Calls the API; `key` defaults to the admin key, `null` sends none. */
-  api<T = any>(method: string, path: string, options?: { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
+  api<T = any>(
+    method: string,
+    path: string,
+    options?: { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> },
+  ): Promise<ApiResponse<T>>;
   /** Creates a key through the API and returns its secret. */
   createKey(role: string, tenantId?: string, extra?: Record<string, unknown>): Promise<string>;
   close(): Promise<void>;
 }
 
 /** Starts a gateway on port 0 against a fresh database of `kind`, demo data on. */
-export async function startTestGateway(options: {
-  kind?: TestDatabaseKind;
-  env?: Record<string, string>;
-  imports?: NonNullable<DynamicModule['imports']>;
-  db?: TestDatabase;
-} = {}): Promise<TestGateway> {
+export async function startTestGateway(
+  options: {
+    kind?: TestDatabaseKind;
+    env?: Record<string, string>;
+    imports?: NonNullable<DynamicModule['imports']>;
+    db?: TestDatabase;
+  } = {},
+): Promise<TestGateway> {
   const db = options.db ?? (await createTestDatabase(options.kind));
   const settings = loadSettings({
     DATABASE_URL: db.url,
@@ -75,7 +81,9 @@ export async function startTestGateway(options: {
     settings,
     api,
     async createKey(role, tenantId, extra = {}) {
-      const res = await api('POST', '/v1/admin/keys', { body: { name: `${role} for tests`, role, tenantId, ...extra } });
+      const res = await api('POST', '/v1/admin/keys', {
+        body: { name: `${role} for tests`, role, tenantId, ...extra },
+      });
       if (res.status !== 201) throw new Error(`creating a ${role} key failed: ${res.text}`);
       return res.body.data.key as string;
     },

@@ -26,11 +26,18 @@ export const MIGRATIONS = [...AUTH_MIGRATIONS, ...TENANCY_MIGRATIONS];
 @Module({})
 export class AppModule {
   /** @param extraImports more modules (tool packs) to load; tests and benchmarks add their own. */
-  static forRoot(settings: Settings, extraImports: NonNullable<DynamicModule['imports']> = []): DynamicModule {
+  static forRoot(
+    settings: Settings,
+    extraImports: NonNullable<DynamicModule['imports']> = [],
+  ): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [registerAs(SETTINGS_NAMESPACE, () => settings)] }),
+        ConfigModule.forRoot({
+          isGlobal: true,
+          ignoreEnvFile: true,
+          load: [registerAs(SETTINGS_NAMESPACE, () => settings)],
+        }),
         LoggerModule.forRoot({
           pinoHttp: {
             level: settings.logLevel,
@@ -46,9 +53,18 @@ export class AppModule {
             return { url: s.database.url, poolSize: s.database.poolSize, migrations: MIGRATIONS };
           },
         }),
-        ToolkitModule.forRootAsync({ inject: [ConfigService], useFactory: (config: ConfigService) => ({ defaultLocale: settingsOf(config).locale }) }),
-        AuthModule.forRootAsync({ inject: [ConfigService], useFactory: (config: ConfigService) => settingsOf(config).auth }),
-        TenancyModule.forRootAsync({ inject: [ConfigService], useFactory: (config: ConfigService) => settingsOf(config).tenancy }),
+        ToolkitModule.forRootAsync({
+          inject: [ConfigService],
+          useFactory: (config: ConfigService) => ({ defaultLocale: settingsOf(config).locale }),
+        }),
+        AuthModule.forRootAsync({
+          inject: [ConfigService],
+          useFactory: (config: ConfigService) => settingsOf(config).auth,
+        }),
+        TenancyModule.forRootAsync({
+          inject: [ConfigService],
+          useFactory: (config: ConfigService) => settingsOf(config).tenancy,
+        }),
         OpsToolsModule,
         ErpToolsModule,
         ...(settings.tenancy.demo ? [DemoBackendsModule] : []),
@@ -60,7 +76,10 @@ export class AppModule {
       providers: [
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
         { provide: APP_PIPE, useClass: SchemaValidationPipe },
-        { provide: APP_FILTER, useFactory: () => new EnvelopeExceptionFilter(settings.server.bodyLimitBytes) },
+        {
+          provide: APP_FILTER,
+          useFactory: () => new EnvelopeExceptionFilter(settings.server.bodyLimitBytes),
+        },
       ],
     };
   }

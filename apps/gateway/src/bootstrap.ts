@@ -19,7 +19,10 @@ export interface GatewayOptions {
  * Builds (but does not start) the gateway: Fastify adapter, body limit, the envelope for errors
  * Fastify raises before any handler runs, OpenAPI at /docs, graceful shutdown.
  */
-export async function createGateway(settings: Settings, options: GatewayOptions = {}): Promise<NestFastifyApplication> {
+export async function createGateway(
+  settings: Settings,
+  options: GatewayOptions = {},
+): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: settings.server.bodyLimitBytes,
     trustProxy: settings.server.trustProxy,
@@ -29,13 +32,17 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(settings, options.imports), adapter, {
-    bufferLogs: true,
-    // Fastify's own JSON parser is the only body parser: Nest's urlencoded parser stays off.
-    bodyParser: false,
-    logger: options.quiet ? false : undefined,
-    abortOnError: false,
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot(settings, options.imports),
+    adapter,
+    {
+      bufferLogs: true,
+      // Fastify's own JSON parser is the only body parser: Nest's urlencoded parser stays off.
+      bodyParser: false,
+      logger: options.quiet ? false : undefined,
+      abortOnError: false,
+    },
+  );
   if (!options.quiet) app.useLogger(app.get(Logger));
   const fastify = app.getHttpAdapter().getInstance();
   fastify.decorateRequest(DEFAULT_LOCALE_PROPERTY, settings.locale);
@@ -45,7 +52,9 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
     app,
     new DocumentBuilder()
       .setTitle('Toolgate')
-      .setDescription('Governed tool calls: definitions, tenant bindings, approval and a tamper-evident audit trail. Every JSON body is an envelope.')
+      .setDescription(
+        'Governed tool calls: definitions, tenant bindings, approval and a tamper-evident audit trail. Every JSON body is an envelope.',
+      )
       .setVersion('1')
       .addBearerAuth()
       .build(),

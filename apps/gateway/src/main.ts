@@ -16,14 +16,18 @@ async function main(): Promise<void> {
     `  database: ${settings.database.url.replace(/\/\/[^@/]*@/, '//***@')}${settings.tenancy.demo ? '  (demo tenants acme and globex loaded)' : ''}`,
   ];
   const generated = app.get(AdminKeyBootstrap).generatedKey;
-  if (generated) lines.push('', `  platform admin key (shown once, replaces the previous boot's): ${generated}`);
+  if (generated)
+    lines.push('', `  platform admin key (shown once, replaces the previous boot's): ${generated}`);
   process.stdout.write(`${lines.join('\n')}\n\n`);
 }
 
 main().catch((err: unknown) => {
-  const message = err instanceof SettingsError || (err as Error)?.name?.endsWith('ConfigError') || (err as Error)?.name === 'ToolDefinitionError'
-    ? (err as Error).message
-    : (err as Error)?.stack ?? String(err);
+  const message =
+    err instanceof SettingsError ||
+    (err as Error)?.name?.endsWith('ConfigError') ||
+    (err as Error)?.name === 'ToolDefinitionError'
+      ? (err as Error).message
+      : ((err as Error)?.stack ?? String(err));
   process.stderr.write(`Toolgate failed to start:\n${message}\n`);
   process.exit(1);
 });

@@ -28,8 +28,11 @@ export class AgentFactory {
 
   /** The agent for (tenant, agent type, principal); NOT_FOUND when the agent type is not the principal's to use. */
   async create(tenantId: string, agentType: string, principal: AgentPrincipal): Promise<Agent> {
-    const binding = this.allowed(principal, agentType) ? await this.bindings.agentType(tenantId, agentType) : null;
-    if (!binding) throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `agent type ${agentType}` } });
+    const binding = this.allowed(principal, agentType)
+      ? await this.bindings.agentType(tenantId, agentType)
+      : null;
+    if (!binding)
+      throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `agent type ${agentType}` } });
     return new Agent(binding, principal, this.executor, await this.connectors.forTenant(tenantId));
   }
 
@@ -38,7 +41,12 @@ export class AgentFactory {
     const all = await this.bindings.agentTypes(tenantId);
     return [...(all?.values() ?? [])]
       .filter((a) => this.allowed(principal, a.agentType))
-      .map((a) => ({ agentType: a.agentType, description: a.description, version: a.version, tools: a.tools.size }));
+      .map((a) => ({
+        agentType: a.agentType,
+        description: a.description,
+        version: a.version,
+        tools: a.tools.size,
+      }));
   }
 
   private allowed(principal: AgentPrincipal, agentType: string): boolean {

@@ -52,13 +52,18 @@ export class Agent {
 
   /** The bound tools in a wire format. */
   describeTools(format: ToolListFormat, locale: Locale, includeDeferred = false): unknown[] {
-    return this.tools(includeDeferred).map((t) => exportTool({ contract: t.contract, timeoutMs: t.timeoutMs, approval: t.approval }, format, locale));
+    return this.tools(includeDeferred).map((t) =>
+      exportTool({ contract: t.contract, timeoutMs: t.timeoutMs, approval: t.approval }, format, locale),
+    );
   }
 
   /** A bound tool by contract name; TOOL_NOT_FOUND otherwise. */
   tool(name: string): EffectiveTool {
     const tool = this.binding.tools.get(name);
-    if (!tool) throw new ToolgateError(ErrorCode.TOOL_NOT_FOUND, { params: { tool: name, agentType: this.agentType } });
+    if (!tool)
+      throw new ToolgateError(ErrorCode.TOOL_NOT_FOUND, {
+        params: { tool: name, agentType: this.agentType },
+      });
     return tool;
   }
 

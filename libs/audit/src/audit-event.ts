@@ -14,7 +14,11 @@ export const AUDIT_EVENT_TYPES = [
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 
 /** Events that end a call; each `started` gets exactly one of them. */
-export const CLOSING_EVENTS: ReadonlySet<AuditEventType> = new Set(['finished', 'not_executed', 'interrupted']);
+export const CLOSING_EVENTS: ReadonlySet<AuditEventType> = new Set([
+  'finished',
+  'not_executed',
+  'interrupted',
+]);
 
 /** The chain of events that belong to no tenant (platform keys, platform-wide changes). */
 export const PLATFORM_TENANT = '_platform';

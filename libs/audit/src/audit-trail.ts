@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InstanceRegistry } from '@toolgate/database';
 import type { EntityManager } from 'typeorm';
-import { PLATFORM_TENANT, type AuditActor, type AuditEventDraft, type AuditEventType } from './audit-event.js';
+import {
+  PLATFORM_TENANT,
+  type AuditActor,
+  type AuditEventDraft,
+  type AuditEventType,
+} from './audit-event.js';
 import { AuditWriter } from './chain/audit-writer.js';
 import { TenantRedaction } from './redaction/tenant-redaction.js';
 

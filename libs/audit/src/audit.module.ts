@@ -1,4 +1,9 @@
-import { Module, type DynamicModule, type InjectionToken, type OptionalFactoryDependency } from '@nestjs/common';
+import {
+  Module,
+  type DynamicModule,
+  type InjectionToken,
+  type OptionalFactoryDependency,
+} from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditTrail } from './audit-trail.js';
 import { AUDIT_OPTIONS, type AuditOptions } from './audit.options.js';
@@ -26,7 +31,10 @@ export class AuditModule {
     return {
       module: AuditModule,
       global: true,
-      imports: [TypeOrmModule.forFeature([AuditEventEntity, AuditCheckpointEntity, AuditOpenCallEntity]), ...(options.imports ?? [])],
+      imports: [
+        TypeOrmModule.forFeature([AuditEventEntity, AuditCheckpointEntity, AuditOpenCallEntity]),
+        ...(options.imports ?? []),
+      ],
       providers: [
         { provide: AUDIT_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] },
         AuditChainRepository,
@@ -40,7 +48,14 @@ export class AuditModule {
         AuditTrail,
         AuditReconciler,
       ],
-      exports: [AuditTrail, AuditWriter, AuditEventsRepository, CheckpointService, AuditReconciler, TenantRedaction],
+      exports: [
+        AuditTrail,
+        AuditWriter,
+        AuditEventsRepository,
+        CheckpointService,
+        AuditReconciler,
+        TenantRedaction,
+      ],
     };
   }
 }

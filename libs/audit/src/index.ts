@@ -2,7 +2,13 @@
 import { CreateAudit1764480200000 } from './migrations/1764480200000-create-audit.js';
 
 export { AUDIT_EVENT_TYPES, CLOSING_EVENTS, GENESIS_HASH, PLATFORM_TENANT } from './audit-event.js';
-export type { AuditActor, AuditEventDraft, AuditEventRecord, AuditEventType, OutputSummary } from './audit-event.js';
+export type {
+  AuditActor,
+  AuditEventDraft,
+  AuditEventRecord,
+  AuditEventType,
+  OutputSummary,
+} from './audit-event.js';
 export { AuditModule } from './audit.module.js';
 export type { AuditOptions } from './audit.options.js';
 export { AuditTrail } from './audit-trail.js';

@@ -21,7 +21,9 @@ export class ApiKeyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) return true;
-    const request = context.switchToHttp().getRequest<{ headers: Record<string, string | undefined> } & Record<string, unknown>>();
+    const request = context
+      .switchToHttp()
+      .getRequest<{ headers: Record<string, string | undefined> } & Record<string, unknown>>();
     const match = BEARER.exec(request.headers.authorization ?? '');
     const principal = match ? await this.keys.authenticate(match[1]!) : null;
     if (!principal) throw new ToolgateError(ErrorCode.UNAUTHENTICATED);

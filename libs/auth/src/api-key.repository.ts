@@ -22,7 +22,10 @@ export class ApiKeyRepository {
 
   /** Keys visible to a scope: one tenant's, or all when `tenantId` is undefined. */
   list(tenantId?: string): Promise<ApiKeyEntity[]> {
-    return this.repo.find({ where: tenantId === undefined ? {} : { tenantId }, order: { createdAt: 'DESC' } });
+    return this.repo.find({
+      where: tenantId === undefined ? {} : { tenantId },
+      order: { createdAt: 'DESC' },
+    });
   }
 
   /** Revokes a key; true when this call revoked it (false if it was already revoked). */

@@ -64,7 +64,10 @@ function toPrincipal(e: ApiKeyEntity): Principal {
 }
 
 const invalid = (message: string) =>
-  new ToolgateError(ErrorCode.INVALID_INPUT, { params: { summary: message }, details: { issues: [{ path: '', message }] } });
+  new ToolgateError(ErrorCode.INVALID_INPUT, {
+    params: { summary: message },
+    details: { issues: [{ path: '', message }] },
+  });
 
 /**
  * API keys: creation (secret shown once), listing, revocation, and verification of the secret
@@ -142,7 +145,7 @@ export class ApiKeyService {
 
   /** Keys the actor may see: its tenant's, or all of them for platform admins. */
   async list(actor: Principal): Promise<ApiKeyView[]> {
-    const rows = await this.keys.list(actor.role === 'platform_admin' ? undefined : actor.tenantId ?? '');
+    const rows = await this.keys.list(actor.role === 'platform_admin' ? undefined : (actor.tenantId ?? ''));
     return rows.map(toView);
   }
 
@@ -177,9 +180,11 @@ export class ApiKeyService {
       throw invalid('name must be a non-empty string of at most 200 characters');
     }
     if (!ROLES.includes(command.role)) throw invalid(`role must be one of ${ROLES.join(', ')}`);
-    if (TENANT_BOUND_ROLES.includes(command.role) && !tenantId) throw invalid(`a ${command.role} key needs a tenantId`);
+    if (TENANT_BOUND_ROLES.includes(command.role) && !tenantId)
+      throw invalid(`a ${command.role} key needs a tenantId`);
     if (command.role === 'platform_admin' && tenantId) throw invalid('a platform_admin key has no tenant');
-    if (command.agentTypes && command.role !== 'agent') throw invalid('agentTypes only applies to agent keys');
+    if (command.agentTypes && command.role !== 'agent')
+      throw invalid('agentTypes only applies to agent keys');
   }
 
   private checkGrant(actor: Principal, role: Role, tenantId: string | null): void {

@@ -1,4 +1,9 @@
-import { Module, type DynamicModule, type InjectionToken, type OptionalFactoryDependency } from '@nestjs/common';
+import {
+  Module,
+  type DynamicModule,
+  type InjectionToken,
+  type OptionalFactoryDependency,
+} from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AdminKeyBootstrap } from './admin-key.bootstrap.js';
 import { ApiKeyEntity } from './api-key.entity.js';

@@ -16,5 +16,7 @@ export interface Principal extends CallPrincipal {
 
 /** True when the principal may act on `tenantId`: its own tenant, or any tenant for platform-wide keys. */
 export function canAccessTenant(principal: Principal, tenantId: string): boolean {
-  return principal.tenantId === null ? principal.role === 'platform_admin' || principal.role === 'auditor' : principal.tenantId === tenantId;
+  return principal.tenantId === null
+    ? principal.role === 'platform_admin' || principal.role === 'auditor'
+    : principal.tenantId === tenantId;
 }

@@ -4,7 +4,11 @@ import type { ColumnOptions, QueryRunner, TableColumnOptions } from 'typeorm';
  * A UTC timestamp kept to the millisecond on both databases: MariaDB `DATETIME(3)` (a plain
  * `DATETIME` drops milliseconds), SQLite text `YYYY-MM-DD HH:MM:SS.sss`.
  */
-export const dateTime3 = (options: ColumnOptions = {}): ColumnOptions => ({ type: 'datetime', precision: 3, ...options });
+export const dateTime3 = (options: ColumnOptions = {}): ColumnOptions => ({
+  type: 'datetime',
+  precision: 3,
+  ...options,
+});
 
 /** A JSON document: native JSON on MySQL/MariaDB, text on SQLite. */
 export const jsonColumn = (options: ColumnOptions = {}): ColumnOptions => ({ type: 'json', ...options });
@@ -14,6 +18,13 @@ export const jsonColumn = (options: ColumnOptions = {}): ColumnOptions => ({ typ
  * INTEGER PRIMARY KEY may autoincrement (and is 64-bit anyway).
  */
 export function autoIncrementIdColumn(runner: QueryRunner, name = 'id'): TableColumnOptions {
-  const sqlite = runner.connection.options.type === 'better-sqlite3' || runner.connection.options.type === 'sqlite';
-  return { name, type: sqlite ? 'integer' : 'bigint', isPrimary: true, isGenerated: true, generationStrategy: 'increment' };
+  const sqlite =
+    runner.connection.options.type === 'better-sqlite3' || runner.connection.options.type === 'sqlite';
+  return {
+    name,
+    type: sqlite ? 'integer' : 'bigint',
+    isPrimary: true,
+    isGenerated: true,
+    generationStrategy: 'increment',
+  };
 }

@@ -40,7 +40,10 @@ export function parseDatabaseUrl(url: string): DatabaseTarget {
     throw new Error(`DATABASE_URL: unsupported scheme ${parsed.protocol} (use sqlite: or mysql://)`);
   }
   const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
-  if (!database) throw new Error('DATABASE_URL: the MySQL URL needs a database name, e.g. mysql://root@127.0.0.1:3306/toolgate');
+  if (!database)
+    throw new Error(
+      'DATABASE_URL: the MySQL URL needs a database name, e.g. mysql://root@127.0.0.1:3306/toolgate',
+    );
   return {
     kind: 'mysql',
     host: parsed.hostname || '127.0.0.1',
@@ -60,10 +63,7 @@ export interface ConnectionTuning {
 }
 
 /** TypeORM options for a target. Migrations run separately, under a lock (see DatabaseModule). */
-export function dataSourceOptions(
-  target: DatabaseTarget,
-  tuning: ConnectionTuning = {},
-): DataSourceOptions {
+export function dataSourceOptions(target: DatabaseTarget, tuning: ConnectionTuning = {}): DataSourceOptions {
   if (target.kind === 'sqlite') {
     if (target.path !== ':memory:') mkdirSync(dirname(resolve(target.path)), { recursive: true });
     return {

@@ -12,14 +12,19 @@ export async function runMigrationsLocked(dataSource: DataSource): Promise<void>
   const logger = new Logger('Migrations');
   const report = async () => {
     const applied = await dataSource.runMigrations({ transaction: 'each' });
-    if (applied.length) logger.log(`applied ${applied.length} migration(s): ${applied.map((m) => m.name).join(', ')}`);
+    if (applied.length)
+      logger.log(`applied ${applied.length} migration(s): ${applied.map((m) => m.name).join(', ')}`);
   };
   if (dataSource.options.type !== 'mysql') return report();
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {
-    const [row] = (await runner.query('SELECT GET_LOCK(?, ?) AS acquired', [LOCK_NAME, LOCK_WAIT_SECONDS])) as { acquired: unknown }[];
-    if (Number(row?.acquired) !== 1) throw new Error(`could not take the migration lock within ${LOCK_WAIT_SECONDS} s`);
+    const [row] = (await runner.query('SELECT GET_LOCK(?, ?) AS acquired', [
+      LOCK_NAME,
+      LOCK_WAIT_SECONDS,
+    ])) as { acquired: unknown }[];
+    if (Number(row?.acquired) !== 1)
+      throw new Error(`could not take the migration lock within ${LOCK_WAIT_SECONDS} s`);
     try {
       await report();
     } finally {

@@ -8,8 +8,14 @@ export function isMysql(source: DataSource | EntityManager): boolean {
 
 /** True when an error is a unique-key violation on either database. */
 export function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; errno?: number; driverError?: { code?: string; errno?: number } } | undefined;
+  const e = err as
+    { code?: string; errno?: number; driverError?: { code?: string; errno?: number } } | undefined;
   const code = e?.driverError?.code ?? e?.code;
   const errno = e?.driverError?.errno ?? e?.errno;
-  return code === 'ER_DUP_ENTRY' || errno === 1062 || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+  return (
+    code === 'ER_DUP_ENTRY' ||
+    errno === 1062 ||
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||
+    code === 'SQLITE_CONSTRAINT_UNIQUE'
+  );
 }

@@ -77,9 +77,18 @@ export class BindingResolver {
       for (const entry of row.tools) {
         const bound = bindTool(entry, this.registry, row.version);
         if (bound.ok) tools.set(entry.name, bound.tool);
-        else this.logger.warn(`tenant ${tenantId}, agent type ${row.agentType}: ${bound.problem}; the tool is left out`);
+        else
+          this.logger.warn(
+            `tenant ${tenantId}, agent type ${row.agentType}: ${bound.problem}; the tool is left out`,
+          );
       }
-      agentTypes.set(row.agentType, { tenantId, agentType: row.agentType, description: row.description, version: row.version, tools });
+      agentTypes.set(row.agentType, {
+        tenantId,
+        agentType: row.agentType,
+        description: row.description,
+        version: row.version,
+        tools,
+      });
     }
     const snap = { loadedAt, agentTypes };
     this.cache.set(tenantId, snap);

@@ -16,13 +16,19 @@ export function bindTool(entry: BindingTool, registry: ToolRegistry, bindingVers
   let implName = entry.implementation;
   if (!implName) {
     if (implementations.length > 1) {
-      return { ok: false, problem: `tool "${entry.name}": implementation is required, pick one of ${implementations.join(', ')}` };
+      return {
+        ok: false,
+        problem: `tool "${entry.name}": implementation is required, pick one of ${implementations.join(', ')}`,
+      };
     }
     implName = implementations[0]!;
   }
   const implementation = contract.implementations.get(implName);
   if (!implementation) {
-    return { ok: false, problem: `tool "${entry.name}": implementation "${implName}" does not exist (available: ${implementations.join(', ')})` };
+    return {
+      ok: false,
+      problem: `tool "${entry.name}": implementation "${implName}" does not exist (available: ${implementations.join(', ')})`,
+    };
   }
   if (entry.timeoutMs !== undefined && entry.timeoutMs > contract.timeoutMs) {
     return {

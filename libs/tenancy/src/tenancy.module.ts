@@ -1,4 +1,9 @@
-import { Module, type DynamicModule, type InjectionToken, type OptionalFactoryDependency } from '@nestjs/common';
+import {
+  Module,
+  type DynamicModule,
+  type InjectionToken,
+  type OptionalFactoryDependency,
+} from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BindingResolver } from './binding-resolver.js';
 import { ConfigVariables } from './config-variables.js';
@@ -21,7 +26,10 @@ export class TenancyModule {
     return {
       module: TenancyModule,
       global: true,
-      imports: [TypeOrmModule.forFeature([TenantEntity, AgentBindingEntity, BindingHistoryEntity]), ...(options.imports ?? [])],
+      imports: [
+        TypeOrmModule.forFeature([TenantEntity, AgentBindingEntity, BindingHistoryEntity]),
+        ...(options.imports ?? []),
+      ],
       providers: [
         { provide: TENANCY_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] },
         TenantRepository,

@@ -24,14 +24,27 @@ export class TenantConfigImporter implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const files = loadTenantFiles(join(this.options.configDir, 'tenants')).filter((f) => this.options.demo || !f.tenant.demo);
+    const files = loadTenantFiles(join(this.options.configDir, 'tenants')).filter(
+      (f) => this.options.demo || !f.tenant.demo,
+    );
     const problems = files.flatMap((f) => this.check(f));
     if (problems.length) throw new TenantConfigError(problems);
     for (const f of files) {
       const imported = await this.tenants.importTenant(
         {
-          tenant: { id: f.tenant.id, name: f.tenant.name, locale: f.tenant.locale ?? null, demo: f.tenant.demo, connectors: f.tenant.connectors, settings: {} },
-          agentTypes: Object.entries(f.tenant.agentTypes).map(([agentType, a]) => ({ agentType, description: a.description, tools: a.tools })),
+          tenant: {
+            id: f.tenant.id,
+            name: f.tenant.name,
+            locale: f.tenant.locale ?? null,
+            demo: f.tenant.demo,
+            connectors: f.tenant.connectors,
+            settings: {},
+          },
+          agentTypes: Object.entries(f.tenant.agentTypes).map(([agentType, a]) => ({
+            agentType,
+            description: a.description,
+            tools: a.tools,
+          })),
         },
         'config',
       );
@@ -48,11 +61,14 @@ export class TenantConfigImporter implements OnApplicationBootstrap {
       return `${f.file}: ${path.join('.')}${line ? ` (line ${line})` : ''}`;
     };
     for (const [agentType, a] of Object.entries(f.tenant.agentTypes)) {
-      for (const p of checkBinding(a.tools, this.tools)) problems.push(`${at(['agentTypes', agentType, 'tools'])}: ${p}`);
+      for (const p of checkBinding(a.tools, this.tools))
+        problems.push(`${at(['agentTypes', agentType, 'tools'])}: ${p}`);
     }
     for (const [name, template] of Object.entries(f.tenant.connectors)) {
       if (!this.connectors.get(name)) {
-        problems.push(`${at(['connectors', name])}: unknown connector (known: ${this.connectors.names().join(', ') || 'none'})`);
+        problems.push(
+          `${at(['connectors', name])}: unknown connector (known: ${this.connectors.names().join(', ') || 'none'})`,
+        );
         continue;
       }
       try {

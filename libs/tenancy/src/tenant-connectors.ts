@@ -1,5 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { canonicalJson, ConnectorRegistry, ErrorCode, ToolgateError, type ConnectorResolver } from '@toolgate/toolkit';
+import {
+  canonicalJson,
+  ConnectorRegistry,
+  ErrorCode,
+  ToolgateError,
+  type ConnectorResolver,
+} from '@toolgate/toolkit';
 import { ConfigVariables } from './config-variables.js';
 import { expandVariables, MissingVariableError } from './config/variables.js';
 import { TENANCY_OPTIONS, type TenancyOptions } from './tenancy.options.js';
@@ -64,7 +70,11 @@ export class TenantConnectors {
     }
     const checked = connector.config.check(expanded);
     if (!checked.ok) {
-      throw this.misconfigured(tenantId, name, checked.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.kind}`).join('; '));
+      throw this.misconfigured(
+        tenantId,
+        name,
+        checked.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.kind}`).join('; '),
+      );
     }
     return checked.value;
   }

@@ -27,7 +27,9 @@ export class TenantRepository {
   }
 
   bindingsOf(tenantId: string): Promise<AgentBindingEntity[]> {
-    return this.dataSource.getRepository(AgentBindingEntity).find({ where: { tenantId }, order: { agentType: 'ASC' } });
+    return this.dataSource
+      .getRepository(AgentBindingEntity)
+      .find({ where: { tenantId }, order: { agentType: 'ASC' } });
   }
 
   /**
@@ -38,10 +40,35 @@ export class TenantRepository {
     const now = new Date();
     try {
       await this.dataSource.transaction(async (em) => {
-        await em.insert(TenantEntity, Object.assign(new TenantEntity(), data.tenant, { createdAt: now, updatedAt: now }));
+        await em.insert(
+          TenantEntity,
+          Object.assign(new TenantEntity(), data.tenant, { createdAt: now, updatedAt: now }),
+        );
         for (const a of data.agentTypes) {
-          await em.insert(AgentBindingEntity, Object.assign(new AgentBindingEntity(), { tenantId: data.tenant.id, agentType: a.agentType, description: a.description, version: 1, tools: a.tools, updatedAt: now, updatedBy: by }));
-          await em.insert(BindingHistoryEntity, Object.assign(new BindingHistoryEntity(), { tenantId: data.tenant.id, agentType: a.agentType, version: 1, tools: a.tools, kind: 'import', changedBy: by, changedAt: now }));
+          await em.insert(
+            AgentBindingEntity,
+            Object.assign(new AgentBindingEntity(), {
+              tenantId: data.tenant.id,
+              agentType: a.agentType,
+              description: a.description,
+              version: 1,
+              tools: a.tools,
+              updatedAt: now,
+              updatedBy: by,
+            }),
+          );
+          await em.insert(
+            BindingHistoryEntity,
+            Object.assign(new BindingHistoryEntity(), {
+              tenantId: data.tenant.id,
+              agentType: a.agentType,
+              version: 1,
+              tools: a.tools,
+              kind: 'import',
+              changedBy: by,
+              changedAt: now,
+            }),
+          );
         }
       });
       return true;

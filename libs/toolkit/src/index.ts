@@ -61,7 +61,13 @@ export type {
   ToolCallStop,
 } from './execution/tool-call.js';
 export { SYSTEM_PRINCIPAL } from './execution/tool-context.js';
-export type { CallPrincipal, ConnectorResolver, SessionInfo, TenantRef, ToolContext } from './execution/tool-context.js';
+export type {
+  CallPrincipal,
+  ConnectorResolver,
+  SessionInfo,
+  TenantRef,
+  ToolContext,
+} from './execution/tool-context.js';
 export { ToolExecutor, ToolTimeoutError } from './execution/tool-executor.js';
 export type { NormalizedRisk, RegisteredTool, ToolImplementation } from './registry/registered-tool.js';
 export { ConnectorRegistry } from './registry/connector-registry.js';

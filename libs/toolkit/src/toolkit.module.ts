@@ -1,4 +1,9 @@
-import { Module, type DynamicModule, type InjectionToken, type OptionalFactoryDependency } from '@nestjs/common';
+import {
+  Module,
+  type DynamicModule,
+  type InjectionToken,
+  type OptionalFactoryDependency,
+} from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import type { ConnectorDefinition } from './definition/define-connector.js';
 import type { ToolDefinition } from './definition/tool-definition.js';
@@ -34,7 +39,9 @@ export class ToolkitModule {
     return { ...module, imports: [...(module.imports ?? []), ...(options.imports ?? [])] };
   }
 
-  private static withOptions(optionsProvider: NonNullable<DynamicModule['providers']>[number]): DynamicModule {
+  private static withOptions(
+    optionsProvider: NonNullable<DynamicModule['providers']>[number],
+  ): DynamicModule {
     return {
       module: ToolkitModule,
       global: true,
@@ -52,7 +59,8 @@ export class ToolkitModule {
     definitions: readonly ToolDefinition[],
     options: { source?: string; connectors?: readonly ConnectorDefinition[] } | string = {},
   ): DynamicModule {
-    const { source = 'ToolkitModule.forFeature', connectors = [] } = typeof options === 'string' ? { source: options } : options;
+    const { source = 'ToolkitModule.forFeature', connectors = [] } =
+      typeof options === 'string' ? { source: options } : options;
     const token = Symbol(`tool-definitions-${++featureSeq}`);
     return {
       module: ToolkitModule,

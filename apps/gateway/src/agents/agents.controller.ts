@@ -5,7 +5,14 @@ import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
 import { ok, type Locale } from '@toolgate/toolkit';
 import type { FastifyReply } from 'fastify';
 import { RequestLocale } from '../http/request-locale.js';
-import { invokeBody, invokeQuery, toolListQuery, type InvokeBody, type InvokeQuery, type ToolListQuery } from './agents.dto.js';
+import {
+  invokeBody,
+  invokeQuery,
+  toolListQuery,
+  type InvokeBody,
+  type InvokeQuery,
+  type ToolListQuery,
+} from './agents.dto.js';
 import { InvokeToolUseCase } from './invoke-tool.usecase.js';
 import { SseStream } from './sse-stream.js';
 
@@ -39,7 +46,10 @@ export class AgentsController {
   }
 
   @Post(':agentType/tools/:toolName/invoke')
-  @ApiOperation({ summary: 'Invoke a bound tool under governance; answers the envelope (SSE with Accept: text/event-stream)' })
+  @ApiOperation({
+    summary:
+      'Invoke a bound tool under governance; answers the envelope (SSE with Accept: text/event-stream)',
+  })
   async invoke(
     @CurrentPrincipal() principal: Principal,
     @Param('agentType') agentType: string,
@@ -51,7 +61,16 @@ export class AgentsController {
     @RequestLocale() locale: Locale,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const command = { tenantId: principal.tenantId!, agentType, toolName, principal, body, locale, view: query.view, idempotencyKey };
+    const command = {
+      tenantId: principal.tenantId!,
+      agentType,
+      toolName,
+      principal,
+      body,
+      locale,
+      view: query.view,
+      idempotencyKey,
+    };
     if (accept?.includes('text/event-stream')) {
       // Resolve the agent and tool first so unknown names still answer 404 as JSON.
       (await this.agents.create(command.tenantId, agentType, principal)).tool(toolName);

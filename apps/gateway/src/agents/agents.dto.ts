@@ -10,9 +10,20 @@ export type ToolListQuery = z.infer<typeof toolListQuery>;
 
 /** Body of `POST .../invoke`. Only the tool input and call identity; nothing the platform owns. */
 export const invokeBody = z.strictObject({
-  input: z.unknown().optional().describe('The tool input, checked against the tool inputSchema ({} when absent)'),
-  sessionId: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/).optional().describe('Groups calls into a session (approval memory, idempotency keys)'),
-  callId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/).optional().describe('Your id for this call; a retry with the same id is the same call'),
+  input: z
+    .unknown()
+    .optional()
+    .describe('The tool input, checked against the tool inputSchema ({} when absent)'),
+  sessionId: z
+    .string()
+    .regex(/^[A-Za-z0-9._:-]{1,128}$/)
+    .optional()
+    .describe('Groups calls into a session (approval memory, idempotency keys)'),
+  callId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{8,64}$/)
+    .optional()
+    .describe('Your id for this call; a retry with the same id is the same call'),
 });
 export type InvokeBody = z.infer<typeof invokeBody>;
 

@@ -20,7 +20,10 @@ export class SseStream {
   }
 
   readonly onEvent = (event: ToolCallEvent): void => {
-    this.send(event.type, event.type === 'partial' ? { data: event.data } : { phase: event.phase, text: event.text });
+    this.send(
+      event.type,
+      event.type === 'partial' ? { data: event.data } : { phase: event.phase, text: event.text },
+    );
   };
 
   send(event: string, payload: unknown): void {

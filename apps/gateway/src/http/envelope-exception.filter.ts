@@ -12,7 +12,10 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
-    const answer = answerForError(exception, localeOf(request as never), { path: `${request.method} ${request.url.split('?')[0]}`, bodyLimit: this.bodyLimit });
+    const answer = answerForError(exception, localeOf(request as never), {
+      path: `${request.method} ${request.url.split('?')[0]}`,
+      bodyLimit: this.bodyLimit,
+    });
     if (reply.sent) return;
     if (answer.headers) reply.headers(answer.headers);
     reply.header('x-request-id', request.id).status(answer.status).send(answer.envelope);

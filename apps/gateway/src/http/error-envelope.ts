@@ -15,7 +15,10 @@ const logger = new Logger('Errors');
 const bodyProblem = (message: string) => new InputRejectedError([{ kind: 'other', path: [], message }]);
 
 /** Errors Fastify raises while reading a body, before any handler runs. */
-function fromFastify(err: { code?: string; statusCode?: number; message?: string }, bodyLimit: number): ToolgateError | undefined {
+function fromFastify(
+  err: { code?: string; statusCode?: number; message?: string },
+  bodyLimit: number,
+): ToolgateError | undefined {
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ToolgateError(ErrorCode.PAYLOAD_TOO_LARGE, { params: { limitBytes: bodyLimit } });
@@ -33,7 +36,8 @@ function fromFastify(err: { code?: string; statusCode?: number; message?: string
   if (err.statusCode === 400 && /prototype|constructor/i.test(err.message ?? '')) {
     return bodyProblem('the body contains a forbidden __proto__ or constructor.prototype key');
   }
-  if (err.statusCode === 400 && err instanceof SyntaxError) return bodyProblem('the request body is not valid JSON');
+  if (err.statusCode === 400 && err instanceof SyntaxError)
+    return bodyProblem('the request body is not valid JSON');
   return undefined;
 }
 
@@ -52,18 +56,24 @@ function fromHttpException(err: HttpException, path: string): ToolgateError {
  * Maps anything thrown while serving a request to the status and envelope of CONTRACT.md.
  * The one place errors become HTTP.
  */
-export function answerForError(err: unknown, locale: Locale, context: { path: string; bodyLimit: number }): ErrorAnswer {
+export function answerForError(
+  err: unknown,
+  locale: Locale,
+  context: { path: string; bodyLimit: number },
+): ErrorAnswer {
   let typed: ToolgateError | undefined;
   if (err instanceof ToolgateError) typed = err;
   else if (err instanceof HttpException) typed = fromHttpException(err, context.path);
-  else if (err && typeof err === 'object') typed = fromFastify(err as Record<string, never>, context.bodyLimit);
+  else if (err && typeof err === 'object')
+    typed = fromFastify(err as Record<string, never>, context.bodyLimit);
 
   if (!typed || typed.code === ErrorCode.INTERNAL_ERROR) {
     logger.error(`unhandled error on ${context.path}`, (typed?.cause ?? err) as Error);
     return { status: 500, envelope: errorEnvelope(ErrorCode.INTERNAL_ERROR, locale) };
   }
   // 405 and 415 say more than the generic 400 of INVALID_INPUT; keep them.
-  const original = err instanceof HttpException ? err.getStatus() : (err as { statusCode?: number }).statusCode;
+  const original =
+    err instanceof HttpException ? err.getStatus() : (err as { statusCode?: number }).statusCode;
   const status = original === 405 || original === 415 ? original : statusOfThrown(typed.code);
   return { status, envelope: typed.toEnvelope(locale), headers: typed.headers };
 }

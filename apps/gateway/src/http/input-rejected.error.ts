@@ -1,4 +1,11 @@
-import { ErrorCode, invalidInputEnvelope, ToolgateError, type ErrorEnvelope, type InputIssue, type Locale } from '@toolgate/toolkit';
+import {
+  ErrorCode,
+  invalidInputEnvelope,
+  ToolgateError,
+  type ErrorEnvelope,
+  type InputIssue,
+  type Locale,
+} from '@toolgate/toolkit';
 
 /** A request that does not match its schema; rendered in the caller's language by the filter. */
 export class InputRejectedError extends ToolgateError {

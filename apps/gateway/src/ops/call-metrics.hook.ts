@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { HookOrder, isOk, ToolCallHookProvider, type ToolCall, type ToolCallHook, type ToolCallResult } from '@toolgate/toolkit';
+import {
+  HookOrder,
+  isOk,
+  ToolCallHookProvider,
+  type ToolCall,
+  type ToolCallHook,
+  type ToolCallResult,
+} from '@toolgate/toolkit';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import { MetricsRegistry } from './metrics.registry.js';
 
@@ -12,7 +19,12 @@ export class CallMetricsHook implements ToolCallHook {
 
   constructor(metrics: MetricsRegistry) {
     const registers: Registry[] = [metrics.registry];
-    this.calls = new Counter({ name: 'toolgate_tool_calls_total', help: 'Tool calls by tool and outcome code', labelNames: ['tool', 'code'], registers });
+    this.calls = new Counter({
+      name: 'toolgate_tool_calls_total',
+      help: 'Tool calls by tool and outcome code',
+      labelNames: ['tool', 'code'],
+      registers,
+    });
     this.latency = new Histogram({
       name: 'toolgate_tool_call_duration_seconds',
       help: 'Tool call latency through the whole pipeline',
@@ -23,7 +35,10 @@ export class CallMetricsHook implements ToolCallHook {
   }
 
   afterCall(call: ToolCall, result: ToolCallResult): void {
-    const labels = { tool: call.tool.contract.name, code: isOk(result.envelope) ? 'OK' : result.envelope.code };
+    const labels = {
+      tool: call.tool.contract.name,
+      code: isOk(result.envelope) ? 'OK' : result.envelope.code,
+    };
     this.calls.inc(labels);
     this.latency.observe(labels, result.durationMs / 1000);
   }

@@ -32,10 +32,24 @@ const booleanEnv = z
 
 /** Everything the gateway needs to start, resolved from the environment and `config/toolgate.yaml`. */
 export interface Settings {
-  readonly server: { readonly port: number; readonly host: string; readonly bodyLimitBytes: number; readonly accessLog: boolean; readonly trustProxy: boolean };
+  readonly server: {
+    readonly port: number;
+    readonly host: string;
+    readonly bodyLimitBytes: number;
+    readonly accessLog: boolean;
+    readonly trustProxy: boolean;
+  };
   readonly database: { readonly url: string; readonly poolSize: number };
-  readonly auth: { readonly adminKey?: string; readonly generateAdminKey: boolean; readonly keyCacheTtlMs: number };
-  readonly tenancy: { readonly configDir: string; readonly demo: boolean; readonly bindingCacheTtlMs: number };
+  readonly auth: {
+    readonly adminKey?: string;
+    readonly generateAdminKey: boolean;
+    readonly keyCacheTtlMs: number;
+  };
+  readonly tenancy: {
+    readonly configDir: string;
+    readonly demo: boolean;
+    readonly bindingCacheTtlMs: number;
+  };
   readonly locale: 'zh-CN' | 'en';
   readonly logLevel: string;
 }
@@ -59,7 +73,9 @@ function readPlatformFile(configDir: string): z.infer<typeof platformFileSchema>
   if (!existsSync(file)) return {};
   const parsed = platformFileSchema.safeParse(parseYaml(readFileSync(file, 'utf8')) ?? {});
   if (!parsed.success) {
-    throw new SettingsError(`${file}:\n${parsed.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`).join('\n')}`);
+    throw new SettingsError(
+      `${file}:\n${parsed.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`).join('\n')}`,
+    );
   }
   return parsed.data;
 }
@@ -71,7 +87,9 @@ function readPlatformFile(configDir: string): z.infer<typeof platformFileSchema>
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
   if (!parsed.success) {
-    throw new SettingsError(`Invalid environment:\n${parsed.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`).join('\n')}`);
+    throw new SettingsError(
+      `Invalid environment:\n${parsed.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`).join('\n')}`,
+    );
   }
   const e = parsed.data;
   const target = parseDatabaseUrl(e.DATABASE_URL);

@@ -21,10 +21,32 @@ export interface ChainEntry {
 export type EntryOutcome = 'written' | 'dropped';
 
 const EVENT_COLUMNS = [
-  'tenant_id', 'seq', 'event', 'call_id', 'tool', 'implementation', 'risk_level', 'agent_type', 'session_id',
-  'actor_type', 'actor_id', 'initiator_id', 'approver_id', 'binding_version', 'definition_hash', 'input',
-  'output_summary', 'status', 'code', 'duration_ms', 'details', 'occurred_at', 'instance_id', 'dedupe_key',
-  'prev_hash', 'hash',
+  'tenant_id',
+  'seq',
+  'event',
+  'call_id',
+  'tool',
+  'implementation',
+  'risk_level',
+  'agent_type',
+  'session_id',
+  'actor_type',
+  'actor_id',
+  'initiator_id',
+  'approver_id',
+  'binding_version',
+  'definition_hash',
+  'input',
+  'output_summary',
+  'status',
+  'code',
+  'duration_ms',
+  'details',
+  'occurred_at',
+  'instance_id',
+  'dedupe_key',
+  'prev_hash',
+  'hash',
 ] as const;
 const ROWS_PER_INSERT = 400;
 
@@ -75,20 +97,37 @@ export class AuditChainRepository {
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
       const chunk = rows.slice(i, i + ROWS_PER_INSERT);
       const placeholders = chunk.map(() => `(${EVENT_COLUMNS.map(() => '?').join(',')})`).join(',');
-      await em.query(`INSERT INTO audit_events (${EVENT_COLUMNS.join(',')}) VALUES ${placeholders}`, chunk.flat());
+      await em.query(
+        `INSERT INTO audit_events (${EVENT_COLUMNS.join(',')}) VALUES ${placeholders}`,
+        chunk.flat(),
+      );
     }
     const stillOpen = opened.filter((e) => !closed.includes(e.draft.callId!));
     if (stillOpen.length) {
       await em.query(
         `INSERT INTO audit_open_calls (call_id, tenant_id, tool, instance_id, started_at) VALUES ${stillOpen.map(() => '(?,?,?,?,?)').join(',')}`,
-        stillOpen.flatMap((e) => [e.draft.callId, e.draft.tenantId, e.draft.tool, e.draft.instanceId, toSqlDateTime(e.draft.occurredAt)]),
+        stillOpen.flatMap((e) => [
+          e.draft.callId,
+          e.draft.tenantId,
+          e.draft.tool,
+          e.draft.instanceId,
+          toSqlDateTime(e.draft.occurredAt),
+        ]),
       );
     }
     if (closed.length) {
-      await em.query(`DELETE FROM audit_open_calls WHERE call_id IN (${closed.map(() => '?').join(',')})`, closed);
+      await em.query(
+        `DELETE FROM audit_open_calls WHERE call_id IN (${closed.map(() => '?').join(',')})`,
+        closed,
+      );
     }
     for (const [tenantId, head] of heads) {
-      if (head.changed) await em.query('UPDATE audit_chain_heads SET seq = ?, head_hash = ? WHERE tenant_id = ?', [head.seq, head.hash, tenantId]);
+      if (head.changed)
+        await em.query('UPDATE audit_chain_heads SET seq = ?, head_hash = ? WHERE tenant_id = ?', [
+          head.seq,
+          head.hash,
+          tenantId,
+        ]);
     }
     return outcomes;
   }
@@ -123,7 +162,10 @@ export class AuditChainRepository {
     const all = [...keys];
     for (let i = 0; i < all.length; i += ROWS_PER_INSERT) {
       const chunk = all.slice(i, i + ROWS_PER_INSERT);
-      const rows = (await em.query(`SELECT dedupe_key FROM audit_events WHERE dedupe_key IN (${chunk.map(() => '?').join(',')})`, chunk)) as { dedupe_key: string }[];
+      const rows = (await em.query(
+        `SELECT dedupe_key FROM audit_events WHERE dedupe_key IN (${chunk.map(() => '?').join(',')})`,
+        chunk,
+      )) as { dedupe_key: string }[];
       for (const r of rows) present.add(r.dedupe_key);
     }
     return entries.map((e) => {
@@ -141,10 +183,32 @@ export class AuditChainRepository {
   private row(entry: ChainEntry, seq: number, prevHash: string, hash: string): unknown[] {
     const d = entry.draft;
     return [
-      d.tenantId, seq, d.event, d.callId, d.tool, d.implementation, d.riskLevel, d.agentType, d.sessionId,
-      d.actor.type, d.actor.id, d.initiatorId, d.approverId, d.bindingVersion, d.definitionHash, json(d.input),
-      json(d.outputSummary), d.status, d.code, d.durationMs, json(d.details), toSqlDateTime(d.occurredAt),
-      d.instanceId, entry.dedupeKey, prevHash, hash,
+      d.tenantId,
+      seq,
+      d.event,
+      d.callId,
+      d.tool,
+      d.implementation,
+      d.riskLevel,
+      d.agentType,
+      d.sessionId,
+      d.actor.type,
+      d.actor.id,
+      d.initiatorId,
+      d.approverId,
+      d.bindingVersion,
+      d.definitionHash,
+      json(d.input),
+      json(d.outputSummary),
+      d.status,
+      d.code,
+      d.durationMs,
+      json(d.details),
+      toSqlDateTime(d.occurredAt),
+      d.instanceId,
+      entry.dedupeKey,
+      prevHash,
+      hash,
     ];
   }
 }

@@ -65,14 +65,28 @@ export class AuditWriter implements OnApplicationShutdown {
    * rejects with AuditUnavailableError after `deadlineMs`. A rejection is ambiguous: the events may
    * still commit later; callers that need the truth recorded queue a closing event with `ensure`.
    */
-  append(drafts: readonly AuditEventDraft[], deadlineMs = this.options.writeDeadlineMs, dedupeExtra?: string): Promise<EntryOutcome[]> {
+  append(
+    drafts: readonly AuditEventDraft[],
+    deadlineMs = this.options.writeDeadlineMs,
+    dedupeExtra?: string,
+  ): Promise<EntryOutcome[]> {
     if (this.closed) return Promise.reject(new AuditUnavailableError('the gateway is shutting down'));
     return new Promise<EntryOutcome[]>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new AuditUnavailableError(`no confirmation within ${deadlineMs} ms`)), deadlineMs);
+      const timer = setTimeout(
+        () => reject(new AuditUnavailableError(`no confirmation within ${deadlineMs} ms`)),
+        deadlineMs,
+      );
       this.queue.push({
         entries: drafts.map((d) => toEntry(d, dedupeExtra)),
         resolve: (o) => (clearTimeout(timer), resolve(o)),
-        reject: (e) => (clearTimeout(timer), reject(e instanceof AuditUnavailableError ? e : new AuditUnavailableError((e as Error)?.message ?? String(e), { cause: e }))),
+        reject: (e) => (
+          clearTimeout(timer),
+          reject(
+            e instanceof AuditUnavailableError
+              ? e
+              : new AuditUnavailableError((e as Error)?.message ?? String(e), { cause: e }),
+          )
+        ),
       });
       this.schedule();
     });
@@ -89,8 +103,14 @@ export class AuditWriter implements OnApplicationShutdown {
   }
 
   /** Writes `drafts` inside an existing transaction (admin changes and their events commit together). */
-  appendInTransaction(em: Parameters<AuditChainRepository['append']>[1], drafts: readonly AuditEventDraft[]): Promise<EntryOutcome[]> {
-    return this.chain.append(drafts.map((d) => toEntry(d)), em);
+  appendInTransaction(
+    em: Parameters<AuditChainRepository['append']>[1],
+    drafts: readonly AuditEventDraft[],
+  ): Promise<EntryOutcome[]> {
+    return this.chain.append(
+      drafts.map((d) => toEntry(d)),
+      em,
+    );
   }
 
   /** Events waiting for a retry. */
@@ -157,7 +177,8 @@ export class AuditWriter implements OnApplicationShutdown {
 
   /** Drains the queue and tries once more for pending retries before the connection closes. */
   async onApplicationShutdown(): Promise<void> {
-    for (let i = 0; i < 100 && (this.flushing || this.queue.length); i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 100 && (this.flushing || this.queue.length); i++)
+      await new Promise((r) => setTimeout(r, 20));
     this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     for (const e of [...this.retrying]) {
@@ -165,7 +186,9 @@ export class AuditWriter implements OnApplicationShutdown {
         await this.chain.append(e);
         this.retrying.delete(e);
       } catch {
-        this.logger.error(`${e.length} audit event(s) could not be written before shutdown; the reconciler will close their calls as interrupted`);
+        this.logger.error(
+          `${e.length} audit event(s) could not be written before shutdown; the reconciler will close their calls as interrupted`,
+        );
       }
     }
   }

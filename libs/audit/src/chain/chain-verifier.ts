@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { And, LessThanOrEqual, MoreThan, MoreThanOrEqual, type FindOptionsWhere, type Repository } from 'typeorm';
+import {
+  And,
+  LessThanOrEqual,
+  MoreThan,
+  MoreThanOrEqual,
+  type FindOptionsWhere,
+  type Repository,
+} from 'typeorm';
 import { GENESIS_HASH, type AuditEventRecord } from '../audit-event.js';
 import { AuditEventEntity } from '../entities/audit-event.entity.js';
 import { CheckpointRepository, type StoredCheckpoint } from './checkpoint.repository.js';
@@ -43,28 +50,48 @@ export class ChainVerifier {
     private readonly checkpoints: CheckpointRepository,
   ) {}
 
-  async verify(signer: CheckpointSigner, tenantIds: readonly string[], range: { from?: Date; to?: Date } = {}): Promise<Verification> {
+  async verify(
+    signer: CheckpointSigner,
+    tenantIds: readonly string[],
+    range: { from?: Date; to?: Date } = {},
+  ): Promise<Verification> {
     const tenants: TenantVerification[] = [];
     for (const tenantId of tenantIds) tenants.push(await this.verifyTenant(signer, tenantId, range));
     const broken = tenants.find((t) => !t.ok);
     return {
       ok: !broken,
       checked: tenants.reduce((n, t) => n + t.checked, 0),
-      ...(broken ? { firstBrokenEventId: broken.firstBrokenEventId, problem: `${broken.tenantId}: ${broken.problem}` } : {}),
+      ...(broken
+        ? { firstBrokenEventId: broken.firstBrokenEventId, problem: `${broken.tenantId}: ${broken.problem}` }
+        : {}),
       tenants,
     };
   }
 
-  private async verifyTenant(signer: CheckpointSigner, tenantId: string, range: { from?: Date; to?: Date }): Promise<TenantVerification> {
+  private async verifyTenant(
+    signer: CheckpointSigner,
+    tenantId: string,
+    range: { from?: Date; to?: Date },
+  ): Promise<TenantVerification> {
     const all = await this.checkpoints.list(tenantId);
     const forged = all.find((c) => !signer.verify(c, c.signature));
     if (forged) {
-      return { tenantId, ok: false, checked: 0, checkpoints: all.length, problem: `checkpoint at seq ${forged.seq} has an invalid signature (forged or signed with another key)` };
+      return {
+        tenantId,
+        ok: false,
+        checked: 0,
+        checkpoints: all.length,
+        problem: `checkpoint at seq ${forged.seq} has an invalid signature (forged or signed with another key)`,
+      };
     }
     const bySeq = new Map<number, StoredCheckpoint>(all.map((c) => [c.seq, c]));
     const partial = range.from !== undefined || range.to !== undefined;
     const fail = (checked: number, problem: string, event?: { id: string; seq: number }) => ({
-      tenantId, ok: false, checked, checkpoints: all.length, problem,
+      tenantId,
+      ok: false,
+      checked,
+      checkpoints: all.length,
+      problem,
       ...(event ? { firstBrokenEventId: event.id, firstBrokenSeq: event.seq } : {}),
     });
 
@@ -72,9 +99,10 @@ export class ChainVerifier {
     let lastGood: { seq: number; afterId?: string } = { seq: 0 };
     let checked = 0;
     let pendingAfterCheckpoint: { id: string; seq: number } | undefined;
-    for (let cursor = 0; ; ) {
+    for (let cursor = 0; ;) {
       const where: FindOptionsWhere<AuditEventEntity> = { tenantId, seq: MoreThan(String(cursor)) };
-      if (range.from && range.to) where.occurredAt = And(MoreThanOrEqual(range.from), LessThanOrEqual(range.to));
+      if (range.from && range.to)
+        where.occurredAt = And(MoreThanOrEqual(range.from), LessThanOrEqual(range.to));
       else if (range.from) where.occurredAt = MoreThanOrEqual(range.from);
       else if (range.to) where.occurredAt = LessThanOrEqual(range.to);
       const rows = await this.events.find({ where, order: { seq: 'ASC' }, take: CHUNK });
@@ -82,15 +110,30 @@ export class ChainVerifier {
       for (const row of rows) {
         const e = toRecord(row);
         const expectedSeq = prev ? prev.seq + 1 : partial ? e.seq : 1;
-        if (e.seq !== expectedSeq) return fail(checked, `event seq ${expectedSeq}${e.seq > expectedSeq + 1 ? `–${e.seq - 1}` : ''} is missing (deleted)`, e);
+        if (e.seq !== expectedSeq)
+          return fail(
+            checked,
+            `event seq ${expectedSeq}${e.seq > expectedSeq + 1 ? `–${e.seq - 1}` : ''} is missing (deleted)`,
+            e,
+          );
         const expectedPrev = prev ? prev.hash : partial ? e.prevHash : GENESIS_HASH;
-        if (e.prevHash !== expectedPrev) return fail(checked, `event seq ${e.seq} does not link to the event before it (inserted or reordered)`, e);
-        if (eventHash(e.prevHash, e, e.seq) !== e.hash) return fail(checked, `event seq ${e.seq} was modified after it was written`, e);
+        if (e.prevHash !== expectedPrev)
+          return fail(
+            checked,
+            `event seq ${e.seq} does not link to the event before it (inserted or reordered)`,
+            e,
+          );
+        if (eventHash(e.prevHash, e, e.seq) !== e.hash)
+          return fail(checked, `event seq ${e.seq} was modified after it was written`, e);
         if (!pendingAfterCheckpoint) pendingAfterCheckpoint = { id: e.id, seq: e.seq };
         const cp = bySeq.get(e.seq);
         if (cp && cp.headHash !== e.hash) {
           const first = pendingAfterCheckpoint;
-          return fail(checked, `the chain was re-hashed: an event between seq ${lastGood.seq + 1} and ${e.seq} was changed after the checkpoint signed at ${cp.signedAt}`, first);
+          return fail(
+            checked,
+            `the chain was re-hashed: an event between seq ${lastGood.seq + 1} and ${e.seq} was changed after the checkpoint signed at ${cp.signedAt}`,
+            first,
+          );
         }
         if (cp) {
           lastGood = { seq: e.seq };
@@ -104,11 +147,17 @@ export class ChainVerifier {
     const newest = all.at(-1);
     const lastSeq = prev?.seq ?? 0;
     if (!partial && newest && newest.seq > lastSeq) {
-      return fail(checked, `events after seq ${lastSeq} are missing: a checkpoint signed at ${newest.signedAt} covers ${newest.seq} events (newest events deleted)`);
+      return fail(
+        checked,
+        `events after seq ${lastSeq} are missing: a checkpoint signed at ${newest.signedAt} covers ${newest.seq} events (newest events deleted)`,
+      );
     }
     const head = await this.checkpoints.chainHead(tenantId);
     if (!partial && head && head.seq > lastSeq) {
-      return fail(checked, `events after seq ${lastSeq} are missing: the chain head records ${head.seq} events (newest events deleted)`);
+      return fail(
+        checked,
+        `events after seq ${lastSeq} are missing: the chain head records ${head.seq} events (newest events deleted)`,
+      );
     }
     return { tenantId, ok: true, checked, checkpoints: all.length };
   }

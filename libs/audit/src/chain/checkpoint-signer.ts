@@ -21,9 +21,13 @@ export class CheckpointSigner {
 
   constructor(privateKeyPem: string) {
     this.privateKey = createPrivateKey(privateKeyPem);
-    if (this.privateKey.asymmetricKeyType !== 'ed25519') throw new Error('the audit signing key must be an Ed25519 private key (PEM)');
+    if (this.privateKey.asymmetricKeyType !== 'ed25519')
+      throw new Error('the audit signing key must be an Ed25519 private key (PEM)');
     this.publicKey = createPublicKey(this.privateKey);
-    this.keyId = `ed25519:${createHash('sha256').update(this.publicKey.export({ type: 'spki', format: 'der' })).digest('hex').slice(0, 16)}`;
+    this.keyId = `ed25519:${createHash('sha256')
+      .update(this.publicKey.export({ type: 'spki', format: 'der' }))
+      .digest('hex')
+      .slice(0, 16)}`;
   }
 
   /** The bytes a signature covers. */
@@ -37,7 +41,12 @@ export class CheckpointSigner {
 
   verify(statement: CheckpointStatement, signature: string): boolean {
     try {
-      return verify(null, CheckpointSigner.payload(statement), this.publicKey, Buffer.from(signature, 'base64'));
+      return verify(
+        null,
+        CheckpointSigner.payload(statement),
+        this.publicKey,
+        Buffer.from(signature, 'base64'),
+      );
     } catch {
       return false;
     }

@@ -21,16 +21,34 @@ export class CheckpointRepository {
    * Takes a consistent (seq, head) of one tenant's chain and stores its signed checkpoint in the
    * same transaction, holding the chain lock so no event slips in between.
    */
-  async record(tenantId: string, sign: (s: CheckpointStatement) => { keyId: string; signature: string }): Promise<StoredCheckpoint | null> {
+  async record(
+    tenantId: string,
+    sign: (s: CheckpointStatement) => { keyId: string; signature: string },
+  ): Promise<StoredCheckpoint | null> {
     return this.dataSource.transaction(async (em) => {
       const lock = isMysql(em) ? ' FOR UPDATE' : '';
-      const [head] = (await em.query(`SELECT seq, head_hash FROM audit_chain_heads WHERE tenant_id = ?${lock}`, [tenantId])) as { seq: string | number; head_hash: string }[];
+      const [head] = (await em.query(
+        `SELECT seq, head_hash FROM audit_chain_heads WHERE tenant_id = ?${lock}`,
+        [tenantId],
+      )) as { seq: string | number; head_hash: string }[];
       if (!head || Number(head.seq) === 0) return null;
-      const statement: CheckpointStatement = { tenantId, seq: Number(head.seq), headHash: head.head_hash, signedAt: new Date().toISOString() };
+      const statement: CheckpointStatement = {
+        tenantId,
+        seq: Number(head.seq),
+        headHash: head.head_hash,
+        signedAt: new Date().toISOString(),
+      };
       const { keyId, signature } = sign(statement);
       await em.query(
         'INSERT INTO audit_checkpoints (tenant_id, seq, head_hash, signed_at, key_id, signature) VALUES (?,?,?,?,?,?)',
-        [tenantId, statement.seq, statement.headHash, toSqlDateTime(new Date(statement.signedAt)), keyId, signature],
+        [
+          tenantId,
+          statement.seq,
+          statement.headHash,
+          toSqlDateTime(new Date(statement.signedAt)),
+          keyId,
+          signature,
+        ],
       );
       return { ...statement, keyId, signature };
     });
@@ -38,13 +56,18 @@ export class CheckpointRepository {
 
   /** A tenant's chain head (event count and newest hash), or null before its first event. */
   async chainHead(tenantId: string): Promise<{ seq: number; headHash: string } | null> {
-    const [row] = (await this.dataSource.query('SELECT seq, head_hash FROM audit_chain_heads WHERE tenant_id = ?', [tenantId])) as { seq: string | number; head_hash: string }[];
+    const [row] = (await this.dataSource.query(
+      'SELECT seq, head_hash FROM audit_chain_heads WHERE tenant_id = ?',
+      [tenantId],
+    )) as { seq: string | number; head_hash: string }[];
     return row ? { seq: Number(row.seq), headHash: row.head_hash } : null;
   }
 
   /** Every tenant with a chain. */
   async chainTenants(): Promise<string[]> {
-    const rows = (await this.dataSource.query('SELECT tenant_id FROM audit_chain_heads ORDER BY tenant_id')) as { tenant_id: string }[];
+    const rows = (await this.dataSource.query(
+      'SELECT tenant_id FROM audit_chain_heads ORDER BY tenant_id',
+    )) as { tenant_id: string }[];
     return rows.map((r) => r.tenant_id);
   }
 

@@ -1,4 +1,10 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import { CheckpointRepository, type StoredCheckpoint } from './checkpoint.repository.js';
 import { CheckpointSigner } from './checkpoint-signer.js';
@@ -24,7 +30,13 @@ export class CheckpointService implements OnApplicationBootstrap, OnApplicationS
 
   onApplicationBootstrap(): void {
     if (this.intervalMs <= 0) return;
-    this.timer = setInterval(() => void this.checkpointAll().catch((err: Error) => this.logger.warn(`checkpoint failed: ${err.message}`)), this.intervalMs);
+    this.timer = setInterval(
+      () =>
+        void this.checkpointAll().catch((err: Error) =>
+          this.logger.warn(`checkpoint failed: ${err.message}`),
+        ),
+      this.intervalMs,
+    );
     this.timer.unref();
   }
 
@@ -34,7 +46,10 @@ export class CheckpointService implements OnApplicationBootstrap, OnApplicationS
 
   /** Signs a checkpoint for one tenant now; null when its chain is empty. */
   checkpoint(tenantId: string): Promise<StoredCheckpoint | null> {
-    return this.checkpoints.record(tenantId, (s) => ({ keyId: this.signer.keyId, signature: this.signer.sign(s) }));
+    return this.checkpoints.record(tenantId, (s) => ({
+      keyId: this.signer.keyId,
+      signature: this.signer.sign(s),
+    }));
   }
 
   /** Signs checkpoints for every tenant (or those given) whose chain grew since the last one. */
@@ -50,12 +65,21 @@ export class CheckpointService implements OnApplicationBootstrap, OnApplicationS
   }
 
   /** Checkpoints with the public key, for an outside anchor. */
-  async export(tenantId?: string): Promise<{ publicKeyPem: string; keyId: string; checkpoints: StoredCheckpoint[] }> {
-    return { publicKeyPem: this.signer.publicKeyPem(), keyId: this.signer.keyId, checkpoints: await this.checkpoints.list(tenantId) };
+  async export(
+    tenantId?: string,
+  ): Promise<{ publicKeyPem: string; keyId: string; checkpoints: StoredCheckpoint[] }> {
+    return {
+      publicKeyPem: this.signer.publicKeyPem(),
+      keyId: this.signer.keyId,
+      checkpoints: await this.checkpoints.list(tenantId),
+    };
   }
 
   /** Recomputes the chains of the given tenants (all with a chain when none given). */
-  async verify(tenantIds: readonly string[] | null, range: { from?: Date; to?: Date }): Promise<Verification> {
+  async verify(
+    tenantIds: readonly string[] | null,
+    range: { from?: Date; to?: Date },
+  ): Promise<Verification> {
     return this.verifier.verify(this.signer, tenantIds ?? (await this.checkpoints.chainTenants()), range);
   }
 }

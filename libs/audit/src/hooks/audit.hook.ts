@@ -44,7 +44,10 @@ export class AuditHook implements ToolCallHook {
   private async factory(call: ToolCall): Promise<CallEventFactory> {
     let f = call.state.get(FACTORY) as CallEventFactory | undefined;
     if (!f) {
-      f = new CallEventFactory(await this.redaction.redactorFor(call.request.tenant?.id ?? PLATFORM_TENANT), this.instances.instanceId);
+      f = new CallEventFactory(
+        await this.redaction.redactorFor(call.request.tenant?.id ?? PLATFORM_TENANT),
+        this.instances.instanceId,
+      );
       call.state.set(FACTORY, f);
     }
     return f;
@@ -74,7 +77,8 @@ export class AuditHook implements ToolCallHook {
     const events = await this.factory(call);
     let drafts;
     if (call.state.get(STARTED)) drafts = [events.finished(call, result)];
-    else if (result.stage === 'invalid') drafts = [events.started(call, false), events.finished(call, result)];
+    else if (result.stage === 'invalid')
+      drafts = [events.started(call, false), events.finished(call, result)];
     else return; // parked for approval, or refused before audit: other events tell that story
     try {
       await this.writer.append(drafts, this.deadline(call));

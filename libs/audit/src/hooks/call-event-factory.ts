@@ -1,5 +1,16 @@
-import { isOk, type ErrorEnvelope, type LateOutcome, type ToolCall, type ToolCallResult } from '@toolgate/toolkit';
-import { PLATFORM_TENANT, type AuditActor, type AuditEventDraft, type AuditEventType } from '../audit-event.js';
+import {
+  isOk,
+  type ErrorEnvelope,
+  type LateOutcome,
+  type ToolCall,
+  type ToolCallResult,
+} from '@toolgate/toolkit';
+import {
+  PLATFORM_TENANT,
+  type AuditActor,
+  type AuditEventDraft,
+  type AuditEventType,
+} from '../audit-event.js';
 import type { Redactor } from '../redaction/redactor.js';
 import { summarizeOutput } from './output-summary.js';
 
@@ -46,30 +57,60 @@ export class CallEventFactory {
   /** `started`: the validated input (or the raw input, when it failed validation), redacted. */
   started(call: ToolCall, validated: boolean): AuditEventDraft {
     const input = validated ? call.input : call.rawInput;
-    return { ...this.base(call, 'started', new Date(call.startedAt)), input: this.redactor.redact(input ?? null, call.tool.contract.sensitivePaths) };
+    return {
+      ...this.base(call, 'started', new Date(call.startedAt)),
+      input: this.redactor.redact(input ?? null, call.tool.contract.sensitivePaths),
+    };
   }
 
   /** `finished`: status, code, duration, output summary or the redacted error. */
   finished(call: ToolCall, result: ToolCallResult): AuditEventDraft {
     const durationMs = Math.round(result.durationMs);
     if (isOk(result.envelope)) {
-      return { ...this.base(call, 'finished'), status: 'ok', durationMs, outputSummary: summarizeOutput(result.output, result.modelOutput, this.redactor) };
+      return {
+        ...this.base(call, 'finished'),
+        status: 'ok',
+        durationMs,
+        outputSummary: summarizeOutput(result.output, result.modelOutput, this.redactor),
+      };
     }
-    return { ...this.base(call, 'finished'), status: 'error', code: result.envelope.code, durationMs, details: this.errorDetails(result.envelope) };
+    return {
+      ...this.base(call, 'finished'),
+      status: 'error',
+      code: result.envelope.code,
+      durationMs,
+      details: this.errorDetails(result.envelope),
+    };
   }
 
   /** `not_executed`: the call was refused before the tool ran (its start could not be audited). */
   notExecuted(call: ToolCall, reason: string): AuditEventDraft {
-    return { ...this.base(call, 'not_executed'), status: 'error', code: 'AUDIT_UNAVAILABLE', details: { reason } };
+    return {
+      ...this.base(call, 'not_executed'),
+      status: 'error',
+      code: 'AUDIT_UNAVAILABLE',
+      details: { reason },
+    };
   }
 
   /** `late_completion`: a call that answered TIMEOUT finished after all; what it really did. */
   late(call: ToolCall, outcome: LateOutcome): AuditEventDraft {
     const durationMs = Math.round(outcome.durationMs);
     if (outcome.status === 'ok') {
-      return { ...this.base(call, 'late_completion'), status: 'ok', durationMs, outputSummary: summarizeOutput(outcome.output, undefined, this.redactor) };
+      return {
+        ...this.base(call, 'late_completion'),
+        status: 'ok',
+        durationMs,
+        outputSummary: summarizeOutput(outcome.output, undefined, this.redactor),
+      };
     }
-    return { ...this.base(call, 'late_completion'), status: 'error', code: outcome.envelope.code, durationMs, details: this.errorDetails(outcome.envelope) };
+    return {
+      ...this.base(call, 'late_completion'),
+      status: 'error',
+      code: outcome.envelope.code,
+      durationMs,
+      details: this.errorDetails(outcome.envelope),
+    };
   }
 
   private errorDetails(envelope: ErrorEnvelope): Record<string, unknown> {

@@ -26,7 +26,11 @@ function modelText(model: ToolModelOutput): string {
  * the JSON cut to 1 KiB; always the full output's size and SHA-256, so the real output can be
  * proven later by whoever holds it.
  */
-export function summarizeOutput(output: unknown, modelOutput: ToolModelOutput | undefined, redactor: Redactor): OutputSummary {
+export function summarizeOutput(
+  output: unknown,
+  modelOutput: ToolModelOutput | undefined,
+  redactor: Redactor,
+): OutputSummary {
   const full = JSON.stringify(output ?? null);
   const bytes = Buffer.byteLength(full);
   const sha256 = createHash('sha256').update(full).digest('hex');

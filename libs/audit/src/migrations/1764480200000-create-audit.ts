@@ -88,6 +88,7 @@ export class CreateAudit1764480200000 implements MigrationInterface {
   }
 
   async down(runner: QueryRunner): Promise<void> {
-    for (const t of ['audit_checkpoints', 'audit_open_calls', 'audit_chain_heads', 'audit_events']) await runner.dropTable(t);
+    for (const t of ['audit_checkpoints', 'audit_open_calls', 'audit_chain_heads', 'audit_events'])
+      await runner.dropTable(t);
   }
 }

@@ -32,7 +32,12 @@ export class AuditEventsRepository {
   }
 
   /** One page, newest first, after the row `beforeId` (exclusive). */
-  async page(filter: AuditFilter, tenantScope: string | null, limit: number, beforeId?: string): Promise<AuditEventRecord[]> {
+  async page(
+    filter: AuditFilter,
+    tenantScope: string | null,
+    limit: number,
+    beforeId?: string,
+  ): Promise<AuditEventRecord[]> {
     const q = this.filtered(filter, tenantScope);
     if (beforeId) q.andWhere('e.id < :beforeId', { beforeId });
     const rows = await q.orderBy('e.id', 'DESC').take(limit).getMany();
@@ -40,10 +45,18 @@ export class AuditEventsRepository {
   }
 
   /** All matching rows, oldest first, in chunks: constant memory for exports of any size. */
-  async *scan(filter: AuditFilter, tenantScope: string | null, chunk = 1000): AsyncGenerator<AuditEventRecord[]> {
+  async *scan(
+    filter: AuditFilter,
+    tenantScope: string | null,
+    chunk = 1000,
+  ): AsyncGenerator<AuditEventRecord[]> {
     let afterId = '0';
     for (;;) {
-      const rows = await this.filtered(filter, tenantScope).andWhere('e.id > :afterId', { afterId }).orderBy('e.id', 'ASC').take(chunk).getMany();
+      const rows = await this.filtered(filter, tenantScope)
+        .andWhere('e.id > :afterId', { afterId })
+        .orderBy('e.id', 'ASC')
+        .take(chunk)
+        .getMany();
       if (!rows.length) return;
       yield rows.map(toRecord);
       afterId = String(rows.at(-1)!.id);
@@ -63,13 +76,20 @@ export class AuditEventsRepository {
 
   /** Calls with a `started` event and no closing event yet. */
   async openCalls(tenantScope: string | null): Promise<AuditOpenCallEntity[]> {
-    return this.open.find({ where: tenantScope ? { tenantId: tenantScope } : {}, order: { startedAt: 'ASC' }, take: 1000 });
+    return this.open.find({
+      where: tenantScope ? { tenantId: tenantScope } : {},
+      order: { startedAt: 'ASC' },
+      take: 1000,
+    });
   }
 
   /** Open calls of the given gateway instances (dead ones, for the reconciler). */
   openCallsOf(instanceIds: readonly string[]): Promise<AuditOpenCallEntity[]> {
     if (!instanceIds.length) return Promise.resolve([]);
-    return this.open.createQueryBuilder('o').where('o.instanceId IN (:...ids)', { ids: instanceIds }).getMany();
+    return this.open
+      .createQueryBuilder('o')
+      .where('o.instanceId IN (:...ids)', { ids: instanceIds })
+      .getMany();
   }
 }
 

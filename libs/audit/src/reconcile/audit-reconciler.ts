@@ -1,4 +1,10 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { InstanceRegistry } from '@toolgate/database';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import type { AuditEventDraft } from '../audit-event.js';
@@ -25,9 +31,15 @@ export class AuditReconciler implements OnApplicationBootstrap, OnApplicationShu
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.reconcile().catch((err: Error) => this.logger.warn(`reconcile at boot failed: ${err.message}`));
+    await this.reconcile().catch((err: Error) =>
+      this.logger.warn(`reconcile at boot failed: ${err.message}`),
+    );
     if (this.options.reconcileIntervalMs > 0) {
-      this.timer = setInterval(() => void this.reconcile().catch((err: Error) => this.logger.warn(`reconcile failed: ${err.message}`)), this.options.reconcileIntervalMs);
+      this.timer = setInterval(
+        () =>
+          void this.reconcile().catch((err: Error) => this.logger.warn(`reconcile failed: ${err.message}`)),
+        this.options.reconcileIntervalMs,
+      );
       this.timer.unref();
     }
   }
@@ -41,7 +53,9 @@ export class AuditReconciler implements OnApplicationBootstrap, OnApplicationShu
     const dead = await this.instances.staleInstances();
     const open = await this.events.openCallsOf([...dead, this.instances.instanceId]);
     // Calls of this instance id opened before this boot belong to a previous run of it.
-    const orphaned = open.filter((o) => o.instanceId !== this.instances.instanceId || fromSqlDateTime(o.startedAt) < this.bootAt);
+    const orphaned = open.filter(
+      (o) => o.instanceId !== this.instances.instanceId || fromSqlDateTime(o.startedAt) < this.bootAt,
+    );
     if (!orphaned.length) return 0;
     const drafts: AuditEventDraft[] = orphaned.map((o) => ({
       tenantId: o.tenantId,
@@ -62,7 +76,10 @@ export class AuditReconciler implements OnApplicationBootstrap, OnApplicationShu
       status: 'error',
       code: 'INTERRUPTED',
       durationMs: null,
-      details: { reason: `gateway ${o.instanceId} stopped while the call was running`, startedAt: fromSqlDateTime(o.startedAt).toISOString() },
+      details: {
+        reason: `gateway ${o.instanceId} stopped while the call was running`,
+        startedAt: fromSqlDateTime(o.startedAt).toISOString(),
+      },
       occurredAt: new Date(),
       instanceId: this.instances.instanceId,
     }));

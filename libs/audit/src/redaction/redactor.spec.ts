@@ -19,22 +19,45 @@ describe('value patterns', () => {
 
 describe('Redactor', () => {
   it('masks phone, ID, bank card and e-mail inside text', () => {
-    const text = '联系 13812345678，身份证 11010519491231002X，卡号 4111 1111 1111 1111，邮箱 zhang.san@example.com';
+    const text =
+      '联系 13812345678，身份证 11010519491231002X，卡号 4111 1111 1111 1111，邮箱 zhang.san@example.com';
     const out = mask.redactText(text);
-    expect(out).toBe('联系 138****5678，身份证 110105********002X，卡号 4111 **** **** 1111，邮箱 z***@example.com');
+    expect(out).toBe(
+      '联系 138****5678，身份证 110105********002X，卡号 4111 **** **** 1111，邮箱 z***@example.com',
+    );
   });
 
   it('leaves ordinary numbers alone: order ids, amounts, a wrong check digit', () => {
-    expect(mask.redactText('订单 4500012345 金额 1380000 身份证 110105194912310021')).toBe('订单 4500012345 金额 1380000 身份证 110105194912310021');
+    expect(mask.redactText('订单 4500012345 金额 1380000 身份证 110105194912310021')).toBe(
+      '订单 4500012345 金额 1380000 身份证 110105194912310021',
+    );
   });
 
   it('seals secret-looking keys and schema-marked fields', () => {
-    const schema = z.object({ user: z.string(), idCard: sensitive(z.string()), items: z.array(z.object({ pin: z.string().meta({ sensitive: true }) })) });
+    const schema = z.object({
+      user: z.string(),
+      idCard: sensitive(z.string()),
+      items: z.array(z.object({ pin: z.string().meta({ sensitive: true }) })),
+    });
     const out = mask.redact(
-      { user: 'u', idCard: 'abc', password: 'hunter2', apiKey: 'k', nested: { Authorization: 'Bearer x' }, items: [{ pin: '1234' }] },
+      {
+        user: 'u',
+        idCard: 'abc',
+        password: 'hunter2',
+        apiKey: 'k',
+        nested: { Authorization: 'Bearer x' },
+        items: [{ pin: '1234' }],
+      },
       sensitivePaths(schema),
     );
-    expect(out).toEqual({ user: 'u', idCard: REDACTED, password: REDACTED, apiKey: REDACTED, nested: { Authorization: REDACTED }, items: [{ pin: REDACTED }] });
+    expect(out).toEqual({
+      user: 'u',
+      idCard: REDACTED,
+      password: REDACTED,
+      apiKey: REDACTED,
+      nested: { Authorization: REDACTED },
+      items: [{ pin: REDACTED }],
+    });
   });
 
   it('fingerprints equal values equally without showing them', () => {

@@ -11,7 +11,8 @@ export interface RedactionPolicy {
 export const DEFAULT_REDACTION_POLICY: RedactionPolicy = { mode: 'mask', patterns: [...VALUE_PATTERNS] };
 
 /** Keys whose values are secrets whatever they look like. */
-const SECRET_KEY = /pass(?:word|wd|phrase)?|secret|token|api[-_]?key|authori[sz]ation|cookie|credential|private[-_]?key|session[-_]?key/i;
+const SECRET_KEY =
+  /pass(?:word|wd|phrase)?|secret|token|api[-_]?key|authori[sz]ation|cookie|credential|private[-_]?key|session[-_]?key/i;
 
 export const REDACTED = '[REDACTED]';
 

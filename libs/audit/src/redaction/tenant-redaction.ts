@@ -7,8 +7,14 @@ import { VALUE_PATTERNS } from './value-patterns.js';
 
 /** The `audit.redaction` section of a tenant's settings. */
 export const redactionSettingsSchema = z.strictObject({
-  mode: z.enum(['mask', 'fingerprint']).optional().describe('mask: 138****5678; fingerprint: keyed hash, equal values match'),
-  patterns: z.array(z.enum(VALUE_PATTERNS)).optional().describe('value patterns to redact; all four by default'),
+  mode: z
+    .enum(['mask', 'fingerprint'])
+    .optional()
+    .describe('mask: 138****5678; fingerprint: keyed hash, equal values match'),
+  patterns: z
+    .array(z.enum(VALUE_PATTERNS))
+    .optional()
+    .describe('value patterns to redact; all four by default'),
 });
 export type RedactionSettings = z.infer<typeof redactionSettingsSchema>;
 

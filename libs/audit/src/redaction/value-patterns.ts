@@ -56,11 +56,13 @@ export function findSensitiveValues(text: string, enabled: ReadonlySet<ValuePatt
   if (enabled.has('cn_id') || enabled.has('mobile') || enabled.has('bank_card')) {
     for (const m of text.matchAll(DIGIT_RUN)) {
       const pattern = classifyDigits(m[0]);
-      if (pattern && enabled.has(pattern)) matches.push({ pattern, start: m.index, end: m.index + m[0].length, value: m[0] });
+      if (pattern && enabled.has(pattern))
+        matches.push({ pattern, start: m.index, end: m.index + m[0].length, value: m[0] });
     }
   }
   if (enabled.has('email')) {
-    for (const m of text.matchAll(EMAIL)) matches.push({ pattern: 'email', start: m.index, end: m.index + m[0].length, value: m[0] });
+    for (const m of text.matchAll(EMAIL))
+      matches.push({ pattern: 'email', start: m.index, end: m.index + m[0].length, value: m[0] });
   }
   return matches.sort((a, b) => a.start - b.start);
 }

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { LessThan, Not, type Repository } from 'typeorm';
 import { GatewayInstanceEntity } from './gateway-instance.entity.js';
@@ -36,7 +42,14 @@ export class InstanceRegistry implements OnApplicationBootstrap, OnApplicationSh
 
   async onApplicationBootstrap(): Promise<void> {
     const now = new Date();
-    await this.repo.save(Object.assign(new GatewayInstanceEntity(), { instanceId: this.instanceId, bootId: this.bootId, startedAt: now, heartbeatAt: now }));
+    await this.repo.save(
+      Object.assign(new GatewayInstanceEntity(), {
+        instanceId: this.instanceId,
+        bootId: this.bootId,
+        startedAt: now,
+        heartbeatAt: now,
+      }),
+    );
     this.timer = setInterval(() => void this.beat(), this.options.heartbeatMs);
     this.timer.unref();
   }
@@ -47,7 +60,10 @@ export class InstanceRegistry implements OnApplicationBootstrap, OnApplicationSh
 
   private async beat(): Promise<void> {
     try {
-      await this.repo.update({ instanceId: this.instanceId }, { heartbeatAt: new Date(), bootId: this.bootId });
+      await this.repo.update(
+        { instanceId: this.instanceId },
+        { heartbeatAt: new Date(), bootId: this.bootId },
+      );
     } catch (err) {
       this.logger.warn(`heartbeat failed: ${(err as Error).message}`);
     }
@@ -56,7 +72,9 @@ export class InstanceRegistry implements OnApplicationBootstrap, OnApplicationSh
   /** Instances other than this one whose heartbeat is older than the stale threshold. */
   async staleInstances(): Promise<string[]> {
     const cutoff = new Date(Date.now() - this.options.staleAfterMs);
-    const rows = await this.repo.find({ where: { heartbeatAt: LessThan(cutoff), instanceId: Not(this.instanceId) } });
+    const rows = await this.repo.find({
+      where: { heartbeatAt: LessThan(cutoff), instanceId: Not(this.instanceId) },
+    });
     return rows.map((r) => r.instanceId);
   }
 

@@ -1,4 +1,9 @@
-import { Module, type DynamicModule, type InjectionToken, type OptionalFactoryDependency } from '@nestjs/common';
+import {
+  Module,
+  type DynamicModule,
+  type InjectionToken,
+  type OptionalFactoryDependency,
+} from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { GatewayInstanceEntity } from './gateway-instance.entity.js';
 import { INSTANCE_OPTIONS, InstanceRegistry, type InstanceOptions } from './instance-registry.js';
@@ -14,7 +19,10 @@ export class InstancesModule {
       module: InstancesModule,
       global: true,
       imports: [TypeOrmModule.forFeature([GatewayInstanceEntity])],
-      providers: [{ provide: INSTANCE_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] }, InstanceRegistry],
+      providers: [
+        { provide: INSTANCE_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] },
+        InstanceRegistry,
+      ],
       exports: [InstanceRegistry],
     };
   }

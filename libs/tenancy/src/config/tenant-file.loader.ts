@@ -20,7 +20,10 @@ export interface LoadedTenantFile {
 }
 
 function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((out, k) => (typeof k === 'number' ? `${out}[${k}]` : out ? `${out}.${String(k)}` : String(k)), '');
+  return path.reduce<string>(
+    (out, k) => (typeof k === 'number' ? `${out}[${k}]` : out ? `${out}.${String(k)}` : String(k)),
+    '',
+  );
 }
 
 function lineLookup(doc: Document, counter: LineCounter) {
@@ -52,7 +55,8 @@ export function parseTenantFile(file: string, text: string): LoadedTenantFile {
       }),
     );
   }
-  if (!isMap(doc.contents) && !isSeq(doc.contents)) throw new TenantConfigError([`${file}: expected a mapping`]);
+  if (!isMap(doc.contents) && !isSeq(doc.contents))
+    throw new TenantConfigError([`${file}: expected a mapping`]);
   return { file, tenant: parsed.data, lineOf };
 }
 
@@ -63,7 +67,9 @@ export function parseTenantFile(file: string, text: string): LoadedTenantFile {
 export function loadTenantFiles(dir: string): LoadedTenantFile[] {
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => /\.ya?ml$/.test(n)).sort();
+    names = readdirSync(dir)
+      .filter((n) => /\.ya?ml$/.test(n))
+      .sort();
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;
@@ -76,8 +82,10 @@ export function loadTenantFiles(dir: string): LoadedTenantFile[] {
     try {
       const t = parseTenantFile(file, readFileSync(file, 'utf8'));
       const stem = name.replace(/\.ya?ml$/, '');
-      if (t.tenant.id !== stem) problems.push(`${file}: id "${t.tenant.id}" must match the file name "${stem}"`);
-      if (seen.has(t.tenant.id)) problems.push(`${file}: tenant "${t.tenant.id}" is also defined in ${seen.get(t.tenant.id)}`);
+      if (t.tenant.id !== stem)
+        problems.push(`${file}: id "${t.tenant.id}" must match the file name "${stem}"`);
+      if (seen.has(t.tenant.id))
+        problems.push(`${file}: tenant "${t.tenant.id}" is also defined in ${seen.get(t.tenant.id)}`);
       seen.set(t.tenant.id, file);
       loaded.push(t);
     } catch (err) {

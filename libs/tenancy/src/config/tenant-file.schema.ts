@@ -1,7 +1,9 @@
 import { z } from 'zod';
 
 /** Tenant and agent-type identifiers: lower-case, readable in URLs and file names. */
-export const TENANT_ID = z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/, 'use lower-case letters, digits, - and _ (at most 64)');
+export const TENANT_ID = z
+  .string()
+  .regex(/^[a-z][a-z0-9_-]{0,63}$/, 'use lower-case letters, digits, - and _ (at most 64)');
 export const AGENT_TYPE = z.string().regex(/^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/, 'use snake_case');
 
 /** One tool in a binding: which tool, which implementation, which (tighten-only) overrides. */
@@ -16,7 +18,17 @@ export type BindingTool = z.infer<typeof bindingToolSchema>;
 const agentTypeSchema = z.strictObject({
   description: z.string().default(''),
   // A bare tool name is shorthand for { name }.
-  tools: z.array(z.union([z.string().min(1).transform((name) => ({ name })), bindingToolSchema])).default([]),
+  tools: z
+    .array(
+      z.union([
+        z
+          .string()
+          .min(1)
+          .transform((name) => ({ name })),
+        bindingToolSchema,
+      ]),
+    )
+    .default([]),
 });
 
 /** A `config/tenants/<id>.yaml` file. */

@@ -47,7 +47,13 @@ export class CreateTenancy1764480100000 implements MigrationInterface {
           { name: 'changed_by', type: 'varchar', length: '64' },
           { name: 'changed_at', type: 'datetime', precision: 3 },
         ],
-        indices: [{ name: 'uq_binding_history_version', columnNames: ['tenant_id', 'agent_type', 'version'], isUnique: true }],
+        indices: [
+          {
+            name: 'uq_binding_history_version',
+            columnNames: ['tenant_id', 'agent_type', 'version'],
+            isUnique: true,
+          },
+        ],
       }),
     );
   }

@@ -18,7 +18,10 @@ export function sensitive<S extends object>(schema: S): S {
 export function isMarkedSensitive(schema: unknown): boolean {
   if (!schema || typeof schema !== 'object') return false;
   if (marked.has(schema)) return true;
-  return isZod4(schema) && (globalRegistry.get(schema as never) as { sensitive?: unknown } | undefined)?.sensitive === true;
+  return (
+    isZod4(schema) &&
+    (globalRegistry.get(schema as never) as { sensitive?: unknown } | undefined)?.sensitive === true
+  );
 }
 
 /** A path into an input; `*` stands for every element of an array or value of a record. */
@@ -86,11 +89,14 @@ export function sensitivePaths(schema: unknown, prefix: string[] = [], depth = 0
   const out: FieldPath[] = [];
   if (kind === 'object' || kind === 'ZodObject') {
     const shape = zod4 ? def.shape : def.shape();
-    for (const [key, child] of Object.entries(shape ?? {})) out.push(...sensitivePaths(child, [...prefix, key], depth + 1));
+    for (const [key, child] of Object.entries(shape ?? {}))
+      out.push(...sensitivePaths(child, [...prefix, key], depth + 1));
     return out;
   }
-  if (kind === 'array' || kind === 'ZodArray') return sensitivePaths(zod4 ? def.element : def.type, [...prefix, '*'], depth + 1);
-  if (kind === 'record' || kind === 'ZodRecord') return sensitivePaths(zod4 ? def.valueType : def.valueType, [...prefix, '*'], depth + 1);
+  if (kind === 'array' || kind === 'ZodArray')
+    return sensitivePaths(zod4 ? def.element : def.type, [...prefix, '*'], depth + 1);
+  if (kind === 'record' || kind === 'ZodRecord')
+    return sensitivePaths(zod4 ? def.valueType : def.valueType, [...prefix, '*'], depth + 1);
   for (const inner of innerOf(def, zod4)) out.push(...sensitivePaths(inner, prefix, depth + 1));
   return out;
 }

@@ -44,12 +44,18 @@ export function Tool(declaration: ToolDeclaration): MethodDecorator {
     const governedMethod = function (this: object, input: unknown): Promise<unknown> {
       const invoke = governed.get(this)?.get(propertyKey);
       if (!invoke) {
-        return Promise.reject(new UngovernedToolCallError(this?.constructor?.name ?? 'object', String(propertyKey)));
+        return Promise.reject(
+          new UngovernedToolCallError(this?.constructor?.name ?? 'object', String(propertyKey)),
+        );
       }
       return invoke(input);
     };
     Object.defineProperty(governedMethod, 'name', { value: original.name });
-    Reflect.defineMetadata(TOOL_METHOD, { declaration, original } satisfies ToolMethodMetadata, governedMethod);
+    Reflect.defineMetadata(
+      TOOL_METHOD,
+      { declaration, original } satisfies ToolMethodMetadata,
+      governedMethod,
+    );
     descriptor.value = governedMethod;
     return descriptor;
   };
@@ -57,11 +63,17 @@ export function Tool(declaration: ToolDeclaration): MethodDecorator {
 
 /** The `@Tool` metadata of a method, if it has any. */
 export function getToolMethodMetadata(method: unknown): ToolMethodMetadata | undefined {
-  return typeof method === 'function' ? (Reflect.getMetadata(TOOL_METHOD, method) as ToolMethodMetadata | undefined) : undefined;
+  return typeof method === 'function'
+    ? (Reflect.getMetadata(TOOL_METHOD, method) as ToolMethodMetadata | undefined)
+    : undefined;
 }
 
 /** Connects an instance's decorated method to the executor. Called by the explorer only. */
-export function governInstanceMethod(instance: object, method: string | symbol, invoke: GovernedInvoker): void {
+export function governInstanceMethod(
+  instance: object,
+  method: string | symbol,
+  invoke: GovernedInvoker,
+): void {
   let methods = governed.get(instance);
   if (!methods) governed.set(instance, (methods = new Map()));
   methods.set(method, invoke);

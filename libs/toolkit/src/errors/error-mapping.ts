@@ -27,7 +27,10 @@ export function cleanErrorMessage(message: string, maxLength = MAX_ERROR_MESSAGE
   const cleaned = withoutStack
     .replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi, '$1***@')
     .replace(/\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{6,}/gi, '$1 ***')
-    .replace(/([?&](?:token|access_token|api_key|apikey|key|secret|password|sig|signature)=)[^&\s]+/gi, '$1***')
+    .replace(
+      /([?&](?:token|access_token|api_key|apikey|key|secret|password|sig|signature)=)[^&\s]+/gi,
+      '$1***',
+    )
     .replace(/\s+/g, ' ')
     .trim();
   return cleaned.length > maxLength ? `${cleaned.slice(0, maxLength - 1)}…` : cleaned;
@@ -52,7 +55,8 @@ export function envelopeForThrown(err: unknown, locale: Locale): ErrorEnvelope {
   let message = NO_MESSAGE[locale];
   if (err && typeof err === 'object') {
     if (looksLikeDatabaseError(err)) message = DATA_STORE_FAILED[locale];
-    else if (typeof (err as Error).message === 'string' && (err as Error).message) message = (err as Error).message;
+    else if (typeof (err as Error).message === 'string' && (err as Error).message)
+      message = (err as Error).message;
   } else if (typeof err === 'string' && err) {
     message = err;
   }

@@ -17,46 +17,133 @@ type Catalog = Record<ErrorCode, CatalogEntry>;
  */
 const CATALOG: Record<Locale, Catalog> = {
   'zh-CN': {
-    INVALID_INPUT: { error: '输入不符合参数定义：{summary}', suggestedAction: '按 details.issues 修正参数后重试' },
+    INVALID_INPUT: {
+      error: '输入不符合参数定义：{summary}',
+      suggestedAction: '按 details.issues 修正参数后重试',
+    },
     TIMEOUT: { error: '工具调用超时', suggestedAction: '缩小查询范围或重试' },
     UPSTREAM_ERROR: { error: '工具执行失败：{message}', suggestedAction: '检查输入是否正确，或稍后重试' },
-    OUTPUT_INVALID: { error: '工具返回的结果不合法：{message}', suggestedAction: '这是工具实现的问题，请联系工具维护者' },
-    APPROVAL_PENDING: { error: '该调用需要人工审批，已挂起等待审批人决定', suggestedAction: '等待审批后通过 GET /v1/calls/{callId} 查询结果' },
-    APPROVAL_DENIED: { error: '审批人拒绝了该调用，工具未执行', suggestedAction: '换一种做法，或与审批人沟通后重新发起' },
+    OUTPUT_INVALID: {
+      error: '工具返回的结果不合法：{message}',
+      suggestedAction: '这是工具实现的问题，请联系工具维护者',
+    },
+    APPROVAL_PENDING: {
+      error: '该调用需要人工审批，已挂起等待审批人决定',
+      suggestedAction: '等待审批后通过 GET /v1/calls/{callId} 查询结果',
+    },
+    APPROVAL_DENIED: {
+      error: '审批人拒绝了该调用，工具未执行',
+      suggestedAction: '换一种做法，或与审批人沟通后重新发起',
+    },
     APPROVAL_EXPIRED: { error: '审批已过期，工具未执行', suggestedAction: '重新发起调用以再次申请审批' },
-    UNAUTHENTICATED: { error: '缺少、未知或已吊销的 API 密钥', suggestedAction: '在 Authorization 头中提供有效的 Bearer 密钥' },
+    UNAUTHENTICATED: {
+      error: '缺少、未知或已吊销的 API 密钥',
+      suggestedAction: '在 Authorization 头中提供有效的 Bearer 密钥',
+    },
     FORBIDDEN: { error: '当前密钥的角色或租户无权执行该操作', suggestedAction: '使用具有相应角色的密钥' },
     NOT_FOUND: { error: '请求的资源不存在：{resource}', suggestedAction: '检查标识符是否正确' },
-    TOOL_NOT_FOUND: { error: '工具 {tool} 不存在或未绑定到该智能体', suggestedAction: '通过 GET /v1/agents/{agentType}/tools 查看可用工具' },
-    IDEMPOTENCY_CONFLICT: { error: '该幂等键已用于不同的输入', suggestedAction: '为新的请求使用新的 Idempotency-Key' },
-    VERSION_CONFLICT: { error: '绑定已被他人修改（当前版本 {currentVersion}）', suggestedAction: '重新加载最新版本，合并修改后再保存' },
+    TOOL_NOT_FOUND: {
+      error: '工具 {tool} 不存在或未绑定到该智能体',
+      suggestedAction: '通过 GET /v1/agents/{agentType}/tools 查看可用工具',
+    },
+    IDEMPOTENCY_CONFLICT: {
+      error: '该幂等键已用于不同的输入',
+      suggestedAction: '为新的请求使用新的 Idempotency-Key',
+    },
+    VERSION_CONFLICT: {
+      error: '绑定已被他人修改（当前版本 {currentVersion}）',
+      suggestedAction: '重新加载最新版本，合并修改后再保存',
+    },
     PAYLOAD_TOO_LARGE: { error: '请求体超过上限 {limitBytes} 字节', suggestedAction: '缩小请求体后重试' },
     RATE_LIMITED: { error: '调用配额已用完：{quota}', suggestedAction: '等待 Retry-After 秒后重试' },
-    AUDIT_UNAVAILABLE: { error: '审计存储不可用，为保证可追溯，该调用未执行', suggestedAction: '稍后重试；工具未被执行，重试是安全的' },
-    CONNECTOR_NOT_CONFIGURED: { error: '租户未配置连接器 {connector}', suggestedAction: '请管理员在租户配置中补充该连接器' },
-    NOT_READY: { error: '服务尚未就绪：{reason}', suggestedAction: '稍后重试；负载均衡器应暂时不向该实例转发流量' },
-    INTERNAL_ERROR: { error: '服务器内部错误', suggestedAction: '稍后重试；若持续出现，请携带 X-Request-Id 联系管理员' },
+    AUDIT_UNAVAILABLE: {
+      error: '审计存储不可用，为保证可追溯，该调用未执行',
+      suggestedAction: '稍后重试；工具未被执行，重试是安全的',
+    },
+    CONNECTOR_NOT_CONFIGURED: {
+      error: '租户未配置连接器 {connector}',
+      suggestedAction: '请管理员在租户配置中补充该连接器',
+    },
+    NOT_READY: {
+      error: '服务尚未就绪：{reason}',
+      suggestedAction: '稍后重试；负载均衡器应暂时不向该实例转发流量',
+    },
+    INTERNAL_ERROR: {
+      error: '服务器内部错误',
+      suggestedAction: '稍后重试；若持续出现，请携带 X-Request-Id 联系管理员',
+    },
   },
   en: {
-    INVALID_INPUT: { error: 'The input is invalid: {summary}', suggestedAction: 'Fix the fields listed in details.issues and call again' },
+    INVALID_INPUT: {
+      error: 'The input is invalid: {summary}',
+      suggestedAction: 'Fix the fields listed in details.issues and call again',
+    },
     TIMEOUT: { error: 'The tool call timed out', suggestedAction: 'Narrow the query or try again' },
-    UPSTREAM_ERROR: { error: 'The tool failed: {message}', suggestedAction: 'Check the input, or try again later' },
-    OUTPUT_INVALID: { error: 'The tool returned an invalid result: {message}', suggestedAction: "This is a defect in the tool; tell the tool's maintainers" },
-    APPROVAL_PENDING: { error: 'This call needs human approval and is parked until an approver decides', suggestedAction: 'Wait for the decision, then read GET /v1/calls/{callId}' },
-    APPROVAL_DENIED: { error: 'An approver denied this call; the tool did not run', suggestedAction: 'Try another approach, or talk to the approver before asking again' },
-    APPROVAL_EXPIRED: { error: 'The approval expired; the tool did not run', suggestedAction: 'Invoke the tool again to ask for a new approval' },
-    UNAUTHENTICATED: { error: 'Missing, unknown or revoked API key', suggestedAction: 'Send a valid key as Authorization: Bearer <key>' },
-    FORBIDDEN: { error: "The key's role or tenant does not allow this", suggestedAction: 'Use a key with the required role' },
+    UPSTREAM_ERROR: {
+      error: 'The tool failed: {message}',
+      suggestedAction: 'Check the input, or try again later',
+    },
+    OUTPUT_INVALID: {
+      error: 'The tool returned an invalid result: {message}',
+      suggestedAction: "This is a defect in the tool; tell the tool's maintainers",
+    },
+    APPROVAL_PENDING: {
+      error: 'This call needs human approval and is parked until an approver decides',
+      suggestedAction: 'Wait for the decision, then read GET /v1/calls/{callId}',
+    },
+    APPROVAL_DENIED: {
+      error: 'An approver denied this call; the tool did not run',
+      suggestedAction: 'Try another approach, or talk to the approver before asking again',
+    },
+    APPROVAL_EXPIRED: {
+      error: 'The approval expired; the tool did not run',
+      suggestedAction: 'Invoke the tool again to ask for a new approval',
+    },
+    UNAUTHENTICATED: {
+      error: 'Missing, unknown or revoked API key',
+      suggestedAction: 'Send a valid key as Authorization: Bearer <key>',
+    },
+    FORBIDDEN: {
+      error: "The key's role or tenant does not allow this",
+      suggestedAction: 'Use a key with the required role',
+    },
     NOT_FOUND: { error: 'Not found: {resource}', suggestedAction: 'Check the identifier' },
-    TOOL_NOT_FOUND: { error: 'Tool {tool} does not exist or is not bound to this agent', suggestedAction: 'List the available tools with GET /v1/agents/{agentType}/tools' },
-    IDEMPOTENCY_CONFLICT: { error: 'This idempotency key was already used with different input', suggestedAction: 'Use a new Idempotency-Key for a new request' },
-    VERSION_CONFLICT: { error: 'The bindings were changed by someone else (current version {currentVersion})', suggestedAction: 'Reload the latest version, merge your change and save again' },
-    PAYLOAD_TOO_LARGE: { error: 'The request body exceeds {limitBytes} bytes', suggestedAction: 'Send a smaller body' },
-    RATE_LIMITED: { error: 'Quota exhausted: {quota}', suggestedAction: 'Retry after the number of seconds in Retry-After' },
-    AUDIT_UNAVAILABLE: { error: 'The audit store is unavailable, so the call was not run', suggestedAction: 'Try again later; the tool did not run, so retrying is safe' },
-    CONNECTOR_NOT_CONFIGURED: { error: 'The tenant has no connector {connector} configured', suggestedAction: "Ask an admin to add the connector to the tenant's configuration" },
-    NOT_READY: { error: 'Not ready: {reason}', suggestedAction: 'Try again shortly; load balancers should route elsewhere meanwhile' },
-    INTERNAL_ERROR: { error: 'Internal server error', suggestedAction: 'Try again later; if it persists, report the X-Request-Id to an admin' },
+    TOOL_NOT_FOUND: {
+      error: 'Tool {tool} does not exist or is not bound to this agent',
+      suggestedAction: 'List the available tools with GET /v1/agents/{agentType}/tools',
+    },
+    IDEMPOTENCY_CONFLICT: {
+      error: 'This idempotency key was already used with different input',
+      suggestedAction: 'Use a new Idempotency-Key for a new request',
+    },
+    VERSION_CONFLICT: {
+      error: 'The bindings were changed by someone else (current version {currentVersion})',
+      suggestedAction: 'Reload the latest version, merge your change and save again',
+    },
+    PAYLOAD_TOO_LARGE: {
+      error: 'The request body exceeds {limitBytes} bytes',
+      suggestedAction: 'Send a smaller body',
+    },
+    RATE_LIMITED: {
+      error: 'Quota exhausted: {quota}',
+      suggestedAction: 'Retry after the number of seconds in Retry-After',
+    },
+    AUDIT_UNAVAILABLE: {
+      error: 'The audit store is unavailable, so the call was not run',
+      suggestedAction: 'Try again later; the tool did not run, so retrying is safe',
+    },
+    CONNECTOR_NOT_CONFIGURED: {
+      error: 'The tenant has no connector {connector} configured',
+      suggestedAction: "Ask an admin to add the connector to the tenant's configuration",
+    },
+    NOT_READY: {
+      error: 'Not ready: {reason}',
+      suggestedAction: 'Try again shortly; load balancers should route elsewhere meanwhile',
+    },
+    INTERNAL_ERROR: {
+      error: 'Internal server error',
+      suggestedAction: 'Try again later; if it persists, report the X-Request-Id to an admin',
+    },
   },
 };
 
@@ -74,7 +161,10 @@ export function catalogMessage(
   params?: Readonly<Record<string, unknown>>,
 ): CatalogEntry {
   const entry = (CATALOG[locale] ?? CATALOG[DEFAULT_LOCALE])[code];
-  return { error: interpolate(entry.error, params), suggestedAction: interpolate(entry.suggestedAction, params) };
+  return {
+    error: interpolate(entry.error, params),
+    suggestedAction: interpolate(entry.suggestedAction, params),
+  };
 }
 
 /**

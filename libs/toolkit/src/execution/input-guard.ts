@@ -22,7 +22,8 @@ function walk(v: unknown, depth: number, maxDepth: number): Found | undefined {
     return message ? { path: [], message } : undefined;
   }
   if (v === null || typeof v !== 'object') return undefined;
-  if (depth >= maxDepth) return { path: [], message: `nesting deeper than ${maxDepth} levels is not accepted` };
+  if (depth >= maxDepth)
+    return { path: [], message: `nesting deeper than ${maxDepth} levels is not accepted` };
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
       const found = walk(v[i], depth + 1, maxDepth);

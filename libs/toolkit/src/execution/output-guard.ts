@@ -6,7 +6,8 @@ export interface OutputProblem {
   readonly reason: string;
 }
 
-export type OutputCheck = { ok: true; value: unknown; largeStrings: number } | { ok: false; problem: OutputProblem };
+export type OutputCheck =
+  { ok: true; value: unknown; largeStrings: number } | { ok: false; problem: OutputProblem };
 
 function describeUnserializable(v: unknown): string | undefined {
   switch (typeof v) {
@@ -23,7 +24,8 @@ function describeUnserializable(v: unknown): string | undefined {
   }
   if (v instanceof Map) return 'a Map is not JSON; return a plain object';
   if (v instanceof Set) return 'a Set is not JSON; return an array';
-  if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) return 'binary data is not JSON; return files as base64 strings';
+  if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer)
+    return 'binary data is not JSON; return files as base64 strings';
   return undefined;
 }
 
@@ -82,7 +84,8 @@ export function guardOutput(value: unknown): OutputCheck {
     const result = visit(value);
     return { ok: true, value: result === undefined ? null : result, largeStrings };
   } catch (err) {
-    if (err && typeof err === 'object' && 'reason' in err) return { ok: false, problem: err as OutputProblem };
+    if (err && typeof err === 'object' && 'reason' in err)
+      return { ok: false, problem: err as OutputProblem };
     throw err;
   }
 }

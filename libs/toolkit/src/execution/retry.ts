@@ -49,7 +49,10 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * @example
  * const res = await withRetry(() => client.get(`/services/${service}`), { signal: ctx.abortSignal });
  */
-export async function withRetry<T>(operation: (attempt: number) => Promise<T>, options: RetryOptions = {}): Promise<T> {
+export async function withRetry<T>(
+  operation: (attempt: number) => Promise<T>,
+  options: RetryOptions = {},
+): Promise<T> {
   const attempts = Math.max(1, options.attempts ?? 3);
   const base = options.baseDelayMs ?? 200;
   const retryOn = options.retryOn ?? isRetryable;

@@ -39,7 +39,9 @@ const failing = defineTool({
   risk: { level: 'L1' },
   execute: ({ typed }) => {
     if (typed) throw new ToolError('SERVICE_NOT_FOUND', '服务 x 不存在', '用 list_services 查看');
-    const err = new Error('boom at https://user:secret@example.com/path?token=abc\n    at Object.<anonymous> (/x.js:1:1)');
+    const err = new Error(
+      'boom at https://user:secret@example.com/path?token=abc\n    at Object.<anonymous> (/x.js:1:1)',
+    );
     throw err;
   },
 });
@@ -74,13 +76,23 @@ const snapshots = defineTool({
 @Injectable()
 class OpsTools {
   calls = 0;
-  @Tool({ name: 'ping_service', description: 'Pings.', inputSchema: z.object({ service: z.string() }), risk: { level: 'L0' } })
+  @Tool({
+    name: 'ping_service',
+    description: 'Pings.',
+    inputSchema: z.object({ service: z.string() }),
+    risk: { level: 'L0' },
+  })
   ping(input: { service: string }, ctx: ToolContext) {
     this.calls++;
     return { service: input.service, principal: ctx.session.auth.current?.principalId ?? null };
   }
 
-  @Tool({ name: 'ping_twice', description: 'Pings via the other tool.', inputSchema: z.object({}), risk: { level: 'L0' } })
+  @Tool({
+    name: 'ping_twice',
+    description: 'Pings via the other tool.',
+    inputSchema: z.object({}),
+    risk: { level: 'L0' },
+  })
   async pingTwice(_input: object, ctx: ToolContext) {
     const first = (await this.ping({ service: 'a' }, ctx)) as { principal: string | null };
     return { nested: first.principal };
@@ -96,7 +108,9 @@ class RecordingHook implements ToolCallHook {
     return undefined;
   }
   afterCall(call: ToolCall, result: ToolCallResult) {
-    this.seen.push(`after:${call.tool.contract.name}:${'code' in result.envelope ? result.envelope.code : 'ok'}`);
+    this.seen.push(
+      `after:${call.tool.contract.name}:${'code' in result.envelope ? result.envelope.code : 'ok'}`,
+    );
   }
 }
 
@@ -129,7 +143,13 @@ describe('ToolExecutor', () => {
   const request = (name: string, input: unknown, extra: Partial<ToolCallRequest> = {}): ToolCallRequest => {
     const contract = registry.get(name)!;
     return {
-      tool: { contract, implementation: [...contract.implementations.values()][0]!, timeoutMs: contract.timeoutMs, approval: contract.approval.mode, bindingVersion: null },
+      tool: {
+        contract,
+        implementation: [...contract.implementations.values()][0]!,
+        timeoutMs: contract.timeoutMs,
+        approval: contract.approval.mode,
+        bindingVersion: null,
+      },
       input,
       tenant: { id: 't1' },
       agentType: 'ops',
@@ -142,7 +162,10 @@ describe('ToolExecutor', () => {
   it('wraps success in the envelope and fills defaults', async () => {
     const r = await executor.run(request('echo_text', { text: 'ab', times: 2 }));
     expect(r.envelope).toEqual({ data: { text: 'abab' }, status: 'ok' });
-    expect((await executor.run(request('echo_text', { text: 'x' }))).envelope).toEqual({ data: { text: 'x' }, status: 'ok' });
+    expect((await executor.run(request('echo_text', { text: 'x' }))).envelope).toEqual({
+      data: { text: 'x' },
+      status: 'ok',
+    });
   });
 
   it('answers the uniform signature as a JSON string', async () => {
@@ -173,7 +196,11 @@ describe('ToolExecutor', () => {
     const t = Date.now();
     const r = await executor.run(request('slow_call', {}, { locale: 'zh-CN' }));
     expect(Date.now() - t).toBeLessThan(250);
-    expect(r.envelope).toEqual({ error: '工具调用超时', code: 'TIMEOUT', suggestedAction: '缩小查询范围或重试' });
+    expect(r.envelope).toEqual({
+      error: '工具调用超时',
+      code: 'TIMEOUT',
+      suggestedAction: '缩小查询范围或重试',
+    });
   });
 
   it('keeps a ToolError code and cleans anything else into UPSTREAM_ERROR', async () => {
@@ -204,7 +231,9 @@ describe('ToolExecutor', () => {
 
   it('takes the last snapshot of a generator and streams partials with labels', async () => {
     const events: unknown[] = [];
-    const r = await executor.run(request('make_report', { project: 'p1' }, { onEvent: (e) => events.push(e) }));
+    const r = await executor.run(
+      request('make_report', { project: 'p1' }, { onEvent: (e) => events.push(e) }),
+    );
     expect(r.envelope).toEqual({ data: { phase: 'write', sections: 2 }, status: 'ok' });
     expect(events).toEqual([
       { type: 'label', phase: 'start', text: '为 p1 生成报告' },
@@ -225,27 +254,43 @@ describe('ToolExecutor', () => {
 
   it('governs direct calls of @Tool methods: validation, system principal, inherited context', async () => {
     hook.seen.length = 0;
-    await expect(ops.ping({ service: 'x' }, undefined as never)).resolves.toEqual({ service: 'x', principal: 'system' });
-    await expect(ops.ping({ service: 42 } as never, undefined as never)).rejects.toBeInstanceOf(ToolCallFailedError);
+    await expect(ops.ping({ service: 'x' }, undefined as never)).resolves.toEqual({
+      service: 'x',
+      principal: 'system',
+    });
+    await expect(ops.ping({ service: 42 } as never, undefined as never)).rejects.toBeInstanceOf(
+      ToolCallFailedError,
+    );
     const r = await executor.run(request('ping_twice', {}));
     expect(r.envelope).toEqual({ data: { nested: 'k1' }, status: 'ok' });
     expect(hook.seen).toContain('before:ping_service');
   });
 
   it('refuses an ungoverned instance', async () => {
-    await expect(new OpsTools().ping({ service: 'x' }, undefined as never)).rejects.toThrow(/only run through the ToolExecutor/);
+    await expect(new OpsTools().ping({ service: 'x' }, undefined as never)).rejects.toThrow(
+      /only run through the ToolExecutor/,
+    );
   });
 });
 
 describe('boot rules', () => {
   const boot = async (defs: unknown[]) => {
     const moduleRef = await Test.createTestingModule({
-      imports: [ToolkitModule.forRoot({ defaultLocale: 'en' }), ToolkitModule.forFeature(defs as never, 'boot-spec')],
+      imports: [
+        ToolkitModule.forRoot({ defaultLocale: 'en' }),
+        ToolkitModule.forFeature(defs as never, 'boot-spec'),
+      ],
     }).compile();
     await moduleRef.init();
     await moduleRef.close();
   };
-  const base = { name: 'ok_tool', description: 'd', inputSchema: z.object({}), risk: { level: 'L0' }, execute: () => 1 };
+  const base = {
+    name: 'ok_tool',
+    description: 'd',
+    inputSchema: z.object({}),
+    risk: { level: 'L0' },
+    execute: () => 1,
+  };
 
   it.each([
     [{ ...base, name: 'BadName' }, 'name must be snake_case'],
@@ -253,12 +298,21 @@ describe('boot rules', () => {
     [{ ...base, inputSchema: undefined }, 'inputSchema is required'],
     [{ ...base, inputSchema: { type: 'object' } }, 'mark the tool dynamic'],
     [{ ...base, dynamic: true, inputSchema: { type: 'nonsense' } }, 'does not compile'],
-    [{ ...base, dynamic: true, inputSchema: { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } } }, 'does not compile'],
+    [
+      {
+        ...base,
+        dynamic: true,
+        inputSchema: { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } },
+      },
+      'does not compile',
+    ],
     [{ ...base, risk: {} }, 'risk.level is required'],
     [{ ...base, risk: { level: 'L3' } }, 'L3 tool needs approval'],
     [{ ...base, timeoutMs: 30_001 }, 'timeoutMs must be'],
   ])('refuses %#', async (def, rule) => {
-    await expect(boot([def])).rejects.toThrow(new RegExp(`tool "\\S+" \\(defineTool in boot-spec\\): .*${rule}`));
+    await expect(boot([def])).rejects.toThrow(
+      new RegExp(`tool "\\S+" \\(defineTool in boot-spec\\): .*${rule}`),
+    );
   });
 
   it('refuses duplicates and accepts L3 with always()', async () => {

@@ -12,14 +12,19 @@ import { CallScope } from './call-scope.js';
 import { findUnstorableInput } from './input-guard.js';
 import { labelText } from './labels.js';
 import { guardOutput } from './output-guard.js';
-import type { CallStage, EffectiveTool, LateOutcome, ToolCall, ToolCallRequest, ToolCallResult } from './tool-call.js';
+import type {
+  CallStage,
+  EffectiveTool,
+  LateOutcome,
+  ToolCall,
+  ToolCallRequest,
+  ToolCallResult,
+} from './tool-call.js';
 import { SYSTEM_PRINCIPAL } from './tool-context.js';
 import { uuidv7 } from '../util/ids.js';
 
 type BodyOutcome =
-  | { kind: 'ok'; output: unknown }
-  | { kind: 'error'; envelope: ErrorEnvelope }
-  | { kind: 'timeout' };
+  { kind: 'ok'; output: unknown } | { kind: 'error'; envelope: ErrorEnvelope } | { kind: 'timeout' };
 
 interface OrderedHook {
   readonly hook: ToolCallHook;
@@ -27,11 +32,19 @@ interface OrderedHook {
 }
 
 function isThenable(v: unknown): v is PromiseLike<unknown> {
-  return v !== null && (typeof v === 'object' || typeof v === 'function') && typeof (v as PromiseLike<unknown>).then === 'function';
+  return (
+    v !== null &&
+    (typeof v === 'object' || typeof v === 'function') &&
+    typeof (v as PromiseLike<unknown>).then === 'function'
+  );
 }
 
 function isAsyncIterable(v: unknown): v is AsyncIterable<unknown> {
-  return v !== null && typeof v === 'object' && typeof (v as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function';
+  return (
+    v !== null &&
+    typeof v === 'object' &&
+    typeof (v as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function'
+  );
 }
 
 /** What a generator tool that yielded nothing produced: no result. */
@@ -101,7 +114,10 @@ export class ToolExecutor {
         const r = hook.beforeExecute!(call);
         stop = isThenable(r) ? await r : r;
       } catch (err) {
-        this.logger.error(`pipeline hook failed before ${tool.contract.name}; the tool was not run`, err as Error);
+        this.logger.error(
+          `pipeline hook failed before ${tool.contract.name}; the tool was not run`,
+          err as Error,
+        );
         stop = { envelope: errorEnvelope(ErrorCode.INTERNAL_ERROR, locale) };
       }
       if (stop) return this.finish(call, this.result(callId, stop.envelope, 'stopped', t0));
@@ -152,7 +168,13 @@ export class ToolExecutor {
     throw new ToolCallFailedError(result.envelope);
   }
 
-  private invalid(callId: string, issues: readonly InputIssue[], stage: CallStage, t0: number, locale: ToolCallRequest['locale']): ToolCallResult {
+  private invalid(
+    callId: string,
+    issues: readonly InputIssue[],
+    stage: CallStage,
+    t0: number,
+    locale: ToolCallRequest['locale'],
+  ): ToolCallResult {
     return { ...this.result(callId, invalidInputEnvelope(issues, locale), stage, t0), issues };
   }
 
@@ -194,18 +216,30 @@ export class ToolExecutor {
       let timedOut = false;
       const timer = setTimeout(() => {
         timedOut = true;
-        ctx.abort(new ToolTimeoutError(`${call.tool.contract.name} passed its ${call.tool.timeoutMs} ms limit`));
+        ctx.abort(
+          new ToolTimeoutError(`${call.tool.contract.name} passed its ${call.tool.timeoutMs} ms limit`),
+        );
         resolve({ kind: 'timeout' });
       }, call.tool.timeoutMs);
       body.then(
         (output) => {
-          if (timedOut) return this.lateCompletion(call, { status: 'ok', output, durationMs: Date.now() - call.startedAt });
+          if (timedOut)
+            return this.lateCompletion(call, {
+              status: 'ok',
+              output,
+              durationMs: Date.now() - call.startedAt,
+            });
           clearTimeout(timer);
           resolve({ kind: 'ok', output });
         },
         (err: unknown) => {
           const envelope = envelopeForThrown(err, locale);
-          if (timedOut) return this.lateCompletion(call, { status: 'error', envelope, durationMs: Date.now() - call.startedAt });
+          if (timedOut)
+            return this.lateCompletion(call, {
+              status: 'error',
+              envelope,
+              durationMs: Date.now() - call.startedAt,
+            });
           clearTimeout(timer);
           resolve({ kind: 'error', envelope });
         },
@@ -214,7 +248,11 @@ export class ToolExecutor {
   }
 
   /** Each yield is a whole snapshot; the last one is the result; the generator's return value is ignored. */
-  private async consumeSnapshots(call: ToolCall, ctx: CallContext, iterable: AsyncIterable<unknown>): Promise<unknown> {
+  private async consumeSnapshots(
+    call: ToolCall,
+    ctx: CallContext,
+    iterable: AsyncIterable<unknown>,
+  ): Promise<unknown> {
     let last: unknown;
     let seen = false;
     for await (const snapshot of iterable) {
@@ -232,11 +270,21 @@ export class ToolExecutor {
   private toResult(call: ToolCall, outcome: BodyOutcome, t0: number): ToolCallResult {
     const { locale } = call.request;
     if (outcome.kind === 'timeout') {
-      return this.result(call.id, errorEnvelope(ErrorCode.TIMEOUT, locale, { timeoutMs: call.tool.timeoutMs }), 'timed_out', t0);
+      return this.result(
+        call.id,
+        errorEnvelope(ErrorCode.TIMEOUT, locale, { timeoutMs: call.tool.timeoutMs }),
+        'timed_out',
+        t0,
+      );
     }
     if (outcome.kind === 'error') return this.result(call.id, outcome.envelope, 'executed', t0);
     if (outcome.output === NO_SNAPSHOT) {
-      return this.result(call.id, this.outputInvalid('the generator finished without yielding a result', locale), 'executed', t0);
+      return this.result(
+        call.id,
+        this.outputInvalid('the generator finished without yielding a result', locale),
+        'executed',
+        t0,
+      );
     }
     const checked = this.checkOutput(call, outcome.output);
     if ('envelope' in checked) return this.result(call.id, checked.envelope, 'executed', t0);
@@ -246,7 +294,12 @@ export class ToolExecutor {
       try {
         modelOutput = contract.toModelOutput(checked.value);
       } catch (err) {
-        return this.result(call.id, this.outputInvalid(`toModelOutput failed: ${(err as Error).message}`, locale), 'executed', t0);
+        return this.result(
+          call.id,
+          this.outputInvalid(`toModelOutput failed: ${(err as Error).message}`, locale),
+          'executed',
+          t0,
+        );
       }
     }
     this.emitLabel(call, 'complete', checked.value);
@@ -268,7 +321,9 @@ export class ToolExecutor {
       return { envelope: this.outputInvalid(`${guarded.problem.reason}${where}`, locale) };
     }
     if (guarded.largeStrings) {
-      this.logger.warn(`${call.tool.contract.name} returned ${guarded.largeStrings} string(s) over 3 MiB; large files slow every consumer`);
+      this.logger.warn(
+        `${call.tool.contract.name} returned ${guarded.largeStrings} string(s) over 3 MiB; large files slow every consumer`,
+      );
     }
     if (schema?.kind === 'json') {
       const c = schema.check(guarded.value);
@@ -304,7 +359,9 @@ export class ToolExecutor {
     for (const hook of this.lateHooks) {
       Promise.resolve()
         .then(() => hook.onLateCompletion!(call, outcome))
-        .catch((err: unknown) => this.logger.error(`late-completion hook failed for ${call.id}`, err as Error));
+        .catch((err: unknown) =>
+          this.logger.error(`late-completion hook failed for ${call.id}`, err as Error),
+        );
     }
   }
 }

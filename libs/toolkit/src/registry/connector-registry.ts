@@ -22,12 +22,14 @@ export class ConnectorRegistry {
       throw new ToolDefinitionError([`${label}: name must be snake_case`]);
     }
     if (this.connectors.has(definition.name)) throw new ToolDefinitionError([`${label}: duplicated`]);
-    if (typeof definition.create !== 'function') throw new ToolDefinitionError([`${label}: create must be a function`]);
+    if (typeof definition.create !== 'function')
+      throw new ToolDefinitionError([`${label}: create must be a function`]);
     let config: CompiledSchema;
     try {
       config = compileSchema(definition.configSchema, 'output');
     } catch (err) {
-      if (err instanceof SchemaExportError) throw new ToolDefinitionError([`${label}: configSchema ${err.message}`]);
+      if (err instanceof SchemaExportError)
+        throw new ToolDefinitionError([`${label}: configSchema ${err.message}`]);
       throw err;
     }
     this.connectors.set(definition.name, { definition, config });

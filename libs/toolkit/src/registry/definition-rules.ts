@@ -10,8 +10,7 @@ import type { NormalizedRisk, RegisteredTool } from './registered-tool.js';
 
 /** A contract without implementations yet, or the problems that keep it from being one. */
 export type ContractCheck =
-  | { ok: true; contract: Omit<RegisteredTool, 'implementations'> }
-  | { ok: false; problems: string[] };
+  { ok: true; contract: Omit<RegisteredTool, 'implementations'> } | { ok: false; problems: string[] };
 
 function normalizeApproval(
   decl: ToolDeclaration,
@@ -22,7 +21,8 @@ function normalizeApproval(
   let prompt: ((args: { input: any }) => string) | undefined;
   if (raw && 'request' in raw) {
     mode = raw.request?.mode;
-    if (raw.prompt !== undefined && typeof raw.prompt !== 'function') problems.push('approval.prompt must be a function');
+    if (raw.prompt !== undefined && typeof raw.prompt !== 'function')
+      problems.push('approval.prompt must be a function');
     prompt = raw.prompt as typeof prompt;
   } else if (raw) {
     mode = raw.mode;
@@ -51,10 +51,16 @@ function normalizeRisk(decl: ToolDeclaration, mode: ApprovalMode, problems: stri
   if (risk.level === 'L0' && mode !== 'never') {
     problems.push('an L0 tool is read-only and non-sensitive; raise its risk level if it needs approval');
   }
-  if (risk.dataDomains !== undefined && (!Array.isArray(risk.dataDomains) || risk.dataDomains.some((d) => typeof d !== 'string'))) {
+  if (
+    risk.dataDomains !== undefined &&
+    (!Array.isArray(risk.dataDomains) || risk.dataDomains.some((d) => typeof d !== 'string'))
+  ) {
     problems.push('risk.dataDomains must be an array of strings');
   }
-  if (risk.estimatedDurationMs !== undefined && !(Number.isFinite(risk.estimatedDurationMs) && risk.estimatedDurationMs >= 0)) {
+  if (
+    risk.estimatedDurationMs !== undefined &&
+    !(Number.isFinite(risk.estimatedDurationMs) && risk.estimatedDurationMs >= 0)
+  ) {
     problems.push('risk.estimatedDurationMs must be a non-negative number');
   }
   return {
@@ -65,10 +71,16 @@ function normalizeRisk(decl: ToolDeclaration, mode: ApprovalMode, problems: stri
   };
 }
 
-function compileRole(schema: ToolSchema | undefined, role: 'input' | 'output', decl: ToolDeclaration, problems: string[]): CompiledSchema | undefined {
+function compileRole(
+  schema: ToolSchema | undefined,
+  role: 'input' | 'output',
+  decl: ToolDeclaration,
+  problems: string[],
+): CompiledSchema | undefined {
   const field = role === 'input' ? 'inputSchema' : 'outputSchema';
   if (schema === undefined) {
-    if (role === 'input') problems.push('inputSchema is required (use z.object({}) for a tool without parameters)');
+    if (role === 'input')
+      problems.push('inputSchema is required (use z.object({}) for a tool without parameters)');
     return undefined;
   }
   const kind = schemaKind(schema);
@@ -97,9 +109,14 @@ function compileRole(schema: ToolSchema | undefined, role: 'input' | 'output', d
 
 function checkOptionalFunctions(decl: ToolDeclaration, problems: string[]): void {
   for (const key of ['approvalKey', 'toModelOutput'] as const) {
-    if (decl[key] !== undefined && typeof decl[key] !== 'function') problems.push(`${key} must be a function`);
+    if (decl[key] !== undefined && typeof decl[key] !== 'function')
+      problems.push(`${key} must be a function`);
   }
-  if (decl.endsTurn !== undefined && typeof decl.endsTurn !== 'boolean' && typeof decl.endsTurn !== 'function') {
+  if (
+    decl.endsTurn !== undefined &&
+    typeof decl.endsTurn !== 'boolean' &&
+    typeof decl.endsTurn !== 'function'
+  ) {
     problems.push('endsTurn must be a boolean or a function of the output');
   }
   for (const key of ['deferred', 'availableInSubagents', 'dynamic'] as const) {
@@ -107,10 +124,14 @@ function checkOptionalFunctions(decl: ToolDeclaration, problems: string[]): void
   }
   const label = decl.label as Record<string, unknown> | undefined;
   if (label !== undefined) {
-    if (typeof label !== 'object' || label === null) problems.push('label must be an object { start, delta?, complete? }');
+    if (typeof label !== 'object' || label === null)
+      problems.push('label must be an object { start, delta?, complete? }');
     else {
-      if (label.start !== undefined && typeof label.start !== 'string' && typeof label.start !== 'function') problems.push('label.start must be a string or a function');
-      for (const k of ['delta', 'complete']) if (label[k] !== undefined && typeof label[k] !== 'function') problems.push(`label.${k} must be a function`);
+      if (label.start !== undefined && typeof label.start !== 'string' && typeof label.start !== 'function')
+        problems.push('label.start must be a string or a function');
+      for (const k of ['delta', 'complete'])
+        if (label[k] !== undefined && typeof label[k] !== 'function')
+          problems.push(`label.${k} must be a function`);
     }
   }
 }
@@ -121,15 +142,23 @@ function checkOptionalFunctions(decl: ToolDeclaration, problems: string[]): void
  */
 export function checkContract(decl: ToolDeclaration): ContractCheck {
   const problems: string[] = [];
-  if (typeof decl.name !== 'string' || !TOOL_NAME_PATTERN.test(decl.name) || decl.name.length > MAX_TOOL_NAME_LENGTH) {
-    problems.push(`name must be snake_case (a-z, 0-9, single underscores) and at most ${MAX_TOOL_NAME_LENGTH} characters`);
+  if (
+    typeof decl.name !== 'string' ||
+    !TOOL_NAME_PATTERN.test(decl.name) ||
+    decl.name.length > MAX_TOOL_NAME_LENGTH
+  ) {
+    problems.push(
+      `name must be snake_case (a-z, 0-9, single underscores) and at most ${MAX_TOOL_NAME_LENGTH} characters`,
+    );
   }
   if (typeof decl.description !== 'string' || !decl.description.trim()) {
     problems.push('description must not be empty: say what the tool does and when not to use it');
   }
   const timeoutMs = decl.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMEOUT_MS) {
-    problems.push(`timeoutMs must be a whole number of milliseconds between 1 and ${MAX_TIMEOUT_MS}, got ${String(decl.timeoutMs)}`);
+    problems.push(
+      `timeoutMs must be a whole number of milliseconds between 1 and ${MAX_TIMEOUT_MS}, got ${String(decl.timeoutMs)}`,
+    );
   }
   const approval = normalizeApproval(decl, problems);
   const risk = normalizeRisk(decl, approval.mode, problems);

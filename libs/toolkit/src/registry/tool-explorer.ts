@@ -44,7 +44,8 @@ export class ToolExplorer implements OnModuleInit {
       const instance: unknown = wrapper.instance;
       if (!instance || typeof instance !== 'object') continue;
       if (instance instanceof ToolDefinitionSet) {
-        for (const def of instance.definitions) this.registry.register(def, `defineTool in ${instance.source}`);
+        for (const def of instance.definitions)
+          this.registry.register(def, `defineTool in ${instance.source}`);
         for (const connector of instance.connectors) this.connectors.register(connector, instance.source);
         continue;
       }
@@ -54,12 +55,22 @@ export class ToolExplorer implements OnModuleInit {
         if (!meta) continue;
         const source = `${instance.constructor.name}.${method}`;
         if (!wrapper.isDependencyTreeStatic()) {
-          this.registry.reportProblem(`tool "${meta.declaration.name}" (${source}): tools must live on singleton providers, not request-scoped ones`);
+          this.registry.reportProblem(
+            `tool "${meta.declaration.name}" (${source}): tools must live on singleton providers, not request-scoped ones`,
+          );
           continue;
         }
-        const impl = this.registry.register({ ...meta.declaration, execute: meta.original.bind(instance) }, source);
+        const impl = this.registry.register(
+          { ...meta.declaration, execute: meta.original.bind(instance) },
+          source,
+        );
         if (impl) {
-          pending.push({ instance, method, tool: meta.declaration.name, implementation: meta.declaration.implementation ?? DEFAULT_IMPLEMENTATION });
+          pending.push({
+            instance,
+            method,
+            tool: meta.declaration.name,
+            implementation: meta.declaration.implementation ?? DEFAULT_IMPLEMENTATION,
+          });
         }
       }
     }
@@ -67,11 +78,13 @@ export class ToolExplorer implements OnModuleInit {
   }
 
   private installHooks(): void {
-    const hooks = this.discovery.getProviders({ metadataKey: ToolCallHookProvider.KEY }).flatMap((wrapper) => {
-      const options = this.discovery.getMetadataByDecorator(ToolCallHookProvider, wrapper);
-      const hook = wrapper.instance as ToolCallHook | undefined;
-      return hook && options ? [{ hook, order: options.order }] : [];
-    });
+    const hooks = this.discovery
+      .getProviders({ metadataKey: ToolCallHookProvider.KEY })
+      .flatMap((wrapper) => {
+        const options = this.discovery.getMetadataByDecorator(ToolCallHookProvider, wrapper);
+        const hook = wrapper.instance as ToolCallHook | undefined;
+        return hook && options ? [{ hook, order: options.order }] : [];
+      });
     this.executor.useHooks(hooks);
   }
 

@@ -28,7 +28,8 @@ export class ToolRegistry {
    * Returns the implementation, or undefined when the definition was refused.
    */
   register(definition: ToolDefinition, source: string): ToolImplementation | undefined {
-    if (this.sealed) throw new Error(`ToolRegistry is sealed; cannot register ${definition?.name} from ${source}`);
+    if (this.sealed)
+      throw new Error(`ToolRegistry is sealed; cannot register ${definition?.name} from ${source}`);
     const label = this.label(definition, source);
     if (typeof definition?.execute !== 'function') {
       this.problems.push(`${label}: execute must be a function`);
@@ -39,7 +40,8 @@ export class ToolRegistry {
 
   private label(decl: ToolDeclaration | undefined, source: string): string {
     const name = typeof decl?.name === 'string' && decl.name ? decl.name : '(unnamed)';
-    const impl = decl?.implementation && decl.implementation !== DEFAULT_IMPLEMENTATION ? `/${decl.implementation}` : '';
+    const impl =
+      decl?.implementation && decl.implementation !== DEFAULT_IMPLEMENTATION ? `/${decl.implementation}` : '';
     return `tool "${name}${impl}" (${source})`;
   }
 

@@ -18,8 +18,12 @@ describe('compiled input schemas', () => {
     ['zod 4', v4],
     ['zod 3', v3],
   ])('%s: reads like the seed, in both languages', (_name, schema) => {
-    expect(messages(schema, { supplierId: 42 })).toEqual(["expected string at path 'supplierId', received number"]);
-    expect(messages(schema, { supplierId: 42 }, 'zh-CN')).toEqual(["路径 'supplierId' 应为 string，实际收到 number"]);
+    expect(messages(schema, { supplierId: 42 })).toEqual([
+      "expected string at path 'supplierId', received number",
+    ]);
+    expect(messages(schema, { supplierId: 42 }, 'zh-CN')).toEqual([
+      "路径 'supplierId' 应为 string，实际收到 number",
+    ]);
   });
 
   it.each([
@@ -27,7 +31,10 @@ describe('compiled input schemas', () => {
     ['zod 3', v3],
   ])('%s: fills defaults and refuses unknown fields by name', (_name, schema) => {
     const compiled = compileSchema(schema as any, 'input');
-    expect(compiled.check({ supplierId: 'S1' })).toEqual({ ok: true, value: { supplierId: 'S1', limit: 50 } });
+    expect(compiled.check({ supplierId: 'S1' })).toEqual({
+      ok: true,
+      value: { supplierId: 'S1', limit: 50 },
+    });
     expect(messages(schema, { supplierId: 'S1', tenantId: 'other' })).toEqual([
       "unknown field at path 'tenantId' (allowed: supplierId, limit)",
     ]);
@@ -35,14 +42,19 @@ describe('compiled input schemas', () => {
 
   it('names missing fields and nested paths', () => {
     const schema = z.object({ items: z.array(z.object({ sku: z.string() })) });
-    expect(messages(schema, { items: [{ sku: 'a' }, {}] })).toEqual(["expected string at path 'items[1].sku', but the field is missing"]);
+    expect(messages(schema, { items: [{ sku: 'a' }, {}] })).toEqual([
+      "expected string at path 'items[1].sku', but the field is missing",
+    ]);
   });
 
   it('validates plain JSON Schemas with format as an annotation only', () => {
-    const compiled = compileSchema({ type: 'object', properties: { email: { type: 'string', format: 'email' } }, required: ['email'] }, 'input');
+    const compiled = compileSchema(
+      { type: 'object', properties: { email: { type: 'string', format: 'email' } }, required: ['email'] },
+      'input',
+    );
     expect(compiled.check({ email: 'not an email' }).ok).toBe(true);
-    expect(messages({ type: 'object', properties: { n: { type: 'integer', minimum: 3 } } }, { n: 1 })).toEqual([
-      "expected a value >= 3 at path 'n'",
-    ]);
+    expect(
+      messages({ type: 'object', properties: { n: { type: 'integer', minimum: 3 } } }, { n: 1 }),
+    ).toEqual(["expected a value >= 3 at path 'n'"]);
   });
 });

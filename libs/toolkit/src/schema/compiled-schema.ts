@@ -63,7 +63,9 @@ function compileZod(
       }
       // Strict Zod objects report unknown keys too; keep the contract's version, which lists the allowed fields.
       const named = new Set(unknownFields.map((i) => i.path.join('\u0000')));
-      const zodIssues = fromZodIssues(parsed.error.issues, value).filter((i) => i.kind !== 'unknown_field' || !named.has(i.path.join('\u0000')));
+      const zodIssues = fromZodIssues(parsed.error.issues, value).filter(
+        (i) => i.kind !== 'unknown_field' || !named.has(i.path.join('\u0000')),
+      );
       return { ok: false, issues: [...zodIssues, ...unknownFields] };
     },
   };
@@ -71,7 +73,8 @@ function compileZod(
 
 function unknownFieldIssues(contract: ValidateFunction, value: unknown): InputIssue[] {
   const errors = (contract.errors ?? []).filter(
-    (e) => (e.keyword === 'additionalProperties' || e.keyword === 'unevaluatedProperties') && !isInsideUnion(e),
+    (e) =>
+      (e.keyword === 'additionalProperties' || e.keyword === 'unevaluatedProperties') && !isInsideUnion(e),
   );
   return fromAjvErrors(errors, value);
 }

@@ -19,8 +19,7 @@ const SUBJECT_ZH: Record<string, [string, string]> = {
 
 function boundEn(issue: Extract<InputIssue, { kind: 'bound' }>): string {
   const op = issue.direction === 'min' ? (issue.inclusive ? '>=' : '>') : issue.inclusive ? '<=' : '<';
-  const noun =
-    issue.subject === 'length' ? ' characters' : issue.subject === 'items' ? ' items' : '';
+  const noun = issue.subject === 'length' ? ' characters' : issue.subject === 'items' ? ' items' : '';
   const what = issue.subject === 'number' || issue.subject === 'other' ? 'a value' : 'a length';
   return `expected ${what} ${op} ${issue.limit}${noun}`;
 }
@@ -75,7 +74,12 @@ export function summarizeIssues(issues: readonly InputIssue[], locale: Locale, m
 
 /** The INVALID_INPUT envelope for a list of issues, with `details.issues[] = {path, message}`. */
 export function invalidInputEnvelope(issues: readonly InputIssue[], locale: Locale): ErrorEnvelope {
-  return errorEnvelope(ErrorCode.INVALID_INPUT, locale, { summary: summarizeIssues(issues, locale) }, {
-    issues: issues.map((i) => ({ path: formatPath(i.path), message: renderIssue(i, locale) })),
-  });
+  return errorEnvelope(
+    ErrorCode.INVALID_INPUT,
+    locale,
+    { summary: summarizeIssues(issues, locale) },
+    {
+      issues: issues.map((i) => ({ path: formatPath(i.path), message: renderIssue(i, locale) })),
+    },
+  );
 }

@@ -26,7 +26,8 @@ export function fromZodIssues(rawIssues: readonly unknown[], input: unknown): In
         out.push(typeIssue(input, path, String(raw.expected)));
         break;
       case 'unrecognized_keys':
-        for (const key of (raw.keys as string[]) ?? []) out.push({ kind: 'unknown_field', path: [...path, key], allowed: [] });
+        for (const key of (raw.keys as string[]) ?? [])
+          out.push({ kind: 'unknown_field', path: [...path, key], allowed: [] });
         break;
       case 'invalid_value': // zod 4: enums and literals
         out.push({ kind: 'value', path, allowed: (raw.values as unknown[]) ?? [] });
@@ -77,7 +78,10 @@ export function pointerToPath(pointer: string, root: unknown): (string | number)
     const key = segment.replace(/~1/g, '/').replace(/~0/g, '~');
     const step: string | number = Array.isArray(current) && /^\d+$/.test(key) ? Number(key) : key;
     path.push(step);
-    current = current && typeof current === 'object' ? (current as Record<string | number, unknown>)[step] : undefined;
+    current =
+      current && typeof current === 'object'
+        ? (current as Record<string | number, unknown>)[step]
+        : undefined;
   }
   return path;
 }
@@ -127,7 +131,11 @@ export function fromAjvErrors(errors: readonly ErrorObject[], input: unknown): I
       case 'exclusiveMinimum':
       case 'exclusiveMaximum': {
         const min = e.keyword.startsWith('min') || e.keyword === 'exclusiveMinimum';
-        const subject = e.keyword.endsWith('Length') ? 'length' : e.keyword.endsWith('Items') ? 'items' : 'number';
+        const subject = e.keyword.endsWith('Length')
+          ? 'length'
+          : e.keyword.endsWith('Items')
+            ? 'items'
+            : 'number';
         out.push({
           kind: 'bound',
           path,

@@ -52,7 +52,9 @@ describe('toJsonSchema', () => {
     const s = toJsonSchema({
       $schema: 'http://json-schema.org/draft-07/schema#',
       type: 'object',
-      properties: { pair: { type: 'array', items: [{ type: 'string' }, { type: 'number' }], additionalItems: false } },
+      properties: {
+        pair: { type: 'array', items: [{ type: 'string' }, { type: 'number' }], additionalItems: false },
+      },
       dependencies: { a: ['b'] },
     }) as any;
     expect(s.$schema).toBeUndefined();

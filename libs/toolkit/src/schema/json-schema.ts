@@ -12,8 +12,23 @@ export class SchemaExportError extends Error {}
 type Node = Record<string, unknown>;
 
 const SUBSCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const;
-const SUBSCHEMA_MAPS = ['properties', '$defs', 'definitions', 'patternProperties', 'dependentSchemas'] as const;
-const SUBSCHEMA_SINGLE = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames'] as const;
+const SUBSCHEMA_MAPS = [
+  'properties',
+  '$defs',
+  'definitions',
+  'patternProperties',
+  'dependentSchemas',
+] as const;
+const SUBSCHEMA_SINGLE = [
+  'items',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+] as const;
 
 /** Visits every subschema of a JSON Schema, the root first. */
 function visit(node: unknown, fn: (n: Node) => void): void {
@@ -21,7 +36,8 @@ function visit(node: unknown, fn: (n: Node) => void): void {
   const n = node as Node;
   fn(n);
   for (const k of SUBSCHEMA_LISTS) if (Array.isArray(n[k])) for (const s of n[k] as unknown[]) visit(s, fn);
-  for (const k of SUBSCHEMA_MAPS) if (n[k] && typeof n[k] === 'object') for (const s of Object.values(n[k] as Node)) visit(s, fn);
+  for (const k of SUBSCHEMA_MAPS)
+    if (n[k] && typeof n[k] === 'object') for (const s of Object.values(n[k] as Node)) visit(s, fn);
   for (const k of SUBSCHEMA_SINGLE) if (n[k] && typeof n[k] === 'object') visit(n[k], fn);
 }
 
@@ -101,7 +117,8 @@ export function toJsonSchema(schema: ToolSchema, role: SchemaRole = 'input'): Js
 
   delete out.$schema;
   const fields = zodObjectFieldCount(schema);
-  const exported = out.properties && typeof out.properties === 'object' ? Object.keys(out.properties).length : 0;
+  const exported =
+    out.properties && typeof out.properties === 'object' ? Object.keys(out.properties).length : 0;
   if (fields !== undefined && fields > 0 && exported !== fields) {
     throw new SchemaExportError(`exported ${exported} of its ${fields} fields; refusing a lossy schema`);
   }

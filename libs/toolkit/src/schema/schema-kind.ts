@@ -19,8 +19,7 @@ export function isZod3(schema: unknown): schema is Zod3Schema & { safeParse(v: u
 
 /** The result shape shared by both Zod APIs. */
 export type ZodParseResult =
-  | { success: true; data: unknown }
-  | { success: false; error: { issues: readonly unknown[] } };
+  { success: true; data: unknown } | { success: false; error: { issues: readonly unknown[] } };
 
 /** Tells which API a schema uses; undefined when it is none of them. */
 export function schemaKind(schema: ToolSchema | undefined): SchemaKind | undefined {

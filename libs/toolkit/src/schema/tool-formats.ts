@@ -40,7 +40,9 @@ export function toJsonSchemaItem(tool: ToolView) {
       level: c.risk.level,
       approvalRequired: tool.approval !== 'never',
       dataDomains: c.risk.dataDomains,
-      ...(c.risk.estimatedDurationMs !== undefined ? { estimatedDurationMs: c.risk.estimatedDurationMs } : {}),
+      ...(c.risk.estimatedDurationMs !== undefined
+        ? { estimatedDurationMs: c.risk.estimatedDurationMs }
+        : {}),
     },
     timeoutMs: tool.timeoutMs,
     approval: tool.approval,

@@ -1,0 +1,32 @@
+// ESLint flat config: TypeScript-aware rules for the whole monorepo; Prettier owns formatting.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'apps/console/dist/**', '**/*.d.ts'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
+    rules: {
+      // Tool definitions and Nest plumbing are generic by nature; `any` stays reviewable, not banned.
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
+      // Off on purpose: Nest's DI reads constructor parameter types through emitDecoratorMetadata,
+      // so an import that looks type-only to a linter is a runtime value.
+      '@typescript-eslint/consistent-type-imports': 'off',
+      // Nest modules are classes with static factories and no instance members.
+      '@typescript-eslint/no-extraneous-class': 'off',
+      '@typescript-eslint/no-unsafe-function-type': 'off',
+      'no-console': 'error',
+      eqeqeq: ['error', 'always'],
+    },
+  },
+  {
+    files: ['test/**/*.ts', '**/*.spec.ts'],
+    rules: { 'no-console': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+);
