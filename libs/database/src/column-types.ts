@@ -18,8 +18,7 @@ export const jsonColumn = (options: ColumnOptions = {}): ColumnOptions => ({ typ
  * INTEGER PRIMARY KEY may autoincrement (and is 64-bit anyway).
  */
 export function autoIncrementIdColumn(runner: QueryRunner, name = 'id'): TableColumnOptions {
-  const sqlite =
-    runner.connection.options.type === 'better-sqlite3' || runner.connection.options.type === 'sqlite';
+  const sqlite = runner.connection.options.type === 'better-sqlite3';
   return {
     name,
     type: sqlite ? 'integer' : 'bigint',
