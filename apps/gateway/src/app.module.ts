@@ -39,6 +39,9 @@ export class AppModule {
           load: [registerAs(SETTINGS_NAMESPACE, () => settings)],
         }),
         LoggerModule.forRoot({
+          // The request logger (pino-http) runs only with the access log on: per-request logging
+          // middleware costs measurable throughput (README, "Benchmarks").
+          forRoutes: settings.server.accessLog ? undefined : [],
           pinoHttp: {
             level: settings.logLevel,
             autoLogging: settings.server.accessLog,

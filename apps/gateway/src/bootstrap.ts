@@ -3,6 +3,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { DynamicModule } from '@nestjs/common';
 import { Logger } from 'nestjs-pino';
+import { documentInvokeRoute, registerInvokeRoute } from './agents/invoke.route.js';
 import { AppModule } from './app.module.js';
 import { DEFAULT_LOCALE_PROPERTY } from './http/request-locale.js';
 import type { Settings } from './settings/settings.js';
@@ -48,6 +49,7 @@ export async function createGateway(
   fastify.decorateRequest(DEFAULT_LOCALE_PROPERTY, settings.locale);
   // Only JSON bodies are accepted: anything else answers 415 instead of reaching a handler as text.
   fastify.removeContentTypeParser(['text/plain']);
+  registerInvokeRoute(app, settings.server.bodyLimitBytes);
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
@@ -59,6 +61,7 @@ export async function createGateway(
       .addBearerAuth()
       .build(),
   );
+  documentInvokeRoute(document);
   SwaggerModule.setup('docs', app, document);
   app.enableShutdownHooks();
   return app;

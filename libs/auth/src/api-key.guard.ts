@@ -1,11 +1,8 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ErrorCode, ToolgateError } from '@toolgate/toolkit';
 import { PRINCIPAL_PROPERTY, PUBLIC_KEY, ROLES_KEY } from './access.decorators.js';
 import { ApiKeyService } from './api-key.service.js';
 import type { Role } from './roles.js';
-
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /**
  * Every route needs a valid key unless marked `@Public()`; `@Roles(...)` narrows who may call it.
@@ -24,12 +21,8 @@ export class ApiKeyGuard implements CanActivate {
     const request = context
       .switchToHttp()
       .getRequest<{ headers: Record<string, string | undefined> } & Record<string, unknown>>();
-    const match = BEARER.exec(request.headers.authorization ?? '');
-    const principal = match ? await this.keys.authenticate(match[1]!) : null;
-    if (!principal) throw new ToolgateError(ErrorCode.UNAUTHENTICATED);
-    request[PRINCIPAL_PROPERTY] = principal;
     const roles = this.reflector.getAllAndOverride<Role[] | undefined>(ROLES_KEY, targets);
-    if (roles && !roles.includes(principal.role)) throw new ToolgateError(ErrorCode.FORBIDDEN);
+    request[PRINCIPAL_PROPERTY] = await this.keys.authorize(request.headers.authorization, roles);
     return true;
   }
 }

@@ -33,6 +33,8 @@ export interface CreatedKey extends ApiKeyView {
   readonly key: string;
 }
 
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
 interface CacheEntry {
   principal: Principal;
   expiresAt: number;
@@ -81,6 +83,18 @@ export class ApiKeyService {
     private readonly keys: ApiKeyRepository,
     @Inject(AUTH_OPTIONS) private readonly options: AuthOptions,
   ) {}
+
+  /**
+   * The principal behind an `Authorization: Bearer <key>` header, allowed one of `roles` (any role
+   * when undefined). Throws UNAUTHENTICATED (no, unknown or revoked key) or FORBIDDEN (wrong role).
+   */
+  async authorize(authorization: string | undefined, roles?: readonly Role[]): Promise<Principal> {
+    const match = BEARER.exec(authorization ?? '');
+    const principal = match ? await this.authenticate(match[1]!) : null;
+    if (!principal) throw new ToolgateError(ErrorCode.UNAUTHENTICATED);
+    if (roles && !roles.includes(principal.role)) throw new ToolgateError(ErrorCode.FORBIDDEN);
+    return principal;
+  }
 
   /** The principal of a secret, or null when the key is unknown or revoked. */
   async authenticate(secret: string): Promise<Principal | null> {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 const KEY_PREFIX = 'tg_';
 
@@ -12,7 +12,7 @@ export function generateKeySecret(): string {
  * is nothing to brute-force, and every request pays for this hash (cached afterwards).
  */
 export function hashKeySecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 /** The part of a secret that may be shown to tell keys apart. */

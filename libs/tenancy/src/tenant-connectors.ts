@@ -13,7 +13,7 @@ import { TenantRepository } from './tenant.repository.js';
 
 interface TenantConnectorConfig {
   readonly loadedAt: number;
-  readonly templates: Readonly<Record<string, Record<string, unknown>>>;
+  readonly resolver: ConnectorResolver;
 }
 
 /**
@@ -37,12 +37,15 @@ export class TenantConnectors {
   async forTenant(tenantId: string): Promise<ConnectorResolver> {
     let config = this.configs.get(tenantId);
     if (!config || Date.now() - config.loadedAt >= this.options.bindingCacheTtlMs) {
-      const tenant = await this.tenants.findTenant(tenantId);
-      config = { loadedAt: Date.now(), templates: tenant?.connectors ?? {} };
+      const templates: Record<string, Record<string, unknown>> = (await this.tenants.findTenant(tenantId))
+        ?.connectors ?? {};
+      config = {
+        loadedAt: Date.now(),
+        resolver: (_tenant, name) => this.client(tenantId, name, templates[name]),
+      };
       this.configs.set(tenantId, config);
     }
-    const templates = config.templates;
-    return (_tenant, name) => this.client(tenantId, name, templates[name]);
+    return config.resolver;
   }
 
   private client(tenantId: string, name: string, template: Record<string, unknown> | undefined): unknown {

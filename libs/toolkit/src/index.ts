@@ -44,7 +44,6 @@ export {
 } from './errors/toolgate-error.js';
 export { HookOrder, ToolCallHookProvider } from './execution/call-hooks.js';
 export type { ToolCallHook, ToolCallHookOptions } from './execution/call-hooks.js';
-export { CallScope } from './execution/call-scope.js';
 export { findUnstorableInput } from './execution/input-guard.js';
 export { humanizeToolName } from './execution/labels.js';
 export { guardOutput } from './execution/output-guard.js';

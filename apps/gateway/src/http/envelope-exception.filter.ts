@@ -1,7 +1,6 @@
 import { Catch, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { answerForError } from './error-envelope.js';
-import { localeOf } from './request-locale.js';
+import { sendError } from './error-reply.js';
 
 /** The one exception filter: every error leaves as an envelope with CONTRACT.md's status. */
 @Catch()
@@ -10,14 +9,6 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const request = http.getRequest<FastifyRequest>();
-    const reply = http.getResponse<FastifyReply>();
-    const answer = answerForError(exception, localeOf(request as never), {
-      path: `${request.method} ${request.url.split('?')[0]}`,
-      bodyLimit: this.bodyLimit,
-    });
-    if (reply.sent) return;
-    if (answer.headers) reply.headers(answer.headers);
-    reply.header('x-request-id', request.id).status(answer.status).send(answer.envelope);
+    sendError(http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>(), exception, this.bodyLimit);
   }
 }

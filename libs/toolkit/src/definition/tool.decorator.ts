@@ -10,7 +10,7 @@ export interface ToolMethodMetadata {
 }
 
 /** Runs a governed call for one decorated method of one instance. */
-export type GovernedInvoker = (input: unknown) => Promise<unknown>;
+export type GovernedInvoker = (input: unknown, callerCtx?: unknown) => Promise<unknown>;
 
 // Which instances the explorer has put under governance, and how to call their tools.
 const governed = new WeakMap<object, Map<string | symbol, GovernedInvoker>>();
@@ -28,9 +28,10 @@ export class UngovernedToolCallError extends Error {
 
 /**
  * Makes a provider method a tool. The decorator replaces the method: a direct call from other code
- * in the process (`await opsTools.getServiceStatus({ service })`) goes through the same pipeline
- * as a REST call — validation, approval, audit, time limit — with the current call's context, or
- * `system` when there is none. It resolves to the tool's data, or rejects with ToolCallFailedError.
+ * in the process goes through the same pipeline as a REST call — validation, approval, audit, time
+ * limit. A tool body passes its own `ctx` so the nested call acts for the same caller
+ * (`await this.getServiceStatus({ service }, ctx)`); code outside any call omits it and acts as
+ * `system`. It resolves to the tool's data, or rejects with ToolCallFailedError.
  * @example
  * @Tool({ name: 'get_service_status', description: '...', inputSchema: z.object({ service: z.string() }), risk: { level: 'L0' } })
  * async getServiceStatus(input: { service: string }, ctx: ToolContext) { ... }
@@ -41,14 +42,14 @@ export function Tool(declaration: ToolDeclaration): MethodDecorator {
     if (typeof original !== 'function') {
       throw new TypeError(`@Tool can only decorate methods (${String(propertyKey)})`);
     }
-    const governedMethod = function (this: object, input: unknown): Promise<unknown> {
+    const governedMethod = function (this: object, input: unknown, callerCtx?: unknown): Promise<unknown> {
       const invoke = governed.get(this)?.get(propertyKey);
       if (!invoke) {
         return Promise.reject(
           new UngovernedToolCallError(this?.constructor?.name ?? 'object', String(propertyKey)),
         );
       }
-      return invoke(input);
+      return invoke(input, callerCtx);
     };
     Object.defineProperty(governedMethod, 'name', { value: original.name });
     Reflect.defineMetadata(

@@ -9,38 +9,61 @@ import type { CallPrincipal, SessionInfo, TenantRef, ToolContext } from './tool-
  * calls that never look at it do not pay for one.
  */
 export class CallContext implements ToolContext {
-  readonly session: SessionInfo;
-  readonly tenant: TenantRef | null;
-  readonly agentType: string | null;
-  readonly toolName: string;
-  readonly implementation: string;
-  readonly idempotencyKey: string;
-  readonly approval: { readonly responder: CallPrincipal } | null;
-  readonly locale: Locale;
-  readonly messages?: readonly unknown[];
   private controller?: AbortController;
   private abortReason?: unknown;
+  private sessionInfo?: SessionInfo;
 
   constructor(
     readonly callId: string,
     /** The request this context was made for; nested in-process calls inherit from it. */
     readonly request: ToolCallRequest,
-  ) {
-    const sessionId = request.sessionId ?? callId;
-    this.session = {
-      id: sessionId,
-      turn: { id: request.turnId ?? callId },
-      auth: { current: request.principal, initiator: request.initiator ?? request.principal },
-      parent: request.parentSessionId ? { id: request.parentSessionId } : null,
-    };
-    this.tenant = request.tenant;
-    this.agentType = request.agentType;
-    this.toolName = request.tool.contract.name;
-    this.implementation = request.tool.implementation.name;
-    this.idempotencyKey = `${sessionId}:${callId}`;
-    this.approval = request.approval ?? null;
-    this.locale = request.locale;
-    this.messages = request.messages;
+  ) {}
+
+  // Everything below is read from the request on demand: most tools look at little of it, and the
+  // hot path of a cheap call should not pay for building what nobody reads.
+  get session(): SessionInfo {
+    if (!this.sessionInfo) {
+      const r = this.request;
+      this.sessionInfo = {
+        id: r.sessionId ?? this.callId,
+        turn: { id: r.turnId ?? this.callId },
+        auth: { current: r.principal, initiator: r.initiator ?? r.principal },
+        parent: r.parentSessionId ? { id: r.parentSessionId } : null,
+      };
+    }
+    return this.sessionInfo;
+  }
+
+  get tenant(): TenantRef | null {
+    return this.request.tenant;
+  }
+
+  get agentType(): string | null {
+    return this.request.agentType;
+  }
+
+  get toolName(): string {
+    return this.request.tool.contract.name;
+  }
+
+  get implementation(): string {
+    return this.request.tool.implementation.name;
+  }
+
+  get idempotencyKey(): string {
+    return `${this.request.sessionId ?? this.callId}:${this.callId}`;
+  }
+
+  get approval(): { readonly responder: CallPrincipal } | null {
+    return this.request.approval ?? null;
+  }
+
+  get locale(): Locale {
+    return this.request.locale;
+  }
+
+  get messages(): readonly unknown[] | undefined {
+    return this.request.messages;
   }
 
   get abortSignal(): AbortSignal {

@@ -58,23 +58,37 @@ export function guardOutput(value: unknown): OutputCheck {
     }
     if (ancestors.has(v)) fail('a circular reference is not JSON');
     ancestors.add(v);
-    let out: unknown;
+    // Copy on write: a value that is JSON already comes back as itself, without an allocation.
+    let out: unknown = v;
     if (Array.isArray(v)) {
-      out = v.map((item, i) => {
+      let copy: unknown[] | undefined;
+      for (let i = 0; i < v.length; i++) {
         path.push(i);
-        const r = visit(item);
+        let r = visit(v[i]);
         path.pop();
-        return r === undefined ? null : r;
-      });
-    } else {
-      const obj: Record<string, unknown> = {};
-      for (const key of Object.keys(v)) {
-        path.push(key);
-        const r = visit((v as Record<string, unknown>)[key]);
-        path.pop();
-        if (r !== undefined) obj[key] = r;
+        if (r === undefined) r = null;
+        if (r !== v[i] && !copy) copy = v.slice(0, i);
+        if (copy) copy.push(r);
       }
-      out = obj;
+      if (copy) out = copy;
+    } else {
+      const keys = Object.keys(v);
+      let copy: Record<string, unknown> | undefined;
+      for (let k = 0; k < keys.length; k++) {
+        const key = keys[k]!;
+        const before = (v as Record<string, unknown>)[key];
+        path.push(key);
+        const r = visit(before);
+        path.pop();
+        if (r !== before && !copy) {
+          copy = {};
+          for (let j = 0; j < k; j++) copy[keys[j]!] = (v as Record<string, unknown>)[keys[j]!];
+        }
+        if (copy && r !== undefined) copy[key] = r;
+      }
+      if (copy) out = copy;
+      else if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+        out = { ...v };
     }
     ancestors.delete(v);
     return out;

@@ -77,7 +77,7 @@ export interface ToolCall {
   readonly input: unknown;
   /** Epoch ms when the call entered the pipeline. */
   readonly startedAt: number;
-  /** Hooks keep their own per-call state here, under their own symbol. */
+  /** Hooks keep their own per-call state here, under their own symbol (made on first use). */
   readonly state: Map<symbol, unknown>;
 }
 

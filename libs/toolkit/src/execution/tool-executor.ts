@@ -8,7 +8,6 @@ import type { InputIssue } from '../schema/input-issue.js';
 import { invalidInputEnvelope, summarizeIssues } from '../schema/issue-messages.js';
 import { CallContext } from './call-context.js';
 import type { ToolCallHook } from './call-hooks.js';
-import { CallScope } from './call-scope.js';
 import { findUnstorableInput } from './input-guard.js';
 import { labelText } from './labels.js';
 import { guardOutput } from './output-guard.js';
@@ -94,6 +93,7 @@ export class ToolExecutor {
     }
     const checked = tool.contract.input.check(request.input);
     const ctx = new CallContext(callId, request);
+    let state: Map<symbol, unknown> | undefined;
     const call: ToolCall = {
       id: callId,
       request,
@@ -102,7 +102,9 @@ export class ToolExecutor {
       rawInput: request.input,
       input: checked.ok ? checked.value : undefined,
       startedAt,
-      state: new Map(),
+      get state() {
+        return (state ??= new Map());
+      },
     };
     if (!checked.ok) {
       return this.finish(call, this.invalid(callId, checked.issues, 'invalid', t0, locale));
@@ -143,13 +145,14 @@ export class ToolExecutor {
   }
 
   /**
-   * A governed call made by code in the process (a `@Tool` method called directly). Inherits the
-   * tenant, principal, session and locale of the call it runs inside; `system` when there is none.
-   * Resolves to the tool's data; rejects with ToolCallFailedError carrying the envelope.
+   * A governed call made by code in the process (a `@Tool` method called directly). When the caller
+   * passes the `ctx` of the call it runs inside, the new call inherits its tenant, principal,
+   * session and locale; without one it runs as `system`. The context travels explicitly, never
+   * through a global. Resolves to the tool's data; rejects with ToolCallFailedError.
    */
-  async runInProcess(tool: EffectiveTool, input: unknown): Promise<unknown> {
-    const outer = CallScope.current();
-    const parent = outer instanceof CallContext ? outer.request : undefined;
+  async runInProcess(tool: EffectiveTool, input: unknown, callerCtx?: unknown): Promise<unknown> {
+    const outer = callerCtx instanceof CallContext ? callerCtx : undefined;
+    const parent = outer?.request;
     const result = await this.run({
       tool,
       input,
@@ -197,13 +200,12 @@ export class ToolExecutor {
   private executeBody(call: ToolCall, ctx: CallContext): BodyOutcome | Promise<BodyOutcome> {
     let produced: unknown;
     try {
-      produced = CallScope.run(ctx, () => call.tool.implementation.execute(call.input, ctx));
+      produced = call.tool.implementation.execute(call.input, ctx);
     } catch (err) {
       return { kind: 'error', envelope: envelopeForThrown(err, call.request.locale) };
     }
     if (isAsyncIterable(produced)) {
-      const iterable = produced;
-      produced = CallScope.run(ctx, () => this.consumeSnapshots(call, ctx, iterable));
+      produced = this.consumeSnapshots(call, ctx, produced);
     } else if (!isThenable(produced)) {
       return { kind: 'ok', output: produced };
     }

@@ -97,6 +97,8 @@ export class ToolExplorer implements OnModuleInit {
       approval: contract.approval.mode,
       bindingVersion: null,
     };
-    governInstanceMethod(p.instance, p.method, (input) => this.executor.runInProcess(tool, input));
+    governInstanceMethod(p.instance, p.method, (input, callerCtx) =>
+      this.executor.runInProcess(tool, input, callerCtx),
+    );
   }
 }

@@ -1,0 +1,36 @@
+import 'reflect-metadata';
+import { AdminKeyBootstrap, ApiKeyService } from '@toolgate/auth';
+import { createGateway } from '../../../apps/gateway/src/bootstrap.js';
+import { loadSettings } from '../../../apps/gateway/src/settings/settings.js';
+import { BenchToolsModule } from './bench-tools.js';
+
+/**
+ * A gateway for the benchmark, started as its own process (so it can be pinned to one core).
+ * Prints one JSON line `{ port, agentKey }` once it serves.
+ */
+async function main(): Promise<void> {
+  const settings = loadSettings({
+    ...process.env,
+    PORT: process.env.PORT ?? '0',
+    TOOLGATE_LOG_LEVEL: 'warn',
+  });
+  const app = await createGateway(settings, { imports: [BenchToolsModule], quiet: true });
+  await app.listen({ port: settings.server.port, host: '127.0.0.1' });
+  app.get(AdminKeyBootstrap);
+  const key = await app
+    .get(ApiKeyService)
+    .create(null, { name: 'bench agent', role: 'agent', tenantId: 'bench' });
+  const port = Number(new URL(await app.getUrl()).port);
+  process.stdout.write(`${JSON.stringify({ port, agentKey: key.key })}\n`);
+  const stop = async () => {
+    await app.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop());
+  process.on('SIGINT', () => void stop());
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench server failed: ${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,151 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+
+/** Latency percentiles of a sorted sample, in microseconds. */
+export function percentiles(samplesNs: Float64Array | number[]): { p50: number; p99: number; mean: number } {
+  const sorted = Float64Array.from(samplesNs).sort();
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! / 1000;
+  const mean = sorted.reduce((a, b) => a + b, 0) / sorted.length / 1000;
+  return { p50: at(0.5), p99: at(0.99), mean };
+}
+
+/** A config dir with the repository's config plus extra tenant files. */
+export function benchConfigDir(tenants: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'toolgate-bench-config-'));
+  cpSync(resolve('config'), dir, { recursive: true });
+  for (const [id, yaml] of Object.entries(tenants)) writeFileSync(join(dir, 'tenants', `${id}.yaml`), yaml);
+  return dir;
+}
+
+/** A child process pinned to one core, and the first JSON line it printed. */
+export interface Started<T> {
+  readonly info: T;
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+/** CPU time (user + system) a process has used, in microseconds (from /proc; Linux only). */
+export function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1_000_000) / 100;
+}
+
+/** The median of some numbers. */
+export function median(values: readonly number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/** Starts `script` (a file next to this one) with `taskset -c <cpu>`, waits for its JSON ready line. */
+export async function startPinned<T>(
+  script: string,
+  cpu: number,
+  env: Record<string, string>,
+): Promise<Started<T>> {
+  const child: ChildProcess = spawn('taskset', ['-c', String(cpu), process.execPath, join(here, script)], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const info = await new Promise<T>((resolveInfo, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.once('line', (line) => resolveInfo(JSON.parse(line) as T));
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before it was ready`)));
+  });
+  return {
+    info,
+    pid: child.pid!,
+    stop: () =>
+      new Promise<void>((done) => {
+        if (child.exitCode !== null) return done();
+        child.once('exit', () => done());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+      }),
+  };
+}
+
+/** What autocannon measured. */
+export interface LoadResult {
+  readonly rps: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly errors: number;
+  readonly non2xx: number;
+  readonly total: number;
+}
+
+/** Runs autocannon in its own process pinned to `cpu`, so load generation never steals the server's core. */
+export function autocannon(options: {
+  url: string;
+  cpu: number;
+  connections: number;
+  durationS: number;
+  method?: string;
+  body?: string;
+  headers?: Record<string, string>;
+}): Promise<LoadResult> {
+  const bin = join(dirname(require.resolve('autocannon/package.json')), 'autocannon.js');
+  const args = [
+    '-c',
+    String(options.cpu),
+    process.execPath,
+    bin,
+    '-c',
+    String(options.connections),
+    '-d',
+    String(options.durationS),
+    '-j',
+    '-m',
+    options.method ?? 'POST',
+  ];
+  for (const [k, v] of Object.entries(options.headers ?? {})) args.push('-H', `${k}=${v}`);
+  if (options.body !== undefined) args.push('-b', options.body);
+  args.push(options.url);
+  return new Promise((resolveResult, reject) => {
+    const child = spawn('taskset', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`autocannon exited with ${code}`));
+      const r = JSON.parse(out) as {
+        requests: { average: number; total: number };
+        latency: { p50: number; p99: number };
+        errors: number;
+        non2xx: number;
+      };
+      resolveResult({
+        rps: r.requests.average,
+        p50Ms: r.latency.p50,
+        p99Ms: r.latency.p99,
+        errors: r.errors,
+        non2xx: r.non2xx,
+        total: r.requests.total,
+      });
+    });
+  });
+}
+
+/** Prints a table with aligned columns. */
+export function printTable(title: string, header: string[], rows: (string | number)[][]): void {
+  const cells = [header, ...rows.map((r) => r.map((c) => (typeof c === 'number' ? formatNumber(c) : c)))];
+  const widths = header.map((_, i) => Math.max(...cells.map((r) => String(r[i] ?? '').length)));
+  const line = (r: (string | number)[]) => `| ${r.map((c, i) => String(c).padEnd(widths[i]!)).join(' | ')} |`;
+  process.stdout.write(
+    `\n### ${title}\n\n${line(cells[0]!)}\n| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |\n${cells.slice(1).map(line).join('\n')}\n`,
+  );
+}
+
+function formatNumber(n: number): string {
+  if (Number.isInteger(n)) return n.toLocaleString('en-US');
+  return n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2);
+}

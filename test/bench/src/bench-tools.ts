@@ -1,0 +1,53 @@
+import { Controller, HttpCode, Module, Post } from '@nestjs/common';
+import { Public } from '@toolgate/auth';
+import { defineTool, ToolkitModule } from '@toolgate/toolkit';
+import { z } from 'zod';
+
+/** The cheapest governed tool: L0, no input, answers `{ ok: true }`. */
+export const benchNoop = defineTool({
+  name: 'bench_noop',
+  description: 'Does nothing; measures the cost of governance itself.',
+  inputSchema: z.object({}),
+  risk: { level: 'L0' },
+  execute: () => ({ ok: true }),
+});
+
+/** An L1 tool with a typical small input, to measure audited calls. */
+export const benchRecord = defineTool({
+  name: 'bench_record',
+  description: 'Records a note; L1 so every call is audited before and after.',
+  inputSchema: z.object({ note: z.string().max(200), fail: z.boolean().default(false) }),
+  risk: { level: 'L1', dataDomains: ['bench'] },
+  execute: ({ note, fail }) => {
+    if (fail) throw new Error('simulated upstream failure');
+    return { stored: note.length };
+  },
+});
+
+/** The same JSON as a governed no-op, from a bare Nest route: what the framework alone costs. */
+@Controller('bench')
+export class BareRouteController {
+  @Public()
+  @Post('bare')
+  @HttpCode(200)
+  bare() {
+    return { data: { ok: true }, status: 'ok' };
+  }
+}
+
+@Module({
+  imports: [ToolkitModule.forFeature([benchNoop, benchRecord], 'BenchToolsModule')],
+  controllers: [BareRouteController],
+})
+export class BenchToolsModule {}
+
+/** The tenant the benchmark uses. */
+export const BENCH_TENANT_YAML = `
+id: bench
+name: Benchmark
+agentTypes:
+  bench:
+    tools:
+      - bench_noop
+      - bench_record
+`;

@@ -1,0 +1,98 @@
+import { autocannon, cpuMicros, median, printTable, startPinned, type LoadResult } from './bench-support.js';
+
+const SERVER_CPU = 0;
+const LOAD_CPU = 1;
+const ROUNDS = 3;
+
+interface Target {
+  readonly name: string;
+  readonly url: string;
+  readonly body: string;
+  readonly headers: Record<string, string>;
+  readonly pid: number;
+}
+
+/** One measured run plus the server's CPU time per request during it. */
+interface Run extends LoadResult {
+  readonly cpuUsPerReq: number;
+}
+
+async function measure(t: Target, connections: number, durationS: number): Promise<Run> {
+  await autocannon({ ...t, cpu: LOAD_CPU, connections, durationS: 1 });
+  const before = cpuMicros(t.pid);
+  const r = await autocannon({ ...t, cpu: LOAD_CPU, connections, durationS });
+  return { ...r, cpuUsPerReq: (cpuMicros(t.pid) - before) / Math.max(1, r.total) };
+}
+
+/**
+ * REST throughput of a governed L0 no-op invoke against (a) a bare Nest route in the same server
+ * returning the same JSON and (b) a plain Fastify route doing what a team would write by hand.
+ * Both servers are pinned to core 0 and idle unless loaded; autocannon runs on core 1. The three
+ * targets are measured in alternating rounds and the median is reported, because this machine's
+ * available CPU drifts from minute to minute.
+ */
+export async function restThroughput(
+  env: Record<string, string>,
+  durationS: number,
+): Promise<Record<string, Run>> {
+  const body = JSON.stringify({ input: {} });
+  const gateway = await startPinned<{ port: number; agentKey: string }>('bench-server.js', SERVER_CPU, env);
+  const plain = await startPinned<{ port: number }>('plain-fastify-server.js', SERVER_CPU, {});
+  const json = { 'content-type': 'application/json' };
+  const base = `http://127.0.0.1:${gateway.info.port}`;
+  const targets: Target[] = [
+    {
+      name: 'governed',
+      url: `${base}/v1/agents/bench/tools/bench_noop/invoke`,
+      body,
+      headers: { ...json, authorization: `Bearer ${gateway.info.agentKey}` },
+      pid: gateway.pid,
+    },
+    { name: 'bare', url: `${base}/bench/bare`, body, headers: json, pid: gateway.pid },
+    { name: 'plain', url: `http://127.0.0.1:${plain.info.port}/invoke`, body, headers: json, pid: plain.pid },
+  ];
+  const results: Record<string, Run> = {};
+  try {
+    for (const c of [32, 64]) {
+      const runs: Record<string, Run[]> = {};
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const t of targets) (runs[t.name] ??= []).push(await measure(t, c, durationS));
+      }
+      for (const t of targets) {
+        const r = runs[t.name]!;
+        const rps = median(r.map((x) => x.rps));
+        const pick = r.find((x) => x.rps === rps) ?? r[0]!;
+        results[`${t.name} c${c}`] = { ...pick, rps, cpuUsPerReq: median(r.map((x) => x.cpuUsPerReq)) };
+      }
+    }
+  } finally {
+    await gateway.stop();
+    await plain.stop();
+  }
+  const rows = [32, 64].flatMap((c) => {
+    const g = results[`governed c${c}`]!;
+    const b = results[`bare c${c}`]!;
+    const p = results[`plain c${c}`]!;
+    const row = (label: string, r: Run, ratio: string) => [
+      `c=${c}`,
+      label,
+      r.rps,
+      r.p50Ms,
+      r.p99Ms,
+      r.cpuUsPerReq,
+      r.errors + r.non2xx,
+      ratio,
+    ];
+    return [
+      row('governed invoke (Toolgate, L0 no-op)', g, '—'),
+      row('bare Nest route, same server, same JSON', b, `${(g.rps / b.rps).toFixed(2)}× (target ≥ 0.7×)`),
+      row('plain Fastify + Zod + timeout race', p, `${(g.rps / p.rps).toFixed(2)}× (target ≥ 1.0×)`),
+    ];
+  });
+  printTable(
+    `REST throughput: median of ${ROUNDS} alternating ${durationS} s runs (servers on core ${SERVER_CPU}, autocannon on core ${LOAD_CPU})`,
+    ['load', 'target', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'errors', 'governed req/s ÷ target'],
+    rows,
+  );
+  return results;
+}
