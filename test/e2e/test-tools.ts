@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { defineTool, ToolkitModule } from '@toolgate/toolkit';
+import { defineTool, sensitive, ToolkitModule } from '@toolgate/toolkit';
 import { z } from 'zod';
 
 /** A streaming tool, only loaded by tests: each yield is a whole snapshot. */
@@ -28,7 +28,64 @@ export const noop = defineTool({
   execute: () => ({ ok: true }),
 });
 
-@Module({ imports: [ToolkitModule.forFeature([buildReport, noop], 'TestToolsModule')] })
+/** How often the test tools' bodies really ran, to prove what governance kept from running. */
+export const executions = { recordNote: 0, slowNote: 0 };
+
+/** An L1 tool with free-form personal data: its input must reach the audit trail redacted. */
+export const recordContact = defineTool({
+  name: 'record_contact',
+  description: 'Records a customer contact (test tool, L1).',
+  inputSchema: z.object({
+    name: z.string(),
+    phone: z.string(),
+    idNumber: z.string(),
+    bankCard: z.string(),
+    email: z.string(),
+    password: z.string(),
+    secretAnswer: sensitive(z.string()),
+    note: z.string().default(''),
+  }),
+  risk: { level: 'L1', dataDomains: ['crm.contacts'] },
+  execute: (input) => ({
+    saved: true,
+    echo: `已记录 ${input.name}，电话 ${input.phone}，邮箱 ${input.email}`,
+  }),
+});
+
+/** An L1 tool that succeeds or fails on request, and counts its executions. */
+export const recordNote = defineTool({
+  name: 'record_note',
+  description: 'Records a note, or fails when asked to (test tool, L1).',
+  inputSchema: z.object({ note: z.string().max(200), fail: z.boolean().default(false) }),
+  risk: { level: 'L1' },
+  execute: ({ note, fail }) => {
+    executions.recordNote++;
+    if (fail) throw new Error(`note store rejected "${note}"`);
+    return { stored: note.length };
+  },
+});
+
+/** An L1 tool that ignores its abort signal and finishes after its time limit. */
+export const slowNote = defineTool({
+  name: 'slow_note',
+  description: 'Finishes after its time limit (test tool, L1).',
+  inputSchema: z.object({}),
+  risk: { level: 'L1' },
+  timeoutMs: 300,
+  execute: () =>
+    new Promise((resolve) =>
+      setTimeout(() => {
+        executions.slowNote++;
+        resolve({ finallyDone: true });
+      }, 700),
+    ),
+});
+
+@Module({
+  imports: [
+    ToolkitModule.forFeature([buildReport, noop, recordContact, recordNote, slowNote], 'TestToolsModule'),
+  ],
+})
 export class TestToolsModule {}
 
 /** A third tenant with a narrow binding, for "not bound" and streaming tests. */
@@ -46,5 +103,11 @@ agentTypes:
   reporting:
     tools:
       - build_report
+      - noop
+  audit_tests:
+    tools:
+      - record_contact
+      - record_note
+      - slow_note
       - noop
 `;

@@ -4,3 +4,5 @@ export type { TestDatabase, TestDatabaseKind } from './test-database.js';
 export { startTestGateway, TEST_ADMIN_KEY } from './test-gateway.js';
 export type { ApiResponse, TestGateway } from './test-gateway.js';
 export { makeConfigDir } from './config-dir.js';
+export { openRawSql } from './raw-sql.js';
+export type { RawSql } from './raw-sql.js';

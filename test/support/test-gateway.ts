@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { DynamicModule } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createGateway } from '../../apps/gateway/src/bootstrap.js';
@@ -44,6 +47,7 @@ export async function startTestGateway(
   const db = options.db ?? (await createTestDatabase(options.kind));
   const settings = loadSettings({
     DATABASE_URL: db.url,
+    TOOLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'toolgate-data-')),
     TOOLGATE_ADMIN_KEY: TEST_ADMIN_KEY,
     TOOLGATE_DEMO: 'on',
     TOOLGATE_LOCALE: 'en',

@@ -2,13 +2,15 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule, ConfigService, registerAs } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ApiKeyGuard, AUTH_MIGRATIONS, AuthModule } from '@toolgate/auth';
-import { DatabaseModule } from '@toolgate/database';
+import { AUDIT_MIGRATIONS, AuditModule } from '@toolgate/audit';
+import { DATABASE_MIGRATIONS, DatabaseModule, InstancesModule } from '@toolgate/database';
 import { TENANCY_MIGRATIONS, TenancyModule } from '@toolgate/tenancy';
 import { DemoBackendsModule, ErpToolsModule, OpsToolsModule } from '@toolgate/tool-packs';
 import { ToolkitModule } from '@toolgate/toolkit';
 import { LoggerModule } from 'nestjs-pino';
 import { AdminHttpModule } from './admin/admin-http.module.js';
 import { AgentsHttpModule } from './agents/agents-http.module.js';
+import { AuditHttpModule } from './audit/audit-http.module.js';
 import { EnvelopeExceptionFilter } from './http/envelope-exception.filter.js';
 import { SchemaValidationPipe } from './http/schema-validation.pipe.js';
 import { OpsHttpModule } from './ops/ops-http.module.js';
@@ -17,7 +19,12 @@ import { SETTINGS_NAMESPACE, type Settings } from './settings/settings.js';
 const settingsOf = (config: ConfigService): Settings => config.getOrThrow<Settings>(SETTINGS_NAMESPACE);
 
 /** Every migration of every lib in use, in timestamp order. */
-export const MIGRATIONS = [...AUTH_MIGRATIONS, ...TENANCY_MIGRATIONS];
+export const MIGRATIONS = [
+  ...DATABASE_MIGRATIONS,
+  ...AUTH_MIGRATIONS,
+  ...TENANCY_MIGRATIONS,
+  ...AUDIT_MIGRATIONS,
+];
 
 /**
  * Composes the gateway from the libs. Declares no business providers: only the global guard,
@@ -56,6 +63,14 @@ export class AppModule {
             return { url: s.database.url, poolSize: s.database.poolSize, migrations: MIGRATIONS };
           },
         }),
+        InstancesModule.forRootAsync({
+          inject: [ConfigService],
+          useFactory: (config: ConfigService) => settingsOf(config).instances,
+        }),
+        AuditModule.forRootAsync({
+          inject: [ConfigService],
+          useFactory: (config: ConfigService) => settingsOf(config).audit,
+        }),
         ToolkitModule.forRootAsync({
           inject: [ConfigService],
           useFactory: (config: ConfigService) => ({ defaultLocale: settingsOf(config).locale }),
@@ -74,6 +89,7 @@ export class AppModule {
         ...extraImports,
         AgentsHttpModule,
         AdminHttpModule,
+        AuditHttpModule,
         OpsHttpModule,
       ],
       providers: [

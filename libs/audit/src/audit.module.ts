@@ -17,6 +17,7 @@ import { AuditEventEntity } from './entities/audit-event.entity.js';
 import { AuditOpenCallEntity } from './entities/audit-open-call.entity.js';
 import { AuditHook } from './hooks/audit.hook.js';
 import { AuditEventsRepository } from './query/audit-events.repository.js';
+import { AuditQueries } from './query/audit-queries.js';
 import { AuditReconciler } from './reconcile/audit-reconciler.js';
 import { TenantRedaction } from './redaction/tenant-redaction.js';
 
@@ -40,6 +41,7 @@ export class AuditModule {
         AuditChainRepository,
         AuditWriter,
         AuditEventsRepository,
+        AuditQueries,
         CheckpointRepository,
         ChainVerifier,
         CheckpointService,
@@ -51,6 +53,7 @@ export class AuditModule {
       exports: [
         AuditTrail,
         AuditWriter,
+        AuditQueries,
         AuditEventsRepository,
         CheckpointService,
         AuditReconciler,

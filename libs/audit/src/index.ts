@@ -23,6 +23,8 @@ export { toApiEvent } from './chain/event-mapping.js';
 export type { ApiAuditEvent } from './chain/event-mapping.js';
 export { AuditEventsRepository } from './query/audit-events.repository.js';
 export { writeExport } from './query/audit-export.js';
+export { AuditQueries } from './query/audit-queries.js';
+export type { AuditScope } from './query/audit-queries.js';
 export {
   auditExportQuerySchema,
   auditFilterSchema,

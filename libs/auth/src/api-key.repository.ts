@@ -1,12 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, type Repository } from 'typeorm';
+import { TransactionRunner } from '@toolgate/database';
+import { IsNull, type EntityManager, type Repository } from 'typeorm';
 import { ApiKeyEntity } from './api-key.entity.js';
 
 /** The only way to the `api_keys` table. */
 @Injectable()
 export class ApiKeyRepository {
-  constructor(@InjectRepository(ApiKeyEntity) private readonly repo: Repository<ApiKeyEntity>) {}
+  constructor(
+    @InjectRepository(ApiKeyEntity) private readonly repo: Repository<ApiKeyEntity>,
+    private readonly transactions: TransactionRunner,
+  ) {}
 
   findActiveByHash(keyHash: string): Promise<ApiKeyEntity | null> {
     return this.repo.findOne({ where: { keyHash, revokedAt: IsNull() } });
@@ -16,8 +20,12 @@ export class ApiKeyRepository {
     return this.repo.findOne({ where: { id } });
   }
 
-  async insert(key: ApiKeyEntity): Promise<void> {
-    await this.repo.insert(key);
+  /** Inserts a key; `within` runs in the same transaction (its audit event commits with it). */
+  async insert(key: ApiKeyEntity, within?: (em: EntityManager) => Promise<void>): Promise<void> {
+    await this.transactions.run(async (em) => {
+      await em.insert(ApiKeyEntity, key);
+      if (within) await within(em);
+    });
   }
 
   /** Keys visible to a scope: one tenant's, or all when `tenantId` is undefined. */
@@ -29,9 +37,13 @@ export class ApiKeyRepository {
   }
 
   /** Revokes a key; true when this call revoked it (false if it was already revoked). */
-  async revoke(id: string, at: Date): Promise<boolean> {
-    const result = await this.repo.update({ id, revokedAt: IsNull() }, { revokedAt: at });
-    return (result.affected ?? 0) > 0;
+  async revoke(id: string, at: Date, within?: (em: EntityManager) => Promise<void>): Promise<boolean> {
+    return this.transactions.run(async (em) => {
+      const result = await em.update(ApiKeyEntity, { id, revokedAt: IsNull() }, { revokedAt: at });
+      const revoked = (result.affected ?? 0) > 0;
+      if (revoked && within) await within(em);
+      return revoked;
+    });
   }
 
   activeBootstrapKeys(): Promise<ApiKeyEntity[]> {

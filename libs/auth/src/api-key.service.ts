@@ -1,4 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AuditTrail, type AdminEvent } from '@toolgate/audit';
+import { isUniqueViolation, RefreshingCache } from '@toolgate/database';
 import { ErrorCode, ToolgateError, uuidv7 } from '@toolgate/toolkit';
 import { ApiKeyEntity } from './api-key.entity.js';
 import { ApiKeyRepository } from './api-key.repository.js';
@@ -34,11 +36,6 @@ export interface CreatedKey extends ApiKeyView {
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
-
-interface CacheEntry {
-  principal: Principal;
-  expiresAt: number;
-}
 
 function toView(e: ApiKeyEntity): ApiKeyView {
   return {
@@ -77,12 +74,30 @@ const invalid = (message: string) =>
  */
 @Injectable()
 export class ApiKeyService {
-  private readonly cache = new Map<string, CacheEntry>();
+  private readonly logger = new Logger(ApiKeyService.name);
+  /** Verified keys by hash: the hot path does not ask the database (see AuthOptions.keyCacheTtlMs). */
+  private readonly principals: RefreshingCache<string, Principal>;
 
   constructor(
     private readonly keys: ApiKeyRepository,
-    @Inject(AUTH_OPTIONS) private readonly options: AuthOptions,
-  ) {}
+    private readonly audit: AuditTrail,
+    @Inject(AUTH_OPTIONS) options: AuthOptions,
+  ) {
+    this.principals = new RefreshingCache(
+      async (hash) => {
+        const entity = await this.keys.findActiveByHash(hash);
+        return entity ? toPrincipal(entity) : undefined;
+      },
+      {
+        ttlMs: options.keyCacheTtlMs,
+        waitOnStaleMs: 200,
+        onStale: (_hash, err) =>
+          this.logger.warn(
+            `serving a cached key while the database does not answer: ${(err as Error).message}`,
+          ),
+      },
+    );
+  }
 
   /**
    * The principal behind an `Authorization: Bearer <key>` header, allowed one of `roles` (any role
@@ -98,18 +113,7 @@ export class ApiKeyService {
 
   /** The principal of a secret, or null when the key is unknown or revoked. */
   async authenticate(secret: string): Promise<Principal | null> {
-    const hash = hashKeySecret(secret);
-    const now = Date.now();
-    const cached = this.cache.get(hash);
-    if (cached && cached.expiresAt > now) return cached.principal;
-    const entity = await this.keys.findActiveByHash(hash);
-    if (!entity) {
-      this.cache.delete(hash);
-      return null;
-    }
-    const principal = toPrincipal(entity);
-    this.cache.set(hash, { principal, expiresAt: now + this.options.keyCacheTtlMs });
-    return principal;
+    return (await this.principals.get(hashKeySecret(secret))) ?? null;
   }
 
   /** Creates a key on behalf of `actor`; the secret is in the answer and nowhere else. */
@@ -131,8 +135,24 @@ export class ApiKeyService {
       revokedAt: null,
       bootstrap: false,
     });
-    await this.keys.insert(entity);
+    await this.keys.insert(entity, (em) =>
+      this.audit.recordIn(em, [this.keyEvent('key_created', actor, entity)]),
+    );
     return { ...toView(entity), key: secret };
+  }
+
+  /** The audit event of a key's creation or revocation (never the secret, never the hash). */
+  private keyEvent(
+    event: 'key_created' | 'key_revoked',
+    actor: Principal | null,
+    e: ApiKeyEntity,
+  ): AdminEvent {
+    return {
+      event,
+      tenantId: e.tenantId,
+      actor: actor ? { type: 'api_key', id: actor.principalId } : { type: 'system', id: 'system' },
+      details: { keyId: e.id, name: e.name, role: e.role, agentTypes: e.agentTypes, prefix: e.keyPrefix },
+    };
   }
 
   /** Stores a key with a given secret (TOOLGATE_ADMIN_KEY, bootstrap keys). */
@@ -153,7 +173,16 @@ export class ApiKeyService {
       revokedAt: null,
       bootstrap,
     });
-    await this.keys.insert(entity);
+    try {
+      await this.keys.insert(entity, (em) =>
+        this.audit.recordIn(em, [this.keyEvent('key_created', null, entity)]),
+      );
+    } catch (err) {
+      // Another gateway booting with the same TOOLGATE_ADMIN_KEY stored it first.
+      const stored = isUniqueViolation(err) ? await this.keys.findActiveByHash(hash) : null;
+      if (!stored) throw err;
+      return toView(stored);
+    }
     return toView(entity);
   }
 
@@ -173,8 +202,10 @@ export class ApiKeyService {
       throw new ToolgateError(ErrorCode.FORBIDDEN);
     }
     const at = new Date();
-    await this.keys.revoke(keyId, at);
-    this.cache.delete(entity.keyHash);
+    await this.keys.revoke(keyId, at, (em) =>
+      this.audit.recordIn(em, [this.keyEvent('key_revoked', actor, entity)]),
+    );
+    this.principals.invalidate(entity.keyHash);
     return toView({ ...entity, revokedAt: entity.revokedAt ?? at } as ApiKeyEntity);
   }
 
@@ -183,8 +214,11 @@ export class ApiKeyService {
     const revoked: string[] = [];
     for (const key of await this.keys.activeBootstrapKeys()) {
       if (key.id === keepId) continue;
-      if (await this.keys.revoke(key.id, new Date())) revoked.push(key.id);
-      this.cache.delete(key.keyHash);
+      const done = await this.keys.revoke(key.id, new Date(), (em) =>
+        this.audit.recordIn(em, [this.keyEvent('key_revoked', null, key)]),
+      );
+      if (done) revoked.push(key.id);
+      this.principals.invalidate(key.keyHash);
     }
     return revoked;
   }

@@ -9,6 +9,7 @@ import { DataSource, type DataSourceOptions } from 'typeorm';
 import { dataSourceOptions, parseDatabaseUrl } from './database-url.js';
 import type { DatabaseOptions } from './database.options.js';
 import { runMigrationsLocked } from './migration-runner.js';
+import { TransactionRunner } from './transaction-runner.js';
 
 /**
  * The one TypeORM connection, from `DATABASE_URL`: embedded SQLite by default, MySQL/MariaDB via
@@ -49,7 +50,8 @@ export class DatabaseModule {
           },
         }),
       ],
-      exports: [TypeOrmModule],
+      providers: [TransactionRunner],
+      exports: [TypeOrmModule, TransactionRunner],
     };
   }
 }

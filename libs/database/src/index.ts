@@ -7,6 +7,9 @@ export { DEFAULT_DATABASE_URL, dataSourceOptions, parseDatabaseUrl } from './dat
 export type { ConnectionTuning, DatabaseKind, DatabaseTarget } from './database-url.js';
 export { runMigrationsLocked } from './migration-runner.js';
 export { isMysql, isUniqueViolation } from './sql-dialect.js';
+export { RefreshingCache } from './refreshing-cache.js';
+export type { RefreshingCacheOptions } from './refreshing-cache.js';
+export { TransactionRunner } from './transaction-runner.js';
 export { autoIncrementIdColumn, dateTime3, jsonColumn } from './column-types.js';
 export { InstanceRegistry } from './instances/instance-registry.js';
 export type { InstanceOptions } from './instances/instance-registry.js';

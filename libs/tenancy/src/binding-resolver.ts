@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { RefreshingCache } from '@toolgate/database';
 import { ToolRegistry, type EffectiveTool } from '@toolgate/toolkit';
 import { bindTool } from './binding-rules.js';
 import { TENANCY_OPTIONS, type TenancyOptions } from './tenancy.options.js';
@@ -15,30 +16,34 @@ export interface ResolvedAgentType {
 }
 
 /** A tenant's resolved agent types; null for an unknown tenant. */
-interface TenantSnapshot {
-  readonly loadedAt: number;
-  readonly agentTypes: ReadonlyMap<string, ResolvedAgentType> | null;
-}
+type TenantSnapshot = ReadonlyMap<string, ResolvedAgentType> | null;
 
 /**
  * Resolves (tenant, agent type) to its bound tools under their effective policy. Snapshots are
- * cached for `bindingCacheTtlMs` and dropped at once when this process changes a binding.
+ * cached for `bindingCacheTtlMs`, dropped at once when this process changes a binding, and served
+ * stale while the database does not answer — so calls that need no database (L0) go on.
  */
 @Injectable()
 export class BindingResolver {
   private readonly logger = new Logger(BindingResolver.name);
-  private readonly cache = new Map<string, TenantSnapshot>();
-  private readonly loading = new Map<string, Promise<TenantSnapshot>>();
+  private readonly snapshots: RefreshingCache<string, TenantSnapshot>;
 
   constructor(
     private readonly tenants: TenantRepository,
     private readonly registry: ToolRegistry,
-    @Inject(TENANCY_OPTIONS) private readonly options: TenancyOptions,
-  ) {}
+    @Inject(TENANCY_OPTIONS) options: TenancyOptions,
+  ) {
+    this.snapshots = new RefreshingCache((tenantId) => this.load(tenantId), {
+      ttlMs: options.bindingCacheTtlMs,
+      waitOnStaleMs: 200,
+      onStale: (tenantId, err) =>
+        this.logger.warn(`serving cached bindings of ${tenantId}: ${(err as Error).message}`),
+    });
+  }
 
   /** The agent types of a tenant; null when the tenant does not exist. */
   async agentTypes(tenantId: string): Promise<ReadonlyMap<string, ResolvedAgentType> | null> {
-    return (await this.snapshot(tenantId)).agentTypes;
+    return (await this.snapshots.get(tenantId)) ?? null;
   }
 
   /** One agent type, or null when the tenant or the agent type does not exist. */
@@ -48,29 +53,12 @@ export class BindingResolver {
 
   /** Forgets a tenant's snapshot; the next call reads the database. */
   invalidate(tenantId: string): void {
-    this.cache.delete(tenantId);
-  }
-
-  private snapshot(tenantId: string): TenantSnapshot | Promise<TenantSnapshot> {
-    const cached = this.cache.get(tenantId);
-    if (cached && Date.now() - cached.loadedAt < this.options.bindingCacheTtlMs) return cached;
-    // One load per tenant at a time, however many requests arrive together.
-    let pending = this.loading.get(tenantId);
-    if (!pending) {
-      pending = this.load(tenantId).finally(() => this.loading.delete(tenantId));
-      this.loading.set(tenantId, pending);
-    }
-    return pending;
+    this.snapshots.invalidate(tenantId);
   }
 
   private async load(tenantId: string): Promise<TenantSnapshot> {
-    const loadedAt = Date.now();
     const tenant = await this.tenants.findTenant(tenantId);
-    if (!tenant) {
-      const snap = { loadedAt, agentTypes: null };
-      this.cache.set(tenantId, snap);
-      return snap;
-    }
+    if (!tenant) return null;
     const agentTypes = new Map<string, ResolvedAgentType>();
     for (const row of await this.tenants.bindingsOf(tenantId)) {
       const tools = new Map<string, EffectiveTool>();
@@ -90,8 +78,6 @@ export class BindingResolver {
         tools,
       });
     }
-    const snap = { loadedAt, agentTypes };
-    this.cache.set(tenantId, snap);
-    return snap;
+    return agentTypes;
   }
 }

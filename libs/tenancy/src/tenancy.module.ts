@@ -5,6 +5,7 @@ import {
   type OptionalFactoryDependency,
 } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AUDIT_POLICY_SOURCE } from '@toolgate/audit';
 import { BindingResolver } from './binding-resolver.js';
 import { ConfigVariables } from './config-variables.js';
 import { AgentBindingEntity } from './entities/agent-binding.entity.js';
@@ -12,6 +13,7 @@ import { BindingHistoryEntity } from './entities/binding-history.entity.js';
 import { TenantEntity } from './entities/tenant.entity.js';
 import { TENANCY_OPTIONS, type TenancyOptions } from './tenancy.options.js';
 import { TenantConfigImporter } from './tenant-config.importer.js';
+import { TenantAuditPolicy } from './tenant-audit-policy.js';
 import { TenantConnectors } from './tenant-connectors.js';
 import { TenantRepository } from './tenant.repository.js';
 
@@ -37,8 +39,9 @@ export class TenancyModule {
         ConfigVariables,
         TenantConnectors,
         TenantConfigImporter,
+        { provide: AUDIT_POLICY_SOURCE, useClass: TenantAuditPolicy },
       ],
-      exports: [BindingResolver, ConfigVariables, TenantConnectors, TenantRepository],
+      exports: [BindingResolver, ConfigVariables, TenantConnectors, TenantRepository, AUDIT_POLICY_SOURCE],
     };
   }
 }

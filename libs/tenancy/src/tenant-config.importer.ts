@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { AuditTrail } from '@toolgate/audit';
 import { ConnectorRegistry, ToolgateError, ToolRegistry } from '@toolgate/toolkit';
 import { checkBinding } from './binding-rules.js';
 import { loadTenantFiles, TenantConfigError, type LoadedTenantFile } from './config/tenant-file.loader.js';
@@ -20,6 +21,7 @@ export class TenantConfigImporter implements OnApplicationBootstrap {
     private readonly tools: ToolRegistry,
     private readonly connectors: ConnectorRegistry,
     private readonly tenantConnectors: TenantConnectors,
+    private readonly audit: AuditTrail,
     @Inject(TENANCY_OPTIONS) private readonly options: TenancyOptions,
   ) {}
 
@@ -30,6 +32,7 @@ export class TenantConfigImporter implements OnApplicationBootstrap {
     const problems = files.flatMap((f) => this.check(f));
     if (problems.length) throw new TenantConfigError(problems);
     for (const f of files) {
+      const agentTypes = Object.entries(f.tenant.agentTypes);
       const imported = await this.tenants.importTenant(
         {
           tenant: {
@@ -38,7 +41,7 @@ export class TenantConfigImporter implements OnApplicationBootstrap {
             locale: f.tenant.locale ?? null,
             demo: f.tenant.demo,
             connectors: f.tenant.connectors,
-            settings: {},
+            settings: f.tenant.audit ? { audit: f.tenant.audit } : {},
           },
           agentTypes: Object.entries(f.tenant.agentTypes).map(([agentType, a]) => ({
             agentType,
@@ -47,6 +50,17 @@ export class TenantConfigImporter implements OnApplicationBootstrap {
           })),
         },
         'config',
+        (em) =>
+          this.audit.recordIn(
+            em,
+            agentTypes.map(([agentType, a]) => ({
+              event: 'binding_changed' as const,
+              tenantId: f.tenant.id,
+              actor: { type: 'system' as const, id: 'config' },
+              agentType,
+              details: { kind: 'import', source: f.file, version: 1, tools: a.tools },
+            })),
+          ),
       );
       if (imported) this.logger.log(`imported tenant ${f.tenant.id} from ${f.file}`);
       else this.logger.log(`tenant ${f.tenant.id} is already in the database; ${f.file} was not re-imported`);

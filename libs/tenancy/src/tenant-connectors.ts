@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { RefreshingCache } from '@toolgate/database';
 import {
   canonicalJson,
   ConnectorRegistry,
@@ -11,11 +12,6 @@ import { expandVariables, MissingVariableError } from './config/variables.js';
 import { TENANCY_OPTIONS, type TenancyOptions } from './tenancy.options.js';
 import { TenantRepository } from './tenant.repository.js';
 
-interface TenantConnectorConfig {
-  readonly loadedAt: number;
-  readonly resolver: ConnectorResolver;
-}
-
 /**
  * Builds and caches each tenant's connector clients from its configuration: placeholders are
  * expanded at this point only, so secrets live in the environment and in the client, nowhere else.
@@ -23,29 +19,28 @@ interface TenantConnectorConfig {
 @Injectable()
 export class TenantConnectors {
   private readonly logger = new Logger(TenantConnectors.name);
-  private readonly configs = new Map<string, TenantConnectorConfig>();
+  private readonly resolvers: RefreshingCache<string, ConnectorResolver>;
   private readonly clients = new Map<string, { template: string; client: unknown }>();
 
   constructor(
     private readonly tenants: TenantRepository,
     private readonly registry: ConnectorRegistry,
     private readonly variables: ConfigVariables,
-    @Inject(TENANCY_OPTIONS) private readonly options: TenancyOptions,
-  ) {}
+    @Inject(TENANCY_OPTIONS) options: TenancyOptions,
+  ) {
+    this.resolvers = new RefreshingCache(
+      async (tenantId) => {
+        const templates: Record<string, Record<string, unknown>> = (await this.tenants.findTenant(tenantId))
+          ?.connectors ?? {};
+        return (_tenant: string | null, name: string) => this.client(tenantId, name, templates[name]);
+      },
+      { ttlMs: options.bindingCacheTtlMs, waitOnStaleMs: 200 },
+    );
+  }
 
   /** A synchronous resolver for `ctx.connector(name)`, with the tenant's configuration loaded. */
   async forTenant(tenantId: string): Promise<ConnectorResolver> {
-    let config = this.configs.get(tenantId);
-    if (!config || Date.now() - config.loadedAt >= this.options.bindingCacheTtlMs) {
-      const templates: Record<string, Record<string, unknown>> = (await this.tenants.findTenant(tenantId))
-        ?.connectors ?? {};
-      config = {
-        loadedAt: Date.now(),
-        resolver: (_tenant, name) => this.client(tenantId, name, templates[name]),
-      };
-      this.configs.set(tenantId, config);
-    }
-    return config.resolver;
+    return (await this.resolvers.get(tenantId))!;
   }
 
   private client(tenantId: string, name: string, template: Record<string, unknown> | undefined): unknown {

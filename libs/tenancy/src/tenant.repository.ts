@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { isUniqueViolation } from '@toolgate/database';
-import type { DataSource } from 'typeorm';
+import { isUniqueViolation, TransactionRunner } from '@toolgate/database';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { BindingTool } from './config/tenant-file.schema.js';
 import { AgentBindingEntity } from './entities/agent-binding.entity.js';
 import { BindingHistoryEntity } from './entities/binding-history.entity.js';
@@ -16,7 +16,10 @@ export interface TenantImport {
 /** The only way to the tenancy tables: tenants, agent_bindings, binding_history. */
 @Injectable()
 export class TenantRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
+  ) {}
 
   findTenant(id: string): Promise<TenantEntity | null> {
     return this.dataSource.getRepository(TenantEntity).findOne({ where: { id } });
@@ -36,10 +39,14 @@ export class TenantRepository {
    * Creates a tenant with version 1 of each agent type's bindings, in one transaction.
    * Returns false when the tenant already exists (another gateway imported it first).
    */
-  async importTenant(data: TenantImport, by: string): Promise<boolean> {
+  async importTenant(
+    data: TenantImport,
+    by: string,
+    within?: (em: EntityManager) => Promise<void>,
+  ): Promise<boolean> {
     const now = new Date();
     try {
-      await this.dataSource.transaction(async (em) => {
+      await this.transactions.run(async (em) => {
         await em.insert(
           TenantEntity,
           Object.assign(new TenantEntity(), data.tenant, { createdAt: now, updatedAt: now }),
@@ -70,6 +77,8 @@ export class TenantRepository {
             }),
           );
         }
+        // The audit events of the import commit with it, or neither does.
+        if (within) await within(em);
       });
       return true;
     } catch (err) {

@@ -8,6 +8,7 @@ export class SchemaValidationPipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     const schema = (metadata as ArgumentMetadata & { schema?: ToolSchema }).schema;
     if (!schema) return value;
-    return checkRequestPart(schema, value ?? (metadata.type === 'body' ? undefined : {}));
+    // A POST without a body is an empty object, like a query without parameters.
+    return checkRequestPart(schema, value ?? {});
   }
 }

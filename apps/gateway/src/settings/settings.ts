@@ -1,13 +1,21 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_DATABASE_URL, parseDatabaseUrl } from '@toolgate/database';
+import { DEFAULT_REDACTION_POLICY, redactionSettingsSchema, type AuditOptions } from '@toolgate/audit';
+import { DEFAULT_DATABASE_URL, parseDatabaseUrl, type InstanceOptions } from '@toolgate/database';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { loadAuditKeyMaterial, type AuditKeyMaterial } from './key-material.js';
 
 /** Defaults that are not in CONTRACT.md's env table; all overridable in `config/toolgate.yaml`. */
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 export const DEFAULT_KEY_CACHE_TTL_MS = 2_000;
 export const DEFAULT_BINDING_CACHE_TTL_MS = 1_000;
+/** The audit write's own deadline inside a call's time budget. */
+export const DEFAULT_AUDIT_WRITE_DEADLINE_MS = 2_000;
+export const DEFAULT_AUDIT_MAX_BATCH = 500;
+export const DEFAULT_CHECKPOINT_INTERVAL_MS = 60_000;
+export const DEFAULT_HEARTBEAT_MS = 2_000;
+export const DEFAULT_STALE_AFTER_MS = 15_000;
 
 /** `config/toolgate.yaml`: platform settings that are not per tenant. Every key is optional. */
 const platformFileSchema = z.strictObject({
@@ -22,6 +30,23 @@ const platformFileSchema = z.strictObject({
   auth: z.strictObject({ keyCacheTtlMs: z.number().int().nonnegative().optional() }).optional(),
   tenancy: z.strictObject({ bindingCacheTtlMs: z.number().int().nonnegative().optional() }).optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  audit: z
+    .strictObject({
+      auditL0: z.boolean().optional(),
+      writeDeadlineMs: z.number().int().positive().max(30_000).optional(),
+      maxBatch: z.number().int().min(1).max(5_000).optional(),
+      retryIntervalMs: z.number().int().positive().optional(),
+      checkpointIntervalMs: z.number().int().nonnegative().optional(),
+      reconcileIntervalMs: z.number().int().nonnegative().optional(),
+      redaction: redactionSettingsSchema.optional(),
+    })
+    .optional(),
+  instances: z
+    .strictObject({
+      heartbeatMs: z.number().int().positive().optional(),
+      staleAfterMs: z.number().int().positive().optional(),
+    })
+    .optional(),
 });
 
 const booleanEnv = z
@@ -50,6 +75,9 @@ export interface Settings {
     readonly demo: boolean;
     readonly bindingCacheTtlMs: number;
   };
+  readonly audit: AuditOptions & { readonly keySource: string };
+  readonly instances: InstanceOptions;
+  readonly dataDir: string;
   readonly locale: 'zh-CN' | 'en';
   readonly logLevel: string;
 }
@@ -66,6 +94,11 @@ const envSchema = z.object({
   TOOLGATE_LOCALE: z.enum(['zh-CN', 'en']).default('zh-CN'),
   TOOLGATE_DEMO: booleanEnv.optional(),
   TOOLGATE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  TOOLGATE_DATA_DIR: z.string().min(1).default('data'),
+  TOOLGATE_INSTANCE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9._:-]{1,128}$/)
+    .optional(),
 });
 
 function readPlatformFile(configDir: string): z.infer<typeof platformFileSchema> {
@@ -114,8 +147,36 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       demo: e.TOOLGATE_DEMO ?? target.kind === 'sqlite',
       bindingCacheTtlMs: file.tenancy?.bindingCacheTtlMs ?? DEFAULT_BINDING_CACHE_TTL_MS,
     },
+    audit: auditSettings(file.audit, loadAuditKeyMaterial(env, e.TOOLGATE_DATA_DIR)),
+    instances: {
+      instanceId: e.TOOLGATE_INSTANCE_ID,
+      heartbeatMs: file.instances?.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+      staleAfterMs: file.instances?.staleAfterMs ?? DEFAULT_STALE_AFTER_MS,
+    },
+    dataDir: e.TOOLGATE_DATA_DIR,
     locale: e.TOOLGATE_LOCALE,
     logLevel: e.TOOLGATE_LOG_LEVEL ?? file.logLevel ?? 'info',
+  };
+}
+
+function auditSettings(
+  file: z.infer<typeof platformFileSchema>['audit'],
+  keys: AuditKeyMaterial,
+): Settings['audit'] {
+  return {
+    auditL0: file?.auditL0 ?? false,
+    writeDeadlineMs: file?.writeDeadlineMs ?? DEFAULT_AUDIT_WRITE_DEADLINE_MS,
+    maxBatch: file?.maxBatch ?? DEFAULT_AUDIT_MAX_BATCH,
+    retryIntervalMs: file?.retryIntervalMs ?? 1_000,
+    checkpointIntervalMs: file?.checkpointIntervalMs ?? DEFAULT_CHECKPOINT_INTERVAL_MS,
+    reconcileIntervalMs: file?.reconcileIntervalMs ?? 5_000,
+    defaultRedaction: {
+      mode: file?.redaction?.mode ?? DEFAULT_REDACTION_POLICY.mode,
+      patterns: file?.redaction?.patterns ?? DEFAULT_REDACTION_POLICY.patterns,
+    },
+    signingKeyPem: keys.signingKeyPem,
+    fingerprintSecret: keys.fingerprintSecret,
+    keySource: keys.source,
   };
 }
 

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { isMysql } from '@toolgate/database';
-import type { DataSource, EntityManager } from 'typeorm';
+import { isMysql, TransactionRunner } from '@toolgate/database';
+import type { EntityManager } from 'typeorm';
 import { GENESIS_HASH, type AuditEventDraft } from '../audit-event.js';
 import { eventHash } from './event-hash.js';
 import { toSqlDateTime } from './sql-time.js';
@@ -66,12 +65,12 @@ function closedKey(callId: string): string {
  */
 @Injectable()
 export class AuditChainRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly transactions: TransactionRunner) {}
 
   /** Appends a batch; inside `em` when given (an admin change and its event commit together). */
   append(entries: readonly ChainEntry[], em?: EntityManager): Promise<EntryOutcome[]> {
     if (em) return this.appendIn(em, entries);
-    return this.dataSource.transaction((tx) => this.appendIn(tx, entries));
+    return this.transactions.run((tx) => this.appendIn(tx, entries));
   }
 
   private async appendIn(em: EntityManager, entries: readonly ChainEntry[]): Promise<EntryOutcome[]> {

@@ -153,6 +153,21 @@ export class ChainVerifier {
       );
     }
     const head = await this.checkpoints.chainHead(tenantId);
+    if (!partial && head && head.seq < lastSeq) {
+      const first = await this.events.findOne({ where: { tenantId, seq: String(head.seq + 1) } });
+      return fail(
+        checked,
+        `events after seq ${head.seq} were not written by the gateway (the chain head records ${head.seq}): inserted`,
+        first ? { id: String(first.id), seq: head.seq + 1 } : undefined,
+      );
+    }
+    if (!partial && head && prev && head.seq === lastSeq && head.headHash !== prev.hash) {
+      return fail(
+        checked,
+        `the newest event (seq ${lastSeq}) is not the one the chain head records: replaced`,
+        prev,
+      );
+    }
     if (!partial && head && head.seq > lastSeq) {
       return fail(
         checked,

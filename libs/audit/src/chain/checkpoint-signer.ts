@@ -31,8 +31,10 @@ export class CheckpointSigner {
   }
 
   /** The bytes a signature covers. */
-  static payload(statement: CheckpointStatement): Buffer {
-    return Buffer.from(canonicalJson({ v: 1, ...statement }));
+  static payload(s: CheckpointStatement): Buffer {
+    return Buffer.from(
+      canonicalJson({ v: 1, tenantId: s.tenantId, seq: s.seq, headHash: s.headHash, signedAt: s.signedAt }),
+    );
   }
 
   sign(statement: CheckpointStatement): string {

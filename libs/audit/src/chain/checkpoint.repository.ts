@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { isMysql } from '@toolgate/database';
+import { isMysql, TransactionRunner } from '@toolgate/database';
 import type { DataSource } from 'typeorm';
 import { AuditCheckpointEntity } from '../entities/audit-checkpoint.entity.js';
 import type { CheckpointStatement } from './checkpoint-signer.js';
@@ -15,7 +15,10 @@ export interface StoredCheckpoint extends CheckpointStatement {
 /** Checkpoints and the chain heads they are taken from. */
 @Injectable()
 export class CheckpointRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
+  ) {}
 
   /**
    * Takes a consistent (seq, head) of one tenant's chain and stores its signed checkpoint in the
@@ -25,7 +28,7 @@ export class CheckpointRepository {
     tenantId: string,
     sign: (s: CheckpointStatement) => { keyId: string; signature: string },
   ): Promise<StoredCheckpoint | null> {
-    return this.dataSource.transaction(async (em) => {
+    return this.transactions.run(async (em) => {
       const lock = isMysql(em) ? ' FOR UPDATE' : '';
       const [head] = (await em.query(
         `SELECT seq, head_hash FROM audit_chain_heads WHERE tenant_id = ?${lock}`,

@@ -57,29 +57,46 @@ export class AuditHook implements ToolCallHook {
     return Math.min(this.options.writeDeadlineMs, call.tool.timeoutMs);
   }
 
-  async beforeExecute(call: ToolCall): Promise<ToolCallStop | undefined> {
-    if (!this.audited(call)) return undefined;
-    const events = await this.factory(call);
+  // Not async on purpose: an L0 call that is not audited must not pay for a promise.
+  beforeExecute(call: ToolCall): Promise<ToolCallStop | undefined> | undefined {
+    return this.audited(call) ? this.start(call) : undefined;
+  }
+
+  afterCall(call: ToolCall, result: ToolCallResult): Promise<void> | undefined {
+    return this.audited(call) ? this.finish(call, result) : undefined;
+  }
+
+  onLateCompletion(call: ToolCall, outcome: LateOutcome): Promise<void> | undefined {
+    return this.audited(call) && call.state.get(STARTED) ? this.late(call, outcome) : undefined;
+  }
+
+  private async start(call: ToolCall): Promise<ToolCallStop | undefined> {
+    let events: CallEventFactory | undefined;
     try {
+      events = await this.factory(call);
       await this.writer.append([events.started(call, true)], this.deadline(call));
       call.state.set(STARTED, true);
       return undefined;
     } catch (err) {
       // The start may still commit later; a conditional not_executed closes it if it does.
-      this.writer.ensure([events.notExecuted(call, (err as Error).message)]);
+      if (events) this.writer.ensure([events.notExecuted(call, (err as Error).message)]);
       this.logger.warn(`${call.tool.contract.name} (${call.id}) not run: ${(err as Error).message}`);
       return { envelope: errorEnvelope(ErrorCode.AUDIT_UNAVAILABLE, call.request.locale) };
     }
   }
 
-  async afterCall(call: ToolCall, result: ToolCallResult): Promise<void> {
-    if (!this.audited(call)) return;
-    const events = await this.factory(call);
+  private async finish(call: ToolCall, result: ToolCallResult): Promise<void> {
     let drafts;
-    if (call.state.get(STARTED)) drafts = [events.finished(call, result)];
-    else if (result.stage === 'invalid')
-      drafts = [events.started(call, false), events.finished(call, result)];
-    else return; // parked for approval, or refused before audit: other events tell that story
+    try {
+      const events = await this.factory(call);
+      if (call.state.get(STARTED)) drafts = [events.finished(call, result)];
+      else if (result.stage === 'invalid')
+        drafts = [events.started(call, false), events.finished(call, result)];
+      else return; // parked for approval, or refused before audit: other events tell that story
+    } catch (err) {
+      this.logger.error(`cannot record the outcome of ${call.id}: ${(err as Error).message}`);
+      return;
+    }
     try {
       await this.writer.append(drafts, this.deadline(call));
     } catch {
@@ -88,8 +105,7 @@ export class AuditHook implements ToolCallHook {
     }
   }
 
-  async onLateCompletion(call: ToolCall, outcome: LateOutcome): Promise<void> {
-    if (!this.audited(call) || !call.state.get(STARTED)) return;
+  private async late(call: ToolCall, outcome: LateOutcome): Promise<void> {
     this.writer.ensure([(await this.factory(call)).late(call, outcome)]);
   }
 }

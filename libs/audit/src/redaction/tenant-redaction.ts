@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { RefreshingCache } from '@toolgate/database';
 import { z } from 'zod';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import { Redactor, type RedactionPolicy } from './redactor.js';
@@ -24,32 +25,35 @@ export interface AuditPolicySource {
 }
 export const AUDIT_POLICY_SOURCE = Symbol('AUDIT_POLICY_SOURCE');
 
-const CACHE_MS = 5_000;
-
 /**
  * Each tenant's redactor: its policy from the tenant settings, its fingerprint key derived from
  * the platform secret, so equal values match within a tenant and never across tenants.
  */
 @Injectable()
 export class TenantRedaction {
-  private readonly cache = new Map<string, { at: number; redactor: Redactor }>();
+  private readonly redactors: RefreshingCache<string, Redactor>;
 
   constructor(
     @Inject(AUDIT_OPTIONS) private readonly options: AuditOptions,
     @Optional() @Inject(AUDIT_POLICY_SOURCE) private readonly source?: AuditPolicySource,
-  ) {}
+  ) {
+    this.redactors = new RefreshingCache((tenantId) => this.build(tenantId), {
+      ttlMs: 5_000,
+      waitOnStaleMs: 200,
+    });
+  }
 
   async redactorFor(tenantId: string): Promise<Redactor> {
-    const hit = this.cache.get(tenantId);
-    if (hit && Date.now() - hit.at < CACHE_MS) return hit.redactor;
+    return (await this.redactors.get(tenantId))!;
+  }
+
+  private async build(tenantId: string): Promise<Redactor> {
     const own = (await this.source?.redactionFor(tenantId)) ?? {};
     const policy: RedactionPolicy = {
       mode: own.mode ?? this.options.defaultRedaction.mode,
       patterns: own.patterns ?? this.options.defaultRedaction.patterns,
     };
     const key = createHmac('sha256', this.options.fingerprintSecret).update(`tenant:${tenantId}`).digest();
-    const redactor = new Redactor(policy, key);
-    this.cache.set(tenantId, { at: Date.now(), redactor });
-    return redactor;
+    return new Redactor(policy, key);
   }
 }

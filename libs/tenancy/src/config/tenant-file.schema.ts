@@ -1,3 +1,4 @@
+import { redactionSettingsSchema } from '@toolgate/audit';
 import { z } from 'zod';
 
 /** Tenant and agent-type identifiers: lower-case, readable in URLs and file names. */
@@ -41,5 +42,7 @@ export const tenantFileSchema = z.strictObject({
   /** Backends by connector name; values may use ${ENV_VAR} and ${ENV_VAR:-default}. */
   connectors: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
   agentTypes: z.record(AGENT_TYPE, agentTypeSchema).default({}),
+  /** How this tenant's audit trail redacts values (mask or keyed fingerprint; which patterns). */
+  audit: z.strictObject({ redaction: redactionSettingsSchema.optional() }).optional(),
 });
 export type TenantFile = z.infer<typeof tenantFileSchema>;
