@@ -265,7 +265,12 @@ describe('the audit trail', () => {
     it('names a forged row, with or without a correct hash', async () => {
       const all = await events();
       const last = all.at(-1);
-      const forged = { ...draftOf(last), event: 'finished', code: null, occurredAt: new Date() };
+      const forged: AuditEventDraft = {
+        ...draftOf(last),
+        event: 'finished',
+        code: null,
+        occurredAt: new Date(),
+      };
       const seq = last.seq + 1;
       const hash = eventHash(last.hash, forged, seq);
       await sql.query(

@@ -6,3 +6,6 @@ export type { ApiResponse, TestGateway } from './test-gateway.js';
 export { makeConfigDir } from './config-dir.js';
 export { openRawSql } from './raw-sql.js';
 export type { RawSql } from './raw-sql.js';
+export { TcpProxy } from './tcp-proxy.js';
+export { runLoad, startGatewayProcess } from './gateway-process.js';
+export type { GatewayProcess } from './gateway-process.js';

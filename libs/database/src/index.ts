@@ -6,7 +6,7 @@ export type { DatabaseOptions } from './database.options.js';
 export { DEFAULT_DATABASE_URL, dataSourceOptions, parseDatabaseUrl } from './database-url.js';
 export type { ConnectionTuning, DatabaseKind, DatabaseTarget } from './database-url.js';
 export { runMigrationsLocked } from './migration-runner.js';
-export { isMysql, isUniqueViolation } from './sql-dialect.js';
+export { isMysql, isRetryableTransactionError, isUniqueViolation } from './sql-dialect.js';
 export { RefreshingCache } from './refreshing-cache.js';
 export type { RefreshingCacheOptions } from './refreshing-cache.js';
 export { TransactionRunner } from './transaction-runner.js';

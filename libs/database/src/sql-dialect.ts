@@ -19,3 +19,10 @@ export function isUniqueViolation(err: unknown): boolean {
     code === 'SQLITE_CONSTRAINT_UNIQUE'
   );
 }
+
+/** True for errors a transaction may simply be retried after (deadlock, lock wait timeout). */
+export function isRetryableTransactionError(err: unknown): boolean {
+  const e = err as { errno?: number; driverError?: { errno?: number } } | undefined;
+  const errno = e?.driverError?.errno ?? e?.errno;
+  return errno === 1213 || errno === 1205;
+}

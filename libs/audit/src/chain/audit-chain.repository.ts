@@ -48,8 +48,71 @@ const EVENT_COLUMNS = [
   'hash',
 ] as const;
 const ROWS_PER_INSERT = 400;
+const ROW_PLACEHOLDERS = `(${EVENT_COLUMNS.map(() => '?').join(',')})`;
+const INSERT_EVENTS = `INSERT INTO audit_events (${EVENT_COLUMNS.join(',')}) VALUES `;
 
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+
+interface HeadRow {
+  tenant_id: string;
+  seq: string | number;
+  head_hash: string;
+}
+
+/** The dedupe keys a batch must look up: its own, and for closing events the call's start and close. */
+function keysToCheck(entries: readonly ChainEntry[]): string[] {
+  const keys = new Set<string>();
+  for (const e of entries) {
+    if (e.dedupeKey) keys.add(e.dedupeKey);
+    if (e.closes && e.draft.callId) {
+      keys.add(startedKey(e.draft.callId));
+      keys.add(closedKey(e.draft.callId));
+    }
+  }
+  return [...keys];
+}
+
+/**
+ * Which entries to write. Dropped: a dedupe key already stored (a retry of a write that did
+ * commit); a closing event for a call never started or already closed.
+ */
+function decide(entries: readonly ChainEntry[], present: Set<string>): EntryOutcome[] {
+  return entries.map((e) => {
+    if (e.dedupeKey && present.has(e.dedupeKey)) return 'dropped';
+    if (e.closes) {
+      const id = e.draft.callId!;
+      if (!present.has(startedKey(id)) || present.has(closedKey(id))) return 'dropped';
+      present.add(closedKey(id));
+    }
+    if (e.dedupeKey) present.add(e.dedupeKey);
+    return 'written';
+  });
+}
+
+/** Statements sent together: one round trip on MySQL (multipleStatements), one by one on SQLite. */
+class StatementBatch {
+  private readonly sql: string[] = [];
+  private readonly params: unknown[] = [];
+
+  add(sql: string, params: readonly unknown[]): void {
+    this.sql.push(sql);
+    this.params.push(...params);
+  }
+
+  async execute(em: EntityManager, mysql: boolean): Promise<void> {
+    if (!this.sql.length) return;
+    if (mysql) {
+      await em.query(this.sql.join(';\n'), this.params);
+      return;
+    }
+    let at = 0;
+    for (const statement of this.sql) {
+      const count = statement.split('?').length - 1;
+      await em.query(statement, this.params.slice(at, at + count));
+      at += count;
+    }
+  }
+}
 
 function startedKey(callId: string): string {
   return `${callId}:started`;
@@ -75,10 +138,22 @@ export class AuditChainRepository {
 
   private async appendIn(em: EntityManager, entries: readonly ChainEntry[]): Promise<EntryOutcome[]> {
     const mysql = isMysql(em);
-    if (mysql) await em.query('SET SESSION innodb_lock_wait_timeout = 5');
-    const heads = await this.lockHeads(em, [...new Set(entries.map((e) => e.draft.tenantId))].sort(), mysql);
-    const outcomes = await this.decide(em, entries);
+    const tenants = [...new Set(entries.map((e) => e.draft.tenantId))].sort();
+    const keys = keysToCheck(entries);
+    let state = await this.readState(em, tenants, keys, mysql);
+    if (state.heads.size < tenants.length) {
+      // A tenant's first event creates its chain head — only then, because INSERT IGNORE on an
+      // existing row takes a shared lock that deadlocks two gateways upgrading it to FOR UPDATE.
+      const missing = tenants.filter((t) => !state.heads.has(t));
+      await em.query(
+        `INSERT ${mysql ? 'IGNORE' : 'OR IGNORE'} INTO audit_chain_heads (tenant_id, seq, head_hash) VALUES ${missing.map(() => '(?,0,?)').join(',')}`,
+        missing.flatMap((t) => [t, GENESIS_HASH]),
+      );
+      state = await this.readState(em, tenants, keys, mysql);
+    }
+    const outcomes = decide(entries, state.present);
 
+    const heads = state.heads;
     const rows: unknown[][] = [];
     const opened: ChainEntry[] = [];
     const closed: string[] = [];
@@ -93,17 +168,14 @@ export class AuditChainRepository {
       if (entry.closes) closed.push(entry.draft.callId!);
     });
 
+    const writes = new StatementBatch();
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
       const chunk = rows.slice(i, i + ROWS_PER_INSERT);
-      const placeholders = chunk.map(() => `(${EVENT_COLUMNS.map(() => '?').join(',')})`).join(',');
-      await em.query(
-        `INSERT INTO audit_events (${EVENT_COLUMNS.join(',')}) VALUES ${placeholders}`,
-        chunk.flat(),
-      );
+      writes.add(INSERT_EVENTS + Array(chunk.length).fill(ROW_PLACEHOLDERS).join(','), chunk.flat());
     }
     const stillOpen = opened.filter((e) => !closed.includes(e.draft.callId!));
     if (stillOpen.length) {
-      await em.query(
+      writes.add(
         `INSERT INTO audit_open_calls (call_id, tenant_id, tool, instance_id, started_at) VALUES ${stillOpen.map(() => '(?,?,?,?,?)').join(',')}`,
         stillOpen.flatMap((e) => [
           e.draft.callId,
@@ -114,69 +186,47 @@ export class AuditChainRepository {
         ]),
       );
     }
-    if (closed.length) {
-      await em.query(
+    if (closed.length)
+      writes.add(
         `DELETE FROM audit_open_calls WHERE call_id IN (${closed.map(() => '?').join(',')})`,
         closed,
       );
-    }
     for (const [tenantId, head] of heads) {
       if (head.changed)
-        await em.query('UPDATE audit_chain_heads SET seq = ?, head_hash = ? WHERE tenant_id = ?', [
+        writes.add('UPDATE audit_chain_heads SET seq = ?, head_hash = ? WHERE tenant_id = ?', [
           head.seq,
           head.hash,
           tenantId,
         ]);
     }
+    await writes.execute(em, mysql);
     return outcomes;
   }
 
-  private async lockHeads(em: EntityManager, tenants: string[], mysql: boolean) {
-    const marks = tenants.map(() => '?').join(',');
-    await em.query(
-      `INSERT ${mysql ? 'IGNORE' : 'OR IGNORE'} INTO audit_chain_heads (tenant_id, seq, head_hash) VALUES ${tenants.map(() => '(?,0,?)').join(',')}`,
-      tenants.flatMap((t) => [t, GENESIS_HASH]),
-    );
-    const rows = (await em.query(
-      `SELECT tenant_id, seq, head_hash FROM audit_chain_heads WHERE tenant_id IN (${marks}) ORDER BY tenant_id${mysql ? ' FOR UPDATE' : ''}`,
-      tenants,
-    )) as { tenant_id: string; seq: string | number; head_hash: string }[];
-    return new Map(rows.map((r) => [r.tenant_id, { seq: Number(r.seq), hash: r.head_hash, changed: false }]));
-  }
-
   /**
-   * Which entries to write. Dropped: a dedupe key already stored (a retry of a write that did
-   * commit); a closing event for a call never started or already closed.
+   * The locked chain heads of the batch's tenants (in tenant order, so writers never deadlock on
+   * them) and which dedupe keys are already stored — in one round trip on MySQL.
    */
-  private async decide(em: EntityManager, entries: readonly ChainEntry[]): Promise<EntryOutcome[]> {
-    const keys = new Set<string>();
-    for (const e of entries) {
-      if (e.dedupeKey) keys.add(e.dedupeKey);
-      if (e.closes && e.draft.callId) {
-        keys.add(startedKey(e.draft.callId));
-        keys.add(closedKey(e.draft.callId));
-      }
+  private async readState(em: EntityManager, tenants: string[], keys: string[], mysql: boolean) {
+    const heads = `SELECT tenant_id, seq, head_hash FROM audit_chain_heads WHERE tenant_id IN (${tenants.map(() => '?').join(',')}) ORDER BY tenant_id${mysql ? ' FOR UPDATE' : ''}`;
+    const dedupe = `SELECT dedupe_key FROM audit_events WHERE dedupe_key IN (${keys.map(() => '?').join(',')})`;
+    let headRows: HeadRow[];
+    let keyRows: { dedupe_key: string }[] = [];
+    if (mysql && keys.length) {
+      [headRows, keyRows] = (await em.query(`${heads}; ${dedupe}`, [...tenants, ...keys])) as [
+        HeadRow[],
+        { dedupe_key: string }[],
+      ];
+    } else {
+      headRows = (await em.query(heads, tenants)) as HeadRow[];
+      if (keys.length) keyRows = (await em.query(dedupe, keys)) as { dedupe_key: string }[];
     }
-    const present = new Set<string>();
-    const all = [...keys];
-    for (let i = 0; i < all.length; i += ROWS_PER_INSERT) {
-      const chunk = all.slice(i, i + ROWS_PER_INSERT);
-      const rows = (await em.query(
-        `SELECT dedupe_key FROM audit_events WHERE dedupe_key IN (${chunk.map(() => '?').join(',')})`,
-        chunk,
-      )) as { dedupe_key: string }[];
-      for (const r of rows) present.add(r.dedupe_key);
-    }
-    return entries.map((e) => {
-      if (e.dedupeKey && present.has(e.dedupeKey)) return 'dropped';
-      if (e.closes) {
-        const id = e.draft.callId!;
-        if (!present.has(startedKey(id)) || present.has(closedKey(id))) return 'dropped';
-        present.add(closedKey(id));
-      }
-      if (e.dedupeKey) present.add(e.dedupeKey);
-      return 'written';
-    });
+    return {
+      heads: new Map(
+        headRows.map((r) => [r.tenant_id, { seq: Number(r.seq), hash: r.head_hash, changed: false }]),
+      ),
+      present: new Set(keyRows.map((r) => r.dedupe_key)),
+    };
   }
 
   private row(entry: ChainEntry, seq: number, prevHash: string, hash: string): unknown[] {

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { isRetryableTransactionError } from '@toolgate/database';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import { CLOSING_EVENTS, type AuditEventDraft } from '../audit-event.js';
 import { AuditChainRepository, type ChainEntry, type EntryOutcome } from './audit-chain.repository.js';
@@ -9,6 +10,24 @@ export class AuditUnavailableError extends Error {
     super(`audit store unavailable: ${reason}`, options);
     this.name = 'AuditUnavailableError';
   }
+}
+
+/** Write lanes: tenants' chains spread over this many concurrent transactions. */
+const WRITER_LANES = 4;
+
+/** Batches of one lane in flight at once (see flushOne). */
+const BATCHES_IN_FLIGHT = 3;
+
+interface Lane {
+  queue: Group[];
+  scheduled: boolean;
+  inFlight: number;
+}
+
+function laneOf(tenantId: string): number {
+  let h = 0;
+  for (let i = 0; i < tenantId.length; i++) h = (h * 31 + tenantId.charCodeAt(i)) | 0;
+  return Math.abs(h) % WRITER_LANES;
 }
 
 interface Group {
@@ -47,8 +66,16 @@ function toEntry(draft: AuditEventDraft, dedupeExtra?: string): ChainEntry {
 @Injectable()
 export class AuditWriter implements OnApplicationShutdown {
   private readonly logger = new Logger(AuditWriter.name);
-  private queue: Group[] = [];
-  private flushing = false;
+  /**
+   * Independent write lanes, one tenant's chain always in the same lane: while one lane waits on
+   * the database, another prepares or commits its batch. On MySQL they run on separate pooled
+   * connections; on SQLite the transaction runner serializes them anyway.
+   */
+  private readonly lanes = Array.from({ length: WRITER_LANES }, () => ({
+    queue: [] as Group[],
+    scheduled: false,
+    inFlight: 0,
+  }));
   private readonly retrying = new Set<ChainEntry[]>();
   private retryTimer?: NodeJS.Timeout;
   private closed = false;
@@ -76,7 +103,7 @@ export class AuditWriter implements OnApplicationShutdown {
         () => reject(new AuditUnavailableError(`no confirmation within ${deadlineMs} ms`)),
         deadlineMs,
       );
-      this.queue.push({
+      this.enqueue({
         entries: drafts.map((d) => toEntry(d, dedupeExtra)),
         resolve: (o) => (clearTimeout(timer), resolve(o)),
         reject: (e) => (
@@ -88,7 +115,6 @@ export class AuditWriter implements OnApplicationShutdown {
           )
         ),
       });
-      this.schedule();
     });
   }
 
@@ -98,8 +124,7 @@ export class AuditWriter implements OnApplicationShutdown {
    */
   ensure(drafts: readonly AuditEventDraft[], dedupeExtra?: string): void {
     const entries = drafts.map((d) => toEntry(d, dedupeExtra));
-    this.queue.push({ entries, resolve: () => undefined, reject: () => this.retryLater(entries) });
-    this.schedule();
+    this.enqueue({ entries, resolve: () => undefined, reject: () => this.retryLater(entries) });
   }
 
   /** Writes `drafts` inside an existing transaction (admin changes and their events commit together). */
@@ -118,38 +143,63 @@ export class AuditWriter implements OnApplicationShutdown {
     return [...this.retrying].reduce((n, e) => n + e.length, 0);
   }
 
-  private schedule(): void {
-    if (this.flushing) return;
-    this.flushing = true;
-    // setImmediate lets requests that arrive in the same tick join the batch.
-    setImmediate(() => void this.flush());
+  private enqueue(group: Group): void {
+    const lane = this.lanes[laneOf(group.entries[0]?.draft.tenantId ?? '')]!;
+    lane.queue.push(group);
+    this.schedule(lane);
   }
 
-  private async flush(): Promise<void> {
+  private schedule(lane: Lane): void {
+    if (lane.scheduled || lane.inFlight >= BATCHES_IN_FLIGHT || !lane.queue.length) return;
+    lane.scheduled = true;
+    // setImmediate lets requests that arrive in the same tick join the batch.
+    setImmediate(() => {
+      lane.scheduled = false;
+      void this.flushOne(lane);
+    });
+  }
+
+  /**
+   * Writes one batch. Up to BATCHES_IN_FLIGHT batches of a lane run at once: the database queues
+   * them on the chain-head lock, so the next batch is already waiting there when the previous one
+   * commits, instead of starting its round trips only then.
+   */
+  private async flushOne(lane: Lane): Promise<void> {
+    const batch: Group[] = [];
+    let size = 0;
+    while (lane.queue.length && size < this.options.maxBatch) {
+      const g = lane.queue.shift()!;
+      batch.push(g);
+      size += g.entries.length;
+    }
+    if (!batch.length) return;
+    lane.inFlight++;
+    this.schedule(lane);
     try {
-      while (this.queue.length) {
-        const batch: Group[] = [];
-        let size = 0;
-        while (this.queue.length && size < this.options.maxBatch) {
-          const g = this.queue.shift()!;
-          batch.push(g);
-          size += g.entries.length;
-        }
-        try {
-          const outcomes = await this.chain.append(batch.flatMap((g) => g.entries));
-          this.written += outcomes.filter((o) => o === 'written').length;
-          let at = 0;
-          for (const g of batch) {
-            g.resolve(outcomes.slice(at, at + g.entries.length));
-            at += g.entries.length;
-          }
-        } catch (err) {
-          this.logger.warn(`audit batch of ${size} event(s) failed: ${(err as Error).message}`);
-          for (const g of batch) g.reject(err);
-        }
+      const outcomes = await this.appendWithRetry(batch.flatMap((g) => g.entries));
+      this.written += outcomes.filter((o) => o === 'written').length;
+      let at = 0;
+      for (const g of batch) {
+        g.resolve(outcomes.slice(at, at + g.entries.length));
+        at += g.entries.length;
       }
+    } catch (err) {
+      this.logger.warn(`audit batch of ${size} event(s) failed: ${(err as Error).message}`);
+      for (const g of batch) g.reject(err);
     } finally {
-      this.flushing = false;
+      lane.inFlight--;
+      this.schedule(lane);
+    }
+  }
+
+  /** A deadlock rolls the whole batch back, so it is safe (and usually enough) to try again. */
+  private async appendWithRetry(entries: ChainEntry[]): Promise<EntryOutcome[]> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.chain.append(entries);
+      } catch (err) {
+        if (attempt >= 3 || !isRetryableTransactionError(err)) throw err;
+      }
     }
   }
 
@@ -177,8 +227,8 @@ export class AuditWriter implements OnApplicationShutdown {
 
   /** Drains the queue and tries once more for pending retries before the connection closes. */
   async onApplicationShutdown(): Promise<void> {
-    for (let i = 0; i < 100 && (this.flushing || this.queue.length); i++)
-      await new Promise((r) => setTimeout(r, 20));
+    const busy = () => this.lanes.some((l) => l.inFlight || l.queue.length);
+    for (let i = 0; i < 100 && busy(); i++) await new Promise((r) => setTimeout(r, 20));
     this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     for (const e of [...this.retrying]) {

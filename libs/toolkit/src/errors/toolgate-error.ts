@@ -23,7 +23,12 @@ export class ToolgateError extends Error {
       cause?: unknown;
     } = {},
   ) {
+    // Typed errors are expected outcomes (401, 404, 409...), not bugs: capturing a stack trace for
+    // each one cost a tenth of the CPU of a rejected request in the benchmark.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(code, { cause: options.cause });
+    Error.stackTraceLimit = limit;
     this.name = 'ToolgateError';
     this.code = code;
     this.params = options.params ?? {};

@@ -2,19 +2,30 @@ import { createHash } from 'node:crypto';
 
 /**
  * JSON with object keys sorted at every level, so equal values serialize byte-for-byte equal.
- * Used for definition hashes, input digests and the audit chain.
+ * Used for definition hashes, input digests and the audit chain. Undefined object members are
+ * left out and undefined array items become null, as in JSON.stringify.
  */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') {
-    return JSON.stringify(value) ?? 'null';
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i) out += ',';
+      out += value[i] === undefined ? 'null' : canonicalJson(value[i]);
+    }
+    return `${out}]`;
   }
-  if (Array.isArray(value))
-    return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
-  const entries = Object.keys(value)
-    .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-  return `{${entries.join(',')}}`;
+  const keys = Object.keys(value).sort();
+  let out = '{';
+  let first = true;
+  for (const key of keys) {
+    const member = (value as Record<string, unknown>)[key];
+    if (member === undefined) continue;
+    if (!first) out += ',';
+    first = false;
+    out += `${JSON.stringify(key)}:${canonicalJson(member)}`;
+  }
+  return `${out}}`;
 }
 
 /** Hex SHA-256 of a string or buffer. */

@@ -1,0 +1,108 @@
+import {
+  createTestDatabase,
+  makeConfigDir,
+  startTestGateway,
+  TcpProxy,
+  testDatabaseKind,
+  type TestDatabase,
+  type TestGateway,
+} from '@toolgate/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { executions, INITECH_YAML, TestToolsModule } from './test-tools.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// A cut connection needs a database across a network: this suite runs on the MariaDB project only.
+// Embedded SQLite lives in the gateway's own process; there is no connection to cut.
+describe.skipIf(testDatabaseKind() !== 'mariadb')(
+  'audit when the database connection is cut (MariaDB through a TCP proxy)',
+  () => {
+    let db: TestDatabase;
+    let proxy: TcpProxy;
+    let gw: TestGateway;
+    let agent: string;
+    let auditor: string;
+
+    beforeAll(async () => {
+      db = await createTestDatabase('mariadb');
+      proxy = await new TcpProxy('127.0.0.1', 3306).start();
+      const viaProxy = db.url.replace('127.0.0.1:3306', `127.0.0.1:${proxy.port}`);
+      gw = await startTestGateway({
+        db: { ...db, url: viaProxy },
+        env: { TOOLGATE_CONFIG_DIR: makeConfigDir({ initech: INITECH_YAML }) },
+        imports: [TestToolsModule],
+      });
+      agent = await gw.createKey('agent', 'initech');
+      auditor = await gw.createKey('auditor');
+    });
+    afterAll(async () => {
+      await gw?.close();
+      await proxy?.stop();
+      await db?.drop();
+    });
+
+    const invoke = (tool: string, input: unknown) =>
+      gw.api('POST', `/v1/agents/audit_tests/tools/${tool}/invoke`, { key: agent, body: { input } });
+
+    it('refuses L1 calls without running them, keeps L0 calls going, and recovers by itself', async () => {
+      expect((await invoke('record_note', { note: 'before' })).body.status).toBe('ok');
+      // A load running through the cut.
+      const load = Promise.all(
+        Array.from({ length: 150 }, async (_, i) => {
+          await sleep(i * 4);
+          return invoke('record_note', { note: `during ${i}`, fail: i % 25 === 0 });
+        }),
+      );
+      await sleep(200);
+      proxy.cut();
+      await sleep(100);
+      const ranBefore = executions.recordNote;
+      const refused = await invoke('record_note', { note: 'while cut' });
+      expect(refused.status).toBe(503);
+      expect(refused.body).toMatchObject({ code: 'AUDIT_UNAVAILABLE' });
+      expect(executions.recordNote).toBe(ranBefore);
+      await sleep(2_500); // let the key and binding caches expire: L0 must still work from them
+      const l0 = await invoke('noop', {});
+      expect(l0.body).toEqual({ data: { ok: true }, status: 'ok' });
+      expect((await invoke('record_note', { note: 'still cut' })).body.code).toBe('AUDIT_UNAVAILABLE');
+      proxy.restore();
+
+      const results = await load;
+      let recovered = false;
+      for (let i = 0; i < 40 && !recovered; i++) {
+        recovered = (await invoke('record_note', { note: 'after' })).body.status === 'ok';
+        if (!recovered) await sleep(250);
+      }
+      expect(recovered).toBe(true);
+      const executedInLoad = results.filter((r) => r.status === 200).length;
+      const refusedInLoad = results.filter((r) => r.status === 503).length;
+      expect(executedInLoad + refusedInLoad).toBe(150);
+      expect(refusedInLoad).toBeGreaterThan(0);
+
+      // Every started event ends with exactly one closing event; nothing stays open.
+      let open: unknown[] = [];
+      for (let i = 0; i < 40; i++) {
+        open = (await gw.api('GET', '/v1/audit/incomplete', { key: auditor })).body.data;
+        if (!open.length) break;
+        await sleep(250);
+      }
+      expect(open).toEqual([]);
+      const verify = await gw.api('GET', '/v1/audit/verify', { key: auditor });
+      expect(verify.body.data).toMatchObject({ ok: true });
+      const finished = await gw.api('GET', '/v1/audit/events?tenantId=initech&event=finished&limit=500', {
+        key: auditor,
+      });
+      const started = await gw.api('GET', '/v1/audit/events?tenantId=initech&event=started&limit=500', {
+        key: auditor,
+      });
+      const closing = new Set(finished.body.data.items.map((e: any) => e.callId));
+      const notExecuted = await gw.api(
+        'GET',
+        '/v1/audit/events?tenantId=initech&event=not_executed&limit=500',
+        { key: auditor },
+      );
+      for (const e of notExecuted.body.data.items) closing.add(e.callId);
+      for (const s of started.body.data.items) expect(closing.has(s.callId)).toBe(true);
+    }, 60_000);
+  },
+);
