@@ -16,6 +16,7 @@ import { MetricsRegistry } from './metrics.registry.js';
 export class CallMetricsHook implements ToolCallHook {
   private readonly calls: Counter<'tool' | 'code'>;
   private readonly latency: Histogram<'tool' | 'code'>;
+  private readonly children = new Map<string, { calls: { inc(): void }; latency: { observe(v: number): void } }>();
 
   constructor(metrics: MetricsRegistry) {
     const registers: Registry[] = [metrics.registry];
