@@ -16,7 +16,10 @@ import { MetricsRegistry } from './metrics.registry.js';
 export class CallMetricsHook implements ToolCallHook {
   private readonly calls: Counter<'tool' | 'code'>;
   private readonly latency: Histogram<'tool' | 'code'>;
-  private readonly children = new Map<string, { calls: { inc(): void }; latency: { observe(v: number): void } }>();
+  private readonly children = new Map<
+    string,
+    { calls: { inc(): void }; latency: { observe(v: number): void } }
+  >();
 
   constructor(metrics: MetricsRegistry) {
     const registers: Registry[] = [metrics.registry];
@@ -36,11 +39,16 @@ export class CallMetricsHook implements ToolCallHook {
   }
 
   afterCall(call: ToolCall, result: ToolCallResult): void {
-    const labels = {
-      tool: call.tool.contract.name,
-      code: isOk(result.envelope) ? 'OK' : result.envelope.code,
-    };
-    this.calls.inc(labels);
-    this.latency.observe(labels, result.durationMs / 1000);
+    const tool = call.tool.contract.name;
+    const code = isOk(result.envelope) ? 'OK' : result.envelope.code;
+    // The labelled children are cached: prom-client hashes the label object on every plain call.
+    const key = `${tool}\u0000${code}`;
+    let child = this.children.get(key);
+    if (!child) {
+      child = { calls: this.calls.labels(tool, code), latency: this.latency.labels(tool, code) };
+      this.children.set(key, child);
+    }
+    child.calls.inc();
+    child.latency.observe(result.durationMs / 1000);
   }
 }
