@@ -10,6 +10,8 @@ export const AUDIT_EVENT_TYPES = [
   'key_created',
   'key_revoked',
   'binding_changed',
+  'tenant_created',
+  'tenant_changed',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 

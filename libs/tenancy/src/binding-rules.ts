@@ -2,7 +2,10 @@ import { isAtLeastAsStrict, type EffectiveTool, type ToolRegistry } from '@toolg
 import type { BindingTool } from './config/tenant-file.schema.js';
 
 /** A binding entry turned into the tool a caller will use, or the reason it cannot be. */
-export type BoundTool = { ok: true; tool: EffectiveTool } | { ok: false; problem: string };
+/** The binding field a problem is about. */
+export type BindingField = 'name' | 'implementation' | 'timeoutMs' | 'approval';
+
+export type BoundTool = { ok: true; tool: EffectiveTool } | { ok: false; problem: string; field: BindingField };
 
 /**
  * Applies one binding entry to the registry under the tighten-only rule: an override may shorten
@@ -11,13 +14,14 @@ export type BoundTool = { ok: true; tool: EffectiveTool } | { ok: false; problem
  */
 export function bindTool(entry: BindingTool, registry: ToolRegistry, bindingVersion: number): BoundTool {
   const contract = registry.get(entry.name);
-  if (!contract) return { ok: false, problem: `tool "${entry.name}" does not exist` };
+  if (!contract) return { ok: false, field: 'name', problem: `tool "${entry.name}" does not exist` };
   const implementations = [...contract.implementations.keys()];
   let implName = entry.implementation;
   if (!implName) {
     if (implementations.length > 1) {
       return {
         ok: false,
+        field: 'implementation',
         problem: `tool "${entry.name}": implementation is required, pick one of ${implementations.join(', ')}`,
       };
     }
@@ -27,12 +31,14 @@ export function bindTool(entry: BindingTool, registry: ToolRegistry, bindingVers
   if (!implementation) {
     return {
       ok: false,
+      field: 'implementation',
       problem: `tool "${entry.name}": implementation "${implName}" does not exist (available: ${implementations.join(', ')})`,
     };
   }
   if (entry.timeoutMs !== undefined && entry.timeoutMs > contract.timeoutMs) {
     return {
       ok: false,
+      field: 'timeoutMs',
       problem: `tool "${entry.name}": timeoutMs ${entry.timeoutMs} is looser than the declared ${contract.timeoutMs} ms; a binding may only shorten it`,
     };
   }
@@ -40,11 +46,12 @@ export function bindTool(entry: BindingTool, registry: ToolRegistry, bindingVers
   if (entry.approval !== undefined && !isAtLeastAsStrict(entry.approval, declared)) {
     return {
       ok: false,
+      field: 'approval',
       problem: `tool "${entry.name}": approval "${entry.approval}" is looser than the declared "${declared}"; a binding may only add approval`,
     };
   }
   if (entry.approval !== undefined && entry.approval !== 'never' && contract.risk.level === 'L0') {
-    return { ok: false, problem: `tool "${entry.name}": an L0 tool is read-only and takes no approval` };
+    return { ok: false, field: 'approval', problem: `tool "${entry.name}": an L0 tool is read-only and takes no approval` };
   }
   return {
     ok: true,
@@ -58,15 +65,27 @@ export function bindTool(entry: BindingTool, registry: ToolRegistry, bindingVers
   };
 }
 
+/** One problem of a binding: which entry, which field, what is wrong. */
+export interface BindingProblem {
+  readonly index: number;
+  readonly field: BindingField;
+  readonly problem: string;
+}
+
 /** Checks a whole binding: every entry, and no tool twice. Returns every problem found. */
-export function checkBinding(tools: readonly BindingTool[], registry: ToolRegistry): string[] {
-  const problems: string[] = [];
+export function bindingProblems(tools: readonly BindingTool[], registry: ToolRegistry): BindingProblem[] {
+  const problems: BindingProblem[] = [];
   const seen = new Set<string>();
-  for (const entry of tools) {
-    if (seen.has(entry.name)) problems.push(`tool "${entry.name}" is listed twice`);
+  tools.forEach((entry, index) => {
+    if (seen.has(entry.name)) problems.push({ index, field: 'name', problem: `tool "${entry.name}" is listed twice` });
     seen.add(entry.name);
     const bound = bindTool(entry, registry, 0);
-    if (!bound.ok) problems.push(bound.problem);
-  }
+    if (!bound.ok) problems.push({ index, field: bound.field, problem: bound.problem });
+  });
   return problems;
+}
+
+/** The problems of a binding as text, for boot messages. */
+export function checkBinding(tools: readonly BindingTool[], registry: ToolRegistry): string[] {
+  return bindingProblems(tools, registry).map((p) => p.problem);
 }

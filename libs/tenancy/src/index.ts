@@ -1,9 +1,12 @@
 // Public surface of the tenancy lib: tenant files, bindings, the resolver, connector clients.
 import { CreateTenancy1764480100000 } from './migrations/1764480100000-create-tenancy.js';
 
+export { BindingAdmin, diffBindings, toBindingView } from './binding-admin.service.js';
+export type { BindingChange, BindingDiff, BindingView, EffectiveToolView } from './binding-admin.service.js';
 export { BindingResolver } from './binding-resolver.js';
 export type { ResolvedAgentType } from './binding-resolver.js';
-export { bindTool, checkBinding } from './binding-rules.js';
+export { bindingProblems, bindTool, checkBinding } from './binding-rules.js';
+export type { BindingField, BindingProblem } from './binding-rules.js';
 export { ConfigVariables } from './config-variables.js';
 export { loadTenantFiles, parseTenantFile, TenantConfigError } from './config/tenant-file.loader.js';
 export type { LoadedTenantFile } from './config/tenant-file.loader.js';
@@ -12,6 +15,8 @@ export type { BindingTool, TenantFile } from './config/tenant-file.schema.js';
 export { expandVariables } from './config/variables.js';
 export { TenancyModule } from './tenancy.module.js';
 export type { TenancyOptions } from './tenancy.options.js';
+export { TenantAdmin, toTenantView } from './tenant-admin.service.js';
+export { exportTenantFile } from './config/tenant-file.exporter.js';
 export { TenantConnectors } from './tenant-connectors.js';
 export { TenantRepository } from './tenant.repository.js';
 export { CreateTenancy1764480100000 };

@@ -6,7 +6,9 @@ import {
 } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AUDIT_POLICY_SOURCE } from '@toolgate/audit';
+import { BindingAdmin } from './binding-admin.service.js';
 import { BindingResolver } from './binding-resolver.js';
+import { TenantAdmin } from './tenant-admin.service.js';
 import { ConfigVariables } from './config-variables.js';
 import { AgentBindingEntity } from './entities/agent-binding.entity.js';
 import { BindingHistoryEntity } from './entities/binding-history.entity.js';
@@ -39,9 +41,11 @@ export class TenancyModule {
         ConfigVariables,
         TenantConnectors,
         TenantConfigImporter,
+        BindingAdmin,
+        TenantAdmin,
         { provide: AUDIT_POLICY_SOURCE, useClass: TenantAuditPolicy },
       ],
-      exports: [BindingResolver, ConfigVariables, TenantConnectors, TenantRepository, AUDIT_POLICY_SOURCE],
+      exports: [BindingResolver, BindingAdmin, TenantAdmin, ConfigVariables, TenantConnectors, TenantRepository, AUDIT_POLICY_SOURCE],
     };
   }
 }

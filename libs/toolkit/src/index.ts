@@ -77,7 +77,7 @@ export type { CompiledSchema, SchemaCheck } from './schema/compiled-schema.js';
 export type { InputIssue } from './schema/input-issue.js';
 export { invalidInputEnvelope, renderIssue, summarizeIssues } from './schema/issue-messages.js';
 export { SchemaExportError, toJsonSchema } from './schema/json-schema.js';
-export { exportTool, modelDescription, TOOL_LIST_FORMATS } from './schema/tool-formats.js';
+export { exportTool, modelDescription, TOOL_LIST_FORMATS, toJsonSchemaItem } from './schema/tool-formats.js';
 export type { ToolListFormat, ToolView } from './schema/tool-formats.js';
 export { TOOLKIT_OPTIONS } from './toolkit.options.js';
 export type { ToolkitOptions } from './toolkit.options.js';

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { KeysController } from './keys.controller.js';
 import { KeysAdminService } from './keys.service.js';
+import { TenantsController } from './tenants.controller.js';
+import { ToolCatalog } from './tool-catalog.service.js';
 
-/** The admin audience: API keys (bindings and tenants come with the admin console issue). */
-@Module({ controllers: [KeysController], providers: [KeysAdminService] })
+/** The admin audience: the tool catalog, tenants, bindings, API keys. */
+@Module({ controllers: [KeysController, TenantsController], providers: [KeysAdminService, ToolCatalog] })
 export class AdminHttpModule {}

@@ -9,6 +9,7 @@ const THROWN_STATUS: Partial<Record<string, number>> = {
   [ErrorCode.TOOL_NOT_FOUND]: 404,
   [ErrorCode.IDEMPOTENCY_CONFLICT]: 409,
   [ErrorCode.VERSION_CONFLICT]: 409,
+  [ErrorCode.ALREADY_EXISTS]: 409,
   [ErrorCode.PAYLOAD_TOO_LARGE]: 413,
   [ErrorCode.RATE_LIMITED]: 429,
   [ErrorCode.AUDIT_UNAVAILABLE]: 503,

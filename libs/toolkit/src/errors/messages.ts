@@ -54,6 +54,7 @@ const CATALOG: Record<Locale, Catalog> = {
       error: '绑定已被他人修改（当前版本 {currentVersion}）',
       suggestedAction: '重新加载最新版本，合并修改后再保存',
     },
+    ALREADY_EXISTS: { error: '{resource} 已存在', suggestedAction: '换一个标识符，或修改已有的资源' },
     PAYLOAD_TOO_LARGE: { error: '请求体超过上限 {limitBytes} 字节', suggestedAction: '缩小请求体后重试' },
     RATE_LIMITED: { error: '调用配额已用完：{quota}', suggestedAction: '等待 Retry-After 秒后重试' },
     AUDIT_UNAVAILABLE: {
@@ -120,6 +121,7 @@ const CATALOG: Record<Locale, Catalog> = {
       error: 'The bindings were changed by someone else (current version {currentVersion})',
       suggestedAction: 'Reload the latest version, merge your change and save again',
     },
+    ALREADY_EXISTS: { error: '{resource} already exists', suggestedAction: 'Choose another identifier, or change the existing one' },
     PAYLOAD_TOO_LARGE: {
       error: 'The request body exceeds {limitBytes} bytes',
       suggestedAction: 'Send a smaller body',

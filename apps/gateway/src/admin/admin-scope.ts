@@ -1,0 +1,21 @@
+import type { Principal } from '@toolgate/auth';
+import { ErrorCode, ToolgateError } from '@toolgate/toolkit';
+
+/**
+ * The tenant an admin request is about, checked against the key: platform admins reach every
+ * tenant; a tenant admin only its own — another tenant's is reported as not found.
+ */
+export function tenantInScope(actor: Principal, tenantId: string): string {
+  if (actor.role === 'platform_admin' || actor.tenantId === tenantId) return tenantId;
+  throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `tenant ${tenantId}` } });
+}
+
+/** The tenants an admin may see: all (null) or its own. */
+export function adminScope(actor: Principal): string | null {
+  return actor.role === 'platform_admin' ? null : actor.tenantId;
+}
+
+/** The audit actor of an admin request. */
+export function actorOf(actor: Principal) {
+  return { type: 'api_key' as const, id: actor.principalId };
+}

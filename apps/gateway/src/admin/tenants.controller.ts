@@ -1,0 +1,106 @@
+import { Body, Controller, Get, Header, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
+import { BindingAdmin, TenantAdmin } from '@toolgate/tenancy';
+import { ErrorCode, ok, ToolgateError } from '@toolgate/toolkit';
+import {
+  agentTypeParam,
+  createTenantBody,
+  historyQuery,
+  importTenantBody,
+  previewBindingsBody,
+  replaceBindingsBody,
+  type CreateTenantBody,
+  type HistoryQuery,
+  type ImportTenantBody,
+  type PreviewBindingsBody,
+  type ReplaceBindingsBody,
+} from './admin.dto.js';
+import { actorOf, adminScope, tenantInScope } from './admin-scope.js';
+import { ToolCatalog } from './tool-catalog.service.js';
+
+/** CONTRACT.md "Admin": the tool catalog, tenants, and per-agent-type bindings with versions. */
+@ApiTags('admin')
+@ApiBearerAuth()
+@Roles('platform_admin', 'tenant_admin')
+@Controller('v1/admin')
+export class TenantsController {
+  constructor(
+    private readonly tenants: TenantAdmin,
+    private readonly bindings: BindingAdmin,
+    private readonly catalog: ToolCatalog,
+  ) {}
+
+  @Get('tools')
+  @ApiOperation({ summary: 'The tool catalog: contracts, implementations, risk, schemas, who binds them' })
+  async tools(@CurrentPrincipal() actor: Principal) {
+    return ok(await this.catalog.list(adminScope(actor)));
+  }
+
+  @Get('tenants')
+  async list(@CurrentPrincipal() actor: Principal) {
+    return ok(await this.tenants.list(adminScope(actor)));
+  }
+
+  @Post('tenants')
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Create a tenant (platform admins)' })
+  async create(@CurrentPrincipal() actor: Principal, @Body({ schema: createTenantBody }) body: CreateTenantBody) {
+    if (actor.role !== 'platform_admin') throw new ToolgateError(ErrorCode.FORBIDDEN);
+    return ok(await this.tenants.create(body, actorOf(actor)));
+  }
+
+  @Get('tenants/:tenantId')
+  async get(@CurrentPrincipal() actor: Principal, @Param('tenantId') tenantId: string) {
+    return ok(await this.tenants.get(tenantInScope(actor, tenantId)));
+  }
+
+  @Get('tenants/:tenantId/bindings')
+  @ApiOperation({ summary: 'Bindings per agent type, each with its version' })
+  async bindingsOf(@CurrentPrincipal() actor: Principal, @Param('tenantId') tenantId: string) {
+    return ok(await this.bindings.list(tenantInScope(actor, tenantId)));
+  }
+
+  @Put('tenants/:tenantId/agents/:agentType/bindings')
+  @ApiOperation({ summary: 'Replace one agent type’s bindings (409 VERSION_CONFLICT when stale, 400 when looser than declared)' })
+  async replace(
+    @CurrentPrincipal() actor: Principal,
+    @Param('tenantId') tenantId: string,
+    @Param('agentType', { schema: agentTypeParam }) agentType: string,
+    @Body({ schema: replaceBindingsBody }) body: ReplaceBindingsBody,
+  ) {
+    return ok(await this.bindings.replace(tenantInScope(actor, tenantId), agentType, body, actorOf(actor)));
+  }
+
+  @Post('tenants/:tenantId/agents/:agentType/bindings/preview')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'The effective tool set and the diff a change would give, without saving' })
+  async preview(
+    @CurrentPrincipal() actor: Principal,
+    @Param('tenantId') tenantId: string,
+    @Param('agentType', { schema: agentTypeParam }) agentType: string,
+    @Body({ schema: previewBindingsBody }) body: PreviewBindingsBody,
+  ) {
+    return ok(await this.bindings.preview(tenantInScope(actor, tenantId), agentType, body.tools));
+  }
+
+  @Get('tenants/:tenantId/bindings/history')
+  @ApiOperation({ summary: 'Saved versions: who, when, and the diff' })
+  async history(@CurrentPrincipal() actor: Principal, @Param('tenantId') tenantId: string, @Query({ schema: historyQuery }) query: HistoryQuery) {
+    return ok(await this.bindings.history(tenantInScope(actor, tenantId), query.agentType));
+  }
+
+  @Get('tenants/:tenantId/export')
+  @Header('content-type', 'application/yaml; charset=utf-8')
+  @ApiOperation({ summary: 'The tenant as a config/tenants YAML file' })
+  async export(@CurrentPrincipal() actor: Principal, @Param('tenantId') tenantId: string): Promise<string> {
+    return this.tenants.exportYaml(tenantInScope(actor, tenantId));
+  }
+
+  @Post('tenants/:tenantId/import')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Apply a tenant file; changed agent types become new versions (exporting then importing changes nothing)' })
+  async import(@CurrentPrincipal() actor: Principal, @Param('tenantId') tenantId: string, @Body({ schema: importTenantBody }) body: ImportTenantBody) {
+    return ok(await this.tenants.importYaml(tenantInScope(actor, tenantId), body.yaml, actorOf(actor)));
+  }
+}

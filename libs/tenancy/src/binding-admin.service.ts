@@ -1,0 +1,189 @@
+import { Injectable } from '@nestjs/common';
+import { AuditTrail, type AuditActor } from '@toolgate/audit';
+import { canonicalJson, ErrorCode, ToolgateError, ToolRegistry, type EffectiveTool } from '@toolgate/toolkit';
+import { BindingResolver } from './binding-resolver.js';
+import { bindingProblems, bindTool } from './binding-rules.js';
+import type { BindingTool } from './config/tenant-file.schema.js';
+import type { AgentBindingEntity } from './entities/agent-binding.entity.js';
+import { TenantRepository } from './tenant.repository.js';
+
+/** One agent type's bindings as the admin API shows them. */
+export interface BindingView {
+  readonly agentType: string;
+  readonly description: string;
+  readonly version: number;
+  readonly tools: BindingTool[];
+  readonly updatedAt: string;
+  readonly updatedBy: string;
+}
+
+/** A tool as an agent would see it under a binding, with what the tool itself declares. */
+export interface EffectiveToolView {
+  readonly name: string;
+  readonly description: string;
+  readonly implementation: string;
+  readonly riskLevel: string;
+  readonly dataDomains: readonly string[];
+  readonly timeoutMs: number;
+  readonly declaredTimeoutMs: number;
+  readonly approval: string;
+  readonly declaredApproval: string;
+}
+
+/** What a change does to a binding. */
+export interface BindingDiff {
+  readonly added: string[];
+  readonly removed: string[];
+  readonly changed: { name: string; from: BindingTool; to: BindingTool }[];
+}
+
+/** What an admin asks for: the full new tool list of one agent type, against the version read. */
+export interface BindingChange {
+  readonly version: number;
+  readonly tools: readonly BindingTool[];
+  readonly description?: string;
+}
+
+export function toBindingView(row: AgentBindingEntity): BindingView {
+  return {
+    agentType: row.agentType,
+    description: row.description,
+    version: row.version,
+    tools: row.tools,
+    updatedAt: row.updatedAt.toISOString(),
+    updatedBy: row.updatedBy,
+  };
+}
+
+/** Normalized entry: only the fields that are set, so equal bindings compare equal. */
+function normal(t: BindingTool): BindingTool {
+  return Object.fromEntries(Object.entries(t).filter(([, v]) => v !== undefined)) as BindingTool;
+}
+
+export function diffBindings(before: readonly BindingTool[], after: readonly BindingTool[]): BindingDiff {
+  const old = new Map(before.map((t) => [t.name, normal(t)]));
+  const now = new Map(after.map((t) => [t.name, normal(t)]));
+  return {
+    added: [...now.keys()].filter((n) => !old.has(n)),
+    removed: [...old.keys()].filter((n) => !now.has(n)),
+    changed: [...now.entries()]
+      .filter(([n, t]) => old.has(n) && canonicalJson(old.get(n)) !== canonicalJson(t))
+      .map(([name, to]) => ({ name, from: old.get(name)!, to })),
+  };
+}
+
+function toEffectiveView(tool: EffectiveTool): EffectiveToolView {
+  const c = tool.contract;
+  return {
+    name: c.name,
+    description: c.description,
+    implementation: tool.implementation.name,
+    riskLevel: c.risk.level,
+    dataDomains: c.risk.dataDomains,
+    timeoutMs: tool.timeoutMs,
+    declaredTimeoutMs: c.timeoutMs,
+    approval: tool.approval,
+    declaredApproval: c.approval.mode,
+  };
+}
+
+/**
+ * Editing bindings from the admin API: read with a version, preview the effective tool set, save
+ * under optimistic concurrency and the tighten-only rule, keep history, audit every change.
+ */
+@Injectable()
+export class BindingAdmin {
+  constructor(
+    private readonly tenants: TenantRepository,
+    private readonly registry: ToolRegistry,
+    private readonly resolver: BindingResolver,
+    private readonly audit: AuditTrail,
+  ) {}
+
+  async list(tenantId: string): Promise<BindingView[]> {
+    await this.requireTenant(tenantId);
+    return (await this.tenants.bindingsOf(tenantId)).map(toBindingView);
+  }
+
+  /** "What would this agent see, under which policy" — and what would change — before saving. */
+  async preview(tenantId: string, agentType: string, tools: readonly BindingTool[]) {
+    await this.requireTenant(tenantId);
+    const current = (await this.tenants.bindingsOf(tenantId)).find((b) => b.agentType === agentType);
+    const effective: EffectiveToolView[] = [];
+    for (const entry of tools) {
+      const bound = bindTool(entry, this.registry, 0);
+      if (bound.ok) effective.push(toEffectiveView(bound.tool));
+    }
+    return {
+      agentType,
+      currentVersion: current?.version ?? 0,
+      effective,
+      problems: bindingProblems(tools, this.registry).map((p) => ({ path: `tools.${p.index}.${p.field}`, message: p.problem })),
+      diff: diffBindings(current?.tools ?? [], tools),
+    };
+  }
+
+  /** Saves a new version; 400 naming tool and field when it loosens a declaration, 409 when stale. */
+  async replace(tenantId: string, agentType: string, change: BindingChange, actor: AuditActor, kind = 'update'): Promise<BindingView> {
+    await this.requireTenant(tenantId);
+    const problems = bindingProblems(change.tools, this.registry);
+    if (problems.length) {
+      throw new ToolgateError(ErrorCode.INVALID_INPUT, {
+        params: { summary: problems.map((p) => p.problem).join('; ') },
+        details: { issues: problems.map((p) => ({ path: `tools.${p.index}.${p.field}`, message: p.problem })) },
+      });
+    }
+    const current = (await this.tenants.bindingsOf(tenantId)).find((b) => b.agentType === agentType);
+    const tools = change.tools.map(normal);
+    const description = change.description ?? current?.description ?? '';
+    const diff = diffBindings(current?.tools ?? [], tools);
+    const version = await this.tenants.saveBinding(
+      { tenantId, agentType, expectedVersion: change.version, description, tools, kind, by: actor.id },
+      (em, v) =>
+        this.audit.recordIn(em, [
+          { event: 'binding_changed', tenantId, agentType, actor, details: { kind, version: v, previousVersion: change.version, diff, tools } },
+        ]),
+    );
+    if (version === null) {
+      const now = (await this.tenants.bindingsOf(tenantId)).find((b) => b.agentType === agentType);
+      throw new ToolgateError(ErrorCode.VERSION_CONFLICT, {
+        params: { currentVersion: now?.version ?? 0 },
+        details: { currentVersion: now?.version ?? 0, current: now ? toBindingView(now) : null },
+      });
+    }
+    this.resolver.invalidate(tenantId);
+    const saved = (await this.tenants.bindingsOf(tenantId)).find((b) => b.agentType === agentType)!;
+    return toBindingView(saved);
+  }
+
+  async history(tenantId: string, agentType?: string) {
+    await this.requireTenant(tenantId);
+    const rows = await this.tenants.history(tenantId, agentType);
+    // Each version's diff is computed against the version before it of the same agent type.
+    const byType = new Map<string, typeof rows>();
+    for (const r of [...rows].reverse()) (byType.get(r.agentType) ?? byType.set(r.agentType, []).get(r.agentType)!).push(r);
+    const previous = new Map<string, BindingTool[]>();
+    const withDiff = new Map<string, BindingDiff>();
+    for (const list of byType.values()) {
+      for (const r of list) {
+        withDiff.set(String(r.id), diffBindings(previous.get(r.agentType) ?? [], r.tools));
+        previous.set(r.agentType, r.tools);
+      }
+    }
+    return rows.map((r) => ({
+      agentType: r.agentType,
+      version: r.version,
+      kind: r.kind,
+      changedBy: r.changedBy,
+      changedAt: r.changedAt.toISOString(),
+      tools: r.tools,
+      diff: withDiff.get(String(r.id)),
+    }));
+  }
+
+  private async requireTenant(tenantId: string): Promise<void> {
+    if (!(await this.tenants.findTenant(tenantId))) {
+      throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `tenant ${tenantId}` } });
+    }
+  }
+}

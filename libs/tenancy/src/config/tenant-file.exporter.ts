@@ -1,0 +1,26 @@
+import { stringify } from 'yaml';
+import type { AgentBindingEntity } from '../entities/agent-binding.entity.js';
+import type { TenantEntity } from '../entities/tenant.entity.js';
+
+/**
+ * A tenant as a `config/tenants/<id>.yaml` file: the format the boot import reads, so exporting
+ * then importing changes nothing. Connector values keep their ${VAR} placeholders.
+ */
+export function exportTenantFile(tenant: TenantEntity, bindings: readonly AgentBindingEntity[]): string {
+  const doc: Record<string, unknown> = { id: tenant.id, name: tenant.name };
+  if (tenant.demo) doc.demo = true;
+  if (tenant.locale) doc.locale = tenant.locale;
+  if (Object.keys(tenant.connectors ?? {}).length) doc.connectors = tenant.connectors;
+  doc.agentTypes = Object.fromEntries(
+    bindings.map((b) => [
+      b.agentType,
+      {
+        ...(b.description ? { description: b.description } : {}),
+        tools: b.tools.map((t) => (Object.keys(t).length === 1 ? t.name : t)),
+      },
+    ]),
+  );
+  const audit = (tenant.settings as { audit?: unknown } | undefined)?.audit;
+  if (audit) doc.audit = audit;
+  return `# Exported by Toolgate at ${new Date().toISOString()}\n${stringify(doc, { lineWidth: 0 })}`;
+}

@@ -1,0 +1,103 @@
+import { Injectable } from '@nestjs/common';
+import { AuditTrail, type AuditActor } from '@toolgate/audit';
+import { canonicalJson, ErrorCode, ToolgateError } from '@toolgate/toolkit';
+import { BindingAdmin, toBindingView } from './binding-admin.service.js';
+import { exportTenantFile } from './config/tenant-file.exporter.js';
+import { parseTenantFile, TenantConfigError } from './config/tenant-file.loader.js';
+import type { TenantEntity } from './entities/tenant.entity.js';
+import { TenantRepository } from './tenant.repository.js';
+
+/** A tenant as the admin API shows it: never a connector secret, only the placeholders. */
+export function toTenantView(t: TenantEntity) {
+  return {
+    id: t.id,
+    name: t.name,
+    locale: t.locale,
+    demo: t.demo,
+    connectors: Object.keys(t.connectors ?? {}),
+    settings: t.settings,
+    createdAt: t.createdAt.toISOString(),
+    updatedAt: t.updatedAt.toISOString(),
+  };
+}
+
+const notFound = (id: string) => new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `tenant ${id}` } });
+
+/** Tenants from the admin API: list, create, detail, and YAML export/import. */
+@Injectable()
+export class TenantAdmin {
+  constructor(
+    private readonly tenants: TenantRepository,
+    private readonly bindings: BindingAdmin,
+    private readonly audit: AuditTrail,
+  ) {}
+
+  async list(scope: string | null) {
+    const all = await this.tenants.listTenants();
+    return all.filter((t) => scope === null || t.id === scope).map(toTenantView);
+  }
+
+  async get(id: string) {
+    const tenant = await this.tenants.findTenant(id);
+    if (!tenant) throw notFound(id);
+    return { ...toTenantView(tenant), agentTypes: (await this.tenants.bindingsOf(id)).map(toBindingView) };
+  }
+
+  async create(input: { id: string; name: string; locale?: 'zh-CN' | 'en' }, actor: AuditActor) {
+    const created = await this.tenants.createTenant(
+      { id: input.id, name: input.name, locale: input.locale ?? null, demo: false, connectors: {}, settings: {} },
+      (em) => this.audit.recordIn(em, [{ event: 'tenant_created', tenantId: input.id, actor, details: { name: input.name, locale: input.locale ?? null } }]),
+    );
+    if (!created) throw new ToolgateError(ErrorCode.ALREADY_EXISTS, { params: { resource: `tenant ${input.id}` } });
+    return this.get(input.id);
+  }
+
+  async exportYaml(id: string): Promise<string> {
+    const tenant = await this.tenants.findTenant(id);
+    if (!tenant) throw notFound(id);
+    return exportTenantFile(tenant, await this.tenants.bindingsOf(id));
+  }
+
+  /**
+   * Applies a tenant file: every agent type whose tools differ becomes a new version (import of an
+   * unchanged export changes nothing); agent types missing from the file are emptied.
+   */
+  async importYaml(id: string, text: string, actor: AuditActor) {
+    const tenant = await this.tenants.findTenant(id);
+    if (!tenant) throw notFound(id);
+    let file;
+    try {
+      file = parseTenantFile(`${id}.yaml`, text).tenant;
+    } catch (err) {
+      if (!(err instanceof TenantConfigError)) throw err;
+      throw new ToolgateError(ErrorCode.INVALID_INPUT, {
+        params: { summary: err.problems.join('; ') },
+        details: { issues: err.problems.map((message) => ({ path: '', message })) },
+      });
+    }
+    if (file.id !== id) {
+      throw new ToolgateError(ErrorCode.INVALID_INPUT, { params: { summary: `the file is for tenant "${file.id}", not "${id}"` } });
+    }
+    const changed: string[] = [];
+    const settings = file.audit ? { ...tenant.settings, audit: file.audit } : tenant.settings;
+    const tenantFields = { name: file.name, locale: file.locale ?? null, connectors: file.connectors, settings };
+    const before = { name: tenant.name, locale: tenant.locale, connectors: tenant.connectors, settings: tenant.settings };
+    if (canonicalJson(before) !== canonicalJson(tenantFields)) {
+      await this.tenants.updateTenant(id, tenantFields, (em) =>
+        this.audit.recordIn(em, [{ event: 'tenant_changed', tenantId: id, actor, details: { kind: 'import', connectors: Object.keys(file.connectors) } }]),
+      );
+      changed.push('tenant');
+    }
+    const current = new Map((await this.tenants.bindingsOf(id)).map((b) => [b.agentType, b]));
+    const wanted = new Map(Object.entries(file.agentTypes).map(([k, v]) => [k, v]));
+    for (const agentType of current.keys()) if (!wanted.has(agentType)) wanted.set(agentType, { description: current.get(agentType)!.description, tools: [] });
+    for (const [agentType, a] of wanted) {
+      const now = current.get(agentType);
+      const same = now && now.description === a.description && canonicalJson(now.tools) === canonicalJson(a.tools);
+      if (same) continue;
+      await this.bindings.replace(id, agentType, { version: now?.version ?? 0, tools: a.tools, description: a.description }, actor, 'import');
+      changed.push(agentType);
+    }
+    return { tenantId: id, changed, unchanged: changed.length === 0 };
+  }
+}
