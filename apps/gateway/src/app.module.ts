@@ -2,14 +2,17 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule, ConfigService, registerAs } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ApiKeyGuard, AUTH_MIGRATIONS, AuthModule } from '@toolgate/auth';
+import { APPROVALS_MIGRATIONS, ApprovalsModule } from '@toolgate/approvals';
 import { AUDIT_MIGRATIONS, AuditModule } from '@toolgate/audit';
 import { DATABASE_MIGRATIONS, DatabaseModule, InstancesModule } from '@toolgate/database';
+import { QuotasModule } from '@toolgate/quotas';
 import { TENANCY_MIGRATIONS, TenancyModule } from '@toolgate/tenancy';
 import { DemoBackendsModule, ErpToolsModule, OpsToolsModule } from '@toolgate/tool-packs';
 import { ToolkitModule } from '@toolgate/toolkit';
 import { LoggerModule } from 'nestjs-pino';
 import { AdminHttpModule } from './admin/admin-http.module.js';
 import { AgentsHttpModule } from './agents/agents-http.module.js';
+import { ApprovalsHttpModule } from './approvals/approvals-http.module.js';
 import { AuditHttpModule } from './audit/audit-http.module.js';
 import { EnvelopeExceptionFilter } from './http/envelope-exception.filter.js';
 import { SchemaValidationPipe } from './http/schema-validation.pipe.js';
@@ -24,6 +27,7 @@ export const MIGRATIONS = [
   ...AUTH_MIGRATIONS,
   ...TENANCY_MIGRATIONS,
   ...AUDIT_MIGRATIONS,
+  ...APPROVALS_MIGRATIONS,
 ];
 
 /**
@@ -79,6 +83,11 @@ export class AppModule {
           inject: [ConfigService],
           useFactory: (config: ConfigService) => settingsOf(config).auth,
         }),
+        ApprovalsModule.forRootAsync({
+          inject: [ConfigService],
+          useFactory: (config: ConfigService) => settingsOf(config).approvals,
+        }),
+        QuotasModule.forRootAsync({ inject: [ConfigService], useFactory: (config: ConfigService) => settingsOf(config).quotas }),
         TenancyModule.forRootAsync({
           inject: [ConfigService],
           useFactory: (config: ConfigService) => settingsOf(config).tenancy,
@@ -90,6 +99,7 @@ export class AppModule {
         AgentsHttpModule,
         AdminHttpModule,
         AuditHttpModule,
+        ApprovalsHttpModule,
         OpsHttpModule,
       ],
       providers: [

@@ -21,6 +21,8 @@ export interface AgentInvokeOptions {
   readonly signal?: AbortSignal;
   readonly onEvent?: (event: ToolCallEvent) => void;
   readonly clientIdempotencyKey?: string;
+  /** The first run's call id when this run retries a call (see ToolCallRequest). */
+  readonly idempotencyIdentity?: string;
   readonly messages?: readonly unknown[];
   readonly attributes?: Readonly<Record<string, unknown>>;
 }
@@ -84,6 +86,7 @@ export class Agent {
       onEvent: options.onEvent,
       connectors: this.connectors,
       clientIdempotencyKey: options.clientIdempotencyKey,
+      idempotencyIdentity: options.idempotencyIdentity,
       attributes: options.attributes,
     });
   }

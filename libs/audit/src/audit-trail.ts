@@ -7,6 +7,7 @@ import {
   type AuditEventDraft,
   type AuditEventType,
 } from './audit-event.js';
+import type { Sidecar } from './chain/audit-chain.repository.js';
 import { AuditWriter } from './chain/audit-writer.js';
 import { TenantRedaction } from './redaction/tenant-redaction.js';
 
@@ -74,10 +75,18 @@ export class AuditTrail {
   }
 
   /**
+   * Records events and the rows that go with them (e.g. a call record) in one transaction of the
+   * group-commit writer, and waits until they are durable.
+   */
+  async recordWith(events: readonly AdminEvent[], sidecar: Sidecar, dedupe?: string): Promise<void> {
+    await this.writer.append(await Promise.all(events.map((e) => this.draft(e))), undefined, { dedupeExtra: dedupe, sidecar });
+  }
+
+  /**
    * Records events through the group-commit writer and waits until they are durable.
    * `dedupe` makes a retried record idempotent (e.g. the approval id).
    */
   async record(events: readonly AdminEvent[], dedupe?: string): Promise<void> {
-    await this.writer.append(await Promise.all(events.map((e) => this.draft(e))), undefined, dedupe);
+    await this.writer.append(await Promise.all(events.map((e) => this.draft(e))), undefined, { dedupeExtra: dedupe });
   }
 }

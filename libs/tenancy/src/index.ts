@@ -10,8 +10,15 @@ export type { BindingField, BindingProblem } from './binding-rules.js';
 export { ConfigVariables } from './config-variables.js';
 export { loadTenantFiles, parseTenantFile, TenantConfigError } from './config/tenant-file.loader.js';
 export type { LoadedTenantFile } from './config/tenant-file.loader.js';
-export { AGENT_TYPE, bindingToolSchema, TENANT_ID, tenantFileSchema } from './config/tenant-file.schema.js';
-export type { BindingTool, TenantFile } from './config/tenant-file.schema.js';
+export {
+  AGENT_TYPE,
+  bindingToolSchema,
+  quotaSchema,
+  TENANT_ID,
+  tenantApprovalSettingsSchema,
+  tenantFileSchema,
+} from './config/tenant-file.schema.js';
+export type { BindingTool, Quota, TenantApprovalSettings, TenantFile } from './config/tenant-file.schema.js';
 export { expandVariables } from './config/variables.js';
 export { TenancyModule } from './tenancy.module.js';
 export type { TenancyOptions } from './tenancy.options.js';

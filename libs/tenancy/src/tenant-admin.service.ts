@@ -5,6 +5,7 @@ import { BindingAdmin, toBindingView } from './binding-admin.service.js';
 import { exportTenantFile } from './config/tenant-file.exporter.js';
 import { parseTenantFile, TenantConfigError } from './config/tenant-file.loader.js';
 import type { TenantEntity } from './entities/tenant.entity.js';
+import { settingsOf } from './tenant-config.importer.js';
 import { TenantRepository } from './tenant.repository.js';
 
 /** A tenant as the admin API shows it: never a connector secret, only the placeholders. */
@@ -79,7 +80,7 @@ export class TenantAdmin {
       throw new ToolgateError(ErrorCode.INVALID_INPUT, { params: { summary: `the file is for tenant "${file.id}", not "${id}"` } });
     }
     const changed: string[] = [];
-    const settings = file.audit ? { ...tenant.settings, audit: file.audit } : tenant.settings;
+    const settings = settingsOf(file);
     const tenantFields = { name: file.name, locale: file.locale ?? null, connectors: file.connectors, settings };
     const before = { name: tenant.name, locale: tenant.locale, connectors: tenant.connectors, settings: tenant.settings };
     if (canonicalJson(before) !== canonicalJson(tenantFields)) {

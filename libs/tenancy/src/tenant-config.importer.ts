@@ -4,9 +4,17 @@ import { AuditTrail } from '@toolgate/audit';
 import { ConnectorRegistry, ToolgateError, ToolRegistry } from '@toolgate/toolkit';
 import { checkBinding } from './binding-rules.js';
 import { loadTenantFiles, TenantConfigError, type LoadedTenantFile } from './config/tenant-file.loader.js';
+import type { TenantFile } from './config/tenant-file.schema.js';
 import { TENANCY_OPTIONS, type TenancyOptions } from './tenancy.options.js';
 import { TenantConnectors } from './tenant-connectors.js';
 import { TenantRepository } from './tenant.repository.js';
+
+/** The per-tenant policies a file carries, as stored in the tenant's settings. */
+export function settingsOf(file: TenantFile): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries({ audit: file.audit, approvals: file.approvals, quotas: file.quotas }).filter(([, v]) => v !== undefined),
+  );
+}
 
 /**
  * Validates `config/tenants/*.yaml` at boot and imports tenants the database does not have yet.
@@ -41,7 +49,7 @@ export class TenantConfigImporter implements OnApplicationBootstrap {
             locale: f.tenant.locale ?? null,
             demo: f.tenant.demo,
             connectors: f.tenant.connectors,
-            settings: f.tenant.audit ? { audit: f.tenant.audit } : {},
+            settings: settingsOf(f.tenant),
           },
           agentTypes: Object.entries(f.tenant.agentTypes).map(([agentType, a]) => ({
             agentType,

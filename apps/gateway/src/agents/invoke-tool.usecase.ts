@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { AgentFactory, type AgentPrincipal } from '@toolgate/agents';
-import { isOk, type Envelope, type Locale, type ToolCallEvent, type ToolCallResult } from '@toolgate/toolkit';
+import { Agent, AgentFactory, type AgentPrincipal } from '@toolgate/agents';
+import { IdempotencyService, requestDigest } from '@toolgate/approvals';
+import { ErrorCode, isOk, type Envelope, type Locale, type ToolCallEvent, type ToolCallResult } from '@toolgate/toolkit';
 import { statusOfInvoke } from '../http/error-status.js';
 import type { InvokeBody } from './agents.dto.js';
 
-/** One invoke request, as the controller hands it over. */
+/** One invoke request, as the route hands it over. */
 export interface InvokeCommand {
   readonly tenantId: string;
   readonly agentType: string;
@@ -17,33 +18,61 @@ export interface InvokeCommand {
   readonly onEvent?: (event: ToolCallEvent) => void;
 }
 
-/** What the controller sends back. */
+/** What the route sends back. */
 export interface InvokeAnswer {
   readonly status: number;
   readonly callId: string;
   readonly envelope: Envelope;
+  readonly headers: Record<string, string>;
 }
 
-/** `POST /v1/agents/:agentType/tools/:toolName/invoke`: build the agent, run the call, shape the answer. */
+/**
+ * `POST /v1/agents/:agentType/tools/:toolName/invoke`: build the agent, run the call (once per
+ * Idempotency-Key when one is sent), shape the answer.
+ */
 @Injectable()
 export class InvokeToolUseCase {
-  constructor(private readonly agents: AgentFactory) {}
+  constructor(
+    private readonly agents: AgentFactory,
+    private readonly idempotency: IdempotencyService,
+  ) {}
 
   async execute(command: InvokeCommand): Promise<InvokeAnswer> {
     const agent = await this.agents.create(command.tenantId, command.agentType, command.principal);
-    const result = await agent.invoke(command.toolName, command.body.input ?? {}, {
+    agent.tool(command.toolName); // unknown tools answer 404 before any key is taken
+    const input = command.body.input ?? {};
+    if (!command.idempotencyKey) return this.once(agent, command, input, command.body.callId, undefined);
+    const answer = await this.idempotency.run(
+      { tenantId: command.tenantId, key: command.idempotencyKey, digest: requestDigest(command.agentType, command.toolName, input) },
+      async (callId, identity) => this.once(agent, command, input, callId, identity === callId ? undefined : identity),
+    );
+    return { ...answer, headers: { ...headersOf(answer.envelope), ...(answer.replayed ? { 'idempotent-replayed': 'true' } : {}) } };
+  }
+
+  private async once(agent: Agent, command: InvokeCommand, input: unknown, callId: string | undefined, identity: string | undefined): Promise<InvokeAnswer> {
+    const result = await agent.invoke(command.toolName, input, {
       locale: command.locale,
       sessionId: command.body.sessionId,
-      callId: command.body.callId,
+      callId,
+      idempotencyIdentity: identity,
       clientIdempotencyKey: command.idempotencyKey,
       onEvent: command.onEvent,
     });
+    const envelope = command.view === 'model' ? modelView(result) : result.envelope;
     return {
       status: statusOfInvoke(isOk(result.envelope) ? undefined : result.envelope.code),
       callId: result.callId,
-      envelope: command.view === 'model' ? modelView(result) : result.envelope,
+      envelope,
+      headers: headersOf(envelope),
     };
   }
+}
+
+/** Response headers an envelope implies: Retry-After on RATE_LIMITED. */
+function headersOf(envelope: Envelope): Record<string, string> {
+  if (isOk(envelope) || envelope.code !== ErrorCode.RATE_LIMITED) return {};
+  const seconds = (envelope.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;
+  return seconds ? { 'retry-after': String(seconds) } : {};
 }
 
 /** `?view=model`: what the model would see (the toModelOutput projection) instead of the full output. */

@@ -8,6 +8,7 @@ const THROWN_STATUS: Partial<Record<string, number>> = {
   [ErrorCode.NOT_FOUND]: 404,
   [ErrorCode.TOOL_NOT_FOUND]: 404,
   [ErrorCode.IDEMPOTENCY_CONFLICT]: 409,
+  [ErrorCode.IDEMPOTENCY_IN_PROGRESS]: 409,
   [ErrorCode.VERSION_CONFLICT]: 409,
   [ErrorCode.ALREADY_EXISTS]: 409,
   [ErrorCode.PAYLOAD_TOO_LARGE]: 413,

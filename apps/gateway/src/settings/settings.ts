@@ -15,6 +15,8 @@ export const DEFAULT_AUDIT_WRITE_DEADLINE_MS = 2_000;
 export const DEFAULT_AUDIT_MAX_BATCH = 500;
 export const DEFAULT_CHECKPOINT_INTERVAL_MS = 60_000;
 export const DEFAULT_HEARTBEAT_MS = 2_000;
+export const DEFAULT_APPROVAL_EXPIRY_MS = 24 * 60 * 60 * 1000;
+export const DEFAULT_IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_STALE_AFTER_MS = 15_000;
 
 /** `config/toolgate.yaml`: platform settings that are not per tenant. Every key is optional. */
@@ -39,6 +41,13 @@ const platformFileSchema = z.strictObject({
       checkpointIntervalMs: z.number().int().nonnegative().optional(),
       reconcileIntervalMs: z.number().int().nonnegative().optional(),
       redaction: redactionSettingsSchema.optional(),
+    })
+    .optional(),
+  approvals: z
+    .strictObject({
+      expiryMs: z.number().int().positive().optional(),
+      idempotencyTtlMs: z.number().int().positive().optional(),
+      pollMs: z.number().int().positive().optional(),
     })
     .optional(),
   instances: z
@@ -77,6 +86,8 @@ export interface Settings {
   };
   readonly audit: AuditOptions & { readonly keySource: string };
   readonly instances: InstanceOptions;
+  readonly approvals: { readonly expiryMs: number; readonly idempotencyTtlMs: number; readonly pollMs: number };
+  readonly quotas: { readonly redisUrl?: string; readonly redisPrefix: string };
   readonly dataDir: string;
   readonly locale: 'zh-CN' | 'en';
   readonly logLevel: string;
@@ -95,6 +106,8 @@ const envSchema = z.object({
   TOOLGATE_DEMO: booleanEnv.optional(),
   TOOLGATE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   TOOLGATE_DATA_DIR: z.string().min(1).default('data'),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'use redis://host:6379').optional(),
+  TOOLGATE_REDIS_PREFIX: z.string().min(1).max(64).default('toolgate'),
   TOOLGATE_INSTANCE_ID: z
     .string()
     .regex(/^[A-Za-z0-9._:-]{1,128}$/)
@@ -153,6 +166,12 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       heartbeatMs: file.instances?.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
       staleAfterMs: file.instances?.staleAfterMs ?? DEFAULT_STALE_AFTER_MS,
     },
+    approvals: {
+      expiryMs: file.approvals?.expiryMs ?? DEFAULT_APPROVAL_EXPIRY_MS,
+      idempotencyTtlMs: file.approvals?.idempotencyTtlMs ?? DEFAULT_IDEMPOTENCY_TTL_MS,
+      pollMs: file.approvals?.pollMs ?? 2_000,
+    },
+    quotas: { redisUrl: e.REDIS_URL, redisPrefix: e.TOOLGATE_REDIS_PREFIX },
     dataDir: e.TOOLGATE_DATA_DIR,
     locale: e.TOOLGATE_LOCALE,
     logLevel: e.TOOLGATE_LOG_LEVEL ?? file.logLevel ?? 'info',

@@ -5,6 +5,18 @@ import { GENESIS_HASH, type AuditEventDraft } from '../audit-event.js';
 import { eventHash } from './event-hash.js';
 import { toSqlDateTime } from './sql-time.js';
 
+/** A statement that commits in the same transaction as the events (parameterised). */
+export interface SqlStatement {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+}
+
+/**
+ * Rows another lib keeps in step with the trail (a call's record), written in the batch's
+ * transaction — built at write time, because only then is the SQL dialect known.
+ */
+export type Sidecar = (dialect: 'mysql' | 'sqlite') => readonly SqlStatement[];
+
 /** One event to append, with the bookkeeping that makes writes idempotent. */
 export interface ChainEntry {
   readonly draft: AuditEventDraft;
@@ -14,6 +26,8 @@ export interface ChainEntry {
   readonly opens: boolean;
   /** A closing event: written only if the call was opened and is not closed yet. */
   readonly closes: boolean;
+  /** Runs only if this entry is written (a retry that finds it stored applies nothing twice). */
+  readonly sidecar?: Sidecar;
 }
 
 /** What became of an entry. */
@@ -191,6 +205,10 @@ export class AuditChainRepository {
         `DELETE FROM audit_open_calls WHERE call_id IN (${closed.map(() => '?').join(',')})`,
         closed,
       );
+    entries.forEach((entry, i) => {
+      if (outcomes[i] !== 'written' || !entry.sidecar) return;
+      for (const st of entry.sidecar(mysql ? 'mysql' : 'sqlite')) writes.add(st.sql, st.params);
+    });
     for (const [tenantId, head] of heads) {
       if (head.changed)
         writes.add('UPDATE audit_chain_heads SET seq = ?, head_hash = ? WHERE tenant_id = ?', [

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/
 import { isRetryableTransactionError } from '@toolgate/database';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import { CLOSING_EVENTS, type AuditEventDraft } from '../audit-event.js';
-import { AuditChainRepository, type ChainEntry, type EntryOutcome } from './audit-chain.repository.js';
+import { AuditChainRepository, type ChainEntry, type EntryOutcome, type Sidecar } from './audit-chain.repository.js';
 
 /** The audit store did not confirm a write in time, or refused it. */
 export class AuditUnavailableError extends Error {
@@ -45,13 +45,22 @@ export function dedupeKeyOf(draft: AuditEventDraft, extra?: string): string | nu
   return extra ? `${draft.callId}:${draft.event}:${extra}` : null;
 }
 
-function toEntry(draft: AuditEventDraft, dedupeExtra?: string): ChainEntry {
-  return {
+/** Options of an append. */
+export interface AppendOptions {
+  /** Part of the dedupe key of non-call-lifecycle events (e.g. an approval id). */
+  readonly dedupeExtra?: string;
+  /** Rows written with the last event of the append, in its transaction (see Sidecar). */
+  readonly sidecar?: Sidecar;
+}
+
+function toEntries(drafts: readonly AuditEventDraft[], options: AppendOptions = {}): ChainEntry[] {
+  return drafts.map((draft, i) => ({
     draft,
-    dedupeKey: dedupeKeyOf(draft, dedupeExtra),
+    dedupeKey: dedupeKeyOf(draft, options.dedupeExtra),
     opens: draft.event === 'started',
     closes: CLOSING_EVENTS.has(draft.event),
-  };
+    ...(options.sidecar && i === drafts.length - 1 ? { sidecar: options.sidecar } : {}),
+  }));
 }
 
 /**
@@ -95,7 +104,7 @@ export class AuditWriter implements OnApplicationShutdown {
   append(
     drafts: readonly AuditEventDraft[],
     deadlineMs = this.options.writeDeadlineMs,
-    dedupeExtra?: string,
+    options: AppendOptions = {},
   ): Promise<EntryOutcome[]> {
     if (this.closed) return Promise.reject(new AuditUnavailableError('the gateway is shutting down'));
     return new Promise<EntryOutcome[]>((resolve, reject) => {
@@ -104,7 +113,7 @@ export class AuditWriter implements OnApplicationShutdown {
         deadlineMs,
       );
       this.enqueue({
-        entries: drafts.map((d) => toEntry(d, dedupeExtra)),
+        entries: toEntries(drafts, options),
         resolve: (o) => (clearTimeout(timer), resolve(o)),
         reject: (e) => (
           clearTimeout(timer),
@@ -122,8 +131,8 @@ export class AuditWriter implements OnApplicationShutdown {
    * Appends events that must reach the trail eventually: tried now, then retried in the background
    * until the store accepts them. Never rejects.
    */
-  ensure(drafts: readonly AuditEventDraft[], dedupeExtra?: string): void {
-    const entries = drafts.map((d) => toEntry(d, dedupeExtra));
+  ensure(drafts: readonly AuditEventDraft[], options: AppendOptions = {}): void {
+    const entries = toEntries(drafts, options);
     this.enqueue({ entries, resolve: () => undefined, reject: () => this.retryLater(entries) });
   }
 
@@ -131,11 +140,9 @@ export class AuditWriter implements OnApplicationShutdown {
   appendInTransaction(
     em: Parameters<AuditChainRepository['append']>[1],
     drafts: readonly AuditEventDraft[],
+    options: AppendOptions = {},
   ): Promise<EntryOutcome[]> {
-    return this.chain.append(
-      drafts.map((d) => toEntry(d)),
-      em,
-    );
+    return this.chain.append(toEntries(drafts, options), em);
   }
 
   /** Events waiting for a retry. */

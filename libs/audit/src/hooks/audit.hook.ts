@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { InstanceRegistry } from '@toolgate/database';
 import {
   ErrorCode,
@@ -16,6 +16,7 @@ import { PLATFORM_TENANT } from '../audit-event.js';
 import { AuditWriter } from '../chain/audit-writer.js';
 import { TenantRedaction } from '../redaction/tenant-redaction.js';
 import { CallEventFactory } from './call-event-factory.js';
+import { bothSidecars, CALL_RECORD_SINK, type CallRecordSink } from './call-record-sink.js';
 
 const STARTED = Symbol('audit.started');
 const FACTORY = Symbol('audit.factory');
@@ -35,6 +36,7 @@ export class AuditHook implements ToolCallHook {
     private readonly redaction: TenantRedaction,
     private readonly instances: InstanceRegistry,
     @Inject(AUDIT_OPTIONS) private readonly options: AuditOptions,
+    @Optional() @Inject(CALL_RECORD_SINK) private readonly records?: CallRecordSink,
   ) {}
 
   private audited(call: ToolCall): boolean {
@@ -74,12 +76,12 @@ export class AuditHook implements ToolCallHook {
     let events: CallEventFactory | undefined;
     try {
       events = await this.factory(call);
-      await this.writer.append([events.started(call, true)], this.deadline(call));
+      await this.writer.append([events.started(call, true)], this.deadline(call), { sidecar: this.records?.started(call) });
       call.state.set(STARTED, true);
       return undefined;
     } catch (err) {
       // The start may still commit later; a conditional not_executed closes it if it does.
-      if (events) this.writer.ensure([events.notExecuted(call, (err as Error).message)]);
+      if (events) this.writer.ensure([events.notExecuted(call, (err as Error).message)], { sidecar: this.records?.notExecuted(call) });
       this.logger.warn(`${call.tool.contract.name} (${call.id}) not run: ${(err as Error).message}`);
       return { envelope: errorEnvelope(ErrorCode.AUDIT_UNAVAILABLE, call.request.locale) };
     }
@@ -87,21 +89,25 @@ export class AuditHook implements ToolCallHook {
 
   private async finish(call: ToolCall, result: ToolCallResult): Promise<void> {
     let drafts;
+    let sidecar;
     try {
       const events = await this.factory(call);
-      if (call.state.get(STARTED)) drafts = [events.finished(call, result)];
-      else if (result.stage === 'invalid')
+      if (call.state.get(STARTED)) {
+        drafts = [events.finished(call, result)];
+        sidecar = this.records?.finished(call, result);
+      } else if (result.stage === 'invalid') {
         drafts = [events.started(call, false), events.finished(call, result)];
-      else return; // parked for approval, or refused before audit: other events tell that story
+        sidecar = bothSidecars(this.records?.started(call), this.records?.finished(call, result));
+      } else return; // parked for approval, or refused before audit: other events tell that story
     } catch (err) {
       this.logger.error(`cannot record the outcome of ${call.id}: ${(err as Error).message}`);
       return;
     }
     try {
-      await this.writer.append(drafts, this.deadline(call));
+      await this.writer.append(drafts, this.deadline(call), { sidecar });
     } catch {
       // The tool has run: its outcome must reach the trail. Retried until the store takes it.
-      this.writer.ensure(drafts);
+      this.writer.ensure(drafts, { sidecar });
     }
   }
 

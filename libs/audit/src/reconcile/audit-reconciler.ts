@@ -2,6 +2,7 @@ import {
   Inject,
   Injectable,
   Logger,
+  Optional,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
@@ -9,6 +10,7 @@ import { InstanceRegistry } from '@toolgate/database';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import type { AuditEventDraft } from '../audit-event.js';
 import { AuditWriter } from '../chain/audit-writer.js';
+import { CALL_RECORD_SINK, type CallRecordSink } from '../hooks/call-record-sink.js';
 import { fromSqlDateTime } from '../chain/sql-time.js';
 import { AuditEventsRepository } from '../query/audit-events.repository.js';
 
@@ -28,6 +30,7 @@ export class AuditReconciler implements OnApplicationBootstrap, OnApplicationShu
     private readonly writer: AuditWriter,
     private readonly instances: InstanceRegistry,
     @Inject(AUDIT_OPTIONS) private readonly options: AuditOptions,
+    @Optional() @Inject(CALL_RECORD_SINK) private readonly records?: CallRecordSink,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -83,7 +86,9 @@ export class AuditReconciler implements OnApplicationBootstrap, OnApplicationShu
       occurredAt: new Date(),
       instanceId: this.instances.instanceId,
     }));
-    const outcomes = await this.writer.append(drafts, 30_000);
+    const outcomes = (
+      await Promise.all(drafts.map((d) => this.writer.append([d], 30_000, { sidecar: this.records?.interrupted(d.callId!) })))
+    ).flat();
     const closed = outcomes.filter((o) => o === 'written').length;
     if (closed) this.logger.warn(`closed ${closed} call(s) of stopped gateways as interrupted`);
     return closed;

@@ -78,6 +78,13 @@ export class InstanceRegistry implements OnApplicationBootstrap, OnApplicationSh
     return rows.map((r) => r.instanceId);
   }
 
+  /** True when an instance's heartbeat is recent (this instance always is). */
+  async isAlive(instanceId: string): Promise<boolean> {
+    if (instanceId === this.instanceId) return true;
+    const row = await this.repo.findOne({ where: { instanceId } });
+    return !!row && Date.now() - row.heartbeatAt.getTime() < this.options.staleAfterMs;
+  }
+
   /** Forgets instances that are stale and have nothing left to reconcile. */
   async forget(instanceIds: readonly string[]): Promise<void> {
     for (const id of instanceIds) await this.repo.delete({ instanceId: id });

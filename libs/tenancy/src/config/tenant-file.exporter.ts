@@ -20,7 +20,9 @@ export function exportTenantFile(tenant: TenantEntity, bindings: readonly AgentB
       },
     ]),
   );
-  const audit = (tenant.settings as { audit?: unknown } | undefined)?.audit;
-  if (audit) doc.audit = audit;
+  for (const key of ['audit', 'approvals', 'quotas'] as const) {
+    const value = (tenant.settings as Record<string, unknown> | undefined)?.[key];
+    if (value !== undefined) doc[key] = value;
+  }
   return `# Exported by Toolgate at ${new Date().toISOString()}\n${stringify(doc, { lineWidth: 0 })}`;
 }

@@ -32,6 +32,21 @@ const agentTypeSchema = z.strictObject({
     .default([]),
 });
 
+/** A call quota: per tenant or per API key, for one tool or all (`*`), in calls per minute. */
+export const quotaSchema = z.strictObject({
+  scope: z.enum(['tenant', 'key']).default('tenant'),
+  tool: z.string().min(1).default('*'),
+  perMinute: z.number().int().positive(),
+});
+export type Quota = z.infer<typeof quotaSchema>;
+
+/** The tenant's approval policy beyond the tools' own. */
+export const tenantApprovalSettingsSchema = z.strictObject({
+  /** L3 calls need two distinct approvers. */
+  twoApproversForL3: z.boolean().default(false),
+});
+export type TenantApprovalSettings = z.infer<typeof tenantApprovalSettingsSchema>;
+
 /** A `config/tenants/<id>.yaml` file. */
 export const tenantFileSchema = z.strictObject({
   id: TENANT_ID,
@@ -44,5 +59,7 @@ export const tenantFileSchema = z.strictObject({
   agentTypes: z.record(AGENT_TYPE, agentTypeSchema).default({}),
   /** How this tenant's audit trail redacts values (mask or keyed fingerprint; which patterns). */
   audit: z.strictObject({ redaction: redactionSettingsSchema.optional() }).optional(),
+  approvals: tenantApprovalSettingsSchema.optional(),
+  quotas: z.array(quotaSchema).optional(),
 });
 export type TenantFile = z.infer<typeof tenantFileSchema>;

@@ -51,7 +51,7 @@ export class CallContext implements ToolContext {
   }
 
   get idempotencyKey(): string {
-    return `${this.request.sessionId ?? this.callId}:${this.callId}`;
+    return `${this.request.sessionId ?? this.callId}:${this.request.idempotencyIdentity ?? this.callId}`;
   }
 
   get approval(): { readonly responder: CallPrincipal } | null {

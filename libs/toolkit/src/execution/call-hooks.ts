@@ -26,6 +26,7 @@ export interface ToolCallHookOptions {
 /** Well-known hook positions: approval decides before audit records a start. */
 export const HookOrder = {
   METRICS: 0,
+  QUOTAS: 20,
   CALL_RECORDS: 50,
   APPROVAL: 100,
   AUDIT: 200,

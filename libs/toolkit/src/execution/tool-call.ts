@@ -46,6 +46,11 @@ export interface ToolCallRequest {
   readonly connectors?: ConnectorResolver;
   /** The client's Idempotency-Key header, when it sent one. */
   readonly clientIdempotencyKey?: string;
+  /**
+   * The identity of the logical call when this run re-runs it (a retry after a crash): the call
+   * id of the first run. `ctx.idempotencyKey` derives from it, so the upstream sees the same key.
+   */
+  readonly idempotencyIdentity?: string;
   /** Free-form facts the caller wants hooks to see (e.g. the API key id). */
   readonly attributes?: Readonly<Record<string, unknown>>;
 }

@@ -1,0 +1,68 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApprovalService, CallRecordRepository, toCallView } from '@toolgate/approvals';
+import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
+import { ErrorCode, ok, ToolgateError } from '@toolgate/toolkit';
+import { z } from 'zod';
+
+const listQuery = z.strictObject({
+  status: z.enum(['pending', 'approved', 'denied', 'expired']).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(200),
+});
+type ListQuery = z.infer<typeof listQuery>;
+const approveBody = z.strictObject({ comment: z.string().max(1000).optional() });
+const denyBody = z.strictObject({ comment: z.string().min(1, 'say why').max(1000) });
+type Comment = { comment?: string };
+
+/** CONTRACT.md "Approvals": the inbox and the decisions. */
+@ApiTags('approvals')
+@ApiBearerAuth()
+@Roles('approver', 'tenant_admin', 'platform_admin')
+@Controller('v1/approvals')
+export class ApprovalsController {
+  constructor(private readonly approvals: ApprovalService) {}
+
+  @Get()
+  @ApiOperation({ summary: "Approvals of the caller's tenant, newest first" })
+  async list(@CurrentPrincipal() p: Principal, @Query({ schema: listQuery }) q: ListQuery) {
+    return ok(await this.approvals.list(p, q.status, q.limit));
+  }
+
+  @Get(':approvalId')
+  async get(@CurrentPrincipal() p: Principal, @Param('approvalId') id: string) {
+    return ok(await this.approvals.get(p, id));
+  }
+
+  @Post(':approvalId/approve')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Approve; once enough approvers agree the call runs (exactly once) and its outcome is answered' })
+  async approve(@CurrentPrincipal() p: Principal, @Param('approvalId') id: string, @Body({ schema: approveBody }) body: Comment) {
+    return ok(await this.approvals.decide(p, id, 'approve', body.comment));
+  }
+
+  @Post(':approvalId/deny')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Deny with a comment; the tool never runs' })
+  async deny(@CurrentPrincipal() p: Principal, @Param('approvalId') id: string, @Body({ schema: denyBody }) body: Comment) {
+    return ok(await this.approvals.decide(p, id, 'deny', body.comment));
+  }
+}
+
+/** `GET /v1/calls/:callId`: the state of an L1+ or parked call and, once there is one, its envelope. */
+@ApiTags('agents')
+@ApiBearerAuth()
+@Controller('v1/calls')
+export class CallsController {
+  constructor(private readonly calls: CallRecordRepository) {}
+
+  @Get(':callId')
+  @ApiOperation({ summary: 'A call of the caller’s tenant: pending_approval | running | succeeded | failed | denied | expired | interrupted' })
+  async get(@CurrentPrincipal() p: Principal, @Param('callId') callId: string) {
+    const call = await this.calls.find(callId);
+    // Another tenant's call is indistinguishable from a missing one.
+    if (!call || (p.role !== 'platform_admin' && call.tenantId !== p.tenantId)) {
+      throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `call ${callId}` } });
+    }
+    return ok(toCallView(call));
+  }
+}

@@ -1,0 +1,50 @@
+import { Module, type DynamicModule, type InjectionToken, type OptionalFactoryDependency } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CALL_RECORD_SINK } from '@toolgate/audit';
+import { APPROVALS_OPTIONS, type ApprovalsOptions } from './approvals.options.js';
+import { ApprovalGate } from './approvals/approval-gate.hook.js';
+import { ApprovalRepository } from './approvals/approval.repository.js';
+import { ApprovalService } from './approvals/approval.service.js';
+import { ApprovalsScheduler } from './approvals/approvals.scheduler.js';
+import { ApprovedCallRunner } from './approvals/approved-call.runner.js';
+import { CallRecordRepository } from './calls/call-record.repository.js';
+import { CallRecordsSink } from './calls/call-records.sink.js';
+import { ApprovalDecisionEntity } from './entities/approval-decision.entity.js';
+import { ApprovalEntity } from './entities/approval.entity.js';
+import { ApprovalGrantEntity } from './entities/approval-grant.entity.js';
+import { IdempotencyRecordEntity } from './entities/idempotency-record.entity.js';
+import { ToolCallEntity } from './entities/tool-call.entity.js';
+import { IdempotencyRepository } from './idempotency/idempotency.repository.js';
+import { IdempotencyService } from './idempotency/idempotency.service.js';
+
+/** Human approval, call records and idempotency: risky calls wait for a person and run exactly once. */
+@Module({})
+export class ApprovalsModule {
+  static forRootAsync(options: {
+    imports?: DynamicModule['imports'];
+    inject?: (InjectionToken | OptionalFactoryDependency)[];
+    useFactory: (...args: any[]) => ApprovalsOptions | Promise<ApprovalsOptions>;
+  }): DynamicModule {
+    return {
+      module: ApprovalsModule,
+      global: true,
+      imports: [
+        TypeOrmModule.forFeature([ToolCallEntity, ApprovalEntity, ApprovalDecisionEntity, ApprovalGrantEntity, IdempotencyRecordEntity]),
+        ...(options.imports ?? []),
+      ],
+      providers: [
+        { provide: APPROVALS_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] },
+        CallRecordRepository,
+        { provide: CALL_RECORD_SINK, useClass: CallRecordsSink },
+        ApprovalRepository,
+        ApprovalGate,
+        ApprovedCallRunner,
+        ApprovalService,
+        ApprovalsScheduler,
+        IdempotencyRepository,
+        IdempotencyService,
+      ],
+      exports: [CALL_RECORD_SINK, CallRecordRepository, ApprovalService, ApprovalRepository, IdempotencyService],
+    };
+  }
+}

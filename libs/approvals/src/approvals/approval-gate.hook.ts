@@ -1,0 +1,164 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AuditTrail, PLATFORM_TENANT, TenantRedaction } from '@toolgate/audit';
+import { InstanceRegistry } from '@toolgate/database';
+import { TenantRepository, tenantApprovalSettingsSchema } from '@toolgate/tenancy';
+import {
+  canonicalJson,
+  ErrorCode,
+  errorEnvelope,
+  HookOrder,
+  humanizeToolName,
+  sha256Hex,
+  ToolCallHookProvider,
+  uuidv7,
+  type ApprovalMode,
+  type ToolCall,
+  type ToolCallHook,
+  type ToolCallStop,
+} from '@toolgate/toolkit';
+import { APPROVALS_OPTIONS, type ApprovalsOptions } from '../approvals.options.js';
+import { principalOf } from '../calls/stored-principal.js';
+import { ApprovalEntity } from '../entities/approval.entity.js';
+import { ToolCallEntity } from '../entities/tool-call.entity.js';
+import { ApprovalRepository } from './approval.repository.js';
+
+/** The digest an approval is bound to: the tool, its implementation and the validated input. */
+export function actionDigest(tool: string, implementation: string, input: unknown): string {
+  return sha256Hex(canonicalJson({ tool, implementation, input }));
+}
+
+/**
+ * The approval step of the pipeline (seed 000, 4.4): after validation, before audit and execute.
+ * A call that needs a person parks — its record and approval stored, nothing run, no compute held
+ * — and answers APPROVAL_PENDING. L3 always asks; a binding may add approval, never remove it.
+ */
+@Injectable()
+@ToolCallHookProvider({ order: HookOrder.APPROVAL })
+export class ApprovalGate implements ToolCallHook {
+  constructor(
+    private readonly approvals: ApprovalRepository,
+    private readonly tenants: TenantRepository,
+    private readonly redaction: TenantRedaction,
+    private readonly audit: AuditTrail,
+    private readonly instances: InstanceRegistry,
+    @Inject(APPROVALS_OPTIONS) private readonly options: ApprovalsOptions,
+  ) {}
+
+  // Not async on purpose: calls that need no approval must not pay for a promise.
+  beforeExecute(call: ToolCall): Promise<ToolCallStop | undefined> | undefined {
+    if (call.request.approval) return undefined; // resuming a call a person approved
+    const mode: ApprovalMode = call.tool.contract.risk.level === 'L3' ? 'always' : call.tool.approval;
+    return mode === 'never' ? undefined : this.gate(call, mode);
+  }
+
+  private grantKey(call: ToolCall): string {
+    const key = call.tool.contract.approvalKey;
+    return key ? String(key(call.input)).slice(0, 200) : call.tool.contract.name;
+  }
+
+  private async gate(call: ToolCall, mode: ApprovalMode): Promise<ToolCallStop | undefined> {
+    const tenantId = call.request.tenant?.id ?? PLATFORM_TENANT;
+    const sessionId = call.ctx.session.id;
+    const grantKey = this.grantKey(call);
+    if (mode === 'once' && (await this.approvals.hasGrant(tenantId, sessionId, call.tool.contract.name, grantKey, new Date()))) {
+      return undefined;
+    }
+    const approvalId = `apr_${uuidv7().replace(/-/g, '')}`;
+    await this.park(call, { tenantId, sessionId, grantKey, approvalId, mode });
+    const envelope = errorEnvelope(ErrorCode.APPROVAL_PENDING, call.request.locale, { callId: call.id });
+    return { envelope: { ...envelope, callId: call.id, approvalId } };
+  }
+
+  private async park(call: ToolCall, p: { tenantId: string; sessionId: string; grantKey: string; approvalId: string; mode: ApprovalMode }) {
+    const now = new Date();
+    const contract = call.tool.contract;
+    const redactor = await this.redaction.redactorFor(p.tenantId);
+    const inputRedacted = redactor.redact(call.input, contract.sensitivePaths);
+    const prompt = redactor.redactText(this.prompt(call));
+    const digest = actionDigest(contract.name, call.tool.implementation.name, call.input);
+    const required = contract.risk.level === 'L3' && (await this.twoApprovers(p.tenantId)) ? 2 : 1;
+    const record = Object.assign(new ToolCallEntity(), {
+      callId: call.id,
+      tenantId: p.tenantId,
+      agentType: call.request.agentType,
+      tool: contract.name,
+      implementation: call.tool.implementation.name,
+      sessionId: p.sessionId,
+      idempotencyIdentity: call.request.idempotencyIdentity ?? null,
+      principal: principalOf(call.request.principal),
+      locale: call.request.locale,
+      status: 'pending_approval' as const,
+      input: call.input,
+      inputDigest: digest,
+      timeoutMs: call.tool.timeoutMs,
+      approvalMode: p.mode,
+      bindingVersion: call.tool.bindingVersion,
+      approvalId: p.approvalId,
+      envelope: null,
+      instanceId: this.instances.instanceId,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const approval = Object.assign(new ApprovalEntity(), {
+      id: p.approvalId,
+      callId: call.id,
+      tenantId: p.tenantId,
+      agentType: call.request.agentType,
+      tool: contract.name,
+      implementation: call.tool.implementation.name,
+      riskLevel: contract.risk.level,
+      sessionId: p.sessionId,
+      inputDigest: digest,
+      inputRedacted,
+      prompt: prompt.slice(0, 2000),
+      requestedBy: call.request.principal?.principalId ?? 'system',
+      status: 'pending' as const,
+      mode: p.mode,
+      grantKey: p.grantKey,
+      required,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + this.options.expiryMs),
+      decidedAt: null,
+    });
+    const actor = call.request.principal
+      ? { type: call.request.principal.principalType, id: call.request.principal.principalId }
+      : { type: 'system' as const, id: 'system' };
+    await this.approvals.park(record, approval, (em) =>
+      this.audit.recordIn(em, [
+        {
+          event: 'approval_requested',
+          tenantId: p.tenantId,
+          actor,
+          callId: call.id,
+          tool: contract.name,
+          implementation: call.tool.implementation.name,
+          riskLevel: contract.risk.level,
+          agentType: call.request.agentType,
+          sessionId: p.sessionId,
+          input: call.input,
+          sensitivePaths: contract.sensitivePaths,
+          details: { approvalId: p.approvalId, prompt, mode: p.mode, required, expiresAt: approval.expiresAt.toISOString(), inputDigest: digest },
+        },
+      ]),
+    );
+  }
+
+  private prompt(call: ToolCall): string {
+    const custom = call.tool.contract.approval.prompt;
+    if (custom) {
+      try {
+        const text = custom({ input: call.input });
+        if (typeof text === 'string' && text.trim()) return text;
+      } catch {
+        /* fall back to the generic text */
+      }
+    }
+    return `${humanizeToolName(call.tool.contract.name)}: ${JSON.stringify(call.input)}`;
+  }
+
+  private async twoApprovers(tenantId: string): Promise<boolean> {
+    const tenant = await this.tenants.findTenant(tenantId);
+    const parsed = tenantApprovalSettingsSchema.safeParse((tenant?.settings as { approvals?: unknown } | undefined)?.approvals ?? {});
+    return parsed.success && parsed.data.twoApproversForL3;
+  }
+}

@@ -1,0 +1,26 @@
+import type { ApprovalDecisionEntity } from '../entities/approval-decision.entity.js';
+import type { ApprovalEntity } from '../entities/approval.entity.js';
+
+/** An approval as the approvals API and the console inbox show it. */
+export function toApprovalView(a: ApprovalEntity, decisions: readonly ApprovalDecisionEntity[]) {
+  return {
+    approvalId: a.id,
+    callId: a.callId,
+    tenantId: a.tenantId,
+    agentType: a.agentType,
+    tool: a.tool,
+    implementation: a.implementation,
+    riskLevel: a.riskLevel,
+    prompt: a.prompt,
+    input: a.inputRedacted,
+    requestedBy: a.requestedBy,
+    status: a.status,
+    mode: a.mode,
+    requiredApprovals: a.required,
+    decisions: decisions.map((d) => ({ approverId: d.approverId, decision: d.decision, comment: d.comment, decidedAt: d.decidedAt.toISOString() })),
+    createdAt: a.createdAt.toISOString(),
+    expiresAt: a.expiresAt.toISOString(),
+    decidedAt: a.decidedAt ? a.decidedAt.toISOString() : null,
+  };
+}
+export type ApprovalView = ReturnType<typeof toApprovalView>;

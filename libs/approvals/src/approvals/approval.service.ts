@@ -1,0 +1,167 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { AuditTrail, PLATFORM_TENANT } from '@toolgate/audit';
+import { errorEnvelope, ErrorCode, ToolgateError, type CallPrincipal } from '@toolgate/toolkit';
+import type { EntityManager } from 'typeorm';
+import { toCallView } from '../calls/call-view.js';
+import { CallRecordRepository } from '../calls/call-record.repository.js';
+import { ApprovalDecisionEntity } from '../entities/approval-decision.entity.js';
+import { ApprovalEntity, type ApprovalStatus } from '../entities/approval.entity.js';
+import { ApprovalGrantEntity } from '../entities/approval-grant.entity.js';
+import { ToolCallEntity } from '../entities/tool-call.entity.js';
+import { toApprovalView, type ApprovalView } from './approval-view.js';
+import { ApprovalRepository } from './approval.repository.js';
+import { ApprovedCallRunner } from './approved-call.runner.js';
+
+const DECIDERS = new Set(['approver', 'tenant_admin']);
+
+type Outcome = 'approved' | 'partly' | 'denied' | 'expired';
+
+/**
+ * Decisions on parked calls: by approvers or tenant admins of the call's tenant, never by the
+ * principal that asked (separation of duties); two distinct approvers where the tenant requires it
+ * for L3. An approved call then runs exactly once; a denied one never reaches the tool.
+ */
+@Injectable()
+export class ApprovalService {
+  private readonly logger = new Logger(ApprovalService.name);
+
+  constructor(
+    private readonly approvals: ApprovalRepository,
+    private readonly calls: CallRecordRepository,
+    private readonly runner: ApprovedCallRunner,
+    private readonly audit: AuditTrail,
+  ) {}
+
+  /** Who may see and decide approvals of a tenant. */
+  private mayDecide(actor: CallPrincipal, tenantId: string): boolean {
+    if (actor.role === 'platform_admin') return tenantId === PLATFORM_TENANT;
+    return DECIDERS.has(actor.role ?? '') && actor.tenantId === tenantId;
+  }
+
+  async list(actor: CallPrincipal, status?: ApprovalStatus, limit = 200): Promise<ApprovalView[]> {
+    if (actor.role !== 'platform_admin' && !DECIDERS.has(actor.role ?? '')) throw new ToolgateError(ErrorCode.FORBIDDEN);
+    const rows = await this.approvals.list(actor.role === 'platform_admin' ? null : actor.tenantId ?? '', status, limit);
+    const decisions = await this.approvals.decisionsOf(rows.map((r) => r.id));
+    return rows.map((r) => toApprovalView(r, decisions.filter((d) => d.approvalId === r.id)));
+  }
+
+  async get(actor: CallPrincipal, approvalId: string): Promise<ApprovalView> {
+    const a = await this.approvals.find(approvalId);
+    if (!a || !(actor.role === 'platform_admin' || a.tenantId === actor.tenantId)) throw this.notFound(approvalId);
+    return toApprovalView(a, await this.approvals.decisionsOf([a.id]));
+  }
+
+  /** Approves or denies; an approval that completes runs the call and answers its outcome. */
+  async decide(actor: CallPrincipal, approvalId: string, decision: 'approve' | 'deny', comment: string | undefined) {
+    const found = await this.approvals.find(approvalId);
+    if (!found || !(actor.role === 'platform_admin' || found.tenantId === actor.tenantId)) throw this.notFound(approvalId);
+    if (!this.mayDecide(actor, found.tenantId)) throw new ToolgateError(ErrorCode.FORBIDDEN);
+    const outcome = await this.approvals.decide(approvalId, (em, approval, decisions) => this.apply(em, approval, decisions, actor, decision, comment));
+    if (outcome === 'expired') throw new ToolgateError(ErrorCode.APPROVAL_EXPIRED, { details: { approvalId, callId: found.callId } });
+    const call = outcome === 'approved' ? await this.runner.run(found.callId) : await this.calls.find(found.callId);
+    return { approval: await this.get(actor, approvalId), call: call ? toCallView(call) : null };
+  }
+
+  private async apply(
+    em: EntityManager,
+    approval: ApprovalEntity,
+    decisions: ApprovalDecisionEntity[],
+    actor: CallPrincipal,
+    decision: 'approve' | 'deny',
+    comment: string | undefined,
+  ): Promise<Outcome> {
+    const now = new Date();
+    if (approval.status === 'pending' && approval.expiresAt.getTime() <= now.getTime()) {
+      await this.expireIn(em, approval, now);
+      return 'expired';
+    }
+    if (approval.status === 'expired') return 'expired';
+    if (approval.status !== 'pending') {
+      throw new ToolgateError(ErrorCode.ALREADY_EXISTS, { params: { resource: `a decision on ${approval.id} (${approval.status})` } });
+    }
+    if (actor.principalId === approval.requestedBy) {
+      throw new ToolgateError(ErrorCode.FORBIDDEN, { details: { reason: 'the principal that requested a call may not decide its approval' } });
+    }
+    if (decisions.some((d) => d.approverId === actor.principalId)) {
+      throw new ToolgateError(ErrorCode.FORBIDDEN, { details: { reason: 'this approver has already decided; a second approver must be someone else' } });
+    }
+    await em.insert(
+      ApprovalDecisionEntity,
+      Object.assign(new ApprovalDecisionEntity(), { approvalId: approval.id, approverId: actor.principalId, approverRole: actor.role ?? 'unknown', decision, comment: comment ?? null, decidedAt: now }),
+    );
+    const approvals = decisions.filter((d) => d.decision === 'approve').length + (decision === 'approve' ? 1 : 0);
+    const outcome: Outcome = decision === 'deny' ? 'denied' : approvals >= approval.required ? 'approved' : 'partly';
+    if (outcome !== 'partly') {
+      await em.update(ApprovalEntity, { id: approval.id, status: 'pending' }, { status: outcome, decidedAt: now });
+    }
+    if (outcome === 'denied') {
+      const envelope = errorEnvelope(ErrorCode.APPROVAL_DENIED, 'en');
+      await em.update(ToolCallEntity, { callId: approval.callId, status: 'pending_approval' }, { status: 'denied', envelope: { ...envelope, callId: approval.callId, approvalId: approval.id, details: { comment: comment ?? null } } as Record<string, any>, updatedAt: now });
+    }
+    if (outcome === 'approved') {
+      await em.update(ToolCallEntity, { callId: approval.callId, status: 'pending_approval' }, { status: 'queued', updatedAt: now });
+      if (approval.mode === 'once') {
+        await em.delete(ApprovalGrantEntity, { tenantId: approval.tenantId, sessionId: approval.sessionId, tool: approval.tool, grantKey: approval.grantKey });
+        await em.insert(
+          ApprovalGrantEntity,
+          Object.assign(new ApprovalGrantEntity(), { tenantId: approval.tenantId, sessionId: approval.sessionId, tool: approval.tool, grantKey: approval.grantKey, approvalId: approval.id, expiresAt: approval.expiresAt }),
+        );
+      }
+    }
+    await this.audit.recordIn(em, [
+      {
+        event: 'approval_decided',
+        tenantId: approval.tenantId,
+        actor: { type: actor.principalType, id: actor.principalId },
+        approverId: actor.principalId,
+        callId: approval.callId,
+        tool: approval.tool,
+        implementation: approval.implementation,
+        riskLevel: approval.riskLevel,
+        agentType: approval.agentType,
+        sessionId: approval.sessionId,
+        input: approval.inputRedacted,
+        details: { approvalId: approval.id, decision, outcome, comment: comment ?? null, approvals, required: approval.required, prompt: approval.prompt },
+      },
+    ]);
+    return outcome;
+  }
+
+  /** Marks pending approvals past their expiry as expired; answers how many. */
+  async sweepExpired(): Promise<number> {
+    let n = 0;
+    for (const a of await this.approvals.expiredPending(new Date())) {
+      const expired = await this.approvals.decide(a.id, async (em, approval) => {
+        if (approval.status !== 'pending') return false;
+        await this.expireIn(em, approval, new Date());
+        return true;
+      });
+      if (expired) n++;
+    }
+    if (n) this.logger.log(`${n} approval(s) expired`);
+    return n;
+  }
+
+  private async expireIn(em: EntityManager, approval: ApprovalEntity, now: Date): Promise<void> {
+    await em.update(ApprovalEntity, { id: approval.id, status: 'pending' }, { status: 'expired', decidedAt: now });
+    const envelope = errorEnvelope(ErrorCode.APPROVAL_EXPIRED, 'en');
+    await em.update(ToolCallEntity, { callId: approval.callId, status: 'pending_approval' }, { status: 'expired', envelope: { ...envelope, callId: approval.callId, approvalId: approval.id } as Record<string, any>, updatedAt: now });
+    await this.audit.recordIn(em, [
+      {
+        event: 'approval_decided',
+        tenantId: approval.tenantId,
+        actor: { type: 'system', id: 'approval-expiry' },
+        callId: approval.callId,
+        tool: approval.tool,
+        riskLevel: approval.riskLevel,
+        agentType: approval.agentType,
+        sessionId: approval.sessionId,
+        details: { approvalId: approval.id, decision: 'expired', outcome: 'expired', expiresAt: approval.expiresAt.toISOString() },
+      },
+    ]);
+  }
+
+  private notFound(id: string): ToolgateError {
+    return new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `approval ${id}` } });
+  }
+}

@@ -1,0 +1,83 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InstanceRegistry } from '@toolgate/database';
+import { TenantConnectors } from '@toolgate/tenancy';
+import { errorEnvelope, ErrorCode, ToolExecutor, ToolRegistry, type CallPrincipal } from '@toolgate/toolkit';
+import { CallRecordRepository } from '../calls/call-record.repository.js';
+import type { StoredPrincipal, ToolCallEntity } from '../entities/tool-call.entity.js';
+import { actionDigest } from './approval-gate.hook.js';
+import { ApprovalRepository } from './approval.repository.js';
+
+function toPrincipal(p: StoredPrincipal): CallPrincipal {
+  return { principalType: p.principalType, principalId: p.principalId, role: p.role, tenantId: p.tenantId ?? null, name: p.name };
+}
+
+/**
+ * Runs an approved call exactly once, on whichever gateway claims it first: the stored validated
+ * input, checked against the digest the approval was bound to, for the principal who asked, with
+ * the approver as `ctx.approval.responder`.
+ */
+@Injectable()
+export class ApprovedCallRunner {
+  private readonly logger = new Logger(ApprovedCallRunner.name);
+
+  constructor(
+    private readonly calls: CallRecordRepository,
+    private readonly approvals: ApprovalRepository,
+    private readonly registry: ToolRegistry,
+    private readonly executor: ToolExecutor,
+    private readonly connectors: TenantConnectors,
+    private readonly instances: InstanceRegistry,
+  ) {}
+
+  /** Claims and runs the call if nobody has; answers the call record as it stands afterwards. */
+  async run(callId: string): Promise<ToolCallEntity | null> {
+    if (await this.calls.claim(callId, this.instances.instanceId)) {
+      const record = (await this.calls.find(callId))!;
+      try {
+        await this.execute(record);
+      } catch (err) {
+        this.logger.error(`approved call ${callId} could not run`, err as Error);
+        await this.calls.setStatus(callId, ['running'], 'failed', errorEnvelope(ErrorCode.INTERNAL_ERROR, record.locale === 'en' ? 'en' : 'zh-CN'));
+      }
+    }
+    return this.calls.find(callId);
+  }
+
+  private async execute(record: ToolCallEntity): Promise<void> {
+    const locale = record.locale === 'en' ? 'en' : 'zh-CN';
+    const approval = record.approvalId ? await this.approvals.find(record.approvalId) : null;
+    const contract = this.registry.get(record.tool);
+    const implementation = contract?.implementations.get(record.implementation);
+    if (!approval || !contract || !implementation) {
+      await this.calls.setStatus(record.callId, ['running'], 'failed', errorEnvelope(ErrorCode.TOOL_NOT_FOUND, locale, { tool: record.tool, agentType: record.agentType }));
+      return;
+    }
+    if (actionDigest(record.tool, record.implementation, record.input) !== approval.inputDigest) {
+      // Someone changed the stored input after the approval: run nothing.
+      await this.calls.setStatus(record.callId, ['running'], 'failed', {
+        error: 'The stored input no longer matches what was approved; nothing was run',
+        code: 'APPROVAL_MISMATCH',
+        suggestedAction: 'Invoke the tool again to ask for a new approval',
+      });
+      return;
+    }
+    const decisions = await this.approvals.decisionsOf([approval.id]);
+    const approver = [...decisions].reverse().find((d) => d.decision === 'approve');
+    const principal = toPrincipal(record.principal);
+    await this.executor.run({
+      tool: { contract, implementation, timeoutMs: record.timeoutMs, approval: record.approvalMode as never, bindingVersion: record.bindingVersion },
+      input: record.input,
+      tenant: { id: record.tenantId },
+      agentType: record.agentType,
+      principal,
+      initiator: principal,
+      sessionId: record.sessionId,
+      callId: record.callId,
+      locale,
+      approval: { responder: { principalType: 'api_key', principalId: approver?.approverId ?? 'unknown', role: approver?.approverRole, tenantId: record.tenantId } },
+      connectors: await this.connectors.forTenant(record.tenantId),
+      idempotencyIdentity: record.idempotencyIdentity ?? undefined,
+      attributes: { approvalId: approval.id },
+    });
+  }
+}

@@ -1,0 +1,20 @@
+import type { ToolCallEntity } from '../entities/tool-call.entity.js';
+
+/**
+ * `GET /v1/calls/:callId` (CONTRACT.md): the status and, once there is one, the envelope.
+ * A call approved and about to run (`queued`) reads as `running`.
+ */
+export function toCallView(c: ToolCallEntity) {
+  const status = c.status === 'queued' ? 'running' : c.status;
+  return {
+    callId: c.callId,
+    status,
+    tool: c.tool,
+    agentType: c.agentType,
+    ...(c.approvalId ? { approvalId: c.approvalId } : {}),
+    ...(c.envelope ? { result: c.envelope } : {}),
+    createdAt: c.createdAt.toISOString(),
+    updatedAt: c.updatedAt.toISOString(),
+  };
+}
+export type CallView = ReturnType<typeof toCallView>;

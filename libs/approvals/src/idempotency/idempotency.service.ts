@@ -1,0 +1,128 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InstanceRegistry } from '@toolgate/database';
+import { canonicalJson, ErrorCode, sha256Hex, ToolgateError, uuidv7, type Envelope } from '@toolgate/toolkit';
+import { APPROVALS_OPTIONS, type ApprovalsOptions } from '../approvals.options.js';
+import { CallRecordRepository } from '../calls/call-record.repository.js';
+import { IdempotencyRecordEntity } from '../entities/idempotency-record.entity.js';
+import { IdempotencyRepository } from './idempotency.repository.js';
+
+/** An answer to an invoke, as stored for replays. */
+export interface IdempotentAnswer {
+  readonly status: number;
+  readonly callId: string;
+  readonly envelope: Envelope;
+  /** True when this answer is a replay of an earlier request with the same key. */
+  readonly replayed?: boolean;
+}
+
+/** How long a request waits for another request with the same key to finish. */
+const WAIT_MS = 40_000;
+const POLL_MS = 40;
+const MAX_KEY_LENGTH = 200;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The digest a key is bound to: which tool, and the input as sent. */
+export function requestDigest(agentType: string, tool: string, input: unknown): string {
+  return sha256Hex(canonicalJson({ agentType, tool, input: input ?? {} }));
+}
+
+/**
+ * `Idempotency-Key` per tenant. The same key and input answer the first result without running the
+ * tool again; other input is a 409. Concurrent requests with one key — on any gateway — run the
+ * tool once and all get its answer. A call whose gateway died is re-run under a new call id but
+ * the same identity, so `ctx.idempotencyKey` (and the upstream) see the same key.
+ */
+@Injectable()
+export class IdempotencyService {
+  constructor(
+    private readonly records: IdempotencyRepository,
+    private readonly calls: CallRecordRepository,
+    private readonly instances: InstanceRegistry,
+    @Inject(APPROVALS_OPTIONS) private readonly options: ApprovalsOptions,
+  ) {}
+
+  async run(
+    request: { tenantId: string; key: string; digest: string },
+    execute: (callId: string, identity: string) => Promise<IdempotentAnswer>,
+  ): Promise<IdempotentAnswer> {
+    if (!request.key || request.key.length > MAX_KEY_LENGTH || /[^\x21-\x7e]/.test(request.key)) {
+      throw new ToolgateError(ErrorCode.INVALID_INPUT, { params: { summary: `Idempotency-Key must be 1–${MAX_KEY_LENGTH} visible ASCII characters` } });
+    }
+    const deadline = Date.now() + WAIT_MS;
+    while (Date.now() < deadline) {
+      const callId = uuidv7();
+      const now = new Date();
+      const fresh = Object.assign(new IdempotencyRecordEntity(), {
+        tenantId: request.tenantId,
+        key: request.key,
+        inputDigest: request.digest,
+        callId,
+        identity: callId,
+        status: 'in_progress' as const,
+        httpStatus: null,
+        envelope: null,
+        ownerInstance: this.instances.instanceId,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + this.options.idempotencyTtlMs),
+      });
+      if (await this.records.tryInsert(fresh)) return this.execute(fresh, execute);
+
+      const existing = await this.records.find(request.tenantId, request.key);
+      if (!existing) continue;
+      if (existing.expiresAt.getTime() <= Date.now()) {
+        await this.records.deleteIf(request.tenantId, request.key, existing.callId);
+        continue;
+      }
+      if (existing.inputDigest !== request.digest) {
+        throw new ToolgateError(ErrorCode.IDEMPOTENCY_CONFLICT, { details: { callId: existing.callId } });
+      }
+      const answer = await this.answerFor(existing);
+      if (answer) return answer;
+      if (await this.orphaned(existing)) {
+        const retryId = uuidv7();
+        if (await this.records.takeOver(request.tenantId, request.key, existing.callId, retryId, this.instances.instanceId)) {
+          return this.execute({ ...existing, callId: retryId }, execute);
+        }
+        continue;
+      }
+      await sleep(POLL_MS);
+    }
+    const current = await this.records.find(request.tenantId, request.key);
+    throw new ToolgateError(ErrorCode.IDEMPOTENCY_IN_PROGRESS, { params: { callId: current?.callId ?? '' }, details: { callId: current?.callId } });
+  }
+
+  private async execute(record: IdempotencyRecordEntity, execute: (callId: string, identity: string) => Promise<IdempotentAnswer>): Promise<IdempotentAnswer> {
+    let answer: IdempotentAnswer;
+    try {
+      answer = await execute(record.callId, record.identity);
+    } catch (err) {
+      // Nothing ran (unknown tool, refused key...): free the key for a corrected request.
+      await this.records.deleteIf(record.tenantId, record.key, record.callId);
+      throw err;
+    }
+    const parked = (answer.envelope as { code?: string }).code === ErrorCode.APPROVAL_PENDING;
+    await this.records.finish(record.tenantId, record.key, record.callId, parked ? 'parked' : 'done', answer.status, answer.envelope as Record<string, any>);
+    return answer;
+  }
+
+  /** The stored answer, or the parked call's answer as it stands now; undefined while in progress. */
+  private async answerFor(r: IdempotencyRecordEntity): Promise<IdempotentAnswer | undefined> {
+    if (r.status === 'done') return { status: r.httpStatus ?? 200, callId: r.callId, envelope: r.envelope as Envelope, replayed: true };
+    if (r.status !== 'parked') return undefined;
+    const call = await this.calls.find(r.callId);
+    if (!call || ['pending_approval', 'queued', 'running'].includes(call.status)) {
+      return { status: r.httpStatus ?? 202, callId: r.callId, envelope: r.envelope as Envelope, replayed: true };
+    }
+    if (call.status === 'interrupted') return undefined;
+    return { status: 200, callId: r.callId, envelope: call.envelope as Envelope, replayed: true };
+  }
+
+  /** A request in progress whose call was interrupted, or whose gateway is gone. */
+  private async orphaned(r: IdempotencyRecordEntity): Promise<boolean> {
+    const call = await this.calls.find(r.callId);
+    if (call?.status === 'interrupted') return true;
+    if (r.status === 'parked') return false;
+    return !(await this.instances.isAlive(r.ownerInstance));
+  }
+}

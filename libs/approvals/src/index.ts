@@ -1,0 +1,21 @@
+// Public surface of the approvals lib: approvals, call records, idempotency.
+import { CreateApprovals1764480300000 } from './migrations/1764480300000-create-approvals.js';
+
+export type { ApprovalsOptions } from './approvals.options.js';
+export { ApprovalsModule } from './approvals.module.js';
+export { actionDigest, ApprovalGate } from './approvals/approval-gate.hook.js';
+export { ApprovalRepository } from './approvals/approval.repository.js';
+export { ApprovalService } from './approvals/approval.service.js';
+export type { ApprovalView } from './approvals/approval-view.js';
+export { ApprovalsScheduler } from './approvals/approvals.scheduler.js';
+export { CallRecordRepository } from './calls/call-record.repository.js';
+export { toCallView } from './calls/call-view.js';
+export type { CallView } from './calls/call-view.js';
+export type { ApprovalStatus } from './entities/approval.entity.js';
+export type { CallStatus } from './entities/tool-call.entity.js';
+export { IdempotencyService, requestDigest } from './idempotency/idempotency.service.js';
+export type { IdempotentAnswer } from './idempotency/idempotency.service.js';
+export { CreateApprovals1764480300000 };
+
+/** The approvals lib's migrations, in order. */
+export const APPROVALS_MIGRATIONS = [CreateApprovals1764480300000];

@@ -1,0 +1,69 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { RefreshingCache } from '@toolgate/database';
+import { quotaSchema, TenantRepository, type Quota } from '@toolgate/tenancy';
+import { ErrorCode, errorEnvelope, HookOrder, ToolCallHookProvider, type ToolCall, type ToolCallHook, type ToolCallStop } from '@toolgate/toolkit';
+import { z } from 'zod';
+import { MemoryQuotaStore, RedisQuotaStore, type QuotaStore } from './quota-store.js';
+import { QUOTAS_OPTIONS, type QuotasOptions } from './quotas.options.js';
+
+const MINUTE = 60_000;
+const quotaList = z.array(quotaSchema);
+
+/**
+ * Per-tenant and per-key call quotas from the tenant file (`quotas:`), checked before anything
+ * else of a call happens. Over the limit the call answers 429 RATE_LIMITED with `Retry-After`.
+ */
+@Injectable()
+@ToolCallHookProvider({ order: HookOrder.QUOTAS })
+export class QuotaHook implements ToolCallHook, OnApplicationShutdown {
+  private readonly logger = new Logger('Quotas');
+  private readonly store: QuotaStore;
+  private readonly quotas: RefreshingCache<string, readonly Quota[]>;
+
+  constructor(tenants: TenantRepository, @Inject(QUOTAS_OPTIONS) options: QuotasOptions) {
+    this.store = options.redisUrl ? new RedisQuotaStore(options.redisUrl, options.redisPrefix) : new MemoryQuotaStore();
+    this.quotas = new RefreshingCache(
+      async (tenantId) => {
+        const parsed = quotaList.safeParse((await tenants.findTenant(tenantId))?.settings?.quotas ?? []);
+        return parsed.success ? parsed.data : [];
+      },
+      { ttlMs: 5_000, waitOnStaleMs: 200 },
+    );
+  }
+
+  beforeExecute(call: ToolCall): Promise<ToolCallStop | undefined> | undefined {
+    const tenantId = call.request.tenant?.id;
+    if (!tenantId) return undefined;
+    const cached = this.quotas.get(tenantId);
+    if (Array.isArray(cached) && cached.length === 0) return undefined; // the common case, no promise
+    return this.check(call, tenantId, cached);
+  }
+
+  private async check(call: ToolCall, tenantId: string, pending: ReturnType<RefreshingCache<string, readonly Quota[]>['get']>): Promise<ToolCallStop | undefined> {
+    const quotas = (await pending) ?? [];
+    const tool = call.tool.contract.name;
+    for (const q of quotas) {
+      if (q.tool !== '*' && q.tool !== tool) continue;
+      const who = q.scope === 'key' ? `key:${call.request.principal?.principalId ?? 'system'}` : 'tenant';
+      let hit;
+      try {
+        hit = await this.store.hit(`${tenantId}:${who}:${q.tool}`, MINUTE);
+      } catch (err) {
+        // A quota store outage must not stop the platform: count nothing, let the call through.
+        this.logger.warn(`quota store unavailable: ${(err as Error).message}`);
+        return undefined;
+      }
+      if (hit.count > q.perMinute) {
+        const retryAfterSeconds = Math.max(1, Math.ceil(hit.resetMs / 1000));
+        const quota = `${q.perMinute}/min ${q.scope === 'key' ? 'per key' : 'per tenant'} for ${q.tool === '*' ? 'all tools' : q.tool}`;
+        const envelope = errorEnvelope(ErrorCode.RATE_LIMITED, call.request.locale, { quota }, { retryAfterSeconds, quota: q });
+        return { envelope };
+      }
+    }
+    return undefined;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.store.close();
+  }
+}
