@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { defineTool, sensitive, ToolkitModule } from '@toolgate/toolkit';
+import { defineTool, once, sensitive, ToolkitModule } from '@toolgate/toolkit';
 import { z } from 'zod';
 
 /** A streaming tool, only loaded by tests: each yield is a whole snapshot. */
@@ -29,7 +29,7 @@ export const noop = defineTool({
 });
 
 /** How often the test tools' bodies really ran, to prove what governance kept from running. */
-export const executions = { recordNote: 0, slowNote: 0 };
+export const executions = { recordNote: 0, slowNote: 0, sendNotice: 0 };
 
 /** An L1 tool with free-form personal data: its input must reach the audit trail redacted. */
 export const recordContact = defineTool({
@@ -81,10 +81,22 @@ export const slowNote = defineTool({
     ),
 });
 
+/** An L2 tool approved once per session and channel; it reports who approved it. */
+export const sendNotice = defineTool({
+  name: 'send_notice',
+  description: 'Sends a notice to a channel (test tool, L2, approval once per session and channel).',
+  inputSchema: z.object({ channel: z.enum(['email', 'sms']), text: z.string().min(1) }),
+  risk: { level: 'L2' },
+  approval: { request: once(), prompt: ({ input }) => `发送通知到 ${input.channel}：${input.text}` },
+  approvalKey: ({ channel }) => channel,
+  execute: (_input, ctx) => {
+    executions.sendNotice++;
+    return { sent: true, responder: ctx.approval?.responder.principalId ?? null };
+  },
+});
+
 @Module({
-  imports: [
-    ToolkitModule.forFeature([buildReport, noop, recordContact, recordNote, slowNote], 'TestToolsModule'),
-  ],
+  imports: [ToolkitModule.forFeature([buildReport, noop, recordContact, recordNote, slowNote, sendNotice], 'TestToolsModule')],
 })
 export class TestToolsModule {}
 
@@ -110,4 +122,13 @@ agentTypes:
       - record_note
       - slow_note
       - noop
+      - send_notice
+      - restart_service
+      - name: get_service_status
+approvals:
+  twoApproversForL3: true
+quotas:
+  - scope: key
+    tool: get_service_status
+    perMinute: 3
 `;

@@ -11,6 +11,9 @@ const THROWN_STATUS: Partial<Record<string, number>> = {
   [ErrorCode.IDEMPOTENCY_IN_PROGRESS]: 409,
   [ErrorCode.VERSION_CONFLICT]: 409,
   [ErrorCode.ALREADY_EXISTS]: 409,
+  // Deciding an approval that expired (or was denied) conflicts with its state.
+  [ErrorCode.APPROVAL_EXPIRED]: 409,
+  [ErrorCode.APPROVAL_DENIED]: 409,
   [ErrorCode.PAYLOAD_TOO_LARGE]: 413,
   [ErrorCode.RATE_LIMITED]: 429,
   [ErrorCode.AUDIT_UNAVAILABLE]: 503,
