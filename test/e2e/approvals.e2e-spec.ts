@@ -20,7 +20,12 @@ describe('human approval, idempotency and quotas', () => {
 
   beforeAll(async () => {
     gw = await startTestGateway({
-      env: { TOOLGATE_CONFIG_DIR: makeConfigDir({ initech: INITECH_YAML }, 'approvals:\n  expiryMs: 3000\n  pollMs: 500\n') },
+      env: {
+        TOOLGATE_CONFIG_DIR: makeConfigDir(
+          { initech: INITECH_YAML },
+          'approvals:\n  expiryMs: 3000\n  pollMs: 500\n',
+        ),
+      },
       imports: [TestToolsModule],
     });
     agent = await gw.createKey('agent', 'acme');
@@ -36,43 +41,84 @@ describe('human approval, idempotency and quotas', () => {
   });
   afterAll(() => gw?.close());
 
-  const invoke = (key: string, agentType: string, tool: string, input: unknown, extra: { sessionId?: string; headers?: Record<string, string> } = {}) =>
-    gw.api('POST', `/v1/agents/${agentType}/tools/${tool}/invoke`, { key, body: { input, ...(extra.sessionId ? { sessionId: extra.sessionId } : {}) }, headers: extra.headers });
-  const call = async (key: string, callId: string) => (await gw.api('GET', `/v1/calls/${callId}`, { key })).body;
+  const invoke = (
+    key: string,
+    agentType: string,
+    tool: string,
+    input: unknown,
+    extra: { sessionId?: string; headers?: Record<string, string> } = {},
+  ) =>
+    gw.api('POST', `/v1/agents/${agentType}/tools/${tool}/invoke`, {
+      key,
+      body: { input, ...(extra.sessionId ? { sessionId: extra.sessionId } : {}) },
+      headers: extra.headers,
+    });
+  const call = async (key: string, callId: string) =>
+    (await gw.api('GET', `/v1/calls/${callId}`, { key })).body;
 
   it('parks restart_service, refuses the requester and other tenants, and runs it once after approval', async () => {
     const before = restarts();
     const parked = await invoke(agent, 'ops_assistant', 'restart_service', RESTART);
     expect(parked.status).toBe(202);
-    expect(parked.body).toMatchObject({ code: 'APPROVAL_PENDING', callId: expect.any(String), approvalId: expect.any(String) });
+    expect(parked.body).toMatchObject({
+      code: 'APPROVAL_PENDING',
+      callId: expect.any(String),
+      approvalId: expect.any(String),
+    });
     const { callId, approvalId } = parked.body;
     expect((await call(agent, callId)).data.status).toBe('pending_approval');
     expect(restarts()).toBe(before);
 
     const inbox = (await gw.api('GET', '/v1/approvals?status=pending', { key: approver })).body.data;
     const item = inbox.find((a: any) => a.approvalId === approvalId);
-    expect(item).toMatchObject({ tool: 'restart_service', riskLevel: 'L3', prompt: expect.stringContaining('重启 payment-api') });
-    expect((await gw.api('POST', `/v1/approvals/${approvalId}/approve`, { key: agent, body: {} })).status).toBe(403);
-    expect((await gw.api('POST', `/v1/approvals/${approvalId}/approve`, { key: globexApprover, body: {} })).status).toBe(404);
+    expect(item).toMatchObject({
+      tool: 'restart_service',
+      riskLevel: 'L3',
+      prompt: expect.stringContaining('重启 payment-api'),
+    });
+    expect(
+      (await gw.api('POST', `/v1/approvals/${approvalId}/approve`, { key: agent, body: {} })).status,
+    ).toBe(403);
+    expect(
+      (await gw.api('POST', `/v1/approvals/${approvalId}/approve`, { key: globexApprover, body: {} })).status,
+    ).toBe(404);
 
-    const approved = await gw.api('POST', `/v1/approvals/${approvalId}/approve`, { key: approver, body: { comment: '同意' } });
+    const approved = await gw.api('POST', `/v1/approvals/${approvalId}/approve`, {
+      key: approver,
+      body: { comment: '同意' },
+    });
     expect(approved.status).toBe(200);
-    expect(approved.body.data.call).toMatchObject({ callId, status: 'succeeded', result: { status: 'ok', data: { service: 'payment-api', restarted: true } } });
+    expect(approved.body.data.call).toMatchObject({
+      callId,
+      status: 'succeeded',
+      result: { status: 'ok', data: { service: 'payment-api', restarted: true } },
+    });
     expect(restarts()).toBe(before + 1);
     expect((await call(agent, callId)).data).toMatchObject({ status: 'succeeded', result: { status: 'ok' } });
-    expect((await gw.api('POST', `/v1/approvals/${approvalId}/approve`, { key: approver2, body: {} })).status).toBe(409);
+    expect(
+      (await gw.api('POST', `/v1/approvals/${approvalId}/approve`, { key: approver2, body: {} })).status,
+    ).toBe(409);
     expect(restarts()).toBe(before + 1);
 
-    const story = (await gw.api('GET', `/v1/audit/calls/${callId}`)).body.data.events.map((e: any) => e.event);
+    const story = (await gw.api('GET', `/v1/audit/calls/${callId}`)).body.data.events.map(
+      (e: any) => e.event,
+    );
     expect(story).toEqual(['approval_requested', 'approval_decided', 'started', 'finished']);
-    expect((await gw.api('GET', `/v1/calls/${callId}`, { key: await gw.createKey('agent', 'globex') })).status).toBe(404);
+    expect(
+      (await gw.api('GET', `/v1/calls/${callId}`, { key: await gw.createKey('agent', 'globex') })).status,
+    ).toBe(404);
   });
 
   it('never runs a denied call', async () => {
     const before = restarts();
     const parked = await invoke(agent, 'ops_assistant', 'restart_service', RESTART);
-    expect((await gw.api('POST', `/v1/approvals/${parked.body.approvalId}/deny`, { key: admin, body: {} })).status).toBe(400); // a denial says why
-    const denied = await gw.api('POST', `/v1/approvals/${parked.body.approvalId}/deny`, { key: admin, body: { comment: '业务高峰期，不允许重启' } });
+    expect(
+      (await gw.api('POST', `/v1/approvals/${parked.body.approvalId}/deny`, { key: admin, body: {} })).status,
+    ).toBe(400); // a denial says why
+    const denied = await gw.api('POST', `/v1/approvals/${parked.body.approvalId}/deny`, {
+      key: admin,
+      body: { comment: '业务高峰期，不允许重启' },
+    });
     expect(denied.body.data.call.status).toBe('denied');
     const state = await call(agent, parked.body.callId);
     expect(state.data).toMatchObject({ status: 'denied', result: { code: 'APPROVAL_DENIED' } });
@@ -83,32 +129,89 @@ describe('human approval, idempotency and quotas', () => {
   it('expires approvals nobody decided in time', async () => {
     const parked = await invoke(agent, 'ops_assistant', 'restart_service', RESTART);
     await sleep(3_300);
-    const late = await gw.api('POST', `/v1/approvals/${parked.body.approvalId}/approve`, { key: approver, body: {} });
+    const late = await gw.api('POST', `/v1/approvals/${parked.body.approvalId}/approve`, {
+      key: approver,
+      body: {},
+    });
     expect(late.status).toBe(409);
     expect(late.body.code).toBe('APPROVAL_EXPIRED');
-    expect((await call(agent, parked.body.callId)).data).toMatchObject({ status: 'expired', result: { code: 'APPROVAL_EXPIRED' } });
+    expect((await call(agent, parked.body.callId)).data).toMatchObject({
+      status: 'expired',
+      result: { code: 'APPROVAL_EXPIRED' },
+    });
   });
 
   it('needs two distinct approvers for L3 where the tenant asks for it', async () => {
     const parked = await invoke(initechAgent, 'audit_tests', 'restart_service', RESTART);
-    const first = await gw.api('POST', `/v1/approvals/${parked.body.approvalId}/approve`, { key: initechApprover, body: {} });
+    const first = await gw.api('POST', `/v1/approvals/${parked.body.approvalId}/approve`, {
+      key: initechApprover,
+      body: {},
+    });
     expect(first.body.data.call.status).toBe('pending_approval');
-    expect((await gw.api('POST', `/v1/approvals/${parked.body.approvalId}/approve`, { key: initechApprover, body: {} })).status).toBe(403);
-    const second = await gw.api('POST', `/v1/approvals/${parked.body.approvalId}/approve`, { key: initechApprover2, body: {} });
+    expect(
+      (
+        await gw.api('POST', `/v1/approvals/${parked.body.approvalId}/approve`, {
+          key: initechApprover,
+          body: {},
+        })
+      ).status,
+    ).toBe(403);
+    const second = await gw.api('POST', `/v1/approvals/${parked.body.approvalId}/approve`, {
+      key: initechApprover2,
+      body: {},
+    });
     expect(second.body.data.call.status).toBe('succeeded');
     expect(second.body.data.approval.decisions).toHaveLength(2);
   });
 
   it('once: asks once per session and approval key, and tells the tool who approved', async () => {
-    const first = await invoke(initechAgent, 'audit_tests', 'send_notice', { channel: 'email', text: 'hi' }, { sessionId: 's1' });
+    const first = await invoke(
+      initechAgent,
+      'audit_tests',
+      'send_notice',
+      { channel: 'email', text: 'hi' },
+      { sessionId: 's1' },
+    );
     expect(first.status).toBe(202);
-    const approved = await gw.api('POST', `/v1/approvals/${first.body.approvalId}/approve`, { key: initechApprover, body: {} });
-    expect(approved.body.data.call.result.data).toEqual({ sent: true, responder: expect.stringMatching(/^key_/) });
-    const again = await invoke(initechAgent, 'audit_tests', 'send_notice', { channel: 'email', text: 'second' }, { sessionId: 's1' });
+    const approved = await gw.api('POST', `/v1/approvals/${first.body.approvalId}/approve`, {
+      key: initechApprover,
+      body: {},
+    });
+    expect(approved.body.data.call.result.data).toEqual({
+      sent: true,
+      responder: expect.stringMatching(/^key_/),
+    });
+    const again = await invoke(
+      initechAgent,
+      'audit_tests',
+      'send_notice',
+      { channel: 'email', text: 'second' },
+      { sessionId: 's1' },
+    );
     expect(again.status).toBe(200);
     expect(again.body.data).toEqual({ sent: true, responder: null });
-    expect((await invoke(initechAgent, 'audit_tests', 'send_notice', { channel: 'email', text: 'x' }, { sessionId: 's2' })).status).toBe(202);
-    expect((await invoke(initechAgent, 'audit_tests', 'send_notice', { channel: 'sms', text: 'x' }, { sessionId: 's1' })).status).toBe(202);
+    expect(
+      (
+        await invoke(
+          initechAgent,
+          'audit_tests',
+          'send_notice',
+          { channel: 'email', text: 'x' },
+          { sessionId: 's2' },
+        )
+      ).status,
+    ).toBe(202);
+    expect(
+      (
+        await invoke(
+          initechAgent,
+          'audit_tests',
+          'send_notice',
+          { channel: 'sms', text: 'x' },
+          { sessionId: 's1' },
+        )
+      ).status,
+    ).toBe(202);
   });
 
   it('runs a call once per Idempotency-Key, even when requests race', async () => {
@@ -120,11 +223,21 @@ describe('human approval, idempotency and quotas', () => {
     expect(replay.headers.get('x-call-id')).toBe(first.headers.get('x-call-id'));
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(executions.recordNote).toBe(before + 1);
-    const conflict = await invoke(initechAgent, 'audit_tests', 'record_note', { note: 'other input' }, { headers });
+    const conflict = await invoke(
+      initechAgent,
+      'audit_tests',
+      'record_note',
+      { note: 'other input' },
+      { headers },
+    );
     expect(conflict.status).toBe(409);
     expect(conflict.body.code).toBe('IDEMPOTENCY_CONFLICT');
 
-    const raced = await Promise.all(Array.from({ length: 20 }, () => invoke(initechAgent, 'audit_tests', 'slow_note', {}, { headers: { 'idempotency-key': 'race-1' } })));
+    const raced = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        invoke(initechAgent, 'audit_tests', 'slow_note', {}, { headers: { 'idempotency-key': 'race-1' } }),
+      ),
+    );
     expect(new Set(raced.map((r) => JSON.stringify(r.body))).size).toBe(1);
     expect(new Set(raced.map((r) => r.headers.get('x-call-id'))).size).toBe(1);
     await sleep(800);
@@ -145,13 +258,18 @@ describe('human approval, idempotency and quotas', () => {
 
   it('answers 429 with Retry-After past a quota', async () => {
     const answers = [];
-    for (let i = 0; i < 5; i++) answers.push(await invoke(initechAgent, 'audit_tests', 'get_service_status', { service: 'payment-api' }));
+    for (let i = 0; i < 5; i++)
+      answers.push(
+        await invoke(initechAgent, 'audit_tests', 'get_service_status', { service: 'payment-api' }),
+      );
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429, 429]);
     expect(answers[3]!.body.code).toBe('RATE_LIMITED');
     const retryAfter = Number(answers[3]!.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
     const otherKey = await gw.createKey('agent', 'initech');
-    expect((await invoke(otherKey, 'audit_tests', 'get_service_status', { service: 'payment-api' })).status).toBe(200);
+    expect(
+      (await invoke(otherKey, 'audit_tests', 'get_service_status', { service: 'payment-api' })).status,
+    ).toBe(200);
   });
 });

@@ -96,7 +96,12 @@ export const sendNotice = defineTool({
 });
 
 @Module({
-  imports: [ToolkitModule.forFeature([buildReport, noop, recordContact, recordNote, slowNote, sendNotice], 'TestToolsModule')],
+  imports: [
+    ToolkitModule.forFeature(
+      [buildReport, noop, recordContact, recordNote, slowNote, sendNotice],
+      'TestToolsModule',
+    ),
+  ],
 })
 export class TestToolsModule {}
 

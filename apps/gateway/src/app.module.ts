@@ -87,7 +87,10 @@ export class AppModule {
           inject: [ConfigService],
           useFactory: (config: ConfigService) => settingsOf(config).approvals,
         }),
-        QuotasModule.forRootAsync({ inject: [ConfigService], useFactory: (config: ConfigService) => settingsOf(config).quotas }),
+        QuotasModule.forRootAsync({
+          inject: [ConfigService],
+          useFactory: (config: ConfigService) => settingsOf(config).quotas,
+        }),
         TenancyModule.forRootAsync({
           inject: [ConfigService],
           useFactory: (config: ConfigService) => settingsOf(config).tenancy,

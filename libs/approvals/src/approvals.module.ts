@@ -1,4 +1,9 @@
-import { Module, type DynamicModule, type InjectionToken, type OptionalFactoryDependency } from '@nestjs/common';
+import {
+  Module,
+  type DynamicModule,
+  type InjectionToken,
+  type OptionalFactoryDependency,
+} from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CALL_RECORD_SINK } from '@toolgate/audit';
 import { APPROVALS_OPTIONS, type ApprovalsOptions } from './approvals.options.js';
@@ -29,7 +34,13 @@ export class ApprovalsModule {
       module: ApprovalsModule,
       global: true,
       imports: [
-        TypeOrmModule.forFeature([ToolCallEntity, ApprovalEntity, ApprovalDecisionEntity, ApprovalGrantEntity, IdempotencyRecordEntity]),
+        TypeOrmModule.forFeature([
+          ToolCallEntity,
+          ApprovalEntity,
+          ApprovalDecisionEntity,
+          ApprovalGrantEntity,
+          IdempotencyRecordEntity,
+        ]),
         ...(options.imports ?? []),
       ],
       providers: [
@@ -44,7 +55,13 @@ export class ApprovalsModule {
         IdempotencyRepository,
         IdempotencyService,
       ],
-      exports: [CALL_RECORD_SINK, CallRecordRepository, ApprovalService, ApprovalRepository, IdempotencyService],
+      exports: [
+        CALL_RECORD_SINK,
+        CallRecordRepository,
+        ApprovalService,
+        ApprovalRepository,
+        IdempotencyService,
+      ],
     };
   }
 }

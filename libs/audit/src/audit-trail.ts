@@ -79,7 +79,10 @@ export class AuditTrail {
    * group-commit writer, and waits until they are durable.
    */
   async recordWith(events: readonly AdminEvent[], sidecar: Sidecar, dedupe?: string): Promise<void> {
-    await this.writer.append(await Promise.all(events.map((e) => this.draft(e))), undefined, { dedupeExtra: dedupe, sidecar });
+    await this.writer.append(await Promise.all(events.map((e) => this.draft(e))), undefined, {
+      dedupeExtra: dedupe,
+      sidecar,
+    });
   }
 
   /**
@@ -87,6 +90,8 @@ export class AuditTrail {
    * `dedupe` makes a retried record idempotent (e.g. the approval id).
    */
   async record(events: readonly AdminEvent[], dedupe?: string): Promise<void> {
-    await this.writer.append(await Promise.all(events.map((e) => this.draft(e))), undefined, { dedupeExtra: dedupe });
+    await this.writer.append(await Promise.all(events.map((e) => this.draft(e))), undefined, {
+      dedupeExtra: dedupe,
+    });
   }
 }

@@ -41,7 +41,11 @@ export type { AuditExportQuery, AuditFilter, AuditListQuery, AuditVerifyQuery } 
 export { AuditReconciler } from './reconcile/audit-reconciler.js';
 export { DEFAULT_REDACTION_POLICY, Redactor } from './redaction/redactor.js';
 export type { RedactionPolicy } from './redaction/redactor.js';
-export { AUDIT_POLICY_SOURCE, redactionSettingsSchema, TenantRedaction } from './redaction/tenant-redaction.js';
+export {
+  AUDIT_POLICY_SOURCE,
+  redactionSettingsSchema,
+  TenantRedaction,
+} from './redaction/tenant-redaction.js';
 export type { AuditPolicySource, RedactionSettings } from './redaction/tenant-redaction.js';
 export { VALUE_PATTERNS } from './redaction/value-patterns.js';
 export type { ValuePattern } from './redaction/value-patterns.js';

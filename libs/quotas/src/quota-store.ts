@@ -56,7 +56,11 @@ export class RedisQuotaStore implements QuotaStore {
   async hit(key: string, windowMs: number): Promise<WindowCount> {
     const w = windowOf(windowMs);
     const redisKey = `${this.prefix}:quota:${key}:${w.id}`;
-    const result = await this.redis.multi().incr(redisKey).pexpire(redisKey, windowMs + 1_000).exec();
+    const result = await this.redis
+      .multi()
+      .incr(redisKey)
+      .pexpire(redisKey, windowMs + 1_000)
+      .exec();
     const count = Number(result?.[0]?.[1] ?? 0);
     return { count, resetMs: w.resetMs };
   }

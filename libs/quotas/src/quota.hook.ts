@@ -1,7 +1,15 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { RefreshingCache } from '@toolgate/database';
 import { quotaSchema, TenantRepository, type Quota } from '@toolgate/tenancy';
-import { ErrorCode, errorEnvelope, HookOrder, ToolCallHookProvider, type ToolCall, type ToolCallHook, type ToolCallStop } from '@toolgate/toolkit';
+import {
+  ErrorCode,
+  errorEnvelope,
+  HookOrder,
+  ToolCallHookProvider,
+  type ToolCall,
+  type ToolCallHook,
+  type ToolCallStop,
+} from '@toolgate/toolkit';
 import { z } from 'zod';
 import { MemoryQuotaStore, RedisQuotaStore, type QuotaStore } from './quota-store.js';
 import { QUOTAS_OPTIONS, type QuotasOptions } from './quotas.options.js';
@@ -21,7 +29,9 @@ export class QuotaHook implements ToolCallHook, OnApplicationShutdown {
   private readonly quotas: RefreshingCache<string, readonly Quota[]>;
 
   constructor(tenants: TenantRepository, @Inject(QUOTAS_OPTIONS) options: QuotasOptions) {
-    this.store = options.redisUrl ? new RedisQuotaStore(options.redisUrl, options.redisPrefix) : new MemoryQuotaStore();
+    this.store = options.redisUrl
+      ? new RedisQuotaStore(options.redisUrl, options.redisPrefix)
+      : new MemoryQuotaStore();
     this.quotas = new RefreshingCache(
       async (tenantId) => {
         const parsed = quotaList.safeParse((await tenants.findTenant(tenantId))?.settings?.quotas ?? []);
@@ -39,7 +49,11 @@ export class QuotaHook implements ToolCallHook, OnApplicationShutdown {
     return this.check(call, tenantId, cached);
   }
 
-  private async check(call: ToolCall, tenantId: string, pending: ReturnType<RefreshingCache<string, readonly Quota[]>['get']>): Promise<ToolCallStop | undefined> {
+  private async check(
+    call: ToolCall,
+    tenantId: string,
+    pending: ReturnType<RefreshingCache<string, readonly Quota[]>['get']>,
+  ): Promise<ToolCallStop | undefined> {
     const quotas = (await pending) ?? [];
     const tool = call.tool.contract.name;
     for (const q of quotas) {
@@ -56,7 +70,12 @@ export class QuotaHook implements ToolCallHook, OnApplicationShutdown {
       if (hit.count > q.perMinute) {
         const retryAfterSeconds = Math.max(1, Math.ceil(hit.resetMs / 1000));
         const quota = `${q.perMinute}/min ${q.scope === 'key' ? 'per key' : 'per tenant'} for ${q.tool === '*' ? 'all tools' : q.tool}`;
-        const envelope = errorEnvelope(ErrorCode.RATE_LIMITED, call.request.locale, { quota }, { retryAfterSeconds, quota: q });
+        const envelope = errorEnvelope(
+          ErrorCode.RATE_LIMITED,
+          call.request.locale,
+          { quota },
+          { retryAfterSeconds, quota: q },
+        );
         return { envelope };
       }
     }

@@ -1,4 +1,9 @@
-import { Module, type DynamicModule, type InjectionToken, type OptionalFactoryDependency } from '@nestjs/common';
+import {
+  Module,
+  type DynamicModule,
+  type InjectionToken,
+  type OptionalFactoryDependency,
+} from '@nestjs/common';
 import { QuotaHook } from './quota.hook.js';
 import { QUOTAS_OPTIONS, type QuotasOptions } from './quotas.options.js';
 
@@ -11,7 +16,10 @@ export class QuotasModule {
   }): DynamicModule {
     return {
       module: QuotasModule,
-      providers: [{ provide: QUOTAS_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] }, QuotaHook],
+      providers: [
+        { provide: QUOTAS_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] },
+        QuotaHook,
+      ],
     };
   }
 }

@@ -118,19 +118,30 @@ export class BindingAdmin {
       agentType,
       currentVersion: current?.version ?? 0,
       effective,
-      problems: bindingProblems(tools, this.registry).map((p) => ({ path: `tools.${p.index}.${p.field}`, message: p.problem })),
+      problems: bindingProblems(tools, this.registry).map((p) => ({
+        path: `tools.${p.index}.${p.field}`,
+        message: p.problem,
+      })),
       diff: diffBindings(current?.tools ?? [], tools),
     };
   }
 
   /** Saves a new version; 400 naming tool and field when it loosens a declaration, 409 when stale. */
-  async replace(tenantId: string, agentType: string, change: BindingChange, actor: AuditActor, kind = 'update'): Promise<BindingView> {
+  async replace(
+    tenantId: string,
+    agentType: string,
+    change: BindingChange,
+    actor: AuditActor,
+    kind = 'update',
+  ): Promise<BindingView> {
     await this.requireTenant(tenantId);
     const problems = bindingProblems(change.tools, this.registry);
     if (problems.length) {
       throw new ToolgateError(ErrorCode.INVALID_INPUT, {
         params: { summary: problems.map((p) => p.problem).join('; ') },
-        details: { issues: problems.map((p) => ({ path: `tools.${p.index}.${p.field}`, message: p.problem })) },
+        details: {
+          issues: problems.map((p) => ({ path: `tools.${p.index}.${p.field}`, message: p.problem })),
+        },
       });
     }
     const current = (await this.tenants.bindingsOf(tenantId)).find((b) => b.agentType === agentType);
@@ -141,7 +152,13 @@ export class BindingAdmin {
       { tenantId, agentType, expectedVersion: change.version, description, tools, kind, by: actor.id },
       (em, v) =>
         this.audit.recordIn(em, [
-          { event: 'binding_changed', tenantId, agentType, actor, details: { kind, version: v, previousVersion: change.version, diff, tools } },
+          {
+            event: 'binding_changed',
+            tenantId,
+            agentType,
+            actor,
+            details: { kind, version: v, previousVersion: change.version, diff, tools },
+          },
         ]),
     );
     if (version === null) {
@@ -161,7 +178,8 @@ export class BindingAdmin {
     const rows = await this.tenants.history(tenantId, agentType);
     // Each version's diff is computed against the version before it of the same agent type.
     const byType = new Map<string, typeof rows>();
-    for (const r of [...rows].reverse()) (byType.get(r.agentType) ?? byType.set(r.agentType, []).get(r.agentType)!).push(r);
+    for (const r of [...rows].reverse())
+      (byType.get(r.agentType) ?? byType.set(r.agentType, []).get(r.agentType)!).push(r);
     const previous = new Map<string, BindingTool[]>();
     const withDiff = new Map<string, BindingDiff>();
     for (const list of byType.values()) {

@@ -5,7 +5,8 @@ import type { BindingTool } from './config/tenant-file.schema.js';
 /** The binding field a problem is about. */
 export type BindingField = 'name' | 'implementation' | 'timeoutMs' | 'approval';
 
-export type BoundTool = { ok: true; tool: EffectiveTool } | { ok: false; problem: string; field: BindingField };
+export type BoundTool =
+  { ok: true; tool: EffectiveTool } | { ok: false; problem: string; field: BindingField };
 
 /**
  * Applies one binding entry to the registry under the tighten-only rule: an override may shorten
@@ -51,7 +52,11 @@ export function bindTool(entry: BindingTool, registry: ToolRegistry, bindingVers
     };
   }
   if (entry.approval !== undefined && entry.approval !== 'never' && contract.risk.level === 'L0') {
-    return { ok: false, field: 'approval', problem: `tool "${entry.name}": an L0 tool is read-only and takes no approval` };
+    return {
+      ok: false,
+      field: 'approval',
+      problem: `tool "${entry.name}": an L0 tool is read-only and takes no approval`,
+    };
   }
   return {
     ok: true,
@@ -77,7 +82,8 @@ export function bindingProblems(tools: readonly BindingTool[], registry: ToolReg
   const problems: BindingProblem[] = [];
   const seen = new Set<string>();
   tools.forEach((entry, index) => {
-    if (seen.has(entry.name)) problems.push({ index, field: 'name', problem: `tool "${entry.name}" is listed twice` });
+    if (seen.has(entry.name))
+      problems.push({ index, field: 'name', problem: `tool "${entry.name}" is listed twice` });
     seen.add(entry.name);
     const bound = bindTool(entry, registry, 0);
     if (!bound.ok) problems.push({ index, field: bound.field, problem: bound.problem });

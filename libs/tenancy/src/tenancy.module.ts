@@ -45,7 +45,15 @@ export class TenancyModule {
         TenantAdmin,
         { provide: AUDIT_POLICY_SOURCE, useClass: TenantAuditPolicy },
       ],
-      exports: [BindingResolver, BindingAdmin, TenantAdmin, ConfigVariables, TenantConnectors, TenantRepository, AUDIT_POLICY_SOURCE],
+      exports: [
+        BindingResolver,
+        BindingAdmin,
+        TenantAdmin,
+        ConfigVariables,
+        TenantConnectors,
+        TenantRepository,
+        AUDIT_POLICY_SOURCE,
+      ],
     };
   }
 }

@@ -22,7 +22,8 @@ export function toTenantView(t: TenantEntity) {
   };
 }
 
-const notFound = (id: string) => new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `tenant ${id}` } });
+const notFound = (id: string) =>
+  new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `tenant ${id}` } });
 
 /** Tenants from the admin API: list, create, detail, and YAML export/import. */
 @Injectable()
@@ -46,10 +47,26 @@ export class TenantAdmin {
 
   async create(input: { id: string; name: string; locale?: 'zh-CN' | 'en' }, actor: AuditActor) {
     const created = await this.tenants.createTenant(
-      { id: input.id, name: input.name, locale: input.locale ?? null, demo: false, connectors: {}, settings: {} },
-      (em) => this.audit.recordIn(em, [{ event: 'tenant_created', tenantId: input.id, actor, details: { name: input.name, locale: input.locale ?? null } }]),
+      {
+        id: input.id,
+        name: input.name,
+        locale: input.locale ?? null,
+        demo: false,
+        connectors: {},
+        settings: {},
+      },
+      (em) =>
+        this.audit.recordIn(em, [
+          {
+            event: 'tenant_created',
+            tenantId: input.id,
+            actor,
+            details: { name: input.name, locale: input.locale ?? null },
+          },
+        ]),
     );
-    if (!created) throw new ToolgateError(ErrorCode.ALREADY_EXISTS, { params: { resource: `tenant ${input.id}` } });
+    if (!created)
+      throw new ToolgateError(ErrorCode.ALREADY_EXISTS, { params: { resource: `tenant ${input.id}` } });
     return this.get(input.id);
   }
 
@@ -77,26 +94,54 @@ export class TenantAdmin {
       });
     }
     if (file.id !== id) {
-      throw new ToolgateError(ErrorCode.INVALID_INPUT, { params: { summary: `the file is for tenant "${file.id}", not "${id}"` } });
+      throw new ToolgateError(ErrorCode.INVALID_INPUT, {
+        params: { summary: `the file is for tenant "${file.id}", not "${id}"` },
+      });
     }
     const changed: string[] = [];
     const settings = settingsOf(file);
-    const tenantFields = { name: file.name, locale: file.locale ?? null, connectors: file.connectors, settings };
-    const before = { name: tenant.name, locale: tenant.locale, connectors: tenant.connectors, settings: tenant.settings };
+    const tenantFields = {
+      name: file.name,
+      locale: file.locale ?? null,
+      connectors: file.connectors,
+      settings,
+    };
+    const before = {
+      name: tenant.name,
+      locale: tenant.locale,
+      connectors: tenant.connectors,
+      settings: tenant.settings,
+    };
     if (canonicalJson(before) !== canonicalJson(tenantFields)) {
       await this.tenants.updateTenant(id, tenantFields, (em) =>
-        this.audit.recordIn(em, [{ event: 'tenant_changed', tenantId: id, actor, details: { kind: 'import', connectors: Object.keys(file.connectors) } }]),
+        this.audit.recordIn(em, [
+          {
+            event: 'tenant_changed',
+            tenantId: id,
+            actor,
+            details: { kind: 'import', connectors: Object.keys(file.connectors) },
+          },
+        ]),
       );
       changed.push('tenant');
     }
     const current = new Map((await this.tenants.bindingsOf(id)).map((b) => [b.agentType, b]));
     const wanted = new Map(Object.entries(file.agentTypes).map(([k, v]) => [k, v]));
-    for (const agentType of current.keys()) if (!wanted.has(agentType)) wanted.set(agentType, { description: current.get(agentType)!.description, tools: [] });
+    for (const agentType of current.keys())
+      if (!wanted.has(agentType))
+        wanted.set(agentType, { description: current.get(agentType)!.description, tools: [] });
     for (const [agentType, a] of wanted) {
       const now = current.get(agentType);
-      const same = now && now.description === a.description && canonicalJson(now.tools) === canonicalJson(a.tools);
+      const same =
+        now && now.description === a.description && canonicalJson(now.tools) === canonicalJson(a.tools);
       if (same) continue;
-      await this.bindings.replace(id, agentType, { version: now?.version ?? 0, tools: a.tools, description: a.description }, actor, 'import');
+      await this.bindings.replace(
+        id,
+        agentType,
+        { version: now?.version ?? 0, tools: a.tools, description: a.description },
+        actor,
+        'import',
+      );
       changed.push(agentType);
     }
     return { tenantId: id, changed, unchanged: changed.length === 0 };

@@ -12,7 +12,9 @@ import { TenantRepository } from './tenant.repository.js';
 /** The per-tenant policies a file carries, as stored in the tenant's settings. */
 export function settingsOf(file: TenantFile): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries({ audit: file.audit, approvals: file.approvals, quotas: file.quotas }).filter(([, v]) => v !== undefined),
+    Object.entries({ audit: file.audit, approvals: file.approvals, quotas: file.quotas }).filter(
+      ([, v]) => v !== undefined,
+    ),
   );
 }
 

@@ -89,7 +89,9 @@ export class TenantRepository {
 
   /** Every binding of every tenant (the tool catalog shows who binds what). */
   allBindings(): Promise<AgentBindingEntity[]> {
-    return this.dataSource.getRepository(AgentBindingEntity).find({ order: { tenantId: 'ASC', agentType: 'ASC' } });
+    return this.dataSource
+      .getRepository(AgentBindingEntity)
+      .find({ order: { tenantId: 'ASC', agentType: 'ASC' } });
   }
 
   /** Saved versions, newest first; one agent type's or the whole tenant's. */
@@ -102,11 +104,17 @@ export class TenantRepository {
   }
 
   /** Creates an empty tenant; false when the id is taken. */
-  async createTenant(tenant: Omit<TenantEntity, 'createdAt' | 'updatedAt'>, within?: (em: EntityManager) => Promise<void>): Promise<boolean> {
+  async createTenant(
+    tenant: Omit<TenantEntity, 'createdAt' | 'updatedAt'>,
+    within?: (em: EntityManager) => Promise<void>,
+  ): Promise<boolean> {
     const now = new Date();
     try {
       await this.transactions.run(async (em) => {
-        await em.insert(TenantEntity, Object.assign(new TenantEntity(), tenant, { createdAt: now, updatedAt: now }));
+        await em.insert(
+          TenantEntity,
+          Object.assign(new TenantEntity(), tenant, { createdAt: now, updatedAt: now }),
+        );
         if (within) await within(em);
       });
       return true;
@@ -117,7 +125,11 @@ export class TenantRepository {
   }
 
   /** Updates a tenant's name, locale, connectors or settings. */
-  async updateTenant(id: string, fields: Partial<Pick<TenantEntity, 'name' | 'locale' | 'connectors' | 'settings'>>, within?: (em: EntityManager) => Promise<void>): Promise<void> {
+  async updateTenant(
+    id: string,
+    fields: Partial<Pick<TenantEntity, 'name' | 'locale' | 'connectors' | 'settings'>>,
+    within?: (em: EntityManager) => Promise<void>,
+  ): Promise<void> {
     await this.transactions.run(async (em) => {
       await em.update(TenantEntity, { id }, { ...fields, updatedAt: new Date() } as never);
       if (within) await within(em);
@@ -130,7 +142,15 @@ export class TenantRepository {
    * Returns the new version, or null when someone else saved first.
    */
   async saveBinding(
-    change: { tenantId: string; agentType: string; expectedVersion: number; description: string; tools: BindingTool[]; kind: string; by: string },
+    change: {
+      tenantId: string;
+      agentType: string;
+      expectedVersion: number;
+      description: string;
+      tools: BindingTool[];
+      kind: string;
+      by: string;
+    },
     within?: (em: EntityManager, version: number) => Promise<void>,
   ): Promise<number | null> {
     const now = new Date();
@@ -140,19 +160,41 @@ export class TenantRepository {
         if (change.expectedVersion === 0) {
           await em.insert(
             AgentBindingEntity,
-            Object.assign(new AgentBindingEntity(), { tenantId: change.tenantId, agentType: change.agentType, description: change.description, version, tools: change.tools, updatedAt: now, updatedBy: change.by }),
+            Object.assign(new AgentBindingEntity(), {
+              tenantId: change.tenantId,
+              agentType: change.agentType,
+              description: change.description,
+              version,
+              tools: change.tools,
+              updatedAt: now,
+              updatedBy: change.by,
+            }),
           );
         } else {
           const result = await em.update(
             AgentBindingEntity,
             { tenantId: change.tenantId, agentType: change.agentType, version: change.expectedVersion },
-            { version, tools: change.tools as never, description: change.description, updatedAt: now, updatedBy: change.by },
+            {
+              version,
+              tools: change.tools as never,
+              description: change.description,
+              updatedAt: now,
+              updatedBy: change.by,
+            },
           );
           if (!result.affected) return null;
         }
         await em.insert(
           BindingHistoryEntity,
-          Object.assign(new BindingHistoryEntity(), { tenantId: change.tenantId, agentType: change.agentType, version, tools: change.tools, kind: change.kind, changedBy: change.by, changedAt: now }),
+          Object.assign(new BindingHistoryEntity(), {
+            tenantId: change.tenantId,
+            agentType: change.agentType,
+            version,
+            tools: change.tools,
+            kind: change.kind,
+            changedBy: change.by,
+            changedAt: now,
+          }),
         );
         if (within) await within(em, version);
         return version;

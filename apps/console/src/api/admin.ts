@@ -17,11 +17,14 @@ import type {
 
 const t = (id: string) => `/v1/admin/tenants/${encodeURIComponent(id)}`;
 
-export const getMe = (key?: string, signal?: AbortSignal) => request<Principal>('GET', '/v1/me', { key, signal });
+export const getMe = (key?: string, signal?: AbortSignal) =>
+  request<Principal>('GET', '/v1/me', { key, signal });
 
-export const listTools = (signal?: AbortSignal) => request<CatalogTool[]>('GET', '/v1/admin/tools', { signal });
+export const listTools = (signal?: AbortSignal) =>
+  request<CatalogTool[]>('GET', '/v1/admin/tools', { signal });
 
-export const listTenants = (signal?: AbortSignal) => request<Tenant[]>('GET', '/v1/admin/tenants', { signal });
+export const listTenants = (signal?: AbortSignal) =>
+  request<Tenant[]>('GET', '/v1/admin/tenants', { signal });
 
 export const createTenant = (body: { id: string; name: string; locale?: string }) =>
   request<Tenant>('POST', '/v1/admin/tenants', { body });
@@ -33,8 +36,7 @@ export const saveBindings = (
   tenantId: string,
   agentType: string,
   body: { version: number; tools: BindingTool[]; description?: string },
-) =>
-  request<BindingView>('PUT', `${t(tenantId)}/agents/${encodeURIComponent(agentType)}/bindings`, { body });
+) => request<BindingView>('PUT', `${t(tenantId)}/agents/${encodeURIComponent(agentType)}/bindings`, { body });
 
 export const previewBindings = (tenantId: string, agentType: string, tools: BindingTool[]) =>
   request<BindingPreview>('POST', `${t(tenantId)}/agents/${encodeURIComponent(agentType)}/bindings/preview`, {
@@ -42,7 +44,9 @@ export const previewBindings = (tenantId: string, agentType: string, tools: Bind
   });
 
 export const bindingHistory = (tenantId: string, agentType?: string, signal?: AbortSignal) =>
-  request<BindingHistoryEntry[]>('GET', withQuery(`${t(tenantId)}/bindings/history`, { agentType }), { signal });
+  request<BindingHistoryEntry[]>('GET', withQuery(`${t(tenantId)}/bindings/history`, { agentType }), {
+    signal,
+  });
 
 export const exportTenantYaml = (tenantId: string) => requestFile(`${t(tenantId)}/export`);
 
@@ -53,7 +57,8 @@ export const listKeys = (signal?: AbortSignal) => request<ApiKeyView[]>('GET', '
 
 export const createKey = (body: NewKey) => request<CreatedKey>('POST', '/v1/admin/keys', { body });
 
-export const revokeKey = (id: string) => request<unknown>('DELETE', `/v1/admin/keys/${encodeURIComponent(id)}`);
+export const revokeKey = (id: string) =>
+  request<unknown>('DELETE', `/v1/admin/keys/${encodeURIComponent(id)}`);
 
 export const getStats = (query: { from: string; to: string; bucketMinutes: number }, signal?: AbortSignal) =>
   request<Stats>('GET', withQuery('/v1/admin/stats', query), { signal });

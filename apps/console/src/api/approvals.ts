@@ -11,7 +11,9 @@ export const approve = (approvalId: string, comment?: string) =>
   });
 
 export const deny = (approvalId: string, comment: string) =>
-  request<DecisionResult>('POST', `/v1/approvals/${encodeURIComponent(approvalId)}/deny`, { body: { comment } });
+  request<DecisionResult>('POST', `/v1/approvals/${encodeURIComponent(approvalId)}/deny`, {
+    body: { comment },
+  });
 
 export const getCall = (callId: string, signal?: AbortSignal) =>
   request<CallState>('GET', `/v1/calls/${encodeURIComponent(callId)}`, { signal });

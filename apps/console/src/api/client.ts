@@ -44,7 +44,8 @@ export function configureClient(next: Partial<ClientHooks>): void {
 /** A path with its query string; empty values are left out. */
 export function withQuery(path: string, query: Query = {}): string {
   const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+  for (const [k, v] of Object.entries(query))
+    if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
   const qs = params.toString();
   return qs ? `${path}?${qs}` : path;
 }

@@ -39,7 +39,12 @@ export interface CatalogTool {
   readonly dynamic: boolean;
   readonly contractHash: string;
   readonly implementations: readonly { name: string; source: string; definitionHash: string }[];
-  readonly boundBy: readonly { tenantId: string; agentType: string; implementation: string | null; version: number }[];
+  readonly boundBy: readonly {
+    tenantId: string;
+    agentType: string;
+    implementation: string | null;
+    version: number;
+  }[];
 }
 
 export interface Tenant {
@@ -240,13 +245,7 @@ export interface Approval {
 }
 
 export type CallStatus =
-  | 'pending_approval'
-  | 'running'
-  | 'succeeded'
-  | 'failed'
-  | 'denied'
-  | 'expired'
-  | 'interrupted';
+  'pending_approval' | 'running' | 'succeeded' | 'failed' | 'denied' | 'expired' | 'interrupted';
 
 export interface CallState {
   readonly callId: string;

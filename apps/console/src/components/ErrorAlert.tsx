@@ -19,7 +19,13 @@ export function ErrorAlert({ error, onRetry }: { error: unknown; onRetry?: () =>
       data-testid="error-alert"
       title={message || t('common.requestFailed')}
       description={lines.length ? lines.map((l) => <div key={l}>{l}</div>) : undefined}
-      action={onRetry ? <Button size="small" onClick={onRetry}>{t('common.retry')}</Button> : undefined}
+      action={
+        onRetry ? (
+          <Button size="small" onClick={onRetry}>
+            {t('common.retry')}
+          </Button>
+        ) : undefined
+      }
       style={{ marginBottom: 16 }}
     />
   );

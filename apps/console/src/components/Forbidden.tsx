@@ -12,8 +12,14 @@ export function Forbidden() {
     <Result
       status="403"
       title={t('common.forbiddenTitle')}
-      subTitle={<span data-testid="forbidden">{t('common.forbiddenText', { role: t(`role.${me.role}`) })}</span>}
-      extra={<Button type="primary" onClick={() => navigate('/')}>{t('common.backHome')}</Button>}
+      subTitle={
+        <span data-testid="forbidden">{t('common.forbiddenText', { role: t(`role.${me.role}`) })}</span>
+      }
+      extra={
+        <Button type="primary" onClick={() => navigate('/')}>
+          {t('common.backHome')}
+        </Button>
+      }
     />
   );
 }

@@ -9,7 +9,11 @@ export function NotFound() {
     <Result
       status="404"
       title={t('common.notFound')}
-      extra={<Button type="primary" onClick={() => navigate('/')}>{t('common.backHome')}</Button>}
+      extra={
+        <Button type="primary" onClick={() => navigate('/')}>
+          {t('common.backHome')}
+        </Button>
+      }
     />
   );
 }

@@ -10,7 +10,13 @@ export const RISK_COLORS: Readonly<Record<RiskLevel, string>> = {
   L3: 'red',
 };
 
-export function RiskBadge({ level, short = false }: { level: RiskLevel | null | undefined; short?: boolean }) {
+export function RiskBadge({
+  level,
+  short = false,
+}: {
+  level: RiskLevel | null | undefined;
+  short?: boolean;
+}) {
   const t = useT();
   if (!level) return null;
   return (

@@ -33,7 +33,9 @@ function storedLanguage(): Language {
 /** Fills `{name}` placeholders of a message. */
 export function format(message: string, params?: Record<string, string | number>): string {
   if (!params) return message;
-  return message.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+  return message.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in params ? String(params[name]) : whole,
+  );
 }
 
 const I18nContext = createContext<I18n | null>(null);

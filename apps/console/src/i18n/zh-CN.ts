@@ -56,7 +56,8 @@ export const zhCN = {
   'signIn.keyPlaceholder': 'tg_…',
   'signIn.keyRequired': '请输入 API 密钥',
   'signIn.submit': '登录',
-  'signIn.agentRefused': '智能体（agent）密钥只能调用智能体接口，不能登录控制台。请使用管理员、审批人或审计员的密钥。',
+  'signIn.agentRefused':
+    '智能体（agent）密钥只能调用智能体接口，不能登录控制台。请使用管理员、审批人或审计员的密钥。',
   'signIn.expired': '会话已失效（密钥未知或已吊销），请重新登录。',
   'overview.title': '运行概览',
   'overview.range': '时间范围',
@@ -159,7 +160,8 @@ export const zhCN = {
   'bindings.history.tools': '该版本的工具',
   'bindings.history.empty': '还没有版本记录',
   'bindings.yaml.export': '导出 YAML',
-  'bindings.yaml.exportHint': '按 config/tenants 的格式导出该租户的全部绑定。导出后原样导入不会产生任何变化。',
+  'bindings.yaml.exportHint':
+    '按 config/tenants 的格式导出该租户的全部绑定。导出后原样导入不会产生任何变化。',
   'bindings.yaml.import': '导入 YAML',
   'bindings.yaml.upload': '选择文件',
   'bindings.yaml.paste': '粘贴或上传 YAML 内容',

@@ -36,7 +36,8 @@ export default function ApprovalsPage() {
       data-testid="approvals-page"
       extra={
         <Typography.Text type="secondary">
-          <SyncOutlined spin={approvals.loading} /> {t('approvals.autoRefresh', { seconds: APPROVALS_POLL_MS / 1000 })}
+          <SyncOutlined spin={approvals.loading} />{' '}
+          {t('approvals.autoRefresh', { seconds: APPROVALS_POLL_MS / 1000 })}
         </Typography.Text>
       }
     >
@@ -62,7 +63,11 @@ export default function ApprovalsPage() {
         dataSource={approvals.data ? [...approvals.data] : []}
         rowKey="approvalId"
         locale={{ emptyText: status === 'pending' ? t('approvals.emptyPending') : t('common.empty') }}
-        pagination={{ pageSize: 10, hideOnSinglePage: true, showTotal: (total) => t('common.total', { total }) }}
+        pagination={{
+          pageSize: 10,
+          hideOnSinglePage: true,
+          showTotal: (total) => t('common.total', { total }),
+        }}
         renderItem={(approval) => (
           <List.Item key={approval.approvalId} style={{ display: 'block' }}>
             <ApprovalCard approval={approval} onDecide={(decision) => setDeciding({ approval, decision })} />

@@ -109,10 +109,20 @@ export default function AuditPage() {
       data-testid="audit-page"
       extra={
         <Space wrap>
-          <Button icon={<DownloadOutlined />} loading={busy === 'csv'} onClick={() => download('csv')} data-testid="export-csv">
+          <Button
+            icon={<DownloadOutlined />}
+            loading={busy === 'csv'}
+            onClick={() => download('csv')}
+            data-testid="export-csv"
+          >
             {t('audit.exportCsv')}
           </Button>
-          <Button icon={<DownloadOutlined />} loading={busy === 'jsonl'} onClick={() => download('jsonl')} data-testid="export-jsonl">
+          <Button
+            icon={<DownloadOutlined />}
+            loading={busy === 'jsonl'}
+            onClick={() => download('jsonl')}
+            data-testid="export-jsonl"
+          >
             {t('audit.exportJsonl')}
           </Button>
           <Button
@@ -129,7 +139,9 @@ export default function AuditPage() {
     >
       <AuditFilters value={filter} tenants={(tenants.data ?? []).map((x) => x.id)} onSearch={search} />
       <ErrorAlert error={actionError} />
-      {verdict && <VerifyResult result={verdict} onOpenEvent={openEventById} onClose={() => setVerdict(null)} />}
+      {verdict && (
+        <VerifyResult result={verdict} onOpenEvent={openEventById} onClose={() => setVerdict(null)} />
+      )}
       <ErrorAlert error={page.error} onRetry={() => page.reload()} />
       <Table<AuditEvent>
         rowKey="id"
@@ -171,7 +183,12 @@ export default function AuditPage() {
                 '—'
               ),
           },
-          { title: t('common.agentType'), dataIndex: 'agentType', width: 140, render: (v: string | null) => v ?? '—' },
+          {
+            title: t('common.agentType'),
+            dataIndex: 'agentType',
+            width: 140,
+            render: (v: string | null) => v ?? '—',
+          },
           {
             title: t('audit.col.actor'),
             width: 220,
@@ -196,7 +213,8 @@ export default function AuditPage() {
             dataIndex: 'durationMs',
             width: 100,
             align: 'right',
-            render: (v: number | null | undefined) => (typeof v === 'number' ? t('common.msValue', { value: v }) : '—'),
+            render: (v: number | null | undefined) =>
+              typeof v === 'number' ? t('common.msValue', { value: v }) : '—',
           },
           {
             title: t('audit.filter.callId'),
@@ -226,7 +244,10 @@ export default function AuditPage() {
         <Button disabled={cursors.length <= 1 || page.loading} onClick={() => setCursors(() => [undefined])}>
           {t('audit.firstPage')}
         </Button>
-        <Button disabled={cursors.length <= 1 || page.loading} onClick={() => setCursors((c) => c.slice(0, -1))}>
+        <Button
+          disabled={cursors.length <= 1 || page.loading}
+          onClick={() => setCursors((c) => c.slice(0, -1))}
+        >
           {t('audit.prev')}
         </Button>
         <Button

@@ -35,7 +35,12 @@ export default function KeysPage() {
       title={t('keys.title')}
       data-testid="keys-page"
       extra={
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)} data-testid="create-key">
+        <Button
+          type="primary"
+          icon={<PlusOutlined />}
+          onClick={() => setCreating(true)}
+          data-testid="create-key"
+        >
           {t('keys.create')}
         </Button>
       }
@@ -47,18 +52,34 @@ export default function KeysPage() {
         size="middle"
         loading={keys.loading}
         dataSource={keys.data ? [...keys.data] : []}
-        pagination={{ pageSize: 20, hideOnSinglePage: true, showTotal: (total) => t('common.total', { total }) }}
+        pagination={{
+          pageSize: 20,
+          hideOnSinglePage: true,
+          showTotal: (total) => t('common.total', { total }),
+        }}
         columns={[
           { title: t('keys.name'), dataIndex: 'name' },
-          { title: t('keys.role'), dataIndex: 'role', render: (r: ApiKeyView['role']) => <Tag>{t(`role.${r}`)}</Tag> },
+          {
+            title: t('keys.role'),
+            dataIndex: 'role',
+            render: (r: ApiKeyView['role']) => <Tag>{t(`role.${r}`)}</Tag>,
+          },
           { title: t('keys.tenant'), dataIndex: 'tenantId', render: (v: string | null) => v ?? '—' },
           {
             title: t('keys.agentTypes'),
             dataIndex: 'agentTypes',
             render: (v: string[] | null) => (v?.length ? v.map((a) => <Tag key={a}>{a}</Tag>) : '—'),
           },
-          { title: t('keys.prefix'), dataIndex: 'prefix', render: (p: string) => <Typography.Text code>{p}…</Typography.Text> },
-          { title: t('keys.createdAt'), dataIndex: 'createdAt', render: (v: string) => formatTime(v, language) },
+          {
+            title: t('keys.prefix'),
+            dataIndex: 'prefix',
+            render: (p: string) => <Typography.Text code>{p}…</Typography.Text>,
+          },
+          {
+            title: t('keys.createdAt'),
+            dataIndex: 'createdAt',
+            render: (v: string) => formatTime(v, language),
+          },
           { title: t('keys.createdBy'), dataIndex: 'createdBy', render: (v: string | null) => v ?? '—' },
           {
             title: t('keys.state'),

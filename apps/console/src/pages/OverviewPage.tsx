@@ -27,7 +27,10 @@ export default function OverviewPage() {
   const [groupBy, setGroupBy] = useState<GroupBy>('tenant');
   const [now, setNow] = useState(() => Date.now());
   const range = RANGES[rangeKey];
-  const span = useMemo(() => ({ from: now - range.ms, to: now, bucketMs: range.bucketMinutes * 60_000 }), [now, range]);
+  const span = useMemo(
+    () => ({ from: now - range.ms, to: now, bucketMs: range.bucketMinutes * 60_000 }),
+    [now, range],
+  );
   const stats = useApi(
     (signal) =>
       getStats(
@@ -49,7 +52,11 @@ export default function OverviewPage() {
   const ms = useCallback((v: number) => `${Math.round(v)}`, []);
 
   const chart = (title: string, data: typeof series.calls, format: (v: number) => string, note?: string) => (
-    <Card size="small" title={title} extra={note && <Typography.Text type="secondary">{note}</Typography.Text>}>
+    <Card
+      size="small"
+      title={title}
+      extra={note && <Typography.Text type="secondary">{note}</Typography.Text>}
+    >
       {calls === 0 ? (
         <Empty description={t('overview.noCalls')} style={{ height: 220, paddingTop: 60 }} />
       ) : (
@@ -72,7 +79,10 @@ export default function OverviewPage() {
                 setRangeKey(k);
                 setNow(Date.now());
               }}
-              options={(['1h', '24h', '7d'] as const).map((k) => ({ value: k, label: t(`overview.range.${k}`) }))}
+              options={(['1h', '24h', '7d'] as const).map((k) => ({
+                value: k,
+                label: t(`overview.range.${k}`),
+              }))}
             />
             <Segmented<GroupBy>
               value={groupBy}
@@ -137,7 +147,11 @@ export default function OverviewPage() {
               pagination={{ pageSize: 10, hideOnSinglePage: true }}
               columns={[
                 { title: t('common.tenant'), dataIndex: 'tenantId' },
-                { title: t('common.tool'), dataIndex: 'tool', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
+                {
+                  title: t('common.tool'),
+                  dataIndex: 'tool',
+                  render: (v: string) => <Typography.Text code>{v}</Typography.Text>,
+                },
                 { title: t('overview.calls'), dataIndex: 'calls', align: 'right' },
                 { title: t('overview.totalErrors'), dataIndex: 'errors', align: 'right' },
                 {

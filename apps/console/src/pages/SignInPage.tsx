@@ -35,7 +35,9 @@ export function SignInPage() {
       }}
     >
       <Card style={{ width: 440 }} data-testid="sign-in">
-        <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', marginBottom: 8 }}>
+        <div
+          style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', marginBottom: 8 }}
+        >
           <Typography.Title level={3} style={{ margin: 0 }}>
             {t('signIn.title')}
           </Typography.Title>

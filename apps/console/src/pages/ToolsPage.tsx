@@ -23,7 +23,10 @@ export default function ToolsPage() {
   const [text, setText] = useState('');
   const [risk, setRisk] = useState<RiskLevel | undefined>();
   const [open, setOpen] = useState<CatalogTool | null>(null);
-  const rows = useMemo(() => (tools.data ?? []).filter((x) => matches(x, text, risk)), [tools.data, text, risk]);
+  const rows = useMemo(
+    () => (tools.data ?? []).filter((x) => matches(x, text, risk)),
+    [tools.data, text, risk],
+  );
 
   return (
     <Card title={t('tools.title')} data-testid="tools-page">
@@ -52,7 +55,11 @@ export default function ToolsPage() {
         loading={tools.loading}
         dataSource={rows}
         locale={{ emptyText: t('tools.none') }}
-        pagination={{ pageSize: 20, hideOnSinglePage: true, showTotal: (total) => t('common.total', { total }) }}
+        pagination={{
+          pageSize: 20,
+          hideOnSinglePage: true,
+          showTotal: (total) => t('common.total', { total }),
+        }}
         onRow={(record) => ({ onClick: () => setOpen(record), style: { cursor: 'pointer' } })}
         columns={[
           {
@@ -89,7 +96,8 @@ export default function ToolsPage() {
           {
             title: t('tools.boundBy'),
             width: 120,
-            render: (_, r) => (r.boundBy.length ? r.boundBy.length : <Typography.Text type="secondary">0</Typography.Text>),
+            render: (_, r) =>
+              r.boundBy.length ? r.boundBy.length : <Typography.Text type="secondary">0</Typography.Text>,
           },
         ]}
       />

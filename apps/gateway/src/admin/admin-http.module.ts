@@ -6,5 +6,8 @@ import { TenantsController } from './tenants.controller.js';
 import { ToolCatalog } from './tool-catalog.service.js';
 
 /** The admin audience: the tool catalog, tenants, bindings, API keys. */
-@Module({ controllers: [KeysController, TenantsController, MeController], providers: [KeysAdminService, ToolCatalog] })
+@Module({
+  controllers: [KeysController, TenantsController, MeController],
+  providers: [KeysAdminService, ToolCatalog],
+})
 export class AdminHttpModule {}

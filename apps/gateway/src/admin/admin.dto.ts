@@ -9,11 +9,25 @@ export const createTenantBody = z.strictObject({
 });
 export type CreateTenantBody = z.infer<typeof createTenantBody>;
 
-const bindingTools = z.array(z.union([z.string().min(1).transform((name) => ({ name })), bindingToolSchema])).max(500);
+const bindingTools = z
+  .array(
+    z.union([
+      z
+        .string()
+        .min(1)
+        .transform((name) => ({ name })),
+      bindingToolSchema,
+    ]),
+  )
+  .max(500);
 
 /** Body of `PUT .../agents/:agentType/bindings`: the whole new tool list and the version it replaces. */
 export const replaceBindingsBody = z.strictObject({
-  version: z.number().int().nonnegative().describe('The version this change is based on (0 for a new agent type)'),
+  version: z
+    .number()
+    .int()
+    .nonnegative()
+    .describe('The version this change is based on (0 for a new agent type)'),
   tools: bindingTools,
   description: z.string().max(500).optional(),
 });
@@ -24,10 +38,18 @@ export const previewBindingsBody = z.strictObject({ tools: bindingTools });
 export type PreviewBindingsBody = z.infer<typeof previewBindingsBody>;
 
 /** Body of `POST .../import`: a tenant file as exported. */
-export const importTenantBody = z.strictObject({ yaml: z.string().min(1).max(512 * 1024) });
+export const importTenantBody = z.strictObject({
+  yaml: z
+    .string()
+    .min(1)
+    .max(512 * 1024),
+});
 export type ImportTenantBody = z.infer<typeof importTenantBody>;
 
 export const historyQuery = z.strictObject({ agentType: z.string().max(64).optional() });
 export type HistoryQuery = z.infer<typeof historyQuery>;
 
-export const agentTypeParam = z.string().regex(/^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/, 'use snake_case').max(64);
+export const agentTypeParam = z
+  .string()
+  .regex(/^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/, 'use snake_case')
+  .max(64);

@@ -45,7 +45,10 @@ export class TenantsController {
   @Post('tenants')
   @HttpCode(201)
   @ApiOperation({ summary: 'Create a tenant (platform admins)' })
-  async create(@CurrentPrincipal() actor: Principal, @Body({ schema: createTenantBody }) body: CreateTenantBody) {
+  async create(
+    @CurrentPrincipal() actor: Principal,
+    @Body({ schema: createTenantBody }) body: CreateTenantBody,
+  ) {
     if (actor.role !== 'platform_admin') throw new ToolgateError(ErrorCode.FORBIDDEN);
     return ok(await this.tenants.create(body, actorOf(actor)));
   }
@@ -62,7 +65,10 @@ export class TenantsController {
   }
 
   @Put('tenants/:tenantId/agents/:agentType/bindings')
-  @ApiOperation({ summary: 'Replace one agent type’s bindings (409 VERSION_CONFLICT when stale, 400 when looser than declared)' })
+  @ApiOperation({
+    summary:
+      'Replace one agent type’s bindings (409 VERSION_CONFLICT when stale, 400 when looser than declared)',
+  })
   async replace(
     @CurrentPrincipal() actor: Principal,
     @Param('tenantId') tenantId: string,
@@ -86,7 +92,11 @@ export class TenantsController {
 
   @Get('tenants/:tenantId/bindings/history')
   @ApiOperation({ summary: 'Saved versions: who, when, and the diff' })
-  async history(@CurrentPrincipal() actor: Principal, @Param('tenantId') tenantId: string, @Query({ schema: historyQuery }) query: HistoryQuery) {
+  async history(
+    @CurrentPrincipal() actor: Principal,
+    @Param('tenantId') tenantId: string,
+    @Query({ schema: historyQuery }) query: HistoryQuery,
+  ) {
     return ok(await this.bindings.history(tenantInScope(actor, tenantId), query.agentType));
   }
 
@@ -99,8 +109,15 @@ export class TenantsController {
 
   @Post('tenants/:tenantId/import')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Apply a tenant file; changed agent types become new versions (exporting then importing changes nothing)' })
-  async import(@CurrentPrincipal() actor: Principal, @Param('tenantId') tenantId: string, @Body({ schema: importTenantBody }) body: ImportTenantBody) {
+  @ApiOperation({
+    summary:
+      'Apply a tenant file; changed agent types become new versions (exporting then importing changes nothing)',
+  })
+  async import(
+    @CurrentPrincipal() actor: Principal,
+    @Param('tenantId') tenantId: string,
+    @Body({ schema: importTenantBody }) body: ImportTenantBody,
+  ) {
     return ok(await this.tenants.importYaml(tenantInScope(actor, tenantId), body.yaml, actorOf(actor)));
   }
 }

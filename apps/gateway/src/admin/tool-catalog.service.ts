@@ -17,9 +17,20 @@ export class ToolCatalog {
       dynamic: tool.dynamic,
       label: tool.label?.start && typeof tool.label.start === 'string' ? tool.label.start : undefined,
       contractHash: tool.contractHash,
-      implementations: [...tool.implementations.values()].map((i) => ({ name: i.name, source: i.source, definitionHash: i.definitionHash })),
+      implementations: [...tool.implementations.values()].map((i) => ({
+        name: i.name,
+        source: i.source,
+        definitionHash: i.definitionHash,
+      })),
       boundBy: bindings.flatMap((b) =>
-        b.tools.filter((t) => t.name === tool.name).map((t) => ({ tenantId: b.tenantId, agentType: b.agentType, implementation: t.implementation ?? null, version: b.version })),
+        b.tools
+          .filter((t) => t.name === tool.name)
+          .map((t) => ({
+            tenantId: b.tenantId,
+            agentType: b.agentType,
+            implementation: t.implementation ?? null,
+            version: b.version,
+          })),
       ),
     }));
   }

@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { Agent, AgentFactory, type AgentPrincipal } from '@toolgate/agents';
 import { IdempotencyService, requestDigest } from '@toolgate/approvals';
-import { ErrorCode, isOk, type Envelope, type Locale, type ToolCallEvent, type ToolCallResult } from '@toolgate/toolkit';
+import {
+  ErrorCode,
+  isOk,
+  type Envelope,
+  type Locale,
+  type ToolCallEvent,
+  type ToolCallResult,
+} from '@toolgate/toolkit';
 import { statusOfInvoke } from '../http/error-status.js';
 import type { InvokeBody } from './agents.dto.js';
 
@@ -43,13 +50,30 @@ export class InvokeToolUseCase {
     const input = command.body.input ?? {};
     if (!command.idempotencyKey) return this.once(agent, command, input, command.body.callId, undefined);
     const answer = await this.idempotency.run(
-      { tenantId: command.tenantId, key: command.idempotencyKey, digest: requestDigest(command.agentType, command.toolName, input) },
-      async (callId, identity) => this.once(agent, command, input, callId, identity === callId ? undefined : identity),
+      {
+        tenantId: command.tenantId,
+        key: command.idempotencyKey,
+        digest: requestDigest(command.agentType, command.toolName, input),
+      },
+      async (callId, identity) =>
+        this.once(agent, command, input, callId, identity === callId ? undefined : identity),
     );
-    return { ...answer, headers: { ...headersOf(answer.envelope), ...(answer.replayed ? { 'idempotent-replayed': 'true' } : {}) } };
+    return {
+      ...answer,
+      headers: {
+        ...headersOf(answer.envelope),
+        ...(answer.replayed ? { 'idempotent-replayed': 'true' } : {}),
+      },
+    };
   }
 
-  private async once(agent: Agent, command: InvokeCommand, input: unknown, callId: string | undefined, identity: string | undefined): Promise<InvokeAnswer> {
+  private async once(
+    agent: Agent,
+    command: InvokeCommand,
+    input: unknown,
+    callId: string | undefined,
+    identity: string | undefined,
+  ): Promise<InvokeAnswer> {
     const result = await agent.invoke(command.toolName, input, {
       locale: command.locale,
       sessionId: command.body.sessionId,

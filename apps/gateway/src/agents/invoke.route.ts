@@ -57,7 +57,11 @@ export function registerInvokeRoute(app: NestFastifyApplication, bodyLimit: numb
       return reply;
     }
     const answer = await invoke.execute(command);
-    return reply.status(answer.status).headers(answer.headers).header('x-call-id', answer.callId).send(answer.envelope);
+    return reply
+      .status(answer.status)
+      .headers(answer.headers)
+      .header('x-call-id', answer.callId)
+      .send(answer.envelope);
   };
 
   app

@@ -35,15 +35,25 @@ export class ApprovalsController {
 
   @Post(':approvalId/approve')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Approve; once enough approvers agree the call runs (exactly once) and its outcome is answered' })
-  async approve(@CurrentPrincipal() p: Principal, @Param('approvalId') id: string, @Body({ schema: approveBody }) body: Comment) {
+  @ApiOperation({
+    summary: 'Approve; once enough approvers agree the call runs (exactly once) and its outcome is answered',
+  })
+  async approve(
+    @CurrentPrincipal() p: Principal,
+    @Param('approvalId') id: string,
+    @Body({ schema: approveBody }) body: Comment,
+  ) {
     return ok(await this.approvals.decide(p, id, 'approve', body.comment));
   }
 
   @Post(':approvalId/deny')
   @HttpCode(200)
   @ApiOperation({ summary: 'Deny with a comment; the tool never runs' })
-  async deny(@CurrentPrincipal() p: Principal, @Param('approvalId') id: string, @Body({ schema: denyBody }) body: Comment) {
+  async deny(
+    @CurrentPrincipal() p: Principal,
+    @Param('approvalId') id: string,
+    @Body({ schema: denyBody }) body: Comment,
+  ) {
     return ok(await this.approvals.decide(p, id, 'deny', body.comment));
   }
 }
@@ -56,7 +66,10 @@ export class CallsController {
   constructor(private readonly calls: CallRecordRepository) {}
 
   @Get(':callId')
-  @ApiOperation({ summary: 'A call of the caller’s tenant: pending_approval | running | succeeded | failed | denied | expired | interrupted' })
+  @ApiOperation({
+    summary:
+      'A call of the caller’s tenant: pending_approval | running | succeeded | failed | denied | expired | interrupted',
+  })
   async get(@CurrentPrincipal() p: Principal, @Param('callId') callId: string) {
     const call = await this.calls.find(callId);
     // Another tenant's call is indistinguishable from a missing one.

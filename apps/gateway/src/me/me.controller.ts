@@ -11,6 +11,12 @@ export class MeController {
   @Get()
   @ApiOperation({ summary: 'The principal behind the key: id, name, role, tenant, agent types' })
   me(@CurrentPrincipal() p: Principal) {
-    return ok({ principalId: p.principalId, name: p.name, role: p.role, tenantId: p.tenantId, agentTypes: p.agentTypes });
+    return ok({
+      principalId: p.principalId,
+      name: p.name,
+      role: p.role,
+      tenantId: p.tenantId,
+      agentTypes: p.agentTypes,
+    });
   }
 }

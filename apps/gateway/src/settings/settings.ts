@@ -86,7 +86,11 @@ export interface Settings {
   };
   readonly audit: AuditOptions & { readonly keySource: string };
   readonly instances: InstanceOptions;
-  readonly approvals: { readonly expiryMs: number; readonly idempotencyTtlMs: number; readonly pollMs: number };
+  readonly approvals: {
+    readonly expiryMs: number;
+    readonly idempotencyTtlMs: number;
+    readonly pollMs: number;
+  };
   readonly quotas: { readonly redisUrl?: string; readonly redisPrefix: string };
   readonly dataDir: string;
   readonly locale: 'zh-CN' | 'en';
@@ -106,7 +110,10 @@ const envSchema = z.object({
   TOOLGATE_DEMO: booleanEnv.optional(),
   TOOLGATE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   TOOLGATE_DATA_DIR: z.string().min(1).default('data'),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'use redis://host:6379').optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'use redis://host:6379')
+    .optional(),
   TOOLGATE_REDIS_PREFIX: z.string().min(1).max(64).default('toolgate'),
   TOOLGATE_INSTANCE_ID: z
     .string()

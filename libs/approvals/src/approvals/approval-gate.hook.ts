@@ -60,7 +60,10 @@ export class ApprovalGate implements ToolCallHook {
     const tenantId = call.request.tenant?.id ?? PLATFORM_TENANT;
     const sessionId = call.ctx.session.id;
     const grantKey = this.grantKey(call);
-    if (mode === 'once' && (await this.approvals.hasGrant(tenantId, sessionId, call.tool.contract.name, grantKey, new Date()))) {
+    if (
+      mode === 'once' &&
+      (await this.approvals.hasGrant(tenantId, sessionId, call.tool.contract.name, grantKey, new Date()))
+    ) {
       return undefined;
     }
     const approvalId = `apr_${uuidv7().replace(/-/g, '')}`;
@@ -69,7 +72,10 @@ export class ApprovalGate implements ToolCallHook {
     return { envelope: { ...envelope, callId: call.id, approvalId } };
   }
 
-  private async park(call: ToolCall, p: { tenantId: string; sessionId: string; grantKey: string; approvalId: string; mode: ApprovalMode }) {
+  private async park(
+    call: ToolCall,
+    p: { tenantId: string; sessionId: string; grantKey: string; approvalId: string; mode: ApprovalMode },
+  ) {
     const now = new Date();
     const contract = call.tool.contract;
     const redactor = await this.redaction.redactorFor(p.tenantId);
@@ -137,7 +143,14 @@ export class ApprovalGate implements ToolCallHook {
           sessionId: p.sessionId,
           input: call.input,
           sensitivePaths: contract.sensitivePaths,
-          details: { approvalId: p.approvalId, prompt, mode: p.mode, required, expiresAt: approval.expiresAt.toISOString(), inputDigest: digest },
+          details: {
+            approvalId: p.approvalId,
+            prompt,
+            mode: p.mode,
+            required,
+            expiresAt: approval.expiresAt.toISOString(),
+            inputDigest: digest,
+          },
         },
       ]),
     );
@@ -158,7 +171,9 @@ export class ApprovalGate implements ToolCallHook {
 
   private async twoApprovers(tenantId: string): Promise<boolean> {
     const tenant = await this.tenants.findTenant(tenantId);
-    const parsed = tenantApprovalSettingsSchema.safeParse((tenant?.settings as { approvals?: unknown } | undefined)?.approvals ?? {});
+    const parsed = tenantApprovalSettingsSchema.safeParse(
+      (tenant?.settings as { approvals?: unknown } | undefined)?.approvals ?? {},
+    );
     return parsed.success && parsed.data.twoApproversForL3;
   }
 }

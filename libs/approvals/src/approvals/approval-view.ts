@@ -17,7 +17,12 @@ export function toApprovalView(a: ApprovalEntity, decisions: readonly ApprovalDe
     status: a.status,
     mode: a.mode,
     requiredApprovals: a.required,
-    decisions: decisions.map((d) => ({ approverId: d.approverId, decision: d.decision, comment: d.comment, decidedAt: d.decidedAt.toISOString() })),
+    decisions: decisions.map((d) => ({
+      approverId: d.approverId,
+      decision: d.decision,
+      comment: d.comment,
+      decidedAt: d.decidedAt.toISOString(),
+    })),
     createdAt: a.createdAt.toISOString(),
     expiresAt: a.expiresAt.toISOString(),
     decidedAt: a.decidedAt ? a.decidedAt.toISOString() : null,

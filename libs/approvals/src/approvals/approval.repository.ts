@@ -16,7 +16,11 @@ export class ApprovalRepository {
   ) {}
 
   /** Parks a call: its record and its approval, with whatever `within` adds (the audit event). */
-  async park(call: ToolCallEntity, approval: ApprovalEntity, within: (em: EntityManager) => Promise<void>): Promise<void> {
+  async park(
+    call: ToolCallEntity,
+    approval: ApprovalEntity,
+    within: (em: EntityManager) => Promise<void>,
+  ): Promise<void> {
     await this.transactions.run(async (em) => {
       await em.insert(ToolCallEntity, call);
       await em.insert(ApprovalEntity, approval);
@@ -28,7 +32,11 @@ export class ApprovalRepository {
     return this.dataSource.getRepository(ApprovalEntity).findOne({ where: { id } });
   }
 
-  list(tenantId: string | null, status: ApprovalStatus | undefined, limit: number): Promise<ApprovalEntity[]> {
+  list(
+    tenantId: string | null,
+    status: ApprovalStatus | undefined,
+    limit: number,
+  ): Promise<ApprovalEntity[]> {
     return this.dataSource.getRepository(ApprovalEntity).find({
       where: { ...(tenantId ? { tenantId } : {}), ...(status ? { status } : {}) },
       order: { createdAt: 'DESC' },
@@ -37,22 +45,36 @@ export class ApprovalRepository {
   }
 
   countPending(tenantId: string | null): Promise<number> {
-    return this.dataSource.getRepository(ApprovalEntity).count({ where: { ...(tenantId ? { tenantId } : {}), status: 'pending' } });
+    return this.dataSource
+      .getRepository(ApprovalEntity)
+      .count({ where: { ...(tenantId ? { tenantId } : {}), status: 'pending' } });
   }
 
   decisionsOf(approvalIds: string[]): Promise<ApprovalDecisionEntity[]> {
     if (!approvalIds.length) return Promise.resolve([]);
-    return this.dataSource.getRepository(ApprovalDecisionEntity).find({ where: { approvalId: In(approvalIds) }, order: { decidedAt: 'ASC' } });
+    return this.dataSource
+      .getRepository(ApprovalDecisionEntity)
+      .find({ where: { approvalId: In(approvalIds) }, order: { decidedAt: 'ASC' } });
   }
 
   /** Pending approvals past their expiry. */
   expiredPending(now: Date, limit = 50): Promise<ApprovalEntity[]> {
-    return this.dataSource.getRepository(ApprovalEntity).find({ where: { status: 'pending', expiresAt: LessThan(now) }, take: limit });
+    return this.dataSource
+      .getRepository(ApprovalEntity)
+      .find({ where: { status: 'pending', expiresAt: LessThan(now) }, take: limit });
   }
 
   /** True when the session holds a live `once` grant for the tool and key. */
-  async hasGrant(tenantId: string, sessionId: string, tool: string, grantKey: string, now: Date): Promise<boolean> {
-    const n = await this.dataSource.getRepository(ApprovalGrantEntity).count({ where: { tenantId, sessionId, tool, grantKey, expiresAt: MoreThan(now) } });
+  async hasGrant(
+    tenantId: string,
+    sessionId: string,
+    tool: string,
+    grantKey: string,
+    now: Date,
+  ): Promise<boolean> {
+    const n = await this.dataSource
+      .getRepository(ApprovalGrantEntity)
+      .count({ where: { tenantId, sessionId, tool, grantKey, expiresAt: MoreThan(now) } });
     return n > 0;
   }
 
@@ -60,9 +82,13 @@ export class ApprovalRepository {
    * Records one approver's decision and moves the approval on, in one transaction: `decided` runs
    * with the approval locked (its status re-read), and says what to write.
    */
-  async decide<T>(approvalId: string, work: (em: EntityManager, approval: ApprovalEntity, decisions: ApprovalDecisionEntity[]) => Promise<T>): Promise<T> {
+  async decide<T>(
+    approvalId: string,
+    work: (em: EntityManager, approval: ApprovalEntity, decisions: ApprovalDecisionEntity[]) => Promise<T>,
+  ): Promise<T> {
     return this.transactions.run(async (em) => {
-      const lock = em.connection.options.type === 'mysql' ? { lock: { mode: 'pessimistic_write' as const } } : {};
+      const lock =
+        em.connection.options.type === 'mysql' ? { lock: { mode: 'pessimistic_write' as const } } : {};
       const approval = await em.getRepository(ApprovalEntity).findOne({ where: { id: approvalId }, ...lock });
       if (!approval) throw new Error(`approval ${approvalId} vanished`);
       const decisions = await em.getRepository(ApprovalDecisionEntity).find({ where: { approvalId } });

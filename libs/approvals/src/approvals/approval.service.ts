@@ -39,26 +39,47 @@ export class ApprovalService {
   }
 
   async list(actor: CallPrincipal, status?: ApprovalStatus, limit = 200): Promise<ApprovalView[]> {
-    if (actor.role !== 'platform_admin' && !DECIDERS.has(actor.role ?? '')) throw new ToolgateError(ErrorCode.FORBIDDEN);
-    const rows = await this.approvals.list(actor.role === 'platform_admin' ? null : actor.tenantId ?? '', status, limit);
+    if (actor.role !== 'platform_admin' && !DECIDERS.has(actor.role ?? ''))
+      throw new ToolgateError(ErrorCode.FORBIDDEN);
+    const rows = await this.approvals.list(
+      actor.role === 'platform_admin' ? null : (actor.tenantId ?? ''),
+      status,
+      limit,
+    );
     const decisions = await this.approvals.decisionsOf(rows.map((r) => r.id));
-    return rows.map((r) => toApprovalView(r, decisions.filter((d) => d.approvalId === r.id)));
+    return rows.map((r) =>
+      toApprovalView(
+        r,
+        decisions.filter((d) => d.approvalId === r.id),
+      ),
+    );
   }
 
   async get(actor: CallPrincipal, approvalId: string): Promise<ApprovalView> {
     const a = await this.approvals.find(approvalId);
-    if (!a || !(actor.role === 'platform_admin' || a.tenantId === actor.tenantId)) throw this.notFound(approvalId);
+    if (!a || !(actor.role === 'platform_admin' || a.tenantId === actor.tenantId))
+      throw this.notFound(approvalId);
     return toApprovalView(a, await this.approvals.decisionsOf([a.id]));
   }
 
   /** Approves or denies; an approval that completes runs the call and answers its outcome. */
-  async decide(actor: CallPrincipal, approvalId: string, decision: 'approve' | 'deny', comment: string | undefined) {
+  async decide(
+    actor: CallPrincipal,
+    approvalId: string,
+    decision: 'approve' | 'deny',
+    comment: string | undefined,
+  ) {
     const found = await this.approvals.find(approvalId);
-    if (!found || !(actor.role === 'platform_admin' || found.tenantId === actor.tenantId)) throw this.notFound(approvalId);
+    if (!found || !(actor.role === 'platform_admin' || found.tenantId === actor.tenantId))
+      throw this.notFound(approvalId);
     if (!this.mayDecide(actor, found.tenantId)) throw new ToolgateError(ErrorCode.FORBIDDEN);
-    const outcome = await this.approvals.decide(approvalId, (em, approval, decisions) => this.apply(em, approval, decisions, actor, decision, comment));
-    if (outcome === 'expired') throw new ToolgateError(ErrorCode.APPROVAL_EXPIRED, { details: { approvalId, callId: found.callId } });
-    const call = outcome === 'approved' ? await this.runner.run(found.callId) : await this.calls.find(found.callId);
+    const outcome = await this.approvals.decide(approvalId, (em, approval, decisions) =>
+      this.apply(em, approval, decisions, actor, decision, comment),
+    );
+    if (outcome === 'expired')
+      throw new ToolgateError(ErrorCode.APPROVAL_EXPIRED, { details: { approvalId, callId: found.callId } });
+    const call =
+      outcome === 'approved' ? await this.runner.run(found.callId) : await this.calls.find(found.callId);
     return { approval: await this.get(actor, approvalId), call: call ? toCallView(call) : null };
   }
 
@@ -77,34 +98,82 @@ export class ApprovalService {
     }
     if (approval.status === 'expired') return 'expired';
     if (approval.status !== 'pending') {
-      throw new ToolgateError(ErrorCode.ALREADY_EXISTS, { params: { resource: `a decision on ${approval.id} (${approval.status})` } });
+      throw new ToolgateError(ErrorCode.ALREADY_EXISTS, {
+        params: { resource: `a decision on ${approval.id} (${approval.status})` },
+      });
     }
     if (actor.principalId === approval.requestedBy) {
-      throw new ToolgateError(ErrorCode.FORBIDDEN, { details: { reason: 'the principal that requested a call may not decide its approval' } });
+      throw new ToolgateError(ErrorCode.FORBIDDEN, {
+        details: { reason: 'the principal that requested a call may not decide its approval' },
+      });
     }
     if (decisions.some((d) => d.approverId === actor.principalId)) {
-      throw new ToolgateError(ErrorCode.FORBIDDEN, { details: { reason: 'this approver has already decided; a second approver must be someone else' } });
+      throw new ToolgateError(ErrorCode.FORBIDDEN, {
+        details: { reason: 'this approver has already decided; a second approver must be someone else' },
+      });
     }
     await em.insert(
       ApprovalDecisionEntity,
-      Object.assign(new ApprovalDecisionEntity(), { approvalId: approval.id, approverId: actor.principalId, approverRole: actor.role ?? 'unknown', decision, comment: comment ?? null, decidedAt: now }),
+      Object.assign(new ApprovalDecisionEntity(), {
+        approvalId: approval.id,
+        approverId: actor.principalId,
+        approverRole: actor.role ?? 'unknown',
+        decision,
+        comment: comment ?? null,
+        decidedAt: now,
+      }),
     );
-    const approvals = decisions.filter((d) => d.decision === 'approve').length + (decision === 'approve' ? 1 : 0);
-    const outcome: Outcome = decision === 'deny' ? 'denied' : approvals >= approval.required ? 'approved' : 'partly';
+    const approvals =
+      decisions.filter((d) => d.decision === 'approve').length + (decision === 'approve' ? 1 : 0);
+    const outcome: Outcome =
+      decision === 'deny' ? 'denied' : approvals >= approval.required ? 'approved' : 'partly';
     if (outcome !== 'partly') {
-      await em.update(ApprovalEntity, { id: approval.id, status: 'pending' }, { status: outcome, decidedAt: now });
+      await em.update(
+        ApprovalEntity,
+        { id: approval.id, status: 'pending' },
+        { status: outcome, decidedAt: now },
+      );
     }
     if (outcome === 'denied') {
       const envelope = errorEnvelope(ErrorCode.APPROVAL_DENIED, 'en');
-      await em.update(ToolCallEntity, { callId: approval.callId, status: 'pending_approval' }, { status: 'denied', envelope: { ...envelope, callId: approval.callId, approvalId: approval.id, details: { comment: comment ?? null } } as Record<string, any>, updatedAt: now });
+      await em.update(
+        ToolCallEntity,
+        { callId: approval.callId, status: 'pending_approval' },
+        {
+          status: 'denied',
+          envelope: {
+            ...envelope,
+            callId: approval.callId,
+            approvalId: approval.id,
+            details: { comment: comment ?? null },
+          } as Record<string, any>,
+          updatedAt: now,
+        },
+      );
     }
     if (outcome === 'approved') {
-      await em.update(ToolCallEntity, { callId: approval.callId, status: 'pending_approval' }, { status: 'queued', updatedAt: now });
+      await em.update(
+        ToolCallEntity,
+        { callId: approval.callId, status: 'pending_approval' },
+        { status: 'queued', updatedAt: now },
+      );
       if (approval.mode === 'once') {
-        await em.delete(ApprovalGrantEntity, { tenantId: approval.tenantId, sessionId: approval.sessionId, tool: approval.tool, grantKey: approval.grantKey });
+        await em.delete(ApprovalGrantEntity, {
+          tenantId: approval.tenantId,
+          sessionId: approval.sessionId,
+          tool: approval.tool,
+          grantKey: approval.grantKey,
+        });
         await em.insert(
           ApprovalGrantEntity,
-          Object.assign(new ApprovalGrantEntity(), { tenantId: approval.tenantId, sessionId: approval.sessionId, tool: approval.tool, grantKey: approval.grantKey, approvalId: approval.id, expiresAt: approval.expiresAt }),
+          Object.assign(new ApprovalGrantEntity(), {
+            tenantId: approval.tenantId,
+            sessionId: approval.sessionId,
+            tool: approval.tool,
+            grantKey: approval.grantKey,
+            approvalId: approval.id,
+            expiresAt: approval.expiresAt,
+          }),
         );
       }
     }
@@ -121,7 +190,15 @@ export class ApprovalService {
         agentType: approval.agentType,
         sessionId: approval.sessionId,
         input: approval.inputRedacted,
-        details: { approvalId: approval.id, decision, outcome, comment: comment ?? null, approvals, required: approval.required, prompt: approval.prompt },
+        details: {
+          approvalId: approval.id,
+          decision,
+          outcome,
+          comment: comment ?? null,
+          approvals,
+          required: approval.required,
+          prompt: approval.prompt,
+        },
       },
     ]);
     return outcome;
@@ -143,9 +220,21 @@ export class ApprovalService {
   }
 
   private async expireIn(em: EntityManager, approval: ApprovalEntity, now: Date): Promise<void> {
-    await em.update(ApprovalEntity, { id: approval.id, status: 'pending' }, { status: 'expired', decidedAt: now });
+    await em.update(
+      ApprovalEntity,
+      { id: approval.id, status: 'pending' },
+      { status: 'expired', decidedAt: now },
+    );
     const envelope = errorEnvelope(ErrorCode.APPROVAL_EXPIRED, 'en');
-    await em.update(ToolCallEntity, { callId: approval.callId, status: 'pending_approval' }, { status: 'expired', envelope: { ...envelope, callId: approval.callId, approvalId: approval.id } as Record<string, any>, updatedAt: now });
+    await em.update(
+      ToolCallEntity,
+      { callId: approval.callId, status: 'pending_approval' },
+      {
+        status: 'expired',
+        envelope: { ...envelope, callId: approval.callId, approvalId: approval.id } as Record<string, any>,
+        updatedAt: now,
+      },
+    );
     await this.audit.recordIn(em, [
       {
         event: 'approval_decided',
@@ -156,7 +245,12 @@ export class ApprovalService {
         riskLevel: approval.riskLevel,
         agentType: approval.agentType,
         sessionId: approval.sessionId,
-        details: { approvalId: approval.id, decision: 'expired', outcome: 'expired', expiresAt: approval.expiresAt.toISOString() },
+        details: {
+          approvalId: approval.id,
+          decision: 'expired',
+          outcome: 'expired',
+          expiresAt: approval.expiresAt.toISOString(),
+        },
       },
     ]);
   }

@@ -1,4 +1,10 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { APPROVALS_OPTIONS, type ApprovalsOptions } from '../approvals.options.js';
 import { CallRecordRepository } from '../calls/call-record.repository.js';
 import { ApprovalService } from './approval.service.js';

@@ -8,7 +8,13 @@ import { actionDigest } from './approval-gate.hook.js';
 import { ApprovalRepository } from './approval.repository.js';
 
 function toPrincipal(p: StoredPrincipal): CallPrincipal {
-  return { principalType: p.principalType, principalId: p.principalId, role: p.role, tenantId: p.tenantId ?? null, name: p.name };
+  return {
+    principalType: p.principalType,
+    principalId: p.principalId,
+    role: p.role,
+    tenantId: p.tenantId ?? null,
+    name: p.name,
+  };
 }
 
 /**
@@ -37,7 +43,12 @@ export class ApprovedCallRunner {
         await this.execute(record);
       } catch (err) {
         this.logger.error(`approved call ${callId} could not run`, err as Error);
-        await this.calls.setStatus(callId, ['running'], 'failed', errorEnvelope(ErrorCode.INTERNAL_ERROR, record.locale === 'en' ? 'en' : 'zh-CN'));
+        await this.calls.setStatus(
+          callId,
+          ['running'],
+          'failed',
+          errorEnvelope(ErrorCode.INTERNAL_ERROR, record.locale === 'en' ? 'en' : 'zh-CN'),
+        );
       }
     }
     return this.calls.find(callId);
@@ -49,7 +60,12 @@ export class ApprovedCallRunner {
     const contract = this.registry.get(record.tool);
     const implementation = contract?.implementations.get(record.implementation);
     if (!approval || !contract || !implementation) {
-      await this.calls.setStatus(record.callId, ['running'], 'failed', errorEnvelope(ErrorCode.TOOL_NOT_FOUND, locale, { tool: record.tool, agentType: record.agentType }));
+      await this.calls.setStatus(
+        record.callId,
+        ['running'],
+        'failed',
+        errorEnvelope(ErrorCode.TOOL_NOT_FOUND, locale, { tool: record.tool, agentType: record.agentType }),
+      );
       return;
     }
     if (actionDigest(record.tool, record.implementation, record.input) !== approval.inputDigest) {
@@ -65,7 +81,13 @@ export class ApprovedCallRunner {
     const approver = [...decisions].reverse().find((d) => d.decision === 'approve');
     const principal = toPrincipal(record.principal);
     await this.executor.run({
-      tool: { contract, implementation, timeoutMs: record.timeoutMs, approval: record.approvalMode as never, bindingVersion: record.bindingVersion },
+      tool: {
+        contract,
+        implementation,
+        timeoutMs: record.timeoutMs,
+        approval: record.approvalMode as never,
+        bindingVersion: record.bindingVersion,
+      },
       input: record.input,
       tenant: { id: record.tenantId },
       agentType: record.agentType,
@@ -74,7 +96,14 @@ export class ApprovedCallRunner {
       sessionId: record.sessionId,
       callId: record.callId,
       locale,
-      approval: { responder: { principalType: 'api_key', principalId: approver?.approverId ?? 'unknown', role: approver?.approverRole, tenantId: record.tenantId } },
+      approval: {
+        responder: {
+          principalType: 'api_key',
+          principalId: approver?.approverId ?? 'unknown',
+          role: approver?.approverRole,
+          tenantId: record.tenantId,
+        },
+      },
       connectors: await this.connectors.forTenant(record.tenantId),
       idempotencyIdentity: record.idempotencyIdentity ?? undefined,
       attributes: { approvalId: approval.id },

@@ -17,7 +17,10 @@ export class CallRecordRepository {
    * asks first, because only one conditional update can move it out of `queued`.
    */
   async claim(callId: string, instanceId: string): Promise<boolean> {
-    const result = await this.calls.update({ callId, status: 'queued' }, { status: 'running', instanceId, updatedAt: new Date() });
+    const result = await this.calls.update(
+      { callId, status: 'queued' },
+      { status: 'running', instanceId, updatedAt: new Date() },
+    );
     return (result.affected ?? 0) > 0;
   }
 
@@ -26,8 +29,16 @@ export class CallRecordRepository {
     return this.calls.find({ where: { status: 'queued', updatedAt: LessThan(olderThan) }, take: limit });
   }
 
-  async setStatus(callId: string, from: CallStatus[], to: CallStatus, envelope: Record<string, any> | null): Promise<boolean> {
-    const result = await this.calls.update({ callId, status: In(from) }, { status: to, envelope, updatedAt: new Date() });
+  async setStatus(
+    callId: string,
+    from: CallStatus[],
+    to: CallStatus,
+    envelope: Record<string, any> | null,
+  ): Promise<boolean> {
+    const result = await this.calls.update(
+      { callId, status: In(from) },
+      { status: to, envelope, updatedAt: new Date() },
+    );
     return (result.affected ?? 0) > 0;
   }
 }

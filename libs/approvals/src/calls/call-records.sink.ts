@@ -13,8 +13,17 @@ const COLUMNS =
 /** The envelope a call interrupted by a dying gateway answers with. */
 export function interruptedEnvelope(locale: 'zh-CN' | 'en' = 'en') {
   return locale === 'zh-CN'
-    ? { error: '执行该调用的网关进程中断，调用结果未知', code: 'INTERRUPTED', suggestedAction: '使用相同的 Idempotency-Key 重试：上游会收到相同的幂等键' }
-    : { error: 'The gateway running this call stopped; its outcome is unknown', code: 'INTERRUPTED', suggestedAction: 'Retry with the same Idempotency-Key: the upstream receives the same idempotency key' };
+    ? {
+        error: '执行该调用的网关进程中断，调用结果未知',
+        code: 'INTERRUPTED',
+        suggestedAction: '使用相同的 Idempotency-Key 重试：上游会收到相同的幂等键',
+      }
+    : {
+        error: 'The gateway running this call stopped; its outcome is unknown',
+        code: 'INTERRUPTED',
+        suggestedAction:
+          'Retry with the same Idempotency-Key: the upstream receives the same idempotency key',
+      };
 }
 
 /**
@@ -29,9 +38,26 @@ export class CallRecordsSink implements CallRecordSink {
     const r = call.request;
     const t = now();
     const values = [
-      call.id, r.tenant?.id ?? PLATFORM_TENANT, r.agentType, call.tool.contract.name, call.tool.implementation.name, call.ctx.session.id,
-      r.idempotencyIdentity ?? null, JSON.stringify(principalOf(r.principal)), r.locale, 'running', null, null, call.tool.timeoutMs,
-      call.tool.approval, call.tool.bindingVersion, null, null, this.instances.instanceId, t, t,
+      call.id,
+      r.tenant?.id ?? PLATFORM_TENANT,
+      r.agentType,
+      call.tool.contract.name,
+      call.tool.implementation.name,
+      call.ctx.session.id,
+      r.idempotencyIdentity ?? null,
+      JSON.stringify(principalOf(r.principal)),
+      r.locale,
+      'running',
+      null,
+      null,
+      call.tool.timeoutMs,
+      call.tool.approval,
+      call.tool.bindingVersion,
+      null,
+      null,
+      this.instances.instanceId,
+      t,
+      t,
     ];
     const placeholders = values.map(() => '?').join(',');
     return (dialect): SqlStatement[] => [
@@ -64,6 +90,11 @@ export class CallRecordsSink implements CallRecordSink {
   }
 
   private update(callId: string, status: string, envelope: unknown): Sidecar {
-    return () => [{ sql: 'UPDATE tool_calls SET status = ?, envelope = ?, updated_at = ? WHERE call_id = ?', params: [status, JSON.stringify(envelope), now(), callId] }];
+    return () => [
+      {
+        sql: 'UPDATE tool_calls SET status = ?, envelope = ?, updated_at = ? WHERE call_id = ?',
+        params: [status, JSON.stringify(envelope), now(), callId],
+      },
+    ];
   }
 }

@@ -4,5 +4,11 @@ import type { StoredPrincipal } from '../entities/tool-call.entity.js';
 /** The fields of a principal worth keeping with a call. */
 export function principalOf(p: CallPrincipal | null | undefined): StoredPrincipal {
   if (!p) return { principalType: 'system', principalId: 'system' };
-  return { principalType: p.principalType, principalId: p.principalId, role: p.role, tenantId: p.tenantId ?? null, name: p.name };
+  return {
+    principalType: p.principalType,
+    principalId: p.principalId,
+    role: p.role,
+    tenantId: p.tenantId ?? null,
+    name: p.name,
+  };
 }

@@ -2,7 +2,8 @@ import { dateTime3, jsonColumn } from '@toolgate/database';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /** Where a call stands. `queued`: approved and waiting for a gateway to run it. */
-export type CallStatus = 'pending_approval' | 'queued' | 'running' | 'succeeded' | 'failed' | 'denied' | 'expired' | 'interrupted';
+export type CallStatus =
+  'pending_approval' | 'queued' | 'running' | 'succeeded' | 'failed' | 'denied' | 'expired' | 'interrupted';
 
 /** The principal a call acts for, as stored with the call so an approved call runs for them. */
 export interface StoredPrincipal {

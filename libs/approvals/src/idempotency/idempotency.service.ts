@@ -47,7 +47,9 @@ export class IdempotencyService {
     execute: (callId: string, identity: string) => Promise<IdempotentAnswer>,
   ): Promise<IdempotentAnswer> {
     if (!request.key || request.key.length > MAX_KEY_LENGTH || /[^\x21-\x7e]/.test(request.key)) {
-      throw new ToolgateError(ErrorCode.INVALID_INPUT, { params: { summary: `Idempotency-Key must be 1–${MAX_KEY_LENGTH} visible ASCII characters` } });
+      throw new ToolgateError(ErrorCode.INVALID_INPUT, {
+        params: { summary: `Idempotency-Key must be 1–${MAX_KEY_LENGTH} visible ASCII characters` },
+      });
     }
     const deadline = Date.now() + WAIT_MS;
     while (Date.now() < deadline) {
@@ -81,7 +83,15 @@ export class IdempotencyService {
       if (answer) return answer;
       if (await this.orphaned(existing)) {
         const retryId = uuidv7();
-        if (await this.records.takeOver(request.tenantId, request.key, existing.callId, retryId, this.instances.instanceId)) {
+        if (
+          await this.records.takeOver(
+            request.tenantId,
+            request.key,
+            existing.callId,
+            retryId,
+            this.instances.instanceId,
+          )
+        ) {
           return this.execute({ ...existing, callId: retryId }, execute);
         }
         continue;
@@ -89,10 +99,16 @@ export class IdempotencyService {
       await sleep(POLL_MS);
     }
     const current = await this.records.find(request.tenantId, request.key);
-    throw new ToolgateError(ErrorCode.IDEMPOTENCY_IN_PROGRESS, { params: { callId: current?.callId ?? '' }, details: { callId: current?.callId } });
+    throw new ToolgateError(ErrorCode.IDEMPOTENCY_IN_PROGRESS, {
+      params: { callId: current?.callId ?? '' },
+      details: { callId: current?.callId },
+    });
   }
 
-  private async execute(record: IdempotencyRecordEntity, execute: (callId: string, identity: string) => Promise<IdempotentAnswer>): Promise<IdempotentAnswer> {
+  private async execute(
+    record: IdempotencyRecordEntity,
+    execute: (callId: string, identity: string) => Promise<IdempotentAnswer>,
+  ): Promise<IdempotentAnswer> {
     let answer: IdempotentAnswer;
     try {
       answer = await execute(record.callId, record.identity);
@@ -102,17 +118,35 @@ export class IdempotencyService {
       throw err;
     }
     const parked = (answer.envelope as { code?: string }).code === ErrorCode.APPROVAL_PENDING;
-    await this.records.finish(record.tenantId, record.key, record.callId, parked ? 'parked' : 'done', answer.status, answer.envelope as Record<string, any>);
+    await this.records.finish(
+      record.tenantId,
+      record.key,
+      record.callId,
+      parked ? 'parked' : 'done',
+      answer.status,
+      answer.envelope as Record<string, any>,
+    );
     return answer;
   }
 
   /** The stored answer, or the parked call's answer as it stands now; undefined while in progress. */
   private async answerFor(r: IdempotencyRecordEntity): Promise<IdempotentAnswer | undefined> {
-    if (r.status === 'done') return { status: r.httpStatus ?? 200, callId: r.callId, envelope: r.envelope as Envelope, replayed: true };
+    if (r.status === 'done')
+      return {
+        status: r.httpStatus ?? 200,
+        callId: r.callId,
+        envelope: r.envelope as Envelope,
+        replayed: true,
+      };
     if (r.status !== 'parked') return undefined;
     const call = await this.calls.find(r.callId);
     if (!call || ['pending_approval', 'queued', 'running'].includes(call.status)) {
-      return { status: r.httpStatus ?? 202, callId: r.callId, envelope: r.envelope as Envelope, replayed: true };
+      return {
+        status: r.httpStatus ?? 202,
+        callId: r.callId,
+        envelope: r.envelope as Envelope,
+        replayed: true,
+      };
     }
     if (call.status === 'interrupted') return undefined;
     return { status: 200, callId: r.callId, envelope: call.envelope as Envelope, replayed: true };

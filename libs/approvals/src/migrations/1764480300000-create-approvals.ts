@@ -78,7 +78,13 @@ export class CreateApprovals1764480300000 implements MigrationInterface {
           { name: 'comment', type: 'varchar', length: '1000', isNullable: true },
           { name: 'decided_at', type: 'datetime', precision: 3 },
         ],
-        indices: [{ name: 'uq_approval_decisions_approver', columnNames: ['approval_id', 'approver_id'], isUnique: true }],
+        indices: [
+          {
+            name: 'uq_approval_decisions_approver',
+            columnNames: ['approval_id', 'approver_id'],
+            isUnique: true,
+          },
+        ],
       }),
     );
     await runner.createTable(
@@ -115,6 +121,13 @@ export class CreateApprovals1764480300000 implements MigrationInterface {
   }
 
   async down(runner: QueryRunner): Promise<void> {
-    for (const t of ['idempotency_records', 'approval_grants', 'approval_decisions', 'approvals', 'tool_calls']) await runner.dropTable(t);
+    for (const t of [
+      'idempotency_records',
+      'approval_grants',
+      'approval_decisions',
+      'approvals',
+      'tool_calls',
+    ])
+      await runner.dropTable(t);
   }
 }

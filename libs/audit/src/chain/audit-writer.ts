@@ -2,7 +2,12 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/
 import { isRetryableTransactionError } from '@toolgate/database';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import { CLOSING_EVENTS, type AuditEventDraft } from '../audit-event.js';
-import { AuditChainRepository, type ChainEntry, type EntryOutcome, type Sidecar } from './audit-chain.repository.js';
+import {
+  AuditChainRepository,
+  type ChainEntry,
+  type EntryOutcome,
+  type Sidecar,
+} from './audit-chain.repository.js';
 
 /** The audit store did not confirm a write in time, or refused it. */
 export class AuditUnavailableError extends Error {

@@ -76,12 +76,17 @@ export class AuditHook implements ToolCallHook {
     let events: CallEventFactory | undefined;
     try {
       events = await this.factory(call);
-      await this.writer.append([events.started(call, true)], this.deadline(call), { sidecar: this.records?.started(call) });
+      await this.writer.append([events.started(call, true)], this.deadline(call), {
+        sidecar: this.records?.started(call),
+      });
       call.state.set(STARTED, true);
       return undefined;
     } catch (err) {
       // The start may still commit later; a conditional not_executed closes it if it does.
-      if (events) this.writer.ensure([events.notExecuted(call, (err as Error).message)], { sidecar: this.records?.notExecuted(call) });
+      if (events)
+        this.writer.ensure([events.notExecuted(call, (err as Error).message)], {
+          sidecar: this.records?.notExecuted(call),
+        });
       this.logger.warn(`${call.tool.contract.name} (${call.id}) not run: ${(err as Error).message}`);
       return { envelope: errorEnvelope(ErrorCode.AUDIT_UNAVAILABLE, call.request.locale) };
     }

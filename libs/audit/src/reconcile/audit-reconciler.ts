@@ -87,7 +87,9 @@ export class AuditReconciler implements OnApplicationBootstrap, OnApplicationShu
       instanceId: this.instances.instanceId,
     }));
     const outcomes = (
-      await Promise.all(drafts.map((d) => this.writer.append([d], 30_000, { sidecar: this.records?.interrupted(d.callId!) })))
+      await Promise.all(
+        drafts.map((d) => this.writer.append([d], 30_000, { sidecar: this.records?.interrupted(d.callId!) })),
+      )
     ).flat();
     const closed = outcomes.filter((o) => o === 'written').length;
     if (closed) this.logger.warn(`closed ${closed} call(s) of stopped gateways as interrupted`);

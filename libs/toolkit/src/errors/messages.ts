@@ -50,7 +50,10 @@ const CATALOG: Record<Locale, Catalog> = {
       error: '该幂等键已用于不同的输入',
       suggestedAction: '为新的请求使用新的 Idempotency-Key',
     },
-    IDEMPOTENCY_IN_PROGRESS: { error: '使用该幂等键的调用仍在进行中', suggestedAction: '稍后用同一个 Idempotency-Key 重试，或通过 GET /v1/calls/{callId} 查询' },
+    IDEMPOTENCY_IN_PROGRESS: {
+      error: '使用该幂等键的调用仍在进行中',
+      suggestedAction: '稍后用同一个 Idempotency-Key 重试，或通过 GET /v1/calls/{callId} 查询',
+    },
     VERSION_CONFLICT: {
       error: '绑定已被他人修改（当前版本 {currentVersion}）',
       suggestedAction: '重新加载最新版本，合并修改后再保存',
@@ -118,12 +121,18 @@ const CATALOG: Record<Locale, Catalog> = {
       error: 'This idempotency key was already used with different input',
       suggestedAction: 'Use a new Idempotency-Key for a new request',
     },
-    IDEMPOTENCY_IN_PROGRESS: { error: 'The call with this idempotency key is still in progress', suggestedAction: 'Retry later with the same Idempotency-Key, or read GET /v1/calls/{callId}' },
+    IDEMPOTENCY_IN_PROGRESS: {
+      error: 'The call with this idempotency key is still in progress',
+      suggestedAction: 'Retry later with the same Idempotency-Key, or read GET /v1/calls/{callId}',
+    },
     VERSION_CONFLICT: {
       error: 'The bindings were changed by someone else (current version {currentVersion})',
       suggestedAction: 'Reload the latest version, merge your change and save again',
     },
-    ALREADY_EXISTS: { error: '{resource} already exists', suggestedAction: 'Choose another identifier, or change the existing one' },
+    ALREADY_EXISTS: {
+      error: '{resource} already exists',
+      suggestedAction: 'Choose another identifier, or change the existing one',
+    },
     PAYLOAD_TOO_LARGE: {
       error: 'The request body exceeds {limitBytes} bytes',
       suggestedAction: 'Send a smaller body',

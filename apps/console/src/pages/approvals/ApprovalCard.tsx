@@ -7,14 +7,30 @@ import { RiskBadge } from '../../components/RiskBadge';
 import { useI18n } from '../../i18n';
 import type { Decision } from './DecisionModal';
 
-const STATUS_COLORS = { pending: 'processing', approved: 'success', denied: 'error', expired: 'default' } as const;
+const STATUS_COLORS = {
+  pending: 'processing',
+  approved: 'success',
+  denied: 'error',
+  expired: 'default',
+} as const;
 
 /** One approval request: what the agent wants to do, why, with which input, and the decisions so far. */
-export function ApprovalCard({ approval, onDecide }: { approval: Approval; onDecide: (d: Decision) => void }) {
+export function ApprovalCard({
+  approval,
+  onDecide,
+}: {
+  approval: Approval;
+  onDecide: (d: Decision) => void;
+}) {
   const { t, language } = useI18n();
   const a = approval;
   return (
-    <div data-testid="approval-item" data-approval-id={a.approvalId} data-call-id={a.callId} data-tool={a.tool}>
+    <div
+      data-testid="approval-item"
+      data-approval-id={a.approvalId}
+      data-call-id={a.callId}
+      data-tool={a.tool}
+    >
       <Row gutter={24} align="top">
         <Col flex="auto" style={{ minWidth: 0 }}>
           <Space wrap style={{ marginBottom: 8 }}>
@@ -27,7 +43,10 @@ export function ApprovalCard({ approval, onDecide }: { approval: Approval; onDec
               {a.tenantId} / {a.agentType}
             </Typography.Text>
           </Space>
-          <Typography.Paragraph style={{ fontSize: 14, whiteSpace: 'pre-wrap' }} data-testid="approval-prompt">
+          <Typography.Paragraph
+            style={{ fontSize: 14, whiteSpace: 'pre-wrap' }}
+            data-testid="approval-prompt"
+          >
             {a.prompt}
           </Typography.Paragraph>
           <Descriptions
@@ -41,14 +60,19 @@ export function ApprovalCard({ approval, onDecide }: { approval: Approval; onDec
                 key: 'progress',
                 label: t('approvals.decisions'),
                 children: t('approvals.progress', {
-                  count: a.decisions.filter((d) => d.decision === 'approve' || d.decision === 'approved').length,
+                  count: a.decisions.filter((d) => d.decision === 'approve' || d.decision === 'approved')
+                    .length,
                   required: a.requiredApprovals,
                 }),
               },
               {
                 key: 'call',
                 label: t('approvals.callId'),
-                children: <Typography.Text code copyable>{a.callId}</Typography.Text>,
+                children: (
+                  <Typography.Text code copyable>
+                    {a.callId}
+                  </Typography.Text>
+                ),
               },
             ]}
           />
@@ -74,10 +98,22 @@ export function ApprovalCard({ approval, onDecide }: { approval: Approval; onDec
         {a.status === 'pending' && (
           <Col flex="120px">
             <Space orientation="vertical" style={{ width: '100%' }}>
-              <Button type="primary" block icon={<CheckOutlined />} onClick={() => onDecide('approve')} data-testid="approve">
+              <Button
+                type="primary"
+                block
+                icon={<CheckOutlined />}
+                onClick={() => onDecide('approve')}
+                data-testid="approve"
+              >
                 {t('approvals.approve')}
               </Button>
-              <Button danger block icon={<CloseOutlined />} onClick={() => onDecide('deny')} data-testid="deny">
+              <Button
+                danger
+                block
+                icon={<CloseOutlined />}
+                onClick={() => onDecide('deny')}
+                data-testid="deny"
+              >
                 {t('approvals.deny')}
               </Button>
             </Space>

@@ -64,7 +64,9 @@ export function DecisionModal(props: {
         <Form.Item
           name="comment"
           label={denying ? t('approvals.comment') : t('approvals.commentOptional')}
-          rules={denying ? [{ required: true, whitespace: true, message: t('approvals.commentRequired') }] : []}
+          rules={
+            denying ? [{ required: true, whitespace: true, message: t('approvals.commentRequired') }] : []
+          }
         >
           <Input.TextArea rows={3} maxLength={1000} showCount data-testid="decision-comment" />
         </Form.Item>

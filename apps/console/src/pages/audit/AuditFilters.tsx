@@ -28,7 +28,8 @@ function toValues(f: AuditFilter): Values {
 function toFilter(v: Values): AuditFilter {
   const { range, ...rest } = v;
   const out: AuditFilter = {};
-  for (const [k, val] of Object.entries(rest)) if (typeof val === 'string' && val.trim()) (out as Record<string, string>)[k] = val.trim();
+  for (const [k, val] of Object.entries(rest))
+    if (typeof val === 'string' && val.trim()) (out as Record<string, string>)[k] = val.trim();
   if (range?.[0]) out.from = range[0].toISOString();
   if (range?.[1]) out.to = range[1].toISOString();
   return out;
@@ -74,7 +75,10 @@ export function AuditFilters(props: {
           allowClear
           style={{ width: 130 }}
           placeholder={t('common.all')}
-          options={(['L0', 'L1', 'L2', 'L3'] as const).map((r) => ({ value: r, label: <RiskBadge level={r} short /> }))}
+          options={(['L0', 'L1', 'L2', 'L3'] as const).map((r) => ({
+            value: r,
+            label: <RiskBadge level={r} short />,
+          }))}
         />
       </Form.Item>
       <Form.Item name="event" label={t('audit.filter.event')}>

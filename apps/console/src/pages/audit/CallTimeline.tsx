@@ -17,7 +17,11 @@ function colorOf(e: AuditEvent): string {
 }
 
 /** A call's whole story from `GET /v1/audit/calls/:callId`: started → approval → finished / late completion. */
-export function CallTimeline(props: { callId: string | null; onClose: () => void; onOpenEvent: (e: AuditEvent) => void }) {
+export function CallTimeline(props: {
+  callId: string | null;
+  onClose: () => void;
+  onOpenEvent: (e: AuditEvent) => void;
+}) {
   const { t, language } = useI18n();
   const { callId } = props;
   const story = useApi(callId ? (signal) => getCallStory(callId, signal) : null, [callId]);
@@ -35,7 +39,11 @@ export function CallTimeline(props: { callId: string | null; onClose: () => void
       {story.loading && <PageSpinner />}
       {data && (
         <>
-          <Tag color={data.complete ? 'success' : 'warning'} style={{ marginBottom: 16 }} data-testid="timeline-state">
+          <Tag
+            color={data.complete ? 'success' : 'warning'}
+            style={{ marginBottom: 16 }}
+            data-testid="timeline-state"
+          >
             {data.complete ? t('audit.timeline.complete') : t('audit.timeline.incomplete')}
           </Tag>
           {data.events.length === 0 ? (
@@ -58,7 +66,9 @@ export function CallTimeline(props: { callId: string | null; onClose: () => void
                         {e.approver?.id ? ` · ${t('audit.field.approver')} ${e.approver.id}` : ''}
                         {e.status ? ` · ${t(`audit.status.${e.status}`)}` : ''}
                         {e.code ? ` · ${e.code}` : ''}
-                        {typeof e.durationMs === 'number' ? ` · ${t('common.msValue', { value: e.durationMs })}` : ''}
+                        {typeof e.durationMs === 'number'
+                          ? ` · ${t('common.msValue', { value: e.durationMs })}`
+                          : ''}
                       </Typography.Text>
                     </div>
                   </div>

@@ -3,7 +3,11 @@ import type { TenantVerification, Verification } from '../../api/types';
 import { useT } from '../../i18n';
 
 /** The verdict of `GET /v1/audit/verify`: ok, or the first broken event with a link to it. */
-export function VerifyResult(props: { result: Verification; onOpenEvent: (id: string) => void; onClose: () => void }) {
+export function VerifyResult(props: {
+  result: Verification;
+  onOpenEvent: (id: string) => void;
+  onClose: () => void;
+}) {
   const t = useT();
   const r = props.result;
   const broken = r.firstBrokenEventId;
@@ -15,7 +19,9 @@ export function VerifyResult(props: { result: Verification; onOpenEvent: (id: st
       data-testid="verify-result"
       data-ok={String(r.ok)}
       style={{ marginBottom: 16 }}
-      title={r.ok ? t('audit.verifyOk', { checked: r.checked }) : t('audit.verifyBroken', { id: broken ?? '?' })}
+      title={
+        r.ok ? t('audit.verifyOk', { checked: r.checked }) : t('audit.verifyBroken', { id: broken ?? '?' })
+      }
       description={
         <>
           {!r.ok && r.problem && <p style={{ margin: '4px 0' }}>{r.problem}</p>}
@@ -39,15 +45,25 @@ export function VerifyResult(props: { result: Verification; onOpenEvent: (id: st
                   render: (ok: boolean) => <Tag color={ok ? 'success' : 'error'}>{ok ? 'OK' : '✗'}</Tag>,
                 },
                 { title: t('audit.verifyChecked'), dataIndex: 'checked' },
-                { title: t('audit.verifyCheckpoints'), dataIndex: 'checkpoints', render: (v?: number) => v ?? '—' },
+                {
+                  title: t('audit.verifyCheckpoints'),
+                  dataIndex: 'checkpoints',
+                  render: (v?: number) => v ?? '—',
+                },
                 {
                   title: t('audit.verifyProblem'),
                   render: (_, x) =>
-                    x.ok ? '—' : (
+                    x.ok ? (
+                      '—'
+                    ) : (
                       <>
                         {x.problem}{' '}
                         {x.firstBrokenEventId && (
-                          <Button type="link" size="small" onClick={() => props.onOpenEvent(x.firstBrokenEventId!)}>
+                          <Button
+                            type="link"
+                            size="small"
+                            onClick={() => props.onOpenEvent(x.firstBrokenEventId!)}
+                          >
                             #{x.firstBrokenEventId}
                           </Button>
                         )}

@@ -17,12 +17,24 @@ export const AUDIT_EVENT_TYPES = [
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 
-export const isKnownEvent = (e: string): e is AuditEventType => (AUDIT_EVENT_TYPES as readonly string[]).includes(e);
+export const isKnownEvent = (e: string): e is AuditEventType =>
+  (AUDIT_EVENT_TYPES as readonly string[]).includes(e);
 
 /** Page sizes offered: small enough that a page renders at once whatever the trail holds. */
 export const PAGE_SIZES = [50, 100, 200] as const;
 
-const FILTER_KEYS = ['tenantId', 'tool', 'riskLevel', 'actorId', 'status', 'code', 'event', 'callId', 'from', 'to'] as const;
+const FILTER_KEYS = [
+  'tenantId',
+  'tool',
+  'riskLevel',
+  'actorId',
+  'status',
+  'code',
+  'event',
+  'callId',
+  'from',
+  'to',
+] as const;
 
 /** The filter held in the address bar (so a filtered view can be bookmarked or shared). */
 export function filterFromParams(params: URLSearchParams): AuditFilter {

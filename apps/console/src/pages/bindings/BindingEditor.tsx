@@ -157,7 +157,12 @@ export function BindingEditor({ tenantId, binding, catalog, onChanged }: Props) 
         <ErrorAlert error={error} />
       )}
       {loose.length > 0 && !(error instanceof ApiError) && (
-        <Alert type="error" showIcon style={{ marginBottom: 16 }} title={loose.map((i) => i.message).join('；')} />
+        <Alert
+          type="error"
+          showIcon
+          style={{ marginBottom: 16 }}
+          title={loose.map((i) => i.message).join('；')}
+        />
       )}
       <ToolsTable
         tools={draft}

@@ -32,7 +32,8 @@ export function DiffView({ diff }: { diff: BindingDiff }) {
       {diff.changed.map((c) => (
         <div key={c.name} data-diff="changed">
           <Typography.Text strong>{t('bindings.changed')}：</Typography.Text>
-          <Typography.Text code>{c.name}</Typography.Text> <Typography.Text delete>{describeEntry(c.from)}</Typography.Text>
+          <Typography.Text code>{c.name}</Typography.Text>{' '}
+          <Typography.Text delete>{describeEntry(c.from)}</Typography.Text>
           {' → '}
           <Typography.Text mark>{describeEntry(c.to)}</Typography.Text>
         </div>

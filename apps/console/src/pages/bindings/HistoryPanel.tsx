@@ -9,9 +9,20 @@ import { describeEntry } from './binding-rules';
 import { DiffView } from './DiffView';
 
 /** Saved versions of one agent type: who, when, how, and the diff against the version before. */
-export function HistoryPanel({ tenantId, agentType, refresh }: { tenantId: string; agentType: string; refresh: number }) {
+export function HistoryPanel({
+  tenantId,
+  agentType,
+  refresh,
+}: {
+  tenantId: string;
+  agentType: string;
+  refresh: number;
+}) {
   const { t, language } = useI18n();
-  const history = useApi((signal) => bindingHistory(tenantId, agentType, signal), [tenantId, agentType, refresh]);
+  const history = useApi(
+    (signal) => bindingHistory(tenantId, agentType, signal),
+    [tenantId, agentType, refresh],
+  );
   return (
     <>
       <ErrorAlert error={history.error} onRetry={() => history.reload()} />
@@ -21,7 +32,11 @@ export function HistoryPanel({ tenantId, agentType, refresh }: { tenantId: strin
         loading={history.loading}
         dataSource={history.data ? [...history.data] : []}
         locale={{ emptyText: t('bindings.history.empty') }}
-        pagination={{ pageSize: 10, hideOnSinglePage: true, showTotal: (total) => t('common.total', { total }) }}
+        pagination={{
+          pageSize: 10,
+          hideOnSinglePage: true,
+          showTotal: (total) => t('common.total', { total }),
+        }}
         data-testid="binding-history"
         expandable={{
           expandedRowRender: (h) => (
@@ -37,13 +52,17 @@ export function HistoryPanel({ tenantId, agentType, refresh }: { tenantId: strin
           ),
         }}
         columns={[
-          { title: t('bindings.history.version'), dataIndex: 'version', width: 90, render: (v: number) => `v${v}` },
+          {
+            title: t('bindings.history.version'),
+            dataIndex: 'version',
+            width: 90,
+            render: (v: number) => `v${v}`,
+          },
           {
             title: t('bindings.history.kind'),
             dataIndex: 'kind',
             width: 100,
-            render: (k: string) =>
-              k === 'import' || k === 'update' ? t(`bindings.history.kind.${k}`) : k,
+            render: (k: string) => (k === 'import' || k === 'update' ? t(`bindings.history.kind.${k}`) : k),
           },
           { title: t('bindings.history.by'), dataIndex: 'changedBy', width: 240, ellipsis: true },
           {

@@ -12,7 +12,11 @@ interface Values {
 }
 
 /** Creates a tenant (platform admins). */
-export function NewTenantModal(props: { open: boolean; onClose: () => void; onCreated: (tenant: Tenant) => void }) {
+export function NewTenantModal(props: {
+  open: boolean;
+  onClose: () => void;
+  onCreated: (tenant: Tenant) => void;
+}) {
   const t = useT();
   const [form] = Form.useForm<Values>();
   const [busy, setBusy] = useState(false);
@@ -41,11 +45,25 @@ export function NewTenantModal(props: { open: boolean; onClose: () => void; onCr
       destroyOnHidden
     >
       <ErrorAlert error={error} />
-      <Form<Values> form={form} layout="vertical" onFinish={submit} initialValues={{ locale: 'zh-CN' }} preserve={false}>
-        <Form.Item name="id" label={t('bindings.tenantId')} rules={[{ required: true, pattern: /^[a-z][a-z0-9_-]{1,63}$/ }]}>
+      <Form<Values>
+        form={form}
+        layout="vertical"
+        onFinish={submit}
+        initialValues={{ locale: 'zh-CN' }}
+        preserve={false}
+      >
+        <Form.Item
+          name="id"
+          label={t('bindings.tenantId')}
+          rules={[{ required: true, pattern: /^[a-z][a-z0-9_-]{0,63}$/ }]}
+        >
           <Input placeholder="initech" />
         </Form.Item>
-        <Form.Item name="name" label={t('bindings.tenantName')} rules={[{ required: true, whitespace: true }]}>
+        <Form.Item
+          name="name"
+          label={t('bindings.tenantName')}
+          rules={[{ required: true, whitespace: true }]}
+        >
           <Input />
         </Form.Item>
         <Form.Item name="locale" label={t('bindings.tenantLocale')}>

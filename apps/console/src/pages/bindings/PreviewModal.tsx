@@ -62,8 +62,16 @@ export function PreviewModal(props: {
               dataSource={[...p.effective]}
               data-testid="effective-tools"
               columns={[
-                { title: t('common.tool'), dataIndex: 'name', render: (n: string) => <Typography.Text code>{n}</Typography.Text> },
-                { title: t('common.risk'), dataIndex: 'riskLevel', render: (_, r) => <RiskBadge level={r.riskLevel} /> },
+                {
+                  title: t('common.tool'),
+                  dataIndex: 'name',
+                  render: (n: string) => <Typography.Text code>{n}</Typography.Text>,
+                },
+                {
+                  title: t('common.risk'),
+                  dataIndex: 'riskLevel',
+                  render: (_, r) => <RiskBadge level={r.riskLevel} />,
+                },
                 { title: t('bindings.implementation'), dataIndex: 'implementation' },
                 {
                   title: t('bindings.timeoutMs'),
@@ -93,7 +101,11 @@ export function PreviewModal(props: {
                     </span>
                   ),
                 },
-                { title: t('tools.dataDomains'), dataIndex: 'dataDomains', render: (d: string[]) => d.join(', ') },
+                {
+                  title: t('tools.dataDomains'),
+                  dataIndex: 'dataDomains',
+                  render: (d: string[]) => d.join(', '),
+                },
               ]}
             />
           </div>

@@ -13,7 +13,8 @@ interface Props {
   readonly onRemove: (index: number) => void;
 }
 
-const fieldIssue = (issues: Issue[] | undefined, field: string) => issues?.filter((i) => i.path.endsWith(`.${field}`));
+const fieldIssue = (issues: Issue[] | undefined, field: string) =>
+  issues?.filter((i) => i.path.endsWith(`.${field}`));
 
 /** The tools of a binding with their overrides; each field shows the range the tool allows. */
 export function ToolsTable({ tools, catalog, issues, onChange, onRemove }: Props) {
@@ -51,7 +52,11 @@ export function ToolsTable({ tools, catalog, issues, onChange, onRemove }: Props
                 <Typography.Text code strong>
                   {entry.name}
                 </Typography.Text>
-                {tool ? <RiskBadge level={tool.risk.level} /> : <Tag color="warning">{t('bindings.unknownTool')}</Tag>}
+                {tool ? (
+                  <RiskBadge level={tool.risk.level} />
+                ) : (
+                  <Tag color="warning">{t('bindings.unknownTool')}</Tag>
+                )}
               </Space>
               {tool && (
                 <Typography.Text type="secondary" ellipsis style={{ maxWidth: 340 }}>
@@ -67,7 +72,8 @@ export function ToolsTable({ tools, catalog, issues, onChange, onRemove }: Props
           render: (_, { entry, index, tool }) => {
             const impls = tool?.implementations.map((i) => i.name) ?? [];
             const several = impls.length > 1;
-            const bad = fieldIssue(issues.get(index), 'implementation')?.length || (several && !entry.implementation);
+            const bad =
+              fieldIssue(issues.get(index), 'implementation')?.length || (several && !entry.implementation);
             return (
               <Select
                 style={{ width: '100%' }}
@@ -123,7 +129,11 @@ export function ToolsTable({ tools, catalog, issues, onChange, onRemove }: Props
                 disabled={l0}
                 value={entry.approval}
                 status={fieldIssue(issues.get(index), 'approval')?.length ? 'error' : undefined}
-                placeholder={tool ? t('bindings.approvalPlaceholder', { mode: t(`approval.${tool.approval}`) }) : undefined}
+                placeholder={
+                  tool
+                    ? t('bindings.approvalPlaceholder', { mode: t(`approval.${tool.approval}`) })
+                    : undefined
+                }
                 options={allowed.map((m) => ({ value: m, label: t(`approval.${m}`) }))}
                 onChange={(v?: ApprovalMode) => onChange(index, { ...entry, approval: v || undefined })}
                 data-testid={`approval-${entry.name}`}
@@ -134,7 +144,9 @@ export function ToolsTable({ tools, catalog, issues, onChange, onRemove }: Props
                 {l0 ? <Tooltip title={t('bindings.approvalL0')}>{select}</Tooltip> : select}
                 {tool && (
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                    {l0 ? t('bindings.approvalL0') : t('bindings.approvalRange', { mode: t(`approval.${tool.approval}`) })}
+                    {l0
+                      ? t('bindings.approvalL0')
+                      : t('bindings.approvalRange', { mode: t(`approval.${tool.approval}`) })}
                   </Typography.Text>
                 )}
               </Space>

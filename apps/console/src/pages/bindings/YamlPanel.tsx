@@ -36,7 +36,9 @@ export function YamlPanel({ tenantId, onImported }: { tenantId: string; onImport
     try {
       const r = await importTenantYaml(tenantId, yaml);
       setResult(r);
-      message.success(t('bindings.yaml.result', { changed: r.changed.length, unchanged: countOf(r.unchanged) }));
+      message.success(
+        t('bindings.yaml.result', { changed: r.changed.length, unchanged: countOf(r.unchanged) }),
+      );
       onImported();
     } catch (err) {
       setError(err);
@@ -50,7 +52,12 @@ export function YamlPanel({ tenantId, onImported }: { tenantId: string; onImport
       <ErrorAlert error={error} />
       <Card size="small" title={t('bindings.yaml.export')}>
         <Typography.Paragraph type="secondary">{t('bindings.yaml.exportHint')}</Typography.Paragraph>
-        <Button icon={<DownloadOutlined />} loading={busy === 'export'} onClick={download} data-testid="yaml-export">
+        <Button
+          icon={<DownloadOutlined />}
+          loading={busy === 'export'}
+          onClick={download}
+          data-testid="yaml-export"
+        >
           {t('bindings.yaml.export')} ({tenantId}.yaml)
         </Button>
       </Card>
@@ -75,16 +82,27 @@ export function YamlPanel({ tenantId, onImported }: { tenantId: string; onImport
             style={{ fontFamily: 'monospace', fontSize: 12 }}
             data-testid="yaml-text"
           />
-          <Button type="primary" disabled={!yaml.trim()} loading={busy === 'import'} onClick={upload} data-testid="yaml-import">
+          <Button
+            type="primary"
+            disabled={!yaml.trim()}
+            loading={busy === 'import'}
+            onClick={upload}
+            data-testid="yaml-import"
+          >
             {t('bindings.yaml.apply')}
           </Button>
           {result && (
             <Alert
               type="success"
               showIcon
-              title={t('bindings.yaml.result', { changed: result.changed.length, unchanged: countOf(result.unchanged) })}
+              title={t('bindings.yaml.result', {
+                changed: result.changed.length,
+                unchanged: countOf(result.unchanged),
+              })}
               description={
-                result.changed.length ? t('bindings.yaml.changedList', { list: result.changed.join(', ') }) : undefined
+                result.changed.length
+                  ? t('bindings.yaml.changedList', { list: result.changed.join(', ') })
+                  : undefined
               }
             />
           )}

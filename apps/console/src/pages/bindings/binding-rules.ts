@@ -21,7 +21,8 @@ export function normalize(entry: BindingTool): BindingTool {
   return out;
 }
 
-const same = (a: BindingTool, b: BindingTool) => JSON.stringify(normalize(a)) === JSON.stringify(normalize(b));
+const same = (a: BindingTool, b: BindingTool) =>
+  JSON.stringify(normalize(a)) === JSON.stringify(normalize(b));
 
 /** What changes from `before` to `after` (the same shape the API answers). */
 export function diffTools(before: readonly BindingTool[], after: readonly BindingTool[]): BindingDiff {

@@ -21,7 +21,11 @@ interface Values {
 }
 
 /** The create-key form: the roles and tenants the signed-in admin may grant. */
-export function CreateKeyModal(props: { open: boolean; onClose: () => void; onCreated: (key: CreatedKey) => void }) {
+export function CreateKeyModal(props: {
+  open: boolean;
+  onClose: () => void;
+  onCreated: (key: CreatedKey) => void;
+}) {
   const t = useT();
   const me = usePrincipal();
   const [form] = Form.useForm<Values>();
@@ -30,7 +34,10 @@ export function CreateKeyModal(props: { open: boolean; onClose: () => void; onCr
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const platform = me.role === 'platform_admin';
-  const tenants = useApi(platform && props.open ? (signal) => listTenants(signal) : null, [platform, props.open]);
+  const tenants = useApi(platform && props.open ? (signal) => listTenants(signal) : null, [
+    platform,
+    props.open,
+  ]);
   const agentTypes = useApi(
     role === 'agent' && tenantId ? (signal) => listBindings(tenantId, signal) : null,
     [role, tenantId],
@@ -63,20 +70,38 @@ export function CreateKeyModal(props: { open: boolean; onClose: () => void; onCr
       destroyOnHidden
     >
       <ErrorAlert error={error} />
-      <Form<Values> form={form} layout="vertical" onFinish={submit} initialValues={{ role: 'approver' }} preserve={false}>
-        <Form.Item name="name" label={t('keys.name')} rules={[{ required: true, whitespace: true, message: t('keys.nameRequired') }]}>
+      <Form<Values>
+        form={form}
+        layout="vertical"
+        onFinish={submit}
+        initialValues={{ role: 'approver' }}
+        preserve={false}
+      >
+        <Form.Item
+          name="name"
+          label={t('keys.name')}
+          rules={[{ required: true, whitespace: true, message: t('keys.nameRequired') }]}
+        >
           <Input maxLength={200} data-testid="key-name" />
         </Form.Item>
         <Form.Item name="role" label={t('keys.role')} rules={[{ required: true }]}>
           <Select<Role>
-            options={(platform ? ALL_ROLES : TENANT_GRANTABLE).map((r) => ({ value: r, label: t(`role.${r}`) }))}
+            options={(platform ? ALL_ROLES : TENANT_GRANTABLE).map((r) => ({
+              value: r,
+              label: t(`role.${r}`),
+            }))}
           />
         </Form.Item>
         {platform && role !== 'platform_admin' && (
           <Form.Item
             name="tenantId"
             label={t('keys.tenant')}
-            rules={[{ required: role !== undefined && TENANT_BOUND.includes(role), message: t('keys.tenantRequired') }]}
+            rules={[
+              {
+                required: role !== undefined && TENANT_BOUND.includes(role),
+                message: t('keys.tenantRequired'),
+              },
+            ]}
           >
             <Select
               allowClear

@@ -11,7 +11,11 @@ export function SecretModal({ created, onClose }: { created: CreatedKey | null; 
       title={t('keys.secretTitle')}
       onCancel={onClose}
       mask={{ closable: false }}
-      footer={<Button type="primary" onClick={onClose}>{t('common.close')}</Button>}
+      footer={
+        <Button type="primary" onClick={onClose}>
+          {t('common.close')}
+        </Button>
+      }
     >
       <Alert type="warning" showIcon title={t('keys.secretHint')} style={{ marginBottom: 16 }} />
       {created && (

@@ -12,7 +12,14 @@ export function ToolDrawer({ tool, onClose }: { tool: CatalogTool | null; onClos
       open={tool !== null}
       onClose={onClose}
       size={720}
-      title={tool && <Space><Typography.Text code>{tool.name}</Typography.Text><RiskBadge level={tool.risk.level} /></Space>}
+      title={
+        tool && (
+          <Space>
+            <Typography.Text code>{tool.name}</Typography.Text>
+            <RiskBadge level={tool.risk.level} />
+          </Space>
+        )
+      }
       data-testid="tool-drawer"
     >
       {tool && (
@@ -23,7 +30,11 @@ export function ToolDrawer({ tool, onClose }: { tool: CatalogTool | null; onClos
             column={2}
             bordered
             items={[
-              { key: 'timeout', label: t('tools.timeout'), children: t('common.msValue', { value: tool.timeoutMs }) },
+              {
+                key: 'timeout',
+                label: t('tools.timeout'),
+                children: t('common.msValue', { value: tool.timeoutMs }),
+              },
               { key: 'approval', label: t('tools.approval'), children: t(`approval.${tool.approval}`) },
               {
                 key: 'domains',
@@ -38,13 +49,25 @@ export function ToolDrawer({ tool, onClose }: { tool: CatalogTool | null; onClos
                     ? '—'
                     : t('common.msValue', { value: tool.risk.estimatedDurationMs }),
               },
-              { key: 'deferred', label: t('tools.deferred'), children: tool.deferred ? t('common.yes') : t('common.no') },
-              { key: 'dynamic', label: t('tools.dynamic'), children: tool.dynamic ? t('common.yes') : t('common.no') },
+              {
+                key: 'deferred',
+                label: t('tools.deferred'),
+                children: tool.deferred ? t('common.yes') : t('common.no'),
+              },
+              {
+                key: 'dynamic',
+                label: t('tools.dynamic'),
+                children: tool.dynamic ? t('common.yes') : t('common.no'),
+              },
               {
                 key: 'hash',
                 label: t('tools.contractHash'),
                 span: 2,
-                children: <Typography.Text code copyable>{tool.contractHash}</Typography.Text>,
+                children: (
+                  <Typography.Text code copyable>
+                    {tool.contractHash}
+                  </Typography.Text>
+                ),
               },
             ]}
           />
