@@ -119,8 +119,9 @@ export class ApiKeyService {
   /** Creates a key on behalf of `actor`; the secret is in the answer and nowhere else. */
   async create(actor: Principal | null, command: CreateKeyCommand): Promise<CreatedKey> {
     const tenantId = command.tenantId ?? null;
-    this.checkCommand(command, tenantId);
+    // Who may grant comes first: a tenant admin asking for a platform key is refused, not corrected.
     if (actor) this.checkGrant(actor, command.role, tenantId);
+    this.checkCommand(command, tenantId);
     const secret = generateKeySecret();
     const entity = Object.assign(new ApiKeyEntity(), {
       id: `key_${uuidv7().replace(/-/g, '')}`,

@@ -2,12 +2,14 @@ import { Module } from '@nestjs/common';
 import { MeController } from '../me/me.controller.js';
 import { KeysController } from './keys.controller.js';
 import { KeysAdminService } from './keys.service.js';
+import { StatsController } from './stats.controller.js';
+import { StatsService } from './stats.service.js';
 import { TenantsController } from './tenants.controller.js';
 import { ToolCatalog } from './tool-catalog.service.js';
 
 /** The admin audience: the tool catalog, tenants, bindings, API keys. */
 @Module({
-  controllers: [KeysController, TenantsController, MeController],
-  providers: [KeysAdminService, ToolCatalog],
+  controllers: [KeysController, TenantsController, MeController, StatsController],
+  providers: [KeysAdminService, ToolCatalog, StatsService],
 })
 export class AdminHttpModule {}

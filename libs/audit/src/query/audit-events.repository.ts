@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository, SelectQueryBuilder } from 'typeorm';
 import type { AuditEventRecord } from '../audit-event.js';
 import { toRecord } from '../chain/event-mapping.js';
+import { fromSqlDateTime } from '../chain/sql-time.js';
 import { AuditEventEntity } from '../entities/audit-event.entity.js';
 import { AuditOpenCallEntity } from '../entities/audit-open-call.entity.js';
 import type { AuditFilter } from './audit-query.js';
@@ -72,6 +73,29 @@ export class AuditEventsRepository {
   async byCall(callId: string): Promise<AuditEventRecord[]> {
     const rows = await this.events.find({ where: { callId }, order: { id: 'ASC' } });
     return rows.map(toRecord);
+  }
+
+  /** Outcomes of calls in a time range (for the overview's charts), oldest first, at most `limit`. */
+  async outcomesBetween(tenantScope: string | null, from: Date, to: Date, limit = 100_000) {
+    const q = this.events
+      .createQueryBuilder('e')
+      .select(['e.tenantId', 'e.tool', 'e.status', 'e.durationMs', 'e.occurredAt'])
+      .where('e.event = :event', { event: 'finished' })
+      .andWhere('e.occurredAt >= :from', { from: sqlTime(from.toISOString()) })
+      .andWhere('e.occurredAt <= :to', { to: sqlTime(to.toISOString()) });
+    if (tenantScope) q.andWhere('e.tenantId = :tenantId', { tenantId: tenantScope });
+    const rows = await q.orderBy('e.id', 'ASC').take(limit).getMany();
+    return rows.map((r) => ({
+      tenantId: r.tenantId,
+      tool: r.tool ?? '',
+      ok: r.status === 'ok',
+      durationMs: Number(r.durationMs ?? 0),
+      at: fromSqlDateTime(r.occurredAt),
+    }));
+  }
+
+  async countOpenCalls(tenantScope: string | null): Promise<number> {
+    return this.open.count({ where: tenantScope ? { tenantId: tenantScope } : {} });
   }
 
   /** Calls with a `started` event and no closing event yet. */

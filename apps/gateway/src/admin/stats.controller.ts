@@ -1,0 +1,35 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
+import { ok } from '@toolgate/toolkit';
+import { z } from 'zod';
+import { StatsService } from './stats.service.js';
+
+const statsQuery = z.strictObject({
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+  bucketMinutes: z.coerce.number().int().min(1).max(1440).default(5),
+});
+type StatsQuery = z.infer<typeof statsQuery>;
+
+/** The console overview: audited calls, errors, p95 latency per tenant and tool over time. */
+@ApiTags('admin')
+@ApiBearerAuth()
+@Roles('platform_admin', 'tenant_admin', 'auditor')
+@Controller('v1/admin/stats')
+export class StatsController {
+  constructor(private readonly stats: StatsService) {}
+
+  @Get()
+  @ApiOperation({
+    summary:
+      'Calls, error rate and p95 latency per tenant, tool and time bucket (default: the last 6 h in 5-minute buckets)',
+  })
+  async get(@CurrentPrincipal() p: Principal, @Query({ schema: statsQuery }) q: StatsQuery) {
+    const to = q.to ? new Date(q.to) : new Date();
+    const from = q.from ? new Date(q.from) : new Date(to.getTime() - 6 * 60 * 60 * 1000);
+    const scope =
+      p.role === 'platform_admin' || (p.role === 'auditor' && p.tenantId === null) ? null : p.tenantId;
+    return ok(await this.stats.stats(scope, from, to, q.bucketMinutes));
+  }
+}
