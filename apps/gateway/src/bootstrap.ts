@@ -5,6 +5,7 @@ import type { DynamicModule } from '@nestjs/common';
 import { Logger } from 'nestjs-pino';
 import { documentInvokeRoute, registerInvokeRoute } from './agents/invoke.route.js';
 import { AppModule } from './app.module.js';
+import { registerConsole } from './console/console-static.js';
 import { DEFAULT_LOCALE_PROPERTY } from './http/request-locale.js';
 import type { Settings } from './settings/settings.js';
 
@@ -50,6 +51,7 @@ export async function createGateway(
   // Only JSON bodies are accepted: anything else answers 415 instead of reaching a handler as text.
   fastify.removeContentTypeParser(['text/plain']);
   registerInvokeRoute(app, settings.server.bodyLimitBytes);
+  await registerConsole(app, settings.server.consoleDir);
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()

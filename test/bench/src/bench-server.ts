@@ -17,11 +17,11 @@ async function main(): Promise<void> {
   const app = await createGateway(settings, { imports: [BenchToolsModule], quiet: true });
   await app.listen({ port: settings.server.port, host: '127.0.0.1' });
   app.get(AdminKeyBootstrap);
-  const key = await app
-    .get(ApiKeyService)
-    .create(null, { name: 'bench agent', role: 'agent', tenantId: 'bench' });
+  const keys = app.get(ApiKeyService);
+  const key = await keys.create(null, { name: 'bench agent', role: 'agent', tenantId: 'bench' });
+  const approver = await keys.create(null, { name: 'bench approver', role: 'approver', tenantId: 'bench' });
   const port = Number(new URL(await app.getUrl()).port);
-  process.stdout.write(`${JSON.stringify({ port, agentKey: key.key })}\n`);
+  process.stdout.write(`${JSON.stringify({ port, agentKey: key.key, approverKey: approver.key })}\n`);
   const stop = async () => {
     await app.close();
     process.exit(0);

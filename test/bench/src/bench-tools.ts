@@ -1,6 +1,6 @@
 import { Controller, HttpCode, Module, Post } from '@nestjs/common';
 import { Public } from '@toolgate/auth';
-import { defineTool, ToolkitModule } from '@toolgate/toolkit';
+import { always, defineTool, ToolkitModule } from '@toolgate/toolkit';
 import { z } from 'zod';
 
 /** The cheapest governed tool: L0, no input, answers `{ ok: true }`. */
@@ -24,6 +24,16 @@ export const benchRecord = defineTool({
   },
 });
 
+/** An L3 tool: every call waits for a person, then runs once. */
+export const benchDanger = defineTool({
+  name: 'bench_danger',
+  description: 'Pretends to do something irreversible; L3, so every call needs approval.',
+  inputSchema: z.object({ target: z.string() }),
+  risk: { level: 'L3' },
+  approval: always(),
+  execute: ({ target }) => ({ done: target }),
+});
+
 /** The same JSON as a governed no-op, from a bare Nest route: what the framework alone costs. */
 @Controller('bench')
 export class BareRouteController {
@@ -36,7 +46,7 @@ export class BareRouteController {
 }
 
 @Module({
-  imports: [ToolkitModule.forFeature([benchNoop, benchRecord], 'BenchToolsModule')],
+  imports: [ToolkitModule.forFeature([benchNoop, benchRecord, benchDanger], 'BenchToolsModule')],
   controllers: [BareRouteController],
 })
 export class BenchToolsModule {}
@@ -50,4 +60,5 @@ agentTypes:
     tools:
       - bench_noop
       - bench_record
+      - bench_danger
 `;

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
+import { approvalLatency } from './approvals.bench.js';
 import { auditedThroughput, writerThroughput } from './audit.bench.js';
 import { BENCH_TENANT_YAML } from './bench-tools.js';
 import { benchConfigDir } from './bench-support.js';
@@ -48,6 +49,7 @@ async function main(): Promise<void> {
   if (!only || only === 'rest') await restThroughput(sqliteEnv(), durationS);
   if (!only || only === 'audit') await auditedThroughput(await mariadbEnv(), durationS);
   if (!only || only === 'writer') await writerThroughput(await mariadbEnv());
+  if (!only || only === 'approvals') await approvalLatency(await mariadbEnv());
 }
 
 main().then(

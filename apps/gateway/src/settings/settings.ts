@@ -72,6 +72,8 @@ export interface Settings {
     readonly bodyLimitBytes: number;
     readonly accessLog: boolean;
     readonly trustProxy: boolean;
+    /** The console's production build, served at /console. */
+    readonly consoleDir: string;
   };
   readonly database: { readonly url: string; readonly poolSize: number };
   readonly auth: {
@@ -110,6 +112,7 @@ const envSchema = z.object({
   TOOLGATE_DEMO: booleanEnv.optional(),
   TOOLGATE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   TOOLGATE_DATA_DIR: z.string().min(1).default('data'),
+  TOOLGATE_CONSOLE_DIR: z.string().min(1).default('apps/console/dist'),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'use redis://host:6379')
@@ -154,6 +157,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       bodyLimitBytes: file.server?.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
       accessLog: file.server?.accessLog ?? false,
       trustProxy: file.server?.trustProxy ?? false,
+      consoleDir: e.TOOLGATE_CONSOLE_DIR,
     },
     database: { url: e.DATABASE_URL, poolSize: file.database?.poolSize ?? 20 },
     auth: {
