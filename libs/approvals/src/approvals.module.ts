@@ -1,9 +1,5 @@
-import {
-  Module,
-  type DynamicModule,
-  type InjectionToken,
-  type OptionalFactoryDependency,
-} from '@nestjs/common';
+import { asyncOptionsProvider, type AsyncModuleOptions } from '@toolgate/toolkit';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CALL_RECORD_SINK } from '@toolgate/audit';
 import { APPROVALS_OPTIONS, type ApprovalsOptions } from './approvals.options.js';
@@ -25,11 +21,7 @@ import { IdempotencyService } from './idempotency/idempotency.service.js';
 /** Human approval, call records and idempotency: risky calls wait for a person and run exactly once. */
 @Module({})
 export class ApprovalsModule {
-  static forRootAsync(options: {
-    imports?: DynamicModule['imports'];
-    inject?: (InjectionToken | OptionalFactoryDependency)[];
-    useFactory: (...args: any[]) => ApprovalsOptions | Promise<ApprovalsOptions>;
-  }): DynamicModule {
+  static forRootAsync(options: AsyncModuleOptions<ApprovalsOptions>): DynamicModule {
     return {
       module: ApprovalsModule,
       global: true,
@@ -44,7 +36,7 @@ export class ApprovalsModule {
         ...(options.imports ?? []),
       ],
       providers: [
-        { provide: APPROVALS_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] },
+        asyncOptionsProvider(APPROVALS_OPTIONS, options),
         CallRecordRepository,
         { provide: CALL_RECORD_SINK, useClass: CallRecordsSink },
         ApprovalRepository,

@@ -1,9 +1,5 @@
-import {
-  Module,
-  type DynamicModule,
-  type InjectionToken,
-  type OptionalFactoryDependency,
-} from '@nestjs/common';
+import { asyncOptionsProvider, type AsyncModuleOptions } from '@toolgate/toolkit';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditTrail } from './audit-trail.js';
 import { AUDIT_OPTIONS, type AuditOptions } from './audit.options.js';
@@ -24,11 +20,7 @@ import { TenantRedaction } from './redaction/tenant-redaction.js';
 /** The audit trail: pipeline hook, group-commit writer, checkpoints, verification, queries. */
 @Module({})
 export class AuditModule {
-  static forRootAsync(options: {
-    imports?: DynamicModule['imports'];
-    inject?: (InjectionToken | OptionalFactoryDependency)[];
-    useFactory: (...args: any[]) => AuditOptions | Promise<AuditOptions>;
-  }): DynamicModule {
+  static forRootAsync(options: AsyncModuleOptions<AuditOptions>): DynamicModule {
     return {
       module: AuditModule,
       global: true,
@@ -37,7 +29,7 @@ export class AuditModule {
         ...(options.imports ?? []),
       ],
       providers: [
-        { provide: AUDIT_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] },
+        asyncOptionsProvider(AUDIT_OPTIONS, options),
         AuditChainRepository,
         AuditWriter,
         AuditEventsRepository,

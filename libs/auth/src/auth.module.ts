@@ -1,9 +1,5 @@
-import {
-  Module,
-  type DynamicModule,
-  type InjectionToken,
-  type OptionalFactoryDependency,
-} from '@nestjs/common';
+import { asyncOptionsProvider, type AsyncModuleOptions } from '@toolgate/toolkit';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AdminKeyBootstrap } from './admin-key.bootstrap.js';
 import { ApiKeyEntity } from './api-key.entity.js';
@@ -15,17 +11,13 @@ import { AUTH_OPTIONS, type AuthOptions } from './auth.options.js';
 /** API keys, roles and the guard that turns a bearer key into a principal. */
 @Module({})
 export class AuthModule {
-  static forRootAsync(options: {
-    imports?: DynamicModule['imports'];
-    inject?: (InjectionToken | OptionalFactoryDependency)[];
-    useFactory: (...args: any[]) => AuthOptions | Promise<AuthOptions>;
-  }): DynamicModule {
+  static forRootAsync(options: AsyncModuleOptions<AuthOptions>): DynamicModule {
     return {
       module: AuthModule,
       global: true,
       imports: [TypeOrmModule.forFeature([ApiKeyEntity]), ...(options.imports ?? [])],
       providers: [
-        { provide: AUTH_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] },
+        asyncOptionsProvider(AUTH_OPTIONS, options),
         ApiKeyRepository,
         ApiKeyService,
         ApiKeyGuard,

@@ -1,10 +1,6 @@
-import {
-  Module,
-  type DynamicModule,
-  type InjectionToken,
-  type OptionalFactoryDependency,
-} from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import type { AsyncModuleOptions } from '@toolgate/toolkit';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { dataSourceOptions, parseDatabaseUrl } from './database-url.js';
 import type { DatabaseOptions } from './database.options.js';
@@ -18,11 +14,7 @@ import { TransactionRunner } from './transaction-runner.js';
  */
 @Module({})
 export class DatabaseModule {
-  static forRootAsync(options: {
-    imports?: DynamicModule['imports'];
-    inject?: (InjectionToken | OptionalFactoryDependency)[];
-    useFactory: (...args: any[]) => DatabaseOptions | Promise<DatabaseOptions>;
-  }): DynamicModule {
+  static forRootAsync(options: AsyncModuleOptions<DatabaseOptions>): DynamicModule {
     return {
       module: DatabaseModule,
       global: true,

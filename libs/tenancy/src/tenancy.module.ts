@@ -1,9 +1,5 @@
-import {
-  Module,
-  type DynamicModule,
-  type InjectionToken,
-  type OptionalFactoryDependency,
-} from '@nestjs/common';
+import { asyncOptionsProvider, type AsyncModuleOptions } from '@toolgate/toolkit';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AUDIT_POLICY_SOURCE } from '@toolgate/audit';
 import { BindingAdmin } from './binding-admin.service.js';
@@ -22,11 +18,7 @@ import { TenantRepository } from './tenant.repository.js';
 /** Tenants, agent types and bindings: imported from `config/tenants`, resolved per call. */
 @Module({})
 export class TenancyModule {
-  static forRootAsync(options: {
-    imports?: DynamicModule['imports'];
-    inject?: (InjectionToken | OptionalFactoryDependency)[];
-    useFactory: (...args: any[]) => TenancyOptions | Promise<TenancyOptions>;
-  }): DynamicModule {
+  static forRootAsync(options: AsyncModuleOptions<TenancyOptions>): DynamicModule {
     return {
       module: TenancyModule,
       global: true,
@@ -35,7 +27,7 @@ export class TenancyModule {
         ...(options.imports ?? []),
       ],
       providers: [
-        { provide: TENANCY_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] },
+        asyncOptionsProvider(TENANCY_OPTIONS, options),
         TenantRepository,
         BindingResolver,
         ConfigVariables,

@@ -1,14 +1,10 @@
-import {
-  Module,
-  type DynamicModule,
-  type InjectionToken,
-  type OptionalFactoryDependency,
-} from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import type { ConnectorDefinition } from './definition/define-connector.js';
 import type { ToolDefinition } from './definition/tool-definition.js';
 import { ConnectorRegistry } from './registry/connector-registry.js';
 import { ToolExecutor } from './execution/tool-executor.js';
+import type { AsyncModuleOptions } from './util/module-options.js';
 import { ToolDefinitionSet } from './registry/tool-definition-set.js';
 import { ToolExplorer } from './registry/tool-explorer.js';
 import { ToolRegistry } from './registry/tool-registry.js';
@@ -26,11 +22,7 @@ export class ToolkitModule {
     return ToolkitModule.withOptions({ provide: TOOLKIT_OPTIONS, useValue: options });
   }
 
-  static forRootAsync(options: {
-    imports?: DynamicModule['imports'];
-    inject?: (InjectionToken | OptionalFactoryDependency)[];
-    useFactory: (...args: any[]) => ToolkitOptions | Promise<ToolkitOptions>;
-  }): DynamicModule {
+  static forRootAsync(options: AsyncModuleOptions<ToolkitOptions>): DynamicModule {
     const module = ToolkitModule.withOptions({
       provide: TOOLKIT_OPTIONS,
       useFactory: options.useFactory,

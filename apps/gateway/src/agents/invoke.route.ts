@@ -67,8 +67,15 @@ export function registerInvokeRoute(app: NestFastifyApplication, bodyLimit: numb
   app
     .getHttpAdapter()
     .getInstance()
-    .post(INVOKE_PATH, (request: InvokeRequest, reply: FastifyReply) =>
-      handle(request, reply).catch((err: unknown) => sendError(request, reply, err, bodyLimit)),
+    .post(
+      INVOKE_PATH,
+      {
+        // Errors Fastify raises before the handler (bad JSON, too large, wrong content type) get the
+        // same envelope as everything else, whichever error handler the instance has by then.
+        errorHandler: (err, request, reply) => void sendError(request, reply, err, bodyLimit),
+      },
+      (request: InvokeRequest, reply: FastifyReply) =>
+        handle(request, reply).catch((err: unknown) => sendError(request, reply, err, bodyLimit)),
     );
 }
 

@@ -27,7 +27,6 @@ export interface ToolCallHookOptions {
 export const HookOrder = {
   METRICS: 0,
   QUOTAS: 20,
-  CALL_RECORDS: 50,
   APPROVAL: 100,
   AUDIT: 200,
 } as const;
