@@ -31,6 +31,15 @@ export default defineConfig({
           globalSetup: [],
         },
       },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.browser-spec.ts'],
+          testTimeout: 90_000,
+          hookTimeout: 180_000,
+        },
+      },
       e2e('e2e-sqlite', 'sqlite'),
       e2e('e2e-mariadb', 'mariadb'),
     ],

@@ -2,6 +2,7 @@
 // precompressed (no compression work per request). Run by `npm run build:console`.
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import process from 'node:process';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const dist = process.argv[2] ?? 'apps/console/dist';
@@ -27,4 +28,4 @@ const walk = (dir) => {
 };
 walk(dist);
 const kb = (n) => `${(n / 1024).toFixed(0)} KiB`;
-console.log(`console build: ${kb(raw)} raw, ${kb(gz)} gzip, ${kb(br)} brotli`);
+process.stdout.write(`console build: ${kb(raw)} raw, ${kb(gz)} gzip, ${kb(br)} brotli\n`);

@@ -1,0 +1,85 @@
+/**
+ * The console: providers (language, antd locale, session), then the routes. Pages load lazily so
+ * the first paint carries only the frame and the page asked for.
+ */
+import { App as AntApp, ConfigProvider } from 'antd';
+import enUS from 'antd/locale/en_US';
+import zhCNLocale from 'antd/locale/zh_CN';
+import dayjs from 'dayjs';
+import 'dayjs/locale/zh-cn';
+import { lazy, useEffect } from 'react';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
+import { pagesOf, type PageId } from './auth/access';
+import { AuthProvider, useAuth } from './auth/AuthContext';
+import { AppLayout } from './components/AppLayout';
+import { NotFound } from './components/NotFound';
+import { PageSpinner } from './components/PageSpinner';
+import { RequirePage } from './components/RequirePage';
+import { I18nProvider, useI18n } from './i18n';
+import { SignInPage } from './pages/SignInPage';
+
+const PAGES: Record<PageId, React.LazyExoticComponent<() => React.JSX.Element>> = {
+  overview: lazy(() => import('./pages/OverviewPage')),
+  tools: lazy(() => import('./pages/ToolsPage')),
+  bindings: lazy(() => import('./pages/BindingsPage')),
+  approvals: lazy(() => import('./pages/ApprovalsPage')),
+  audit: lazy(() => import('./pages/AuditPage')),
+  keys: lazy(() => import('./pages/KeysPage')),
+};
+
+function ConsoleRoutes() {
+  const { principal, restoring } = useAuth();
+  if (restoring) return <PageSpinner />;
+  if (!principal) return <SignInPage />;
+  const home = pagesOf(principal.role)[0] ?? 'approvals';
+  return (
+    <Routes>
+      <Route element={<AppLayout />}>
+        <Route index element={<Navigate to={`/${home}`} replace />} />
+        {(Object.keys(PAGES) as PageId[]).map((page) => {
+          const Page = PAGES[page];
+          return (
+            <Route
+              key={page}
+              path={`/${page}`}
+              element={
+                <RequirePage page={page}>
+                  <Page />
+                </RequirePage>
+              }
+            />
+          );
+        })}
+        <Route path="*" element={<NotFound />} />
+      </Route>
+    </Routes>
+  );
+}
+
+function Localized() {
+  const { language } = useI18n();
+  useEffect(() => {
+    dayjs.locale(language === 'en' ? 'en' : 'zh-cn');
+    document.documentElement.lang = language;
+    document.title = language === 'en' ? 'Toolgate Console' : 'Toolgate 控制台';
+  }, [language]);
+  return (
+    <ConfigProvider locale={language === 'en' ? enUS : zhCNLocale}>
+      <AntApp>
+        <AuthProvider>
+          <BrowserRouter basename="/console">
+            <ConsoleRoutes />
+          </BrowserRouter>
+        </AuthProvider>
+      </AntApp>
+    </ConfigProvider>
+  );
+}
+
+export function App() {
+  return (
+    <I18nProvider>
+      <Localized />
+    </I18nProvider>
+  );
+}

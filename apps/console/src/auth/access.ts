@@ -1,0 +1,30 @@
+/** What each role may open: the navigation and the route guards read this one table. */
+import type { Role } from '../api/types';
+
+export type PageId = 'overview' | 'tools' | 'bindings' | 'approvals' | 'audit' | 'keys';
+
+/** Pages in menu order, each with the roles the API lets through. */
+export const PAGE_ROLES: Readonly<Record<PageId, readonly Role[]>> = {
+  overview: ['platform_admin', 'tenant_admin'],
+  tools: ['platform_admin', 'tenant_admin'],
+  bindings: ['platform_admin', 'tenant_admin'],
+  approvals: ['platform_admin', 'tenant_admin', 'approver'],
+  audit: ['platform_admin', 'auditor'],
+  keys: ['platform_admin', 'tenant_admin'],
+};
+
+export const PAGE_ORDER: readonly PageId[] = ['overview', 'tools', 'bindings', 'approvals', 'audit', 'keys'];
+
+export function canOpen(role: Role, page: PageId): boolean {
+  return PAGE_ROLES[page].includes(role);
+}
+
+/** The pages of a role, in menu order. */
+export function pagesOf(role: Role): PageId[] {
+  return PAGE_ORDER.filter((p) => canOpen(role, p));
+}
+
+/** Agent keys call the agents endpoints; they have no page in the console. */
+export function mayUseConsole(role: Role): boolean {
+  return role !== 'agent';
+}

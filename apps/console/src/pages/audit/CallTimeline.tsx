@@ -1,0 +1,83 @@
+import { Drawer, Empty, Space, Tag, Timeline, Typography } from 'antd';
+import { getCallStory } from '../../api/audit';
+import type { AuditEvent } from '../../api/types';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { formatTime } from '../../components/format';
+import { PageSpinner } from '../../components/PageSpinner';
+import { useApi } from '../../components/useApi';
+import { useI18n } from '../../i18n';
+import { EventTag } from './EventTag';
+
+function colorOf(e: AuditEvent): string {
+  if (e.event === 'started') return 'blue';
+  if (e.event.startsWith('approval')) return 'orange';
+  if (e.event === 'late_completion') return 'gray';
+  if (e.status === 'error' || e.event === 'not_executed' || e.event === 'interrupted') return 'red';
+  return 'green';
+}
+
+/** A call's whole story from `GET /v1/audit/calls/:callId`: started → approval → finished / late completion. */
+export function CallTimeline(props: {
+  callId: string | null;
+  onClose: () => void;
+  onOpenEvent: (e: AuditEvent) => void;
+}) {
+  const { t, language } = useI18n();
+  const { callId } = props;
+  const story = useApi(callId ? (signal) => getCallStory(callId, signal) : null, [callId]);
+  const data = story.data?.callId === callId ? story.data : undefined;
+
+  return (
+    <Drawer
+      open={callId !== null}
+      onClose={props.onClose}
+      size={560}
+      title={callId && t('audit.timeline.title', { callId })}
+      data-testid="call-timeline"
+    >
+      <ErrorAlert error={story.error} onRetry={() => story.reload()} />
+      {story.loading && <PageSpinner />}
+      {data && (
+        <>
+          <Tag
+            color={data.complete ? 'success' : 'warning'}
+            style={{ marginBottom: 16 }}
+            data-testid="timeline-state"
+          >
+            {data.complete ? t('audit.timeline.complete') : t('audit.timeline.incomplete')}
+          </Tag>
+          {data.events.length === 0 ? (
+            <Empty />
+          ) : (
+            <Timeline
+              items={data.events.map((e) => ({
+                key: e.id,
+                color: colorOf(e),
+                content: (
+                  <div data-testid="timeline-item" data-event={e.event}>
+                    <Space wrap size={4}>
+                      <EventTag event={e.event} status={e.status} />
+                      <Typography.Text type="secondary">{formatTime(e.occurredAt, language)}</Typography.Text>
+                      <Typography.Link onClick={() => props.onOpenEvent(e)}>#{e.id}</Typography.Link>
+                    </Space>
+                    <div>
+                      <Typography.Text type="secondary">
+                        {e.actor.type}: {e.actor.id}
+                        {e.approver?.id ? ` · ${t('audit.field.approver')} ${e.approver.id}` : ''}
+                        {e.status ? ` · ${t(`audit.status.${e.status}`)}` : ''}
+                        {e.code ? ` · ${e.code}` : ''}
+                        {typeof e.durationMs === 'number'
+                          ? ` · ${t('common.msValue', { value: e.durationMs })}`
+                          : ''}
+                      </Typography.Text>
+                    </div>
+                  </div>
+                ),
+              }))}
+            />
+          )}
+        </>
+      )}
+    </Drawer>
+  );
+}

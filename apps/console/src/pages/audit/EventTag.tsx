@@ -1,0 +1,29 @@
+import { Tag } from 'antd';
+import { useT } from '../../i18n';
+import { isKnownEvent } from './audit-events';
+
+const COLORS: Record<string, string> = {
+  started: 'blue',
+  finished: 'green',
+  late_completion: 'gold',
+  not_executed: 'volcano',
+  interrupted: 'red',
+  approval_requested: 'orange',
+  approval_decided: 'cyan',
+  key_created: 'purple',
+  key_revoked: 'purple',
+  binding_changed: 'geekblue',
+  tenant_created: 'geekblue',
+  tenant_changed: 'geekblue',
+};
+
+/** An event type as a coloured tag; a failed `finished` shows red. */
+export function EventTag({ event, status }: { event: string; status?: string | null }) {
+  const t = useT();
+  const color = event === 'finished' && status === 'error' ? 'red' : (COLORS[event] ?? 'default');
+  return (
+    <Tag color={color} data-event={event}>
+      {isKnownEvent(event) ? t(`event.${event}`) : event}
+    </Tag>
+  );
+}

@@ -1,0 +1,61 @@
+/** Audit event types and how the console reads the filters from the address bar. */
+import type { AuditFilter, RiskLevel } from '../../api/types';
+
+export const AUDIT_EVENT_TYPES = [
+  'started',
+  'finished',
+  'late_completion',
+  'not_executed',
+  'interrupted',
+  'approval_requested',
+  'approval_decided',
+  'key_created',
+  'key_revoked',
+  'binding_changed',
+  'tenant_created',
+  'tenant_changed',
+] as const;
+export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
+
+export const isKnownEvent = (e: string): e is AuditEventType =>
+  (AUDIT_EVENT_TYPES as readonly string[]).includes(e);
+
+/** Page sizes offered: small enough that a page renders at once whatever the trail holds. */
+export const PAGE_SIZES = [50, 100, 200] as const;
+
+const FILTER_KEYS = [
+  'tenantId',
+  'tool',
+  'riskLevel',
+  'actorId',
+  'status',
+  'code',
+  'event',
+  'callId',
+  'from',
+  'to',
+] as const;
+
+/** The filter held in the address bar (so a filtered view can be bookmarked or shared). */
+export function filterFromParams(params: URLSearchParams): AuditFilter {
+  const f: Record<string, string> = {};
+  for (const k of FILTER_KEYS) {
+    const v = params.get(k);
+    if (v) f[k] = v;
+  }
+  const filter = f as AuditFilter;
+  if (filter.riskLevel && !['L0', 'L1', 'L2', 'L3'].includes(filter.riskLevel)) delete filter.riskLevel;
+  if (filter.status && filter.status !== 'ok' && filter.status !== 'error') delete filter.status;
+  return filter;
+}
+
+export function filterToParams(filter: AuditFilter): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of FILTER_KEYS) {
+    const v = filter[k];
+    if (typeof v === 'string' && v.trim()) out[k] = v.trim();
+  }
+  return out;
+}
+
+export type { RiskLevel };

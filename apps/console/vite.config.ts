@@ -1,0 +1,26 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * The admin console: a single-page app the gateway serves at /console from apps/console/dist.
+ * Asset names carry a content hash so the gateway may cache them for a year.
+ */
+export default defineConfig({
+  root,
+  base: '/console/',
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    chunkSizeWarningLimit: 1200,
+    assetsDir: 'assets',
+  },
+  server: {
+    // `npx vite --config apps/console/vite.config.ts` against a gateway on :3000.
+    proxy: { '/v1': 'http://127.0.0.1:3000' },
+  },
+});
