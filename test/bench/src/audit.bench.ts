@@ -72,7 +72,8 @@ export async function auditedThroughput(
   return { ratio, addedP99: l1.p99 - l0.p99 };
 }
 
-function draft(i: number, tenantId: string): AuditEventDraft {
+/** An admin-style audit event for load: its content does not matter, its size is realistic. */
+export function auditDraft(i: number, tenantId: string): AuditEventDraft {
   return {
     tenantId,
     event: 'key_created',
@@ -118,7 +119,7 @@ export async function writerThroughput(
     Array.from({ length: callers }, async () => {
       while (next < total) {
         const i = next++;
-        await writer.append([draft(i, tenants[i % tenants.length]!)], 30_000);
+        await writer.append([auditDraft(i, tenants[i % tenants.length]!)], 30_000);
       }
     }),
   );

@@ -146,6 +146,6 @@ export function printTable(title: string, header: string[], rows: (string | numb
 }
 
 function formatNumber(n: number): string {
-  if (Number.isInteger(n)) return n.toLocaleString('en-US');
-  return n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2);
+  if (Number.isInteger(n) || n >= 100) return Math.round(n).toLocaleString('en-US');
+  return n >= 10 ? n.toFixed(1) : n.toFixed(2);
 }

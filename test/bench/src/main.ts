@@ -6,9 +6,10 @@ import { createConnection } from 'mysql2/promise';
 import { approvalLatency } from './approvals.bench.js';
 import { auditedThroughput, writerThroughput } from './audit.bench.js';
 import { BENCH_TENANT_YAML } from './bench-tools.js';
+import { consoleFirstRender } from './console.bench.js';
 import { benchConfigDir } from './bench-support.js';
 import { inProcessOverhead } from './in-process.bench.js';
-import { restThroughput } from './rest.bench.js';
+import { adapterChoice, restThroughput } from './rest.bench.js';
 
 /** Drops and recreates a MariaDB database for a benchmark section; answers its DATABASE_URL. */
 async function freshMariaDb(name: string): Promise<string> {
@@ -20,7 +21,8 @@ async function freshMariaDb(name: string): Promise<string> {
 }
 
 /**
- * `npm run bench`: prints tables of measured numbers. `--only <section>` runs one section;
+ * `npm run bench`: prints tables of measured numbers. `--only <section>` runs one section
+ * (inprocess, rest, adapter, audit, writer, approvals, console);
  * `--duration <s>` sets the length of each load run (default 10 s).
  */
 async function main(): Promise<void> {
@@ -47,9 +49,11 @@ async function main(): Promise<void> {
   });
   if (!only || only === 'inprocess') await inProcessOverhead(sqliteEnv());
   if (!only || only === 'rest') await restThroughput(sqliteEnv(), durationS);
+  if (!only || only === 'adapter') await adapterChoice(durationS);
   if (!only || only === 'audit') await auditedThroughput(await mariadbEnv(), durationS);
   if (!only || only === 'writer') await writerThroughput(await mariadbEnv());
   if (!only || only === 'approvals') await approvalLatency(await mariadbEnv());
+  if (!only || only === 'console') await consoleFirstRender(sqliteEnv());
 }
 
 main().then(

@@ -96,3 +96,50 @@ export async function restThroughput(
   );
   return results;
 }
+
+/**
+ * The HTTP adapter choice, measured: the smallest Nest app with one route on Express and on
+ * Fastify, same core, alternating rounds, medians.
+ */
+export async function adapterChoice(durationS: number): Promise<Record<string, Run>> {
+  const body = JSON.stringify({ input: {} });
+  const headers = { 'content-type': 'application/json' };
+  const servers = {
+    express: await startPinned<{ port: number }>('nest-adapter-server.js', SERVER_CPU, {
+      BENCH_ADAPTER: 'express',
+    }),
+    fastify: await startPinned<{ port: number }>('nest-adapter-server.js', SERVER_CPU, {
+      BENCH_ADAPTER: 'fastify',
+    }),
+  };
+  const runs: Record<string, Run[]> = { express: [], fastify: [] };
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [name, s] of Object.entries(servers)) {
+        const url = `http://127.0.0.1:${s.info.port}/invoke`;
+        runs[name]!.push(await measure({ name, url, body, headers, pid: s.pid }, 64, durationS));
+      }
+    }
+  } finally {
+    await Promise.all(Object.values(servers).map((s) => s.stop()));
+  }
+  const results: Record<string, Run> = {};
+  for (const [name, r] of Object.entries(runs)) {
+    const rps = median(r.map((x) => x.rps));
+    results[name] = {
+      ...(r.find((x) => x.rps === rps) ?? r[0]!),
+      rps,
+      cpuUsPerReq: median(r.map((x) => x.cpuUsPerReq)),
+    };
+  }
+  const row = (label: string, r: Run) => [label, r.rps, r.p50Ms, r.p99Ms, r.cpuUsPerReq, r.errors + r.non2xx];
+  printTable(
+    `HTTP adapter: the smallest Nest app, one POST route, c=64, median of ${ROUNDS} alternating ${durationS} s runs`,
+    ['adapter', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'errors'],
+    [
+      row('@nestjs/platform-express (Express 5)', results.express!),
+      row('@nestjs/platform-fastify (Fastify 5)', results.fastify!),
+    ],
+  );
+  return results;
+}
