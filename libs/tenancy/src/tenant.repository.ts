@@ -104,24 +104,11 @@ export class TenantRepository {
   }
 
   /** Creates an empty tenant; false when the id is taken. */
-  async createTenant(
+  createTenant(
     tenant: Omit<TenantEntity, 'createdAt' | 'updatedAt'>,
     within?: (em: EntityManager) => Promise<void>,
   ): Promise<boolean> {
-    const now = new Date();
-    try {
-      await this.transactions.run(async (em) => {
-        await em.insert(
-          TenantEntity,
-          Object.assign(new TenantEntity(), tenant, { createdAt: now, updatedAt: now }),
-        );
-        if (within) await within(em);
-      });
-      return true;
-    } catch (err) {
-      if (isUniqueViolation(err)) return false;
-      throw err;
-    }
+    return this.importTenant({ tenant, agentTypes: [] }, 'admin', within);
   }
 
   /** Updates a tenant's name, locale, connectors or settings. */
