@@ -364,8 +364,7 @@ describe('the admin console in a browser', () => {
   // Last on purpose: the seeded rows are a tenant of their own with a made-up chain.
   it('opens the audit browser at once with 100,000 events in the store, one page at a time', async () => {
     await seedAuditEvents(gw, 100_000);
-    const page = await browser.newPage();
-    await signIn(page, base, auditor);
+    const page = await open(auditor);
     const rows = page.getByTestId('audit-table').locator('tbody tr.ant-table-row');
     const t0 = Date.now();
     await page.goto(`${base}/audit`);

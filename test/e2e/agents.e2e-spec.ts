@@ -178,33 +178,22 @@ describe('governed tool calls over REST', () => {
   });
 
   it('answers malformed, oversized and __proto__ bodies with envelopes and stays healthy', async () => {
-    const path = '/v1/agents/ops_assistant/tools/get_service_status/invoke';
-    const malformed = await gw.api('POST', path, {
-      key: acme,
-      rawBody: '{"input": {',
-      headers: { 'content-type': 'application/json' },
-    });
+    const post = (rawBody: string, contentType = 'application/json') =>
+      gw.api('POST', '/v1/agents/ops_assistant/tools/get_service_status/invoke', {
+        key: acme,
+        rawBody,
+        headers: { 'content-type': contentType },
+      });
+    const malformed = await post('{"input": {');
     expect(malformed.status).toBe(400);
     expect(malformed.body).toMatchObject({ code: 'INVALID_INPUT' });
-    const big = await gw.api('POST', path, {
-      key: acme,
-      rawBody: JSON.stringify({ input: { service: 'x'.repeat(1_100_000) } }),
-      headers: { 'content-type': 'application/json' },
-    });
+    const big = await post(JSON.stringify({ input: { service: 'x'.repeat(1_100_000) } }));
     expect(big.status).toBe(413);
     expect(big.body.code).toBe('PAYLOAD_TOO_LARGE');
-    const proto = await gw.api('POST', path, {
-      key: acme,
-      rawBody: '{"input":{"service":"x","__proto__":{"admin":true}}}',
-      headers: { 'content-type': 'application/json' },
-    });
+    const proto = await post('{"input":{"service":"x","__proto__":{"admin":true}}}');
     expect(proto.status).toBe(400);
     expect(proto.body.code).toBe('INVALID_INPUT');
-    const wrongType = await gw.api('POST', path, {
-      key: acme,
-      rawBody: 'service=x',
-      headers: { 'content-type': 'text/plain' },
-    });
+    const wrongType = await post('service=x', 'text/plain');
     expect(wrongType.status).toBe(415);
     expect(wrongType.body.code).toBe('INVALID_INPUT');
     for (const r of [malformed, big, proto, wrongType]) {

@@ -1,6 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { OpsSimulator } from '@toolgate/tool-packs';
 import {
+  callApi,
   createTestDatabase,
   makeConfigDir,
   startGatewayProcess,
@@ -45,25 +46,14 @@ describe.skipIf(testDatabaseKind() !== 'mariadb')(
     let agent: string;
     let approver: string;
 
-    const api = async (
+    const api = (
       gw: GatewayProcess,
       method: string,
       path: string,
       key: string,
       body?: unknown,
       headers: Record<string, string> = {},
-    ) => {
-      const res = await fetch(`${gw.url}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${key}`,
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-          ...headers,
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, headers: res.headers, body: (await res.json()) as any };
-    };
+    ) => callApi(gw.url, method, path, { key, body, headers });
     const invoke = (
       gw: GatewayProcess,
       tool: string,

@@ -55,6 +55,10 @@ describe('human approval, idempotency and quotas', () => {
     });
   const call = async (key: string, callId: string) =>
     (await gw.api('GET', `/v1/calls/${callId}`, { key })).body;
+  const approve = (approvalId: string, key: string, body: unknown = {}) =>
+    gw.api('POST', `/v1/approvals/${approvalId}/approve`, { key, body });
+  const notice = (channel: 'email' | 'sms', text: string, sessionId: string) =>
+    invoke(initechAgent, 'audit_tests', 'send_notice', { channel, text }, { sessionId });
 
   it('parks restart_service, refuses the requester and other tenants, and runs it once after approval', async () => {
     const before = restarts();
@@ -76,17 +80,10 @@ describe('human approval, idempotency and quotas', () => {
       riskLevel: 'L3',
       prompt: expect.stringContaining('重启 payment-api'),
     });
-    expect(
-      (await gw.api('POST', `/v1/approvals/${approvalId}/approve`, { key: agent, body: {} })).status,
-    ).toBe(403);
-    expect(
-      (await gw.api('POST', `/v1/approvals/${approvalId}/approve`, { key: globexApprover, body: {} })).status,
-    ).toBe(404);
+    expect((await approve(approvalId, agent)).status).toBe(403);
+    expect((await approve(approvalId, globexApprover)).status).toBe(404);
 
-    const approved = await gw.api('POST', `/v1/approvals/${approvalId}/approve`, {
-      key: approver,
-      body: { comment: '同意' },
-    });
+    const approved = await approve(approvalId, approver, { comment: '同意' });
     expect(approved.status).toBe(200);
     expect(approved.body.data.call).toMatchObject({
       callId,
@@ -95,9 +92,7 @@ describe('human approval, idempotency and quotas', () => {
     });
     expect(restarts()).toBe(before + 1);
     expect((await call(agent, callId)).data).toMatchObject({ status: 'succeeded', result: { status: 'ok' } });
-    expect(
-      (await gw.api('POST', `/v1/approvals/${approvalId}/approve`, { key: approver2, body: {} })).status,
-    ).toBe(409);
+    expect((await approve(approvalId, approver2)).status).toBe(409);
     expect(restarts()).toBe(before + 1);
 
     const story = (await gw.api('GET', `/v1/audit/calls/${callId}`)).body.data.events.map(
@@ -129,10 +124,7 @@ describe('human approval, idempotency and quotas', () => {
   it('expires approvals nobody decided in time', async () => {
     const parked = await invoke(agent, 'ops_assistant', 'restart_service', RESTART);
     await sleep(3_300);
-    const late = await gw.api('POST', `/v1/approvals/${parked.body.approvalId}/approve`, {
-      key: approver,
-      body: {},
-    });
+    const late = await approve(parked.body.approvalId, approver);
     expect(late.status).toBe(409);
     expect(late.body.code).toBe('APPROVAL_EXPIRED');
     expect((await call(agent, parked.body.callId)).data).toMatchObject({
@@ -143,75 +135,27 @@ describe('human approval, idempotency and quotas', () => {
 
   it('needs two distinct approvers for L3 where the tenant asks for it', async () => {
     const parked = await invoke(initechAgent, 'audit_tests', 'restart_service', RESTART);
-    const first = await gw.api('POST', `/v1/approvals/${parked.body.approvalId}/approve`, {
-      key: initechApprover,
-      body: {},
-    });
+    const first = await approve(parked.body.approvalId, initechApprover);
     expect(first.body.data.call.status).toBe('pending_approval');
-    expect(
-      (
-        await gw.api('POST', `/v1/approvals/${parked.body.approvalId}/approve`, {
-          key: initechApprover,
-          body: {},
-        })
-      ).status,
-    ).toBe(403);
-    const second = await gw.api('POST', `/v1/approvals/${parked.body.approvalId}/approve`, {
-      key: initechApprover2,
-      body: {},
-    });
+    expect((await approve(parked.body.approvalId, initechApprover)).status).toBe(403);
+    const second = await approve(parked.body.approvalId, initechApprover2);
     expect(second.body.data.call.status).toBe('succeeded');
     expect(second.body.data.approval.decisions).toHaveLength(2);
   });
 
   it('once: asks once per session and approval key, and tells the tool who approved', async () => {
-    const first = await invoke(
-      initechAgent,
-      'audit_tests',
-      'send_notice',
-      { channel: 'email', text: 'hi' },
-      { sessionId: 's1' },
-    );
+    const first = await notice('email', 'hi', 's1');
     expect(first.status).toBe(202);
-    const approved = await gw.api('POST', `/v1/approvals/${first.body.approvalId}/approve`, {
-      key: initechApprover,
-      body: {},
-    });
+    const approved = await approve(first.body.approvalId, initechApprover);
     expect(approved.body.data.call.result.data).toEqual({
       sent: true,
       responder: expect.stringMatching(/^key_/),
     });
-    const again = await invoke(
-      initechAgent,
-      'audit_tests',
-      'send_notice',
-      { channel: 'email', text: 'second' },
-      { sessionId: 's1' },
-    );
+    const again = await notice('email', 'second', 's1');
     expect(again.status).toBe(200);
     expect(again.body.data).toEqual({ sent: true, responder: null });
-    expect(
-      (
-        await invoke(
-          initechAgent,
-          'audit_tests',
-          'send_notice',
-          { channel: 'email', text: 'x' },
-          { sessionId: 's2' },
-        )
-      ).status,
-    ).toBe(202);
-    expect(
-      (
-        await invoke(
-          initechAgent,
-          'audit_tests',
-          'send_notice',
-          { channel: 'sms', text: 'x' },
-          { sessionId: 's1' },
-        )
-      ).status,
-    ).toBe(202);
+    expect((await notice('email', 'x', 's2')).status).toBe(202);
+    expect((await notice('sms', 'x', 's1')).status).toBe(202);
   });
 
   it('runs a call once per Idempotency-Key, even when requests race', async () => {
@@ -250,7 +194,7 @@ describe('human approval, idempotency and quotas', () => {
     const replay = await invoke(agent, 'ops_assistant', 'restart_service', RESTART, { headers });
     expect(replay.status).toBe(202);
     expect(replay.body.callId).toBe(parked.body.callId);
-    await gw.api('POST', `/v1/approvals/${parked.body.approvalId}/approve`, { key: approver, body: {} });
+    await approve(parked.body.approvalId, approver);
     const done = await invoke(agent, 'ops_assistant', 'restart_service', RESTART, { headers });
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ status: 'ok', data: { restarted: true } });

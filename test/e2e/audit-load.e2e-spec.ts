@@ -1,5 +1,6 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import {
+  callApi,
   createTestDatabase,
   openRawSql,
   runLoad,
@@ -46,12 +47,12 @@ describe.skipIf(testDatabaseKind() !== 'mariadb')(
     });
 
     it('loses and duplicates no event, and keeps one valid chain per tenant', async () => {
-      const keyRes = await fetch(`${gateways[0]!.url}/v1/admin/keys`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'load', role: 'agent', tenantId: 'acme' }),
-      });
-      const agentKey = ((await keyRes.json()) as { data: { key: string } }).data.key;
+      const agentKey: string = (
+        await callApi(gateways[0]!.url, 'POST', '/v1/admin/keys', {
+          key: ADMIN,
+          body: { name: 'load', role: 'agent', tenantId: 'acme' },
+        })
+      ).body.data.key;
       const t0 = Date.now();
       const outcomes = await runLoad(CALLS, CONCURRENCY, async (i) => {
         const gw = gateways[i % 2]!;
@@ -115,11 +116,10 @@ describe.skipIf(testDatabaseKind() !== 'mariadb')(
       );
       expect(writers).toHaveLength(2);
 
-      const headers = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' };
-      await fetch(`${gateways[1]!.url}/v1/audit/checkpoints`, { method: 'POST', headers, body: '{}' });
-      const verify = (await (await fetch(`${gateways[0]!.url}/v1/audit/verify`, { headers })).json()) as {
-        data: { ok: boolean; checked: number };
-      };
+      await callApi(gateways[1]!.url, 'POST', '/v1/audit/checkpoints', { key: ADMIN, body: {} });
+      const verify: { data: { ok: boolean; checked: number } } = (
+        await callApi(gateways[0]!.url, 'GET', '/v1/audit/verify', { key: ADMIN })
+      ).body;
       expect(verify.data.ok).toBe(true);
       expect(verify.data.checked).toBeGreaterThanOrEqual(2 * CALLS);
     }, 300_000);

@@ -1,7 +1,7 @@
 // Test support: fresh databases and real listening gateways.
 export { createTestDatabase, MARIADB_ADMIN, testDatabaseKind } from './test-database.js';
 export type { TestDatabase, TestDatabaseKind } from './test-database.js';
-export { startTestGateway, TEST_ADMIN_KEY } from './test-gateway.js';
+export { callApi, startTestGateway, TEST_ADMIN_KEY } from './test-gateway.js';
 export type { ApiResponse, TestGateway } from './test-gateway.js';
 export { makeConfigDir } from './config-dir.js';
 export { openRawSql } from './raw-sql.js';

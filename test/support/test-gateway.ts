@@ -18,6 +18,39 @@ export interface ApiResponse<T = any> {
   readonly text: string;
 }
 
+/** What a test can send with one API call. */
+export interface ApiOptions {
+  key?: string | null;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+/** Calls the API at `baseUrl` with `key` (none when absent) and parses a JSON answer. */
+export async function callApi<T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  o: ApiOptions = {},
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...o.headers };
+  if (o.key) headers.authorization = `Bearer ${o.key}`;
+  let body: string | undefined = o.rawBody;
+  if (o.body !== undefined) {
+    body = JSON.stringify(o.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* not JSON: keep the text */
+  }
+  return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
+
 /** A gateway listening on a real port, with its own fresh database. */
 export interface TestGateway {
   readonly url: string;
@@ -25,11 +58,7 @@ export interface TestGateway {
   readonly db: TestDatabase;
   readonly settings: Settings;
   /** Calls the API; `key` defaults to the admin key, `null` sends none. */
-  api<T = any>(
-    method: string,
-    path: string,
-    options?: { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> },
-  ): Promise<ApiResponse<T>>;
+  api<T = any>(method: string, path: string, options?: ApiOptions): Promise<ApiResponse<T>>;
   /** Creates a key through the API and returns its secret. */
   createKey(role: string, tenantId?: string, extra?: Record<string, unknown>): Promise<string>;
   close(): Promise<void>;
@@ -58,25 +87,8 @@ export async function startTestGateway(
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
 
-  const api: TestGateway['api'] = async (method, path, o = {}) => {
-    const headers: Record<string, string> = { ...o.headers };
-    const key = o.key === undefined ? TEST_ADMIN_KEY : o.key;
-    if (key) headers.authorization = `Bearer ${key}`;
-    let body: string | undefined = o.rawBody;
-    if (o.body !== undefined) {
-      body = JSON.stringify(o.body);
-      headers['content-type'] ??= 'application/json';
-    }
-    const res = await fetch(`${url}${path}`, { method, headers, body });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      /* not JSON: keep the text */
-    }
-    return { status: res.status, headers: res.headers, body: parsed as never, text };
-  };
+  const api: TestGateway['api'] = (method, path, o = {}) =>
+    callApi(url, method, path, { ...o, key: o.key === undefined ? TEST_ADMIN_KEY : o.key });
 
   return {
     url,

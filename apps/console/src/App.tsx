@@ -57,12 +57,12 @@ function ConsoleRoutes() {
 }
 
 function Localized() {
-  const { language } = useI18n();
+  const { language, t } = useI18n();
   useEffect(() => {
     dayjs.locale(language === 'en' ? 'en' : 'zh-cn');
     document.documentElement.lang = language;
-    document.title = language === 'en' ? 'Toolgate Console' : 'Toolgate 控制台';
-  }, [language]);
+    document.title = t('app.title');
+  }, [language, t]);
   return (
     <ConfigProvider locale={language === 'en' ? enUS : zhCNLocale}>
       <AntApp>

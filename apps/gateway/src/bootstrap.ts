@@ -19,7 +19,7 @@ export interface GatewayOptions {
 
 /**
  * Builds (but does not start) the gateway: Fastify adapter, body limit, the envelope for errors
- * Fastify raises before any handler runs, OpenAPI at /docs, graceful shutdown.
+ * Fastify raises before any handler runs, OpenAPI at /docs (built on first use), graceful shutdown.
  */
 export async function createGateway(
   settings: Settings,
@@ -52,19 +52,22 @@ export async function createGateway(
   fastify.removeContentTypeParser(['text/plain']);
   registerInvokeRoute(app, settings.server.bodyLimitBytes);
   await registerConsole(app, settings.server.consoleDir);
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Toolgate')
-      .setDescription(
-        'Governed tool calls: definitions, tenant bindings, approval and a tamper-evident audit trail. Every JSON body is an envelope.',
-      )
-      .setVersion('1')
-      .addBearerAuth()
-      .build(),
-  );
-  documentInvokeRoute(document);
-  SwaggerModule.setup('docs', app, document);
+  // Built on the first request for /docs, not at every boot.
+  SwaggerModule.setup('docs', app, () => {
+    const document = SwaggerModule.createDocument(
+      app,
+      new DocumentBuilder()
+        .setTitle('Toolgate')
+        .setDescription(
+          'Governed tool calls: definitions, tenant bindings, approval and a tamper-evident audit trail. Every JSON body is an envelope.',
+        )
+        .setVersion('1')
+        .addBearerAuth()
+        .build(),
+    );
+    documentInvokeRoute(document);
+    return document;
+  });
   app.enableShutdownHooks();
   return app;
 }

@@ -54,9 +54,7 @@ export class Agent {
 
   /** The bound tools in a wire format. */
   describeTools(format: ToolListFormat, locale: Locale, includeDeferred = false): unknown[] {
-    return this.tools(includeDeferred).map((t) =>
-      exportTool({ contract: t.contract, timeoutMs: t.timeoutMs, approval: t.approval }, format, locale),
-    );
+    return this.tools(includeDeferred).map((t) => exportTool(t, format, locale));
   }
 
   /** A bound tool by contract name; TOOL_NOT_FOUND otherwise. */

@@ -7,7 +7,6 @@ import {
   type AuditEventDraft,
   type AuditEventType,
 } from './audit-event.js';
-import type { Sidecar } from './chain/audit-chain.repository.js';
 import { AuditWriter } from './chain/audit-writer.js';
 import { TenantRedaction } from './redaction/tenant-redaction.js';
 
@@ -72,17 +71,6 @@ export class AuditTrail {
   /** Records events in the caller's transaction: they commit or roll back with the change. */
   async recordIn(em: EntityManager, events: readonly AdminEvent[]): Promise<void> {
     await this.writer.appendInTransaction(em, await Promise.all(events.map((e) => this.draft(e))));
-  }
-
-  /**
-   * Records events and the rows that go with them (e.g. a call record) in one transaction of the
-   * group-commit writer, and waits until they are durable.
-   */
-  async recordWith(events: readonly AdminEvent[], sidecar: Sidecar, dedupe?: string): Promise<void> {
-    await this.writer.append(await Promise.all(events.map((e) => this.draft(e))), undefined, {
-      dedupeExtra: dedupe,
-      sidecar,
-    });
   }
 
   /**

@@ -62,6 +62,21 @@ function toPrincipal(e: ApiKeyEntity): Principal {
   });
 }
 
+/** A new key row for `secret`; only its hash and display prefix are kept. */
+function newKeyEntity(
+  secret: string,
+  fields: Pick<ApiKeyEntity, 'name' | 'role' | 'tenantId' | 'agentTypes' | 'createdBy' | 'bootstrap'>,
+): ApiKeyEntity {
+  return Object.assign(new ApiKeyEntity(), {
+    id: `key_${uuidv7().replace(/-/g, '')}`,
+    ...fields,
+    keyHash: hashKeySecret(secret),
+    keyPrefix: displayPrefix(secret),
+    createdAt: new Date(),
+    revokedAt: null,
+  });
+}
+
 const invalid = (message: string) =>
   new ToolgateError(ErrorCode.INVALID_INPUT, {
     params: { summary: message },
@@ -123,23 +138,23 @@ export class ApiKeyService {
     if (actor) this.checkGrant(actor, command.role, tenantId);
     this.checkCommand(command, tenantId);
     const secret = generateKeySecret();
-    const entity = Object.assign(new ApiKeyEntity(), {
-      id: `key_${uuidv7().replace(/-/g, '')}`,
+    const entity = newKeyEntity(secret, {
       name: command.name.trim(),
       role: command.role,
       tenantId,
       agentTypes: command.agentTypes?.length ? [...command.agentTypes] : null,
-      keyHash: hashKeySecret(secret),
-      keyPrefix: displayPrefix(secret),
       createdBy: actor?.principalId ?? 'system',
-      createdAt: new Date(),
-      revokedAt: null,
       bootstrap: false,
     });
-    await this.keys.insert(entity, (em) =>
+    await this.insert(actor, entity);
+    return { ...toView(entity), key: secret };
+  }
+
+  /** Stores a new key together with its `key_created` audit event. */
+  private insert(actor: Principal | null, entity: ApiKeyEntity): Promise<void> {
+    return this.keys.insert(entity, (em) =>
       this.audit.recordIn(em, [this.keyEvent('key_created', actor, entity)]),
     );
-    return { ...toView(entity), key: secret };
   }
 
   /** The audit event of a key's creation or revocation (never the secret, never the hash). */
@@ -158,29 +173,21 @@ export class ApiKeyService {
 
   /** Stores a key with a given secret (TOOLGATE_ADMIN_KEY, bootstrap keys). */
   async ensureKey(secret: string, command: CreateKeyCommand, bootstrap: boolean): Promise<ApiKeyView> {
-    const hash = hashKeySecret(secret);
-    const existing = await this.keys.findActiveByHash(hash);
-    if (existing) return toView(existing);
-    const entity = Object.assign(new ApiKeyEntity(), {
-      id: `key_${uuidv7().replace(/-/g, '')}`,
+    const entity = newKeyEntity(secret, {
       name: command.name,
       role: command.role,
       tenantId: command.tenantId ?? null,
       agentTypes: null,
-      keyHash: hash,
-      keyPrefix: displayPrefix(secret),
       createdBy: 'system',
-      createdAt: new Date(),
-      revokedAt: null,
       bootstrap,
     });
+    const existing = await this.keys.findActiveByHash(entity.keyHash);
+    if (existing) return toView(existing);
     try {
-      await this.keys.insert(entity, (em) =>
-        this.audit.recordIn(em, [this.keyEvent('key_created', null, entity)]),
-      );
+      await this.insert(null, entity);
     } catch (err) {
       // Another gateway booting with the same TOOLGATE_ADMIN_KEY stored it first.
-      const stored = isUniqueViolation(err) ? await this.keys.findActiveByHash(hash) : null;
+      const stored = isUniqueViolation(err) ? await this.keys.findActiveByHash(entity.keyHash) : null;
       if (!stored) throw err;
       return toView(stored);
     }
@@ -203,10 +210,7 @@ export class ApiKeyService {
       throw new ToolgateError(ErrorCode.FORBIDDEN);
     }
     const at = new Date();
-    await this.keys.revoke(keyId, at, (em) =>
-      this.audit.recordIn(em, [this.keyEvent('key_revoked', actor, entity)]),
-    );
-    this.principals.invalidate(entity.keyHash);
+    await this.revokeKey(actor, entity, at);
     return toView({ ...entity, revokedAt: entity.revokedAt ?? at } as ApiKeyEntity);
   }
 
@@ -215,12 +219,17 @@ export class ApiKeyService {
     const revoked: string[] = [];
     for (const key of await this.keys.activeBootstrapKeys()) {
       if (key.id === keepId) continue;
-      const done = await this.keys.revoke(key.id, new Date(), (em) =>
-        this.audit.recordIn(em, [this.keyEvent('key_revoked', null, key)]),
-      );
-      if (done) revoked.push(key.id);
-      this.principals.invalidate(key.keyHash);
+      if (await this.revokeKey(null, key, new Date())) revoked.push(key.id);
     }
+    return revoked;
+  }
+
+  /** Revokes a key with its `key_revoked` event and forgets it here at once; true when this call revoked it. */
+  private async revokeKey(actor: Principal | null, key: ApiKeyEntity, at: Date): Promise<boolean> {
+    const revoked = await this.keys.revoke(key.id, at, (em) =>
+      this.audit.recordIn(em, [this.keyEvent('key_revoked', actor, key)]),
+    );
+    this.principals.invalidate(key.keyHash);
     return revoked;
   }
 

@@ -1,4 +1,5 @@
 import type { ColumnOptions, QueryRunner, TableColumnOptions } from 'typeorm';
+import { isMysql } from './sql-dialect.js';
 
 /**
  * A UTC timestamp kept to the millisecond on both databases: MariaDB `DATETIME(3)` (a plain
@@ -18,7 +19,7 @@ export const jsonColumn = (options: ColumnOptions = {}): ColumnOptions => ({ typ
  * INTEGER PRIMARY KEY may autoincrement (and is 64-bit anyway).
  */
 export function autoIncrementIdColumn(runner: QueryRunner, name = 'id'): TableColumnOptions {
-  const sqlite = runner.connection.options.type === 'better-sqlite3';
+  const sqlite = !isMysql(runner.connection);
   return {
     name,
     type: sqlite ? 'integer' : 'bigint',

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
+import { isMysql } from './sql-dialect.js';
 
 const LOCK_NAME = 'toolgate_migrations';
 const LOCK_WAIT_SECONDS = 120;
@@ -15,7 +16,7 @@ export async function runMigrationsLocked(dataSource: DataSource): Promise<void>
     if (applied.length)
       logger.log(`applied ${applied.length} migration(s): ${applied.map((m) => m.name).join(', ')}`);
   };
-  if (dataSource.options.type !== 'mysql') return report();
+  if (!isMysql(dataSource)) return report();
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {

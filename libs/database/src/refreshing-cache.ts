@@ -44,10 +44,6 @@ export class RefreshingCache<K, V> {
     this.entries.delete(key);
   }
 
-  clear(): void {
-    this.entries.clear();
-  }
-
   private first(key: K): Promise<V | undefined> {
     let pending = this.firstLoads.get(key);
     if (!pending) {

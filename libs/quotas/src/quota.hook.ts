@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { RefreshingCache } from '@toolgate/database';
-import { quotaSchema, TenantRepository, type Quota } from '@toolgate/tenancy';
+import { BindingResolver, quotaSchema, type Quota } from '@toolgate/tenancy';
 import {
   ErrorCode,
   errorEnvelope,
@@ -28,13 +28,13 @@ export class QuotaHook implements ToolCallHook, OnApplicationShutdown {
   private readonly store: QuotaStore;
   private readonly quotas: RefreshingCache<string, readonly Quota[]>;
 
-  constructor(tenants: TenantRepository, @Inject(QUOTAS_OPTIONS) options: QuotasOptions) {
+  constructor(bindings: BindingResolver, @Inject(QUOTAS_OPTIONS) options: QuotasOptions) {
     this.store = options.redisUrl
       ? new RedisQuotaStore(options.redisUrl, options.redisPrefix)
       : new MemoryQuotaStore();
     this.quotas = new RefreshingCache(
       async (tenantId) => {
-        const parsed = quotaList.safeParse((await tenants.findTenant(tenantId))?.settings?.quotas ?? []);
+        const parsed = quotaList.safeParse((await bindings.tenant(tenantId))?.settings?.quotas ?? []);
         return parsed.success ? parsed.data : [];
       },
       { ttlMs: 5_000, waitOnStaleMs: 200 },

@@ -177,16 +177,11 @@ export class BindingAdmin {
     await this.requireTenant(tenantId);
     const rows = await this.tenants.history(tenantId, agentType);
     // Each version's diff is computed against the version before it of the same agent type.
-    const byType = new Map<string, typeof rows>();
-    for (const r of [...rows].reverse())
-      (byType.get(r.agentType) ?? byType.set(r.agentType, []).get(r.agentType)!).push(r);
     const previous = new Map<string, BindingTool[]>();
-    const withDiff = new Map<string, BindingDiff>();
-    for (const list of byType.values()) {
-      for (const r of list) {
-        withDiff.set(String(r.id), diffBindings(previous.get(r.agentType) ?? [], r.tools));
-        previous.set(r.agentType, r.tools);
-      }
+    const withDiff = new Map<(typeof rows)[number], BindingDiff>();
+    for (const r of [...rows].reverse()) {
+      withDiff.set(r, diffBindings(previous.get(r.agentType) ?? [], r.tools));
+      previous.set(r.agentType, r.tools);
     }
     return rows.map((r) => ({
       agentType: r.agentType,
@@ -195,7 +190,7 @@ export class BindingAdmin {
       changedBy: r.changedBy,
       changedAt: r.changedAt.toISOString(),
       tools: r.tools,
-      diff: withDiff.get(String(r.id)),
+      diff: withDiff.get(r),
     }));
   }
 

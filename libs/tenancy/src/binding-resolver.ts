@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { RefreshingCache } from '@toolgate/database';
 import { ToolRegistry, type EffectiveTool } from '@toolgate/toolkit';
 import { bindTool } from './binding-rules.js';
+import type { TenantEntity } from './entities/tenant.entity.js';
 import { TENANCY_OPTIONS, type TenancyOptions } from './tenancy.options.js';
 import { TenantRepository } from './tenant.repository.js';
 
@@ -15,13 +16,17 @@ export interface ResolvedAgentType {
   readonly tools: ReadonlyMap<string, EffectiveTool>;
 }
 
-/** A tenant's resolved agent types; null for an unknown tenant. */
-type TenantSnapshot = ReadonlyMap<string, ResolvedAgentType> | null;
+/** A tenant's row and its resolved agent types; null for an unknown tenant. */
+type TenantSnapshot = {
+  readonly tenant: TenantEntity;
+  readonly agentTypes: ReadonlyMap<string, ResolvedAgentType>;
+} | null;
 
 /**
  * Resolves (tenant, agent type) to its bound tools under their effective policy. Snapshots are
  * cached for `bindingCacheTtlMs`, dropped at once when this process changes a binding, and served
  * stale while the database does not answer — so calls that need no database (L0) go on.
+ * Connectors, quotas and the approval gate read the tenant row (connectors, settings) from it too.
  */
 @Injectable()
 export class BindingResolver {
@@ -43,7 +48,12 @@ export class BindingResolver {
 
   /** The agent types of a tenant; null when the tenant does not exist. */
   async agentTypes(tenantId: string): Promise<ReadonlyMap<string, ResolvedAgentType> | null> {
-    return (await this.snapshots.get(tenantId)) ?? null;
+    return (await this.snapshots.get(tenantId))?.agentTypes ?? null;
+  }
+
+  /** The tenant row (connectors, settings) as cached with its bindings; null when it does not exist. */
+  async tenant(tenantId: string): Promise<TenantEntity | null> {
+    return (await this.snapshots.get(tenantId))?.tenant ?? null;
   }
 
   /** One agent type, or null when the tenant or the agent type does not exist. */
@@ -51,7 +61,7 @@ export class BindingResolver {
     return (await this.agentTypes(tenantId))?.get(agentType) ?? null;
   }
 
-  /** Forgets a tenant's snapshot; the next call reads the database. */
+  /** Forgets a tenant's snapshot (bindings, connectors, settings); the next call reads the database. */
   invalidate(tenantId: string): void {
     this.snapshots.invalidate(tenantId);
   }
@@ -78,6 +88,6 @@ export class BindingResolver {
         tools,
       });
     }
-    return agentTypes;
+    return { tenant, agentTypes };
   }
 }

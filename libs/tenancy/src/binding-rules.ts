@@ -1,10 +1,10 @@
 import { isAtLeastAsStrict, type EffectiveTool, type ToolRegistry } from '@toolgate/toolkit';
 import type { BindingTool } from './config/tenant-file.schema.js';
 
-/** A binding entry turned into the tool a caller will use, or the reason it cannot be. */
 /** The binding field a problem is about. */
 export type BindingField = 'name' | 'implementation' | 'timeoutMs' | 'approval';
 
+/** A binding entry turned into the tool a caller will use, or the reason it cannot be. */
 export type BoundTool =
   { ok: true; tool: EffectiveTool } | { ok: false; problem: string; field: BindingField };
 
@@ -89,9 +89,4 @@ export function bindingProblems(tools: readonly BindingTool[], registry: ToolReg
     if (!bound.ok) problems.push({ index, field: bound.field, problem: bound.problem });
   });
   return problems;
-}
-
-/** The problems of a binding as text, for boot messages. */
-export function checkBinding(tools: readonly BindingTool[], registry: ToolRegistry): string[] {
-  return bindingProblems(tools, registry).map((p) => p.problem);
 }

@@ -5,13 +5,14 @@ export { BindingAdmin, diffBindings, toBindingView } from './binding-admin.servi
 export type { BindingChange, BindingDiff, BindingView, EffectiveToolView } from './binding-admin.service.js';
 export { BindingResolver } from './binding-resolver.js';
 export type { ResolvedAgentType } from './binding-resolver.js';
-export { bindingProblems, bindTool, checkBinding } from './binding-rules.js';
+export { bindingProblems, bindTool } from './binding-rules.js';
 export type { BindingField, BindingProblem } from './binding-rules.js';
 export { ConfigVariables } from './config-variables.js';
 export { loadTenantFiles, parseTenantFile, TenantConfigError } from './config/tenant-file.loader.js';
 export type { LoadedTenantFile } from './config/tenant-file.loader.js';
 export {
   AGENT_TYPE,
+  bindingToolEntrySchema,
   bindingToolSchema,
   quotaSchema,
   TENANT_ID,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuditTrail, type AuditActor } from '@toolgate/audit';
 import { canonicalJson, ErrorCode, ToolgateError } from '@toolgate/toolkit';
 import { BindingAdmin, toBindingView } from './binding-admin.service.js';
+import { BindingResolver } from './binding-resolver.js';
 import { exportTenantFile } from './config/tenant-file.exporter.js';
 import { parseTenantFile, TenantConfigError } from './config/tenant-file.loader.js';
 import type { TenantEntity } from './entities/tenant.entity.js';
@@ -31,6 +32,7 @@ export class TenantAdmin {
   constructor(
     private readonly tenants: TenantRepository,
     private readonly bindings: BindingAdmin,
+    private readonly resolver: BindingResolver,
     private readonly audit: AuditTrail,
   ) {}
 
@@ -123,10 +125,11 @@ export class TenantAdmin {
           },
         ]),
       );
+      this.resolver.invalidate(id); // connectors and settings are read from the resolver's snapshot
       changed.push('tenant');
     }
     const current = new Map((await this.tenants.bindingsOf(id)).map((b) => [b.agentType, b]));
-    const wanted = new Map(Object.entries(file.agentTypes).map(([k, v]) => [k, v]));
+    const wanted = new Map(Object.entries(file.agentTypes));
     for (const agentType of current.keys())
       if (!wanted.has(agentType))
         wanted.set(agentType, { description: current.get(agentType)!.description, tools: [] });

@@ -2,16 +2,21 @@ import { Injectable } from '@nestjs/common';
 import { redactionSettingsSchema, type AuditPolicySource, type RedactionSettings } from '@toolgate/audit';
 import { TenantRepository } from './tenant.repository.js';
 
-/** Tells the audit trail how each tenant wants its values redacted (`audit.redaction` of its file). */
+/**
+ * Tells the audit trail how each tenant wants its values redacted (`audit.redaction` of its file).
+ * Reads the row itself, not BindingResolver's snapshot: it is asked while a tenant's import is
+ * still in flight, where a cached snapshot would keep the tenant missing after it commits.
+ */
 @Injectable()
 export class TenantAuditPolicy implements AuditPolicySource {
   constructor(private readonly tenants: TenantRepository) {}
 
-  async redactionFor(tenantId: string): Promise<RedactionSettings | undefined> {
+  async redactionFor(tenantId: string): Promise<RedactionSettings | null> {
     const tenant = await this.tenants.findTenant(tenantId);
+    if (!tenant) return null;
     const parsed = redactionSettingsSchema.safeParse(
-      (tenant?.settings as { audit?: { redaction?: unknown } } | undefined)?.audit?.redaction,
+      (tenant.settings as { audit?: { redaction?: unknown } } | undefined)?.audit?.redaction,
     );
-    return parsed.success ? parsed.data : undefined;
+    return parsed.success ? parsed.data : {};
   }
 }

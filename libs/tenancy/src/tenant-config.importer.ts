@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { AuditTrail } from '@toolgate/audit';
 import { ConnectorRegistry, ToolgateError, ToolRegistry } from '@toolgate/toolkit';
-import { checkBinding } from './binding-rules.js';
+import { bindingProblems } from './binding-rules.js';
 import { loadTenantFiles, TenantConfigError, type LoadedTenantFile } from './config/tenant-file.loader.js';
-import type { TenantFile } from './config/tenant-file.schema.js';
+import { TENANT_SETTINGS_KEYS, type TenantFile } from './config/tenant-file.schema.js';
 import { TENANCY_OPTIONS, type TenancyOptions } from './tenancy.options.js';
 import { TenantConnectors } from './tenant-connectors.js';
 import { TenantRepository } from './tenant.repository.js';
@@ -12,9 +12,7 @@ import { TenantRepository } from './tenant.repository.js';
 /** The per-tenant policies a file carries, as stored in the tenant's settings. */
 export function settingsOf(file: TenantFile): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries({ audit: file.audit, approvals: file.approvals, quotas: file.quotas }).filter(
-      ([, v]) => v !== undefined,
-    ),
+    TENANT_SETTINGS_KEYS.map((key) => [key, file[key]]).filter(([, v]) => v !== undefined),
   );
 }
 
@@ -53,7 +51,7 @@ export class TenantConfigImporter implements OnApplicationBootstrap {
             connectors: f.tenant.connectors,
             settings: settingsOf(f.tenant),
           },
-          agentTypes: Object.entries(f.tenant.agentTypes).map(([agentType, a]) => ({
+          agentTypes: agentTypes.map(([agentType, a]) => ({
             agentType,
             description: a.description,
             tools: a.tools,
@@ -85,8 +83,8 @@ export class TenantConfigImporter implements OnApplicationBootstrap {
       return `${f.file}: ${path.join('.')}${line ? ` (line ${line})` : ''}`;
     };
     for (const [agentType, a] of Object.entries(f.tenant.agentTypes)) {
-      for (const p of checkBinding(a.tools, this.tools))
-        problems.push(`${at(['agentTypes', agentType, 'tools'])}: ${p}`);
+      for (const p of bindingProblems(a.tools, this.tools))
+        problems.push(`${at(['agentTypes', agentType, 'tools'])}: ${p.problem}`);
     }
     for (const [name, template] of Object.entries(f.tenant.connectors)) {
       if (!this.connectors.get(name)) {

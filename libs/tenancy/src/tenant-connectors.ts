@@ -1,5 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { RefreshingCache } from '@toolgate/database';
+import { Injectable, Logger } from '@nestjs/common';
 import {
   canonicalJson,
   ConnectorRegistry,
@@ -7,10 +6,9 @@ import {
   ToolgateError,
   type ConnectorResolver,
 } from '@toolgate/toolkit';
+import { BindingResolver } from './binding-resolver.js';
 import { ConfigVariables } from './config-variables.js';
 import { expandVariables, MissingVariableError } from './config/variables.js';
-import { TENANCY_OPTIONS, type TenancyOptions } from './tenancy.options.js';
-import { TenantRepository } from './tenant.repository.js';
 
 /**
  * Builds and caches each tenant's connector clients from its configuration: placeholders are
@@ -19,39 +17,41 @@ import { TenantRepository } from './tenant.repository.js';
 @Injectable()
 export class TenantConnectors {
   private readonly logger = new Logger(TenantConnectors.name);
-  private readonly resolvers: RefreshingCache<string, ConnectorResolver>;
-  private readonly clients = new Map<string, { template: string; client: unknown }>();
+  private readonly clients = new Map<
+    string,
+    { source: Record<string, unknown>; template: string; client: unknown }
+  >();
 
   constructor(
-    private readonly tenants: TenantRepository,
+    private readonly bindings: BindingResolver,
     private readonly registry: ConnectorRegistry,
     private readonly variables: ConfigVariables,
-    @Inject(TENANCY_OPTIONS) options: TenancyOptions,
-  ) {
-    this.resolvers = new RefreshingCache(
-      async (tenantId) => {
-        const templates: Record<string, Record<string, unknown>> = (await this.tenants.findTenant(tenantId))
-          ?.connectors ?? {};
-        return (_tenant: string | null, name: string) => this.client(tenantId, name, templates[name]);
-      },
-      { ttlMs: options.bindingCacheTtlMs, waitOnStaleMs: 200 },
-    );
-  }
+  ) {}
 
-  /** A synchronous resolver for `ctx.connector(name)`, with the tenant's configuration loaded. */
+  /**
+   * A synchronous resolver for `ctx.connector(name)`, with the tenant's configuration loaded
+   * (from the tenant row the binding resolver caches).
+   */
   async forTenant(tenantId: string): Promise<ConnectorResolver> {
-    return (await this.resolvers.get(tenantId))!;
+    const templates: Record<string, Record<string, unknown>> = (await this.bindings.tenant(tenantId))
+      ?.connectors ?? {};
+    return (_tenant: string | null, name: string) => this.client(tenantId, name, templates[name]);
   }
 
   private client(tenantId: string, name: string, template: Record<string, unknown> | undefined): unknown {
     const connector = this.registry.get(name);
     if (!template || !connector) return undefined;
     const key = `${tenantId}\u0000${name}`;
-    const templateText = canonicalJson(template);
     const cached = this.clients.get(key);
-    if (cached && cached.template === templateText) return cached.client;
+    // The same cached tenant row hands out the same template object: no serialization per call.
+    if (cached?.source === template) return cached.client;
+    const templateText = canonicalJson(template);
+    if (cached && cached.template === templateText) {
+      cached.source = template;
+      return cached.client;
+    }
     const client = connector.definition.create(this.configOf(tenantId, name, template));
-    this.clients.set(key, { template: templateText, client });
+    this.clients.set(key, { source: template, template: templateText, client });
     return client;
   }
 

@@ -12,7 +12,7 @@ export { defineConnector } from './definition/define-connector.js';
 export type { ConnectorDefinition } from './definition/define-connector.js';
 export { defineTool, defineToolContract } from './definition/define-tool.js';
 export type { ToolContract, TypedDeclaration } from './definition/define-tool.js';
-export { isMarkedSensitive, sensitive, sensitivePaths } from './definition/sensitive.js';
+export { sensitive, sensitivePaths } from './definition/sensitive.js';
 export type { FieldPath } from './definition/sensitive.js';
 export { Tool, UngovernedToolCallError } from './definition/tool.decorator.js';
 export { RISK_LEVELS } from './definition/tool-definition.js';

@@ -4,7 +4,7 @@ import type { ConnectorDefinition } from './definition/define-connector.js';
 import type { ToolDefinition } from './definition/tool-definition.js';
 import { ConnectorRegistry } from './registry/connector-registry.js';
 import { ToolExecutor } from './execution/tool-executor.js';
-import type { AsyncModuleOptions } from './util/module-options.js';
+import { asyncOptionsProvider, type AsyncModuleOptions } from './util/module-options.js';
 import { ToolDefinitionSet } from './registry/tool-definition-set.js';
 import { ToolExplorer } from './registry/tool-explorer.js';
 import { ToolRegistry } from './registry/tool-registry.js';
@@ -23,11 +23,7 @@ export class ToolkitModule {
   }
 
   static forRootAsync(options: AsyncModuleOptions<ToolkitOptions>): DynamicModule {
-    const module = ToolkitModule.withOptions({
-      provide: TOOLKIT_OPTIONS,
-      useFactory: options.useFactory,
-      inject: options.inject ?? [],
-    });
+    const module = ToolkitModule.withOptions(asyncOptionsProvider(TOOLKIT_OPTIONS, options));
     return { ...module, imports: [...(module.imports ?? []), ...(options.imports ?? [])] };
   }
 

@@ -2,10 +2,8 @@ import { AuditWriter, CheckpointService, type AuditEventDraft } from '@toolgate/
 import { createGateway } from '../../../apps/gateway/src/bootstrap.js';
 import { loadSettings } from '../../../apps/gateway/src/settings/settings.js';
 import { BenchToolsModule } from './bench-tools.js';
-import { autocannon, cpuMicros, median, printTable, startPinned, type LoadResult } from './bench-support.js';
-
-const SERVER_CPU = 0;
-const LOAD_CPU = 1;
+import { runLoad } from '../../support/gateway-process.js';
+import { measure, median, printTable, SERVER_CPU, startPinned, type Run } from './bench-support.js';
 
 /**
  * Audited L1 REST throughput against the L0 figure of the same server and run (MariaDB), and the
@@ -26,15 +24,11 @@ export async function auditedThroughput(
       body: JSON.stringify({ input: { note: '客户 13812345678 来电，要求回访' } }),
     },
   };
-  const runs: Record<string, (LoadResult & { cpu: number })[]> = { L0: [], L1: [] };
+  const runs: Record<string, Run[]> = { L0: [], L1: [] };
   try {
     for (let r = 0; r < rounds; r++) {
-      for (const [name, t] of Object.entries(targets)) {
-        await autocannon({ ...t, headers, cpu: LOAD_CPU, connections: 64, durationS: 1 });
-        const before = cpuMicros(gateway.pid);
-        const res = await autocannon({ ...t, headers, cpu: LOAD_CPU, connections: 64, durationS });
-        runs[name]!.push({ ...res, cpu: (cpuMicros(gateway.pid) - before) / Math.max(1, res.total) });
-      }
+      for (const [name, t] of Object.entries(targets))
+        runs[name]!.push(await measure({ ...t, headers, pid: gateway.pid }, 64, durationS));
     }
   } finally {
     await gateway.stop();
@@ -45,7 +39,7 @@ export async function auditedThroughput(
       rps: median(r.map((x) => x.rps)),
       p50: median(r.map((x) => x.p50Ms)),
       p99: median(r.map((x) => x.p99Ms)),
-      cpu: median(r.map((x) => x.cpu)),
+      cpu: median(r.map((x) => x.cpuUsPerReq)),
       errors: r.reduce((n, x) => n + x.errors + x.non2xx, 0),
     };
   };
@@ -113,16 +107,10 @@ export async function writerThroughput(
   await app.init();
   const writer = app.get(AuditWriter);
   const tenants = ['bench-a', 'bench-b', 'bench-c', 'bench-d'];
-  let next = 0;
   const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: callers }, async () => {
-      while (next < total) {
-        const i = next++;
-        await writer.append([auditDraft(i, tenants[i % tenants.length]!)], 30_000);
-      }
-    }),
-  );
+  await runLoad(total, callers, async (i) => {
+    await writer.append([auditDraft(i, tenants[i % tenants.length]!)], 30_000);
+  });
   const seconds = (performance.now() - t0) / 1000;
   const rate = total / seconds;
   const verification = await app.get(CheckpointService).verify(tenants, {});

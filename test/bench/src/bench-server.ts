@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { AdminKeyBootstrap, ApiKeyService } from '@toolgate/auth';
+import { ApiKeyService } from '@toolgate/auth';
 import { createGateway } from '../../../apps/gateway/src/bootstrap.js';
 import { loadSettings } from '../../../apps/gateway/src/settings/settings.js';
 import { BenchToolsModule } from './bench-tools.js';
@@ -16,7 +16,6 @@ async function main(): Promise<void> {
   });
   const app = await createGateway(settings, { imports: [BenchToolsModule], quiet: true });
   await app.listen({ port: settings.server.port, host: '127.0.0.1' });
-  app.get(AdminKeyBootstrap);
   const keys = app.get(ApiKeyService);
   const key = await keys.create(null, { name: 'bench agent', role: 'agent', tenantId: 'bench' });
   const approver = await keys.create(null, { name: 'bench approver', role: 'approver', tenantId: 'bench' });

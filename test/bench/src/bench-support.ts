@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -15,14 +14,6 @@ export function percentiles(samplesNs: Float64Array | number[]): { p50: number; 
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! / 1000;
   const mean = sorted.reduce((a, b) => a + b, 0) / sorted.length / 1000;
   return { p50: at(0.5), p99: at(0.99), mean };
-}
-
-/** A config dir with the repository's config plus extra tenant files. */
-export function benchConfigDir(tenants: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'toolgate-bench-config-'));
-  cpSync(resolve('config'), dir, { recursive: true });
-  for (const [id, yaml] of Object.entries(tenants)) writeFileSync(join(dir, 'tenants', `${id}.yaml`), yaml);
-  return dir;
 }
 
 /** A child process pinned to one core, and the first JSON line it printed. */
@@ -133,6 +124,27 @@ export function autocannon(options: {
       });
     });
   });
+}
+
+/** The core the measured servers are pinned to, and the core autocannon runs on. */
+export const SERVER_CPU = 0;
+export const LOAD_CPU = 1;
+
+/** One measured load run plus the server's CPU time per request during it. */
+export interface Run extends LoadResult {
+  readonly cpuUsPerReq: number;
+}
+
+/** A one-second warm-up, then a `durationS` run of `connections` against a server with process `pid`. */
+export async function measure(
+  t: { url: string; body: string; headers: Record<string, string>; pid: number },
+  connections: number,
+  durationS: number,
+): Promise<Run> {
+  await autocannon({ ...t, cpu: LOAD_CPU, connections, durationS: 1 });
+  const before = cpuMicros(t.pid);
+  const r = await autocannon({ ...t, cpu: LOAD_CPU, connections, durationS });
+  return { ...r, cpuUsPerReq: (cpuMicros(t.pid) - before) / Math.max(1, r.total) };
 }
 
 /** Prints a table with aligned columns. */

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createGateway } from '../../../apps/gateway/src/bootstrap.js';
 import { loadSettings } from '../../../apps/gateway/src/settings/settings.js';
 import { launchConsoleBrowser } from '../../browser/console-browser.js';
+import { runLoad } from '../../support/gateway-process.js';
 import { auditDraft } from './audit.bench.js';
 import { BenchToolsModule } from './bench-tools.js';
 import { median, printTable } from './bench-support.js';
@@ -44,12 +45,9 @@ export async function consoleFirstRender(
   const base = `http://127.0.0.1:${new URL(await app.getUrl()).port}`;
   try {
     const writer = app.get(AuditWriter);
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 256 }, async () => {
-        while (next < rows) await writer.append([auditDraft(next++, 'bench')], 30_000);
-      }),
-    );
+    await runLoad(rows, 256, async (i) => {
+      await writer.append([auditDraft(i, 'bench')], 30_000);
+    });
     const auditor = await app.get(ApiKeyService).create(null, { name: 'bench auditor', role: 'auditor' });
 
     const apiMs: number[] = [];

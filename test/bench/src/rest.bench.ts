@@ -1,7 +1,5 @@
-import { autocannon, cpuMicros, median, printTable, startPinned, type LoadResult } from './bench-support.js';
+import { LOAD_CPU, measure, median, printTable, SERVER_CPU, startPinned, type Run } from './bench-support.js';
 
-const SERVER_CPU = 0;
-const LOAD_CPU = 1;
 const ROUNDS = 3;
 
 interface Target {
@@ -12,16 +10,14 @@ interface Target {
   readonly pid: number;
 }
 
-/** One measured run plus the server's CPU time per request during it. */
-interface Run extends LoadResult {
-  readonly cpuUsPerReq: number;
-}
-
-async function measure(t: Target, connections: number, durationS: number): Promise<Run> {
-  await autocannon({ ...t, cpu: LOAD_CPU, connections, durationS: 1 });
-  const before = cpuMicros(t.pid);
-  const r = await autocannon({ ...t, cpu: LOAD_CPU, connections, durationS });
-  return { ...r, cpuUsPerReq: (cpuMicros(t.pid) - before) / Math.max(1, r.total) };
+/** The run of median req/s, with the median CPU per request of all runs. */
+function medianRun(r: Run[]): Run {
+  const rps = median(r.map((x) => x.rps));
+  return {
+    ...(r.find((x) => x.rps === rps) ?? r[0]!),
+    rps,
+    cpuUsPerReq: median(r.map((x) => x.cpuUsPerReq)),
+  };
 }
 
 /**
@@ -58,12 +54,7 @@ export async function restThroughput(
       for (let round = 0; round < ROUNDS; round++) {
         for (const t of targets) (runs[t.name] ??= []).push(await measure(t, c, durationS));
       }
-      for (const t of targets) {
-        const r = runs[t.name]!;
-        const rps = median(r.map((x) => x.rps));
-        const pick = r.find((x) => x.rps === rps) ?? r[0]!;
-        results[`${t.name} c${c}`] = { ...pick, rps, cpuUsPerReq: median(r.map((x) => x.cpuUsPerReq)) };
-      }
+      for (const t of targets) results[`${t.name} c${c}`] = medianRun(runs[t.name]!);
     }
   } finally {
     await gateway.stop();
@@ -117,21 +108,14 @@ export async function adapterChoice(durationS: number): Promise<Record<string, R
     for (let round = 0; round < ROUNDS; round++) {
       for (const [name, s] of Object.entries(servers)) {
         const url = `http://127.0.0.1:${s.info.port}/invoke`;
-        runs[name]!.push(await measure({ name, url, body, headers, pid: s.pid }, 64, durationS));
+        runs[name]!.push(await measure({ url, body, headers, pid: s.pid }, 64, durationS));
       }
     }
   } finally {
     await Promise.all(Object.values(servers).map((s) => s.stop()));
   }
   const results: Record<string, Run> = {};
-  for (const [name, r] of Object.entries(runs)) {
-    const rps = median(r.map((x) => x.rps));
-    results[name] = {
-      ...(r.find((x) => x.rps === rps) ?? r[0]!),
-      rps,
-      cpuUsPerReq: median(r.map((x) => x.cpuUsPerReq)),
-    };
-  }
+  for (const [name, r] of Object.entries(runs)) results[name] = medianRun(r);
   const row = (label: string, r: Run) => [label, r.rps, r.p50Ms, r.p99Ms, r.cpuUsPerReq, r.errors + r.non2xx];
   printTable(
     `HTTP adapter: the smallest Nest app, one POST route, c=64, median of ${ROUNDS} alternating ${durationS} s runs`,

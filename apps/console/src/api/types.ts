@@ -1,7 +1,8 @@
 /** Shapes of the Toolgate REST API the console reads and writes (CONTRACT.md). */
 
 export type Role = 'platform_admin' | 'tenant_admin' | 'approver' | 'auditor' | 'agent';
-export type RiskLevel = 'L0' | 'L1' | 'L2' | 'L3';
+export const RISK_LEVELS = ['L0', 'L1', 'L2', 'L3'] as const;
+export type RiskLevel = (typeof RISK_LEVELS)[number];
 export type ApprovalMode = 'never' | 'once' | 'always';
 
 /** `GET /v1/me`. */

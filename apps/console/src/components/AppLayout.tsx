@@ -12,7 +12,7 @@ import { Suspense, type ReactNode } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { pagesOf, type PageId } from '../auth/access';
 import { useAuth, usePrincipal } from '../auth/AuthContext';
-import { useI18n, type Language } from '../i18n';
+import { LANGUAGE_OPTIONS, useI18n, type Language } from '../i18n';
 import { PageSpinner } from './PageSpinner';
 
 const ICONS: Record<PageId, ReactNode> = {
@@ -67,10 +67,7 @@ export function AppLayout() {
               size="small"
               value={language}
               onChange={setLanguage}
-              options={[
-                { label: '中文', value: 'zh-CN' },
-                { label: 'English', value: 'en' },
-              ]}
+              options={LANGUAGE_OPTIONS}
               aria-label={t('header.language')}
             />
             <span data-testid="whoami">

@@ -8,7 +8,12 @@ import { en } from './en';
 import { zhCN, type MessageKey } from './zh-CN';
 
 export type Language = 'zh-CN' | 'en';
-export type { MessageKey };
+
+/** The languages, each in its own name (the language switch, a new tenant's locale). */
+export const LANGUAGE_OPTIONS: { value: Language; label: string }[] = [
+  { value: 'zh-CN', label: '中文' },
+  { value: 'en', label: 'English' },
+];
 
 const STORAGE_KEY = 'toolgate.console.language';
 const DICTIONARIES: Record<Language, Record<MessageKey, string>> = { 'zh-CN': zhCN, en };
@@ -51,7 +56,6 @@ export function I18nProvider({ children }: { children: ReactNode }) {
     } catch {
       /* private mode: the choice lasts for this page only */
     }
-    document.documentElement.lang = next;
     setLanguageState(next);
   }, []);
 

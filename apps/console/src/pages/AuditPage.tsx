@@ -1,5 +1,5 @@
 import { DownloadOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
-import { App, Button, Card, Select, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, Card, Select, Space, Table, Typography } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { listTenants } from '../api/admin';
@@ -16,7 +16,7 @@ import { filterFromParams, filterToParams, PAGE_SIZES } from './audit/audit-even
 import { AuditFilters } from './audit/AuditFilters';
 import { CallTimeline } from './audit/CallTimeline';
 import { EventDrawer } from './audit/EventDrawer';
-import { EventTag } from './audit/EventTag';
+import { EventTag, StatusTag } from './audit/EventTag';
 import { VerifyResult } from './audit/VerifyResult';
 
 /**
@@ -197,15 +197,7 @@ export default function AuditPage() {
           {
             title: t('audit.col.status'),
             width: 150,
-            render: (_, e) =>
-              e.status ? (
-                <Tag color={e.status === 'ok' ? 'success' : 'error'}>
-                  {t(`audit.status.${e.status}`)}
-                  {e.code ? ` · ${e.code}` : ''}
-                </Tag>
-              ) : (
-                (e.code ?? '—')
-              ),
+            render: (_, e) => <StatusTag status={e.status} code={e.code} />,
           },
           {
             title: t('audit.col.duration'),
@@ -267,13 +259,7 @@ export default function AuditPage() {
         />
       </Space>
       <EventDrawer event={event} onClose={() => setEvent(null)} onOpenCall={setCallId} />
-      <CallTimeline
-        callId={callId}
-        onClose={() => setCallId(null)}
-        onOpenEvent={(e) => {
-          setEvent(e);
-        }}
-      />
+      <CallTimeline callId={callId} onClose={() => setCallId(null)} onOpenEvent={setEvent} />
     </Card>
   );
 }

@@ -25,7 +25,7 @@ export default function BindingsPage() {
   const [params, setParams] = useSearchParams();
   const [creating, setCreating] = useState(false);
   const [refresh, setRefresh] = useState(0);
-  const tenants = useApi((signal) => listTenants(signal), [refresh]);
+  const tenants = useApi((signal) => listTenants(signal), []);
   const catalog = useApi((signal) => listTools(signal), []);
   const tenantId = params.get('tenant') ?? me.tenantId ?? tenants.data?.[0]?.id ?? null;
   const bindings = useApi(tenantId ? (signal) => listBindings(tenantId, signal) : null, [tenantId, refresh]);
@@ -54,7 +54,13 @@ export default function BindingsPage() {
     }
   }, [tenantId, agentType, params, setParams]);
 
+  /** A binding changed: its list and history load again. */
   const changed = () => setRefresh((n) => n + 1);
+  /** A tenant was created or imported: the tenant list loads again too. */
+  const tenantChanged = () => {
+    tenants.reload();
+    changed();
+  };
   const platform = me.role === 'platform_admin';
 
   return (
@@ -132,7 +138,7 @@ export default function BindingsPage() {
             {
               key: 'yaml',
               label: t('bindings.tab.yaml'),
-              children: <YamlPanel tenantId={tenantId} onImported={changed} />,
+              children: <YamlPanel tenantId={tenantId} onImported={tenantChanged} />,
             },
           ]}
         />
@@ -142,7 +148,7 @@ export default function BindingsPage() {
         onClose={() => setCreating(false)}
         onCreated={(tenant) => {
           setCreating(false);
-          changed();
+          tenantChanged();
           choose({ tenant: tenant.id });
         }}
       />

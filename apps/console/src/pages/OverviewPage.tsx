@@ -1,6 +1,6 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { Button, Card, Col, Empty, Row, Segmented, Space, Statistic, Table, Typography } from 'antd';
-import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { getStats } from '../api/admin';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { PageSpinner } from '../components/PageSpinner';
@@ -19,6 +19,7 @@ const RANGES: Record<RangeKey, { ms: number; bucketMinutes: number }> = {
 };
 
 const percent = (v: number) => `${(v * 100).toFixed(v < 0.1 ? 1 : 0)}%`;
+const rounded = (v: number) => String(Math.round(v));
 
 /** Calls, error rate and p95 latency per tenant and tool over time; pending approvals; open calls. */
 export default function OverviewPage() {
@@ -48,8 +49,6 @@ export default function OverviewPage() {
   const totals = useMemo(() => totalsByTool(buckets), [buckets]);
   const calls = totals.reduce((n, x) => n + x.calls, 0);
   const errors = totals.reduce((n, x) => n + x.errors, 0);
-  const count = useCallback((v: number) => String(Math.round(v)), []);
-  const ms = useCallback((v: number) => `${Math.round(v)}`, []);
 
   const chart = (
     title: string,
@@ -137,12 +136,14 @@ export default function OverviewPage() {
         <>
           <Row gutter={[16, 16]}>
             <Col xs={24} xl={12}>
-              {chart(t('overview.calls'), series.calls, count, { integer: true })}
+              {chart(t('overview.calls'), series.calls, rounded, { integer: true })}
             </Col>
             <Col xs={24} xl={12}>
               {chart(t('overview.errorRate'), series.errorRate, percent)}
             </Col>
-            <Col xs={24}>{chart(t('overview.p95'), series.p95, ms, { note: t('overview.p95Note') })}</Col>
+            <Col xs={24}>
+              {chart(t('overview.p95'), series.p95, rounded, { note: t('overview.p95Note') })}
+            </Col>
           </Row>
           <Card size="small" title={t('overview.byTool')}>
             <Table<ToolTotals>

@@ -3,7 +3,7 @@ import { Alert, Button, Card, Form, Input, Segmented, Typography } from 'antd';
 import { useState } from 'react';
 import { AgentKeyError, useAuth } from '../auth/AuthContext';
 import { ErrorAlert } from '../components/ErrorAlert';
-import { useI18n, type Language } from '../i18n';
+import { LANGUAGE_OPTIONS, useI18n, type Language } from '../i18n';
 
 /** Sign-in with an API key; agent keys are refused with a reason. */
 export function SignInPage() {
@@ -46,10 +46,7 @@ export function SignInPage() {
           size="small"
           value={language}
           onChange={setLanguage}
-          options={[
-            { label: '中文', value: 'zh-CN' },
-            { label: 'English', value: 'en' },
-          ]}
+          options={LANGUAGE_OPTIONS}
           style={{ marginBottom: 16 }}
         />
         <Typography.Paragraph type="secondary">{t('signIn.hint')}</Typography.Paragraph>

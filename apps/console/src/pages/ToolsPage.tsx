@@ -1,14 +1,12 @@
 import { Card, Input, Select, Space, Table, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { listTools } from '../api/admin';
-import type { CatalogTool, RiskLevel } from '../api/types';
+import { RISK_LEVELS, type CatalogTool, type RiskLevel } from '../api/types';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { RiskBadge } from '../components/RiskBadge';
 import { useApi } from '../components/useApi';
 import { useT } from '../i18n';
 import { ToolDrawer } from './tools/ToolDrawer';
-
-const RISKS: RiskLevel[] = ['L0', 'L1', 'L2', 'L3'];
 
 function matches(tool: CatalogTool, text: string, risk: RiskLevel | undefined): boolean {
   if (risk && tool.risk.level !== risk) return false;
@@ -46,7 +44,7 @@ export default function ToolsPage() {
           style={{ width: 160 }}
           value={risk}
           onChange={setRisk}
-          options={RISKS.map((r) => ({ value: r, label: <RiskBadge level={r} /> }))}
+          options={RISK_LEVELS.map((r) => ({ value: r, label: <RiskBadge level={r} /> }))}
         />
       </Space>
       <Table<CatalogTool>

@@ -1,4 +1,4 @@
-import type { Principal } from '@toolgate/auth';
+import { canAccessTenant, type Principal } from '@toolgate/auth';
 import { ErrorCode, ToolgateError } from '@toolgate/toolkit';
 
 /**
@@ -6,7 +6,7 @@ import { ErrorCode, ToolgateError } from '@toolgate/toolkit';
  * tenant; a tenant admin only its own — another tenant's is reported as not found.
  */
 export function tenantInScope(actor: Principal, tenantId: string): string {
-  if (actor.role === 'platform_admin' || actor.tenantId === tenantId) return tenantId;
+  if (canAccessTenant(actor, tenantId)) return tenantId;
   throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `tenant ${tenantId}` } });
 }
 

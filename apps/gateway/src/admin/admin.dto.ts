@@ -1,4 +1,4 @@
-import { bindingToolSchema, TENANT_ID } from '@toolgate/tenancy';
+import { AGENT_TYPE, bindingToolEntrySchema, TENANT_ID } from '@toolgate/tenancy';
 import { z } from 'zod';
 
 /** Body of `POST /v1/admin/tenants`. */
@@ -9,17 +9,7 @@ export const createTenantBody = z.strictObject({
 });
 export type CreateTenantBody = z.infer<typeof createTenantBody>;
 
-const bindingTools = z
-  .array(
-    z.union([
-      z
-        .string()
-        .min(1)
-        .transform((name) => ({ name })),
-      bindingToolSchema,
-    ]),
-  )
-  .max(500);
+const bindingTools = z.array(bindingToolEntrySchema).max(500);
 
 /** Body of `PUT .../agents/:agentType/bindings`: the whole new tool list and the version it replaces. */
 export const replaceBindingsBody = z.strictObject({
@@ -49,7 +39,4 @@ export type ImportTenantBody = z.infer<typeof importTenantBody>;
 export const historyQuery = z.strictObject({ agentType: z.string().max(64).optional() });
 export type HistoryQuery = z.infer<typeof historyQuery>;
 
-export const agentTypeParam = z
-  .string()
-  .regex(/^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/, 'use snake_case')
-  .max(64);
+export const agentTypeParam = AGENT_TYPE.max(64);

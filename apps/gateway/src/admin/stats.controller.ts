@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
 import { ok } from '@toolgate/toolkit';
 import { z } from 'zod';
+import { adminScope } from './admin-scope.js';
 import { StatsService } from './stats.service.js';
 
 const statsQuery = z.strictObject({
@@ -28,8 +29,6 @@ export class StatsController {
   async get(@CurrentPrincipal() p: Principal, @Query({ schema: statsQuery }) q: StatsQuery) {
     const to = q.to ? new Date(q.to) : new Date();
     const from = q.from ? new Date(q.from) : new Date(to.getTime() - 6 * 60 * 60 * 1000);
-    const scope =
-      p.role === 'platform_admin' || (p.role === 'auditor' && p.tenantId === null) ? null : p.tenantId;
-    return ok(await this.stats.stats(scope, from, to, q.bucketMinutes));
+    return ok(await this.stats.stats(adminScope(p), from, to, q.bucketMinutes));
   }
 }

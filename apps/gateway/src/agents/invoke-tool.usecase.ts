@@ -34,8 +34,8 @@ export interface InvokeAnswer {
 }
 
 /**
- * `POST /v1/agents/:agentType/tools/:toolName/invoke`: build the agent, run the call (once per
- * Idempotency-Key when one is sent), shape the answer.
+ * `POST /v1/agents/:agentType/tools/:toolName/invoke`: build the agent (`agentFor`), run the call
+ * (once per Idempotency-Key when one is sent), shape the answer.
  */
 @Injectable()
 export class InvokeToolUseCase {
@@ -44,9 +44,17 @@ export class InvokeToolUseCase {
     private readonly idempotency: IdempotencyService,
   ) {}
 
-  async execute(command: InvokeCommand): Promise<InvokeAnswer> {
+  /**
+   * The caller's agent with the tool checked: unknown agent types and tools throw (404) here,
+   * before any key is taken or any answer (an SSE stream) starts.
+   */
+  async agentFor(command: InvokeCommand): Promise<Agent> {
     const agent = await this.agents.create(command.tenantId, command.agentType, command.principal);
-    agent.tool(command.toolName); // unknown tools answer 404 before any key is taken
+    agent.tool(command.toolName);
+    return agent;
+  }
+
+  async execute(agent: Agent, command: InvokeCommand): Promise<InvokeAnswer> {
     const input = command.body.input ?? {};
     if (!command.idempotencyKey) return this.once(agent, command, input, command.body.callId, undefined);
     const answer = await this.idempotency.run(

@@ -1,6 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ApiKeyService } from '@toolgate/auth';
-import { AgentFactory } from '@toolgate/agents';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { toJsonSchema } from '@toolgate/toolkit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -24,16 +23,11 @@ type InvokeRequest = FastifyRequest<{ Params: { agentType: string; toolName: str
  * schemas, the one error mapping; and it hands the call to the same use case.
  */
 export function registerInvokeRoute(app: NestFastifyApplication, bodyLimit: number): void {
-  let deps: { keys: ApiKeyService; agents: AgentFactory; invoke: InvokeToolUseCase } | undefined;
-  const resolve = () =>
-    (deps ??= {
-      keys: app.get(ApiKeyService),
-      agents: app.get(AgentFactory),
-      invoke: app.get(InvokeToolUseCase),
-    });
+  let deps: { keys: ApiKeyService; invoke: InvokeToolUseCase } | undefined;
+  const resolve = () => (deps ??= { keys: app.get(ApiKeyService), invoke: app.get(InvokeToolUseCase) });
 
   const handle = async (request: InvokeRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    const { keys, agents, invoke } = resolve();
+    const { keys, invoke } = resolve();
     const principal = await keys.authorize(request.headers.authorization, ['agent']);
     const body = checkRequestPart<InvokeBody>(invokeBody, request.body);
     const query = checkRequestPart<InvokeQuery>(invokeQuery, request.query);
@@ -48,15 +42,15 @@ export function registerInvokeRoute(app: NestFastifyApplication, bodyLimit: numb
       view: query.view,
       idempotencyKey: typeof key === 'string' ? key : undefined,
     };
+    // Unknown agent types and tools answer 404 as JSON, before an SSE stream opens.
+    const agent = await invoke.agentFor(command);
     if (request.headers.accept?.includes('text/event-stream')) {
-      // Unknown agent types and tools still answer 404 as JSON, before the stream opens.
-      (await agents.create(command.tenantId, command.agentType, principal)).tool(command.toolName);
       const stream = new SseStream(reply);
-      const answer = await invoke.execute({ ...command, onEvent: stream.onEvent });
+      const answer = await invoke.execute(agent, { ...command, onEvent: stream.onEvent });
       stream.end(answer.callId, answer.envelope);
       return reply;
     }
-    const answer = await invoke.execute(command);
+    const answer = await invoke.execute(agent, command);
     return reply
       .status(answer.status)
       .headers(answer.headers)

@@ -27,27 +27,20 @@ export function statusOfThrown(code: string): number {
   return THROWN_STATUS[code] ?? 500;
 }
 
+/** The invoke answers that are not tool outcomes; they keep their platform status. */
+const NOT_TOOL_OUTCOMES: ReadonlySet<string> = new Set([
+  ErrorCode.APPROVAL_PENDING,
+  ErrorCode.TOOL_NOT_FOUND,
+  ErrorCode.IDEMPOTENCY_CONFLICT,
+  ErrorCode.RATE_LIMITED,
+  ErrorCode.AUDIT_UNAVAILABLE,
+  ErrorCode.INTERNAL_ERROR,
+]);
+
 /**
  * The status of an invoke answer. Tool outcomes are 200 on purpose: HTTP clients retry 5xx, and a
  * retried side effect is a second side effect. Only answers that are not tool outcomes differ.
  */
 export function statusOfInvoke(code: string | undefined): number {
-  switch (code) {
-    case undefined:
-      return 200;
-    case ErrorCode.APPROVAL_PENDING:
-      return 202;
-    case ErrorCode.TOOL_NOT_FOUND:
-      return 404;
-    case ErrorCode.IDEMPOTENCY_CONFLICT:
-      return 409;
-    case ErrorCode.RATE_LIMITED:
-      return 429;
-    case ErrorCode.AUDIT_UNAVAILABLE:
-      return 503;
-    case ErrorCode.INTERNAL_ERROR:
-      return 500;
-    default:
-      return 200;
-  }
+  return code !== undefined && NOT_TOOL_OUTCOMES.has(code) ? statusOfThrown(code) : 200;
 }

@@ -1,5 +1,5 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import { resolveLocale, type Locale } from '@toolgate/toolkit';
+import { DEFAULT_LOCALE, resolveLocale, type Locale } from '@toolgate/toolkit';
 
 /** The request property holding the gateway's default locale (decorated on Fastify requests). */
 export const DEFAULT_LOCALE_PROPERTY = 'toolgateDefaultLocale';
@@ -9,7 +9,7 @@ export function localeOf(request: { headers: Record<string, unknown> } & Record<
   const header = request.headers['accept-language'];
   return resolveLocale(
     typeof header === 'string' ? header : undefined,
-    (request[DEFAULT_LOCALE_PROPERTY] as Locale) ?? 'zh-CN',
+    (request[DEFAULT_LOCALE_PROPERTY] as Locale) ?? DEFAULT_LOCALE,
   );
 }
 

@@ -6,18 +6,32 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { loadAuditKeyMaterial, type AuditKeyMaterial } from './key-material.js';
 
-/** Defaults that are not in CONTRACT.md's env table; all overridable in `config/toolgate.yaml`. */
-export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
-export const DEFAULT_KEY_CACHE_TTL_MS = 2_000;
-export const DEFAULT_BINDING_CACHE_TTL_MS = 1_000;
-/** The audit write's own deadline inside a call's time budget. */
-export const DEFAULT_AUDIT_WRITE_DEADLINE_MS = 2_000;
-export const DEFAULT_AUDIT_MAX_BATCH = 500;
-export const DEFAULT_CHECKPOINT_INTERVAL_MS = 60_000;
-export const DEFAULT_HEARTBEAT_MS = 2_000;
-export const DEFAULT_APPROVAL_EXPIRY_MS = 24 * 60 * 60 * 1000;
-export const DEFAULT_IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-export const DEFAULT_STALE_AFTER_MS = 15_000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The defaults of `config/toolgate.yaml` (which documents them; these are the source of truth),
+ * per section of the file. The redaction default is the audit lib's DEFAULT_REDACTION_POLICY.
+ */
+const FILE_DEFAULTS = {
+  server: { bodyLimitBytes: 1024 * 1024, accessLog: false, trustProxy: false },
+  database: { poolSize: 20 },
+  auth: { keyCacheTtlMs: 2_000 },
+  tenancy: { bindingCacheTtlMs: 1_000 },
+  logLevel: 'info',
+  audit: {
+    auditL0: false,
+    /** The audit write's own deadline inside a call's time budget. */
+    writeDeadlineMs: 2_000,
+    maxBatch: 500,
+    retryIntervalMs: 1_000,
+    checkpointIntervalMs: 60_000,
+    reconcileIntervalMs: 5_000,
+  },
+  approvals: { expiryMs: DAY_MS, idempotencyTtlMs: DAY_MS, pollMs: 2_000 },
+  instances: { heartbeatMs: 2_000, staleAfterMs: 15_000 },
+} as const;
+
+const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
 /** `config/toolgate.yaml`: platform settings that are not per tenant. Every key is optional. */
 const platformFileSchema = z.strictObject({
@@ -31,7 +45,7 @@ const platformFileSchema = z.strictObject({
   database: z.strictObject({ poolSize: z.number().int().positive().optional() }).optional(),
   auth: z.strictObject({ keyCacheTtlMs: z.number().int().nonnegative().optional() }).optional(),
   tenancy: z.strictObject({ bindingCacheTtlMs: z.number().int().nonnegative().optional() }).optional(),
-  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  logLevel: logLevel.optional(),
   audit: z
     .strictObject({
       auditL0: z.boolean().optional(),
@@ -110,7 +124,7 @@ const envSchema = z.object({
   TOOLGATE_CONFIG_DIR: z.string().min(1).default('config'),
   TOOLGATE_LOCALE: z.enum(['zh-CN', 'en']).default('zh-CN'),
   TOOLGATE_DEMO: booleanEnv.optional(),
-  TOOLGATE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  TOOLGATE_LOG_LEVEL: logLevel.optional(),
   TOOLGATE_DATA_DIR: z.string().min(1).default('data'),
   TOOLGATE_CONSOLE_DIR: z.string().min(1).default('apps/console/dist'),
   REDIS_URL: z
@@ -124,14 +138,15 @@ const envSchema = z.object({
     .optional(),
 });
 
+const listIssues = (error: z.ZodError) =>
+  error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`).join('\n');
+
 function readPlatformFile(configDir: string): z.infer<typeof platformFileSchema> {
   const file = join(configDir, 'toolgate.yaml');
   if (!existsSync(file)) return {};
   const parsed = platformFileSchema.safeParse(parseYaml(readFileSync(file, 'utf8')) ?? {});
   if (!parsed.success) {
-    throw new SettingsError(
-      `${file}:\n${parsed.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`).join('\n')}`,
-    );
+    throw new SettingsError(`${file}:\n${listIssues(parsed.error)}`);
   }
   return parsed.data;
 }
@@ -143,9 +158,7 @@ function readPlatformFile(configDir: string): z.infer<typeof platformFileSchema>
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
   if (!parsed.success) {
-    throw new SettingsError(
-      `Invalid environment:\n${parsed.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`).join('\n')}`,
-    );
+    throw new SettingsError(`Invalid environment:\n${listIssues(parsed.error)}`);
   }
   const e = parsed.data;
   const target = parseDatabaseUrl(e.DATABASE_URL);
@@ -154,38 +167,31 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     server: {
       port: e.PORT,
       host: e.HOST,
-      bodyLimitBytes: file.server?.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
-      accessLog: file.server?.accessLog ?? false,
-      trustProxy: file.server?.trustProxy ?? false,
+      ...FILE_DEFAULTS.server,
+      ...file.server,
       consoleDir: e.TOOLGATE_CONSOLE_DIR,
     },
-    database: { url: e.DATABASE_URL, poolSize: file.database?.poolSize ?? 20 },
+    database: { url: e.DATABASE_URL, ...FILE_DEFAULTS.database, ...file.database },
     auth: {
       adminKey: e.TOOLGATE_ADMIN_KEY,
       generateAdminKey: !e.TOOLGATE_ADMIN_KEY,
-      keyCacheTtlMs: file.auth?.keyCacheTtlMs ?? DEFAULT_KEY_CACHE_TTL_MS,
+      ...FILE_DEFAULTS.auth,
+      ...file.auth,
     },
     tenancy: {
       configDir: e.TOOLGATE_CONFIG_DIR,
       // CONTRACT.md: the demo is on for SQLite and off for MySQL unless TOOLGATE_DEMO says otherwise.
       demo: e.TOOLGATE_DEMO ?? target.kind === 'sqlite',
-      bindingCacheTtlMs: file.tenancy?.bindingCacheTtlMs ?? DEFAULT_BINDING_CACHE_TTL_MS,
+      ...FILE_DEFAULTS.tenancy,
+      ...file.tenancy,
     },
     audit: auditSettings(file.audit, loadAuditKeyMaterial(env, e.TOOLGATE_DATA_DIR)),
-    instances: {
-      instanceId: e.TOOLGATE_INSTANCE_ID,
-      heartbeatMs: file.instances?.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
-      staleAfterMs: file.instances?.staleAfterMs ?? DEFAULT_STALE_AFTER_MS,
-    },
-    approvals: {
-      expiryMs: file.approvals?.expiryMs ?? DEFAULT_APPROVAL_EXPIRY_MS,
-      idempotencyTtlMs: file.approvals?.idempotencyTtlMs ?? DEFAULT_IDEMPOTENCY_TTL_MS,
-      pollMs: file.approvals?.pollMs ?? 2_000,
-    },
+    instances: { instanceId: e.TOOLGATE_INSTANCE_ID, ...FILE_DEFAULTS.instances, ...file.instances },
+    approvals: { ...FILE_DEFAULTS.approvals, ...file.approvals },
     quotas: { redisUrl: e.REDIS_URL, redisPrefix: e.TOOLGATE_REDIS_PREFIX },
     dataDir: e.TOOLGATE_DATA_DIR,
     locale: e.TOOLGATE_LOCALE,
-    logLevel: e.TOOLGATE_LOG_LEVEL ?? file.logLevel ?? 'info',
+    logLevel: e.TOOLGATE_LOG_LEVEL ?? file.logLevel ?? FILE_DEFAULTS.logLevel,
   };
 }
 
@@ -193,16 +199,13 @@ function auditSettings(
   file: z.infer<typeof platformFileSchema>['audit'],
   keys: AuditKeyMaterial,
 ): Settings['audit'] {
+  const { redaction, ...rest } = file ?? {};
   return {
-    auditL0: file?.auditL0 ?? false,
-    writeDeadlineMs: file?.writeDeadlineMs ?? DEFAULT_AUDIT_WRITE_DEADLINE_MS,
-    maxBatch: file?.maxBatch ?? DEFAULT_AUDIT_MAX_BATCH,
-    retryIntervalMs: file?.retryIntervalMs ?? 1_000,
-    checkpointIntervalMs: file?.checkpointIntervalMs ?? DEFAULT_CHECKPOINT_INTERVAL_MS,
-    reconcileIntervalMs: file?.reconcileIntervalMs ?? 5_000,
+    ...FILE_DEFAULTS.audit,
+    ...rest,
     defaultRedaction: {
-      mode: file?.redaction?.mode ?? DEFAULT_REDACTION_POLICY.mode,
-      patterns: file?.redaction?.patterns ?? DEFAULT_REDACTION_POLICY.patterns,
+      mode: redaction?.mode ?? DEFAULT_REDACTION_POLICY.mode,
+      patterns: redaction?.patterns ?? DEFAULT_REDACTION_POLICY.patterns,
     },
     signingKeyPem: keys.signingKeyPem,
     fingerprintSecret: keys.fingerprintSecret,

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AuditTrail, PLATFORM_TENANT, TenantRedaction } from '@toolgate/audit';
 import { InstanceRegistry } from '@toolgate/database';
-import { TenantRepository, tenantApprovalSettingsSchema } from '@toolgate/tenancy';
+import { BindingResolver, tenantApprovalSettingsSchema } from '@toolgate/tenancy';
 import {
   canonicalJson,
   ErrorCode,
@@ -37,7 +37,7 @@ export function actionDigest(tool: string, implementation: string, input: unknow
 export class ApprovalGate implements ToolCallHook {
   constructor(
     private readonly approvals: ApprovalRepository,
-    private readonly tenants: TenantRepository,
+    private readonly bindings: BindingResolver,
     private readonly redaction: TenantRedaction,
     private readonly audit: AuditTrail,
     private readonly instances: InstanceRegistry,
@@ -170,7 +170,7 @@ export class ApprovalGate implements ToolCallHook {
   }
 
   private async twoApprovers(tenantId: string): Promise<boolean> {
-    const tenant = await this.tenants.findTenant(tenantId);
+    const tenant = await this.bindings.tenant(tenantId);
     const parsed = tenantApprovalSettingsSchema.safeParse(
       (tenant?.settings as { approvals?: unknown } | undefined)?.approvals ?? {},
     );

@@ -56,9 +56,7 @@ export class ApprovalService {
   }
 
   async get(actor: CallPrincipal, approvalId: string): Promise<ApprovalView> {
-    const a = await this.approvals.find(approvalId);
-    if (!a || !(actor.role === 'platform_admin' || a.tenantId === actor.tenantId))
-      throw this.notFound(approvalId);
+    const a = await this.findVisible(actor, approvalId);
     return toApprovalView(a, await this.approvals.decisionsOf([a.id]));
   }
 
@@ -69,9 +67,7 @@ export class ApprovalService {
     decision: 'approve' | 'deny',
     comment: string | undefined,
   ) {
-    const found = await this.approvals.find(approvalId);
-    if (!found || !(actor.role === 'platform_admin' || found.tenantId === actor.tenantId))
-      throw this.notFound(approvalId);
+    const found = await this.findVisible(actor, approvalId);
     if (!this.mayDecide(actor, found.tenantId)) throw new ToolgateError(ErrorCode.FORBIDDEN);
     const outcome = await this.approvals.decide(approvalId, (em, approval, decisions) =>
       this.apply(em, approval, decisions, actor, decision, comment),
@@ -255,7 +251,12 @@ export class ApprovalService {
     ]);
   }
 
-  private notFound(id: string): ToolgateError {
-    return new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `approval ${id}` } });
+  /** The approval, if the actor may see it (its tenant's, or any for platform admins); else NOT_FOUND. */
+  private async findVisible(actor: CallPrincipal, approvalId: string): Promise<ApprovalEntity> {
+    const a = await this.approvals.find(approvalId);
+    if (!a || !(actor.role === 'platform_admin' || a.tenantId === actor.tenantId)) {
+      throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `approval ${approvalId}` } });
+    }
+    return a;
   }
 }

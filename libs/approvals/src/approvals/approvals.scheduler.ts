@@ -5,6 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+import { runPeriodically } from '@toolgate/database';
 import { APPROVALS_OPTIONS, type ApprovalsOptions } from '../approvals.options.js';
 import { CallRecordRepository } from '../calls/call-record.repository.js';
 import { ApprovalService } from './approval.service.js';
@@ -20,8 +21,7 @@ const ORPHAN_AFTER_MS = 5_000;
 @Injectable()
 export class ApprovalsScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Approvals');
-  private timer?: NodeJS.Timeout;
-  private busy = false;
+  private stop?: () => void;
 
   constructor(
     private readonly approvals: ApprovalService,
@@ -31,26 +31,23 @@ export class ApprovalsScheduler implements OnApplicationBootstrap, OnApplication
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.tick(), this.options.pollMs);
-    this.timer.unref();
+    this.stop = runPeriodically(
+      this.options.pollMs,
+      () => this.tick(),
+      (err) => this.logger.warn(`background pass failed: ${err.message}`),
+    );
   }
 
   onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.stop?.();
   }
 
-  async tick(): Promise<void> {
-    if (this.busy) return;
-    this.busy = true;
-    try {
-      await this.approvals.sweepExpired();
-      for (const call of await this.calls.queuedBefore(new Date(Date.now() - ORPHAN_AFTER_MS))) {
-        void this.runner.run(call.callId);
-      }
-    } catch (err) {
-      this.logger.warn(`background pass failed: ${(err as Error).message}`);
-    } finally {
-      this.busy = false;
+  private async tick(): Promise<void> {
+    await this.approvals.sweepExpired();
+    for (const call of await this.calls.queuedBefore(new Date(Date.now() - ORPHAN_AFTER_MS))) {
+      this.runner
+        .run(call.callId)
+        .catch((err: Error) => this.logger.warn(`orphaned call ${call.callId}: ${err.message}`));
     }
   }
 }

@@ -1,21 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InstanceRegistry } from '@toolgate/database';
 import { TenantConnectors } from '@toolgate/tenancy';
-import { errorEnvelope, ErrorCode, ToolExecutor, ToolRegistry, type CallPrincipal } from '@toolgate/toolkit';
+import { errorEnvelope, ErrorCode, ToolExecutor, ToolRegistry } from '@toolgate/toolkit';
 import { CallRecordRepository } from '../calls/call-record.repository.js';
-import type { StoredPrincipal, ToolCallEntity } from '../entities/tool-call.entity.js';
+import { principalOf } from '../calls/stored-principal.js';
+import type { ToolCallEntity } from '../entities/tool-call.entity.js';
 import { actionDigest } from './approval-gate.hook.js';
 import { ApprovalRepository } from './approval.repository.js';
-
-function toPrincipal(p: StoredPrincipal): CallPrincipal {
-  return {
-    principalType: p.principalType,
-    principalId: p.principalId,
-    role: p.role,
-    tenantId: p.tenantId ?? null,
-    name: p.name,
-  };
-}
 
 /**
  * Runs an approved call exactly once, on whichever gateway claims it first: the stored validated
@@ -79,7 +70,7 @@ export class ApprovedCallRunner {
     }
     const decisions = await this.approvals.decisionsOf([approval.id]);
     const approver = [...decisions].reverse().find((d) => d.decision === 'approve');
-    const principal = toPrincipal(record.principal);
+    const principal = principalOf(record.principal);
     await this.executor.run({
       tool: {
         contract,

@@ -1,30 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import type { CallRecordSink, Sidecar, SqlStatement } from '@toolgate/audit';
-import { InstanceRegistry } from '@toolgate/database';
+import { InstanceRegistry, toSqlDateTime } from '@toolgate/database';
 import { ErrorCode, errorEnvelope, isOk, type ToolCall, type ToolCallResult } from '@toolgate/toolkit';
 import { PLATFORM_TENANT } from '@toolgate/audit';
 import { principalOf } from './stored-principal.js';
 
-const now = () => new Date().toISOString().replace('T', ' ').replace('Z', '');
+const now = () => toSqlDateTime(new Date());
 
 const COLUMNS =
   'call_id, tenant_id, agent_type, tool, implementation, session_id, idempotency_identity, principal, locale, status, input, input_digest, timeout_ms, approval_mode, binding_version, approval_id, envelope, instance_id, created_at, updated_at';
 
 /** The envelope a call interrupted by a dying gateway answers with. */
-export function interruptedEnvelope(locale: 'zh-CN' | 'en' = 'en') {
-  return locale === 'zh-CN'
-    ? {
-        error: '执行该调用的网关进程中断，调用结果未知',
-        code: 'INTERRUPTED',
-        suggestedAction: '使用相同的 Idempotency-Key 重试：上游会收到相同的幂等键',
-      }
-    : {
-        error: 'The gateway running this call stopped; its outcome is unknown',
-        code: 'INTERRUPTED',
-        suggestedAction:
-          'Retry with the same Idempotency-Key: the upstream receives the same idempotency key',
-      };
-}
+const INTERRUPTED_ENVELOPE = JSON.stringify({
+  error: 'The gateway running this call stopped; its outcome is unknown',
+  code: 'INTERRUPTED',
+  suggestedAction: 'Retry with the same Idempotency-Key: the upstream receives the same idempotency key',
+});
 
 /**
  * Keeps `tool_calls` in step with the audit trail: the record of an L1+ call is written in the same
@@ -84,7 +75,7 @@ export class CallRecordsSink implements CallRecordSink {
     return () => [
       {
         sql: `UPDATE tool_calls SET status = 'interrupted', envelope = ?, updated_at = ? WHERE call_id = ? AND status IN ('running', 'queued')`,
-        params: [JSON.stringify(interruptedEnvelope()), now(), callId],
+        params: [INTERRUPTED_ENVELOPE, now(), callId],
       },
     ];
   }

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { isMysql, TransactionRunner } from '@toolgate/database';
+import { isMysql, toSqlDateTime, TransactionRunner } from '@toolgate/database';
 import type { EntityManager } from 'typeorm';
 import { GENESIS_HASH, type AuditEventDraft } from '../audit-event.js';
 import { eventHash } from './event-hash.js';
-import { toSqlDateTime } from './sql-time.js';
 
 /** A statement that commits in the same transaction as the events (parameterised). */
 export interface SqlStatement {
@@ -128,10 +127,10 @@ class StatementBatch {
   }
 }
 
-function startedKey(callId: string): string {
+export function startedKey(callId: string): string {
   return `${callId}:started`;
 }
-function closedKey(callId: string): string {
+export function closedKey(callId: string): string {
   return `${callId}:closed`;
 }
 

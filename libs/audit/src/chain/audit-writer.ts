@@ -1,9 +1,12 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { isRetryableTransactionError } from '@toolgate/database';
+import type { EntityManager } from 'typeorm';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import { CLOSING_EVENTS, type AuditEventDraft } from '../audit-event.js';
 import {
   AuditChainRepository,
+  closedKey,
+  startedKey,
   type ChainEntry,
   type EntryOutcome,
   type Sidecar,
@@ -44,8 +47,8 @@ interface Group {
 /** The idempotency key of a call event (see AuditChainRepository). */
 export function dedupeKeyOf(draft: AuditEventDraft, extra?: string): string | null {
   if (!draft.callId) return null;
-  if (draft.event === 'started') return `${draft.callId}:started`;
-  if (CLOSING_EVENTS.has(draft.event)) return `${draft.callId}:closed`;
+  if (draft.event === 'started') return startedKey(draft.callId);
+  if (CLOSING_EVENTS.has(draft.event)) return closedKey(draft.callId);
   if (draft.event === 'late_completion') return `${draft.callId}:late`;
   return extra ? `${draft.callId}:${draft.event}:${extra}` : null;
 }
@@ -85,16 +88,14 @@ export class AuditWriter implements OnApplicationShutdown {
    * the database, another prepares or commits its batch. On MySQL they run on separate pooled
    * connections; on SQLite the transaction runner serializes them anyway.
    */
-  private readonly lanes = Array.from({ length: WRITER_LANES }, () => ({
-    queue: [] as Group[],
+  private readonly lanes = Array.from({ length: WRITER_LANES }, (): Lane => ({
+    queue: [],
     scheduled: false,
     inFlight: 0,
   }));
   private readonly retrying = new Set<ChainEntry[]>();
   private retryTimer?: NodeJS.Timeout;
   private closed = false;
-  /** Events written since boot, for the benchmark and metrics. */
-  written = 0;
 
   constructor(
     private readonly chain: AuditChainRepository,
@@ -143,16 +144,11 @@ export class AuditWriter implements OnApplicationShutdown {
 
   /** Writes `drafts` inside an existing transaction (admin changes and their events commit together). */
   appendInTransaction(
-    em: Parameters<AuditChainRepository['append']>[1],
+    em: EntityManager,
     drafts: readonly AuditEventDraft[],
     options: AppendOptions = {},
   ): Promise<EntryOutcome[]> {
     return this.chain.append(toEntries(drafts, options), em);
-  }
-
-  /** Events waiting for a retry. */
-  get pendingRetries(): number {
-    return [...this.retrying].reduce((n, e) => n + e.length, 0);
   }
 
   private enqueue(group: Group): void {
@@ -189,7 +185,6 @@ export class AuditWriter implements OnApplicationShutdown {
     this.schedule(lane);
     try {
       const outcomes = await this.appendWithRetry(batch.flatMap((g) => g.entries));
-      this.written += outcomes.filter((o) => o === 'written').length;
       let at = 0;
       for (const g of batch) {
         g.resolve(outcomes.slice(at, at + g.entries.length));

@@ -1,5 +1,5 @@
-import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
-import { canonicalJson } from '@toolgate/toolkit';
+import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import { canonicalJson, sha256Hex } from '@toolgate/toolkit';
 
 /** What a checkpoint states: tenant T's chain had `seq` events, ending in `headHash`, at `signedAt`. */
 export interface CheckpointStatement {
@@ -24,10 +24,7 @@ export class CheckpointSigner {
     if (this.privateKey.asymmetricKeyType !== 'ed25519')
       throw new Error('the audit signing key must be an Ed25519 private key (PEM)');
     this.publicKey = createPublicKey(this.privateKey);
-    this.keyId = `ed25519:${createHash('sha256')
-      .update(this.publicKey.export({ type: 'spki', format: 'der' }))
-      .digest('hex')
-      .slice(0, 16)}`;
+    this.keyId = `ed25519:${sha256Hex(this.publicKey.export({ type: 'spki', format: 'der' })).slice(0, 16)}`;
   }
 
   /** The bytes a signature covers. */

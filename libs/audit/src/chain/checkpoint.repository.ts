@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { isMysql, TransactionRunner } from '@toolgate/database';
+import { fromSqlDateTime, isMysql, toSqlDateTime, TransactionRunner } from '@toolgate/database';
 import type { DataSource } from 'typeorm';
 import { AuditCheckpointEntity } from '../entities/audit-checkpoint.entity.js';
 import type { CheckpointStatement } from './checkpoint-signer.js';
-import { fromSqlDateTime, toSqlDateTime } from './sql-time.js';
 
 /** A stored checkpoint. */
 export interface StoredCheckpoint extends CheckpointStatement {

@@ -5,6 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+import { runPeriodically } from '@toolgate/database';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import { CheckpointRepository, type StoredCheckpoint } from './checkpoint.repository.js';
 import { CheckpointSigner } from './checkpoint-signer.js';
@@ -15,7 +16,7 @@ import { ChainVerifier, type Verification } from './chain-verifier.js';
 export class CheckpointService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('AuditCheckpoints');
   readonly signer: CheckpointSigner;
-  private timer?: NodeJS.Timeout;
+  private stopSchedule?: () => void;
 
   constructor(
     private readonly checkpoints: CheckpointRepository,
@@ -30,18 +31,15 @@ export class CheckpointService implements OnApplicationBootstrap, OnApplicationS
 
   onApplicationBootstrap(): void {
     if (this.intervalMs <= 0) return;
-    this.timer = setInterval(
-      () =>
-        void this.checkpointAll().catch((err: Error) =>
-          this.logger.warn(`checkpoint failed: ${err.message}`),
-        ),
+    this.stopSchedule = runPeriodically(
       this.intervalMs,
+      () => this.checkpointAll(),
+      (err) => this.logger.warn(`checkpoint failed: ${err.message}`),
     );
-    this.timer.unref();
   }
 
   onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.stopSchedule?.();
   }
 
   /** Signs a checkpoint for one tenant now; null when its chain is empty. */

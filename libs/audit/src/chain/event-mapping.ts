@@ -1,6 +1,6 @@
+import { fromSqlDateTime } from '@toolgate/database';
 import type { AuditEventRecord } from '../audit-event.js';
 import type { AuditEventEntity } from '../entities/audit-event.entity.js';
-import { fromSqlDateTime } from './sql-time.js';
 
 /** A stored row as the domain sees it (and as its hash was computed). */
 export function toRecord(e: AuditEventEntity): AuditEventRecord {

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import type { ToolModelOutput } from '@toolgate/toolkit';
+import { sha256Hex, type ToolModelOutput } from '@toolgate/toolkit';
 import type { OutputSummary } from '../audit-event.js';
 import type { Redactor } from '../redaction/redactor.js';
 
@@ -33,7 +32,7 @@ export function summarizeOutput(
 ): OutputSummary {
   const full = JSON.stringify(output ?? null);
   const bytes = Buffer.byteLength(full);
-  const sha256 = createHash('sha256').update(full).digest('hex');
+  const sha256 = sha256Hex(full);
   if (modelOutput) {
     const c = cut(redactor.redactText(modelText(modelOutput)), OUTPUT_SUMMARY_BYTES);
     return { text: c.text, truncated: c.truncated, bytes, sha256 };

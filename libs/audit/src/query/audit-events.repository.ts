@@ -1,9 +1,9 @@
+import { fromSqlDateTime, toSqlDateTime } from '@toolgate/database';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository, SelectQueryBuilder } from 'typeorm';
 import type { AuditEventRecord } from '../audit-event.js';
 import { toRecord } from '../chain/event-mapping.js';
-import { fromSqlDateTime } from '../chain/sql-time.js';
 import { AuditEventEntity } from '../entities/audit-event.entity.js';
 import { AuditOpenCallEntity } from '../entities/audit-open-call.entity.js';
 import type { AuditFilter } from './audit-query.js';
@@ -16,10 +16,10 @@ export class AuditEventsRepository {
     @InjectRepository(AuditOpenCallEntity) private readonly open: Repository<AuditOpenCallEntity>,
   ) {}
 
-  private filtered(filter: AuditFilter, tenantScope: string | null): SelectQueryBuilder<AuditEventEntity> {
+  /** `filter` is already confined to the reader's scope (see AuditQueries). */
+  private filtered(filter: AuditFilter): SelectQueryBuilder<AuditEventEntity> {
     const q = this.events.createQueryBuilder('e');
-    const tenantId = tenantScope ?? filter.tenantId;
-    if (tenantId) q.andWhere('e.tenantId = :tenantId', { tenantId });
+    if (filter.tenantId) q.andWhere('e.tenantId = :tenantId', { tenantId: filter.tenantId });
     if (filter.tool) q.andWhere('e.tool = :tool', { tool: filter.tool });
     if (filter.riskLevel) q.andWhere('e.riskLevel = :riskLevel', { riskLevel: filter.riskLevel });
     if (filter.actorId) q.andWhere('e.actorId = :actorId', { actorId: filter.actorId });
@@ -27,33 +27,24 @@ export class AuditEventsRepository {
     if (filter.code) q.andWhere('e.code = :code', { code: filter.code });
     if (filter.event) q.andWhere('e.event = :event', { event: filter.event });
     if (filter.callId) q.andWhere('e.callId = :callId', { callId: filter.callId });
-    if (filter.from) q.andWhere('e.occurredAt >= :from', { from: sqlTime(filter.from) });
-    if (filter.to) q.andWhere('e.occurredAt <= :to', { to: sqlTime(filter.to) });
+    if (filter.from) q.andWhere('e.occurredAt >= :from', { from: toSqlDateTime(new Date(filter.from)) });
+    if (filter.to) q.andWhere('e.occurredAt <= :to', { to: toSqlDateTime(new Date(filter.to)) });
     return q;
   }
 
   /** One page, newest first, after the row `beforeId` (exclusive). */
-  async page(
-    filter: AuditFilter,
-    tenantScope: string | null,
-    limit: number,
-    beforeId?: string,
-  ): Promise<AuditEventRecord[]> {
-    const q = this.filtered(filter, tenantScope);
+  async page(filter: AuditFilter, limit: number, beforeId?: string): Promise<AuditEventRecord[]> {
+    const q = this.filtered(filter);
     if (beforeId) q.andWhere('e.id < :beforeId', { beforeId });
     const rows = await q.orderBy('e.id', 'DESC').take(limit).getMany();
     return rows.map(toRecord);
   }
 
   /** All matching rows, oldest first, in chunks: constant memory for exports of any size. */
-  async *scan(
-    filter: AuditFilter,
-    tenantScope: string | null,
-    chunk = 1000,
-  ): AsyncGenerator<AuditEventRecord[]> {
+  async *scan(filter: AuditFilter, chunk = 1000): AsyncGenerator<AuditEventRecord[]> {
     let afterId = '0';
     for (;;) {
-      const rows = await this.filtered(filter, tenantScope)
+      const rows = await this.filtered(filter)
         .andWhere('e.id > :afterId', { afterId })
         .orderBy('e.id', 'ASC')
         .take(chunk)
@@ -81,8 +72,8 @@ export class AuditEventsRepository {
       .createQueryBuilder('e')
       .select(['e.tenantId', 'e.tool', 'e.status', 'e.durationMs', 'e.occurredAt'])
       .where('e.event = :event', { event: 'finished' })
-      .andWhere('e.occurredAt >= :from', { from: sqlTime(from.toISOString()) })
-      .andWhere('e.occurredAt <= :to', { to: sqlTime(to.toISOString()) });
+      .andWhere('e.occurredAt >= :from', { from: toSqlDateTime(from) })
+      .andWhere('e.occurredAt <= :to', { to: toSqlDateTime(to) });
     if (tenantScope) q.andWhere('e.tenantId = :tenantId', { tenantId: tenantScope });
     const rows = await q.orderBy('e.id', 'ASC').take(limit).getMany();
     return rows.map((r) => ({
@@ -115,8 +106,4 @@ export class AuditEventsRepository {
       .where('o.instanceId IN (:...ids)', { ids: instanceIds })
       .getMany();
   }
-}
-
-function sqlTime(iso: string): string {
-  return new Date(iso).toISOString().replace('T', ' ').replace('Z', '');
 }

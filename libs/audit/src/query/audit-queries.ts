@@ -1,11 +1,11 @@
+import { fromSqlDateTime } from '@toolgate/database';
 import { Injectable } from '@nestjs/common';
 import type { Writable } from 'node:stream';
 import { ErrorCode, ToolgateError } from '@toolgate/toolkit';
-import type { AuditEventRecord } from '../audit-event.js';
+import { CLOSING_EVENTS } from '../audit-event.js';
 import { CheckpointService } from '../chain/checkpoint.service.js';
 import type { Verification } from '../chain/chain-verifier.js';
 import { toApiEvent, type ApiAuditEvent } from '../chain/event-mapping.js';
-import { fromSqlDateTime } from '../chain/sql-time.js';
 import { AuditEventsRepository } from './audit-events.repository.js';
 import { writeExport } from './audit-export.js';
 import {
@@ -23,6 +23,20 @@ export type AuditScope = string | null;
 const notFound = (what: string) => new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: what } });
 
 /**
+ * The tenant a request reads: a tenant-bound reader's own (asking for another is forbidden),
+ * otherwise the one asked for (undefined: every tenant).
+ */
+function tenantIn(scope: AuditScope, asked: string | undefined): string | undefined {
+  if (scope !== null && asked !== undefined && asked !== scope) throw new ToolgateError(ErrorCode.FORBIDDEN);
+  return scope ?? asked;
+}
+
+/** A filter confined to the reader's scope. */
+function scoped<F extends AuditFilter>(filter: F, scope: AuditScope): F {
+  return { ...filter, tenantId: tenantIn(scope, filter.tenantId) };
+}
+
+/**
  * What compliance reads: filtered pages, single events, a call's whole story, open calls,
  * streamed exports and verification — each confined to the reader's scope.
  */
@@ -32,13 +46,6 @@ export class AuditQueries {
     private readonly events: AuditEventsRepository,
     private readonly checkpoints: CheckpointService,
   ) {}
-
-  /** A tenant-bound reader may only filter on its own tenant; asking for another is forbidden. */
-  private scoped<F extends AuditFilter>(filter: F, scope: AuditScope): F {
-    if (scope !== null && filter.tenantId !== undefined && filter.tenantId !== scope)
-      throw new ToolgateError(ErrorCode.FORBIDDEN);
-    return scope === null ? filter : { ...filter, tenantId: scope };
-  }
 
   async list(
     query: AuditListQuery,
@@ -50,7 +57,7 @@ export class AuditQueries {
       throw new ToolgateError(ErrorCode.INVALID_INPUT, {
         params: { summary: 'cursor is not one this API returned' },
       });
-    const rows = await this.events.page(this.scoped(filter, scope), scope, limit + 1, before);
+    const rows = await this.events.page(scoped(filter, scope), limit + 1, before);
     const page = rows.slice(0, limit);
     return {
       items: page.map(toApiEvent),
@@ -69,13 +76,9 @@ export class AuditQueries {
     callId: string,
     scope: AuditScope,
   ): Promise<{ callId: string; complete: boolean; events: ApiAuditEvent[] }> {
-    const all = (await this.events.byCall(callId)).filter(
-      (e: AuditEventRecord) => scope === null || e.tenantId === scope,
-    );
+    const all = (await this.events.byCall(callId)).filter((e) => scope === null || e.tenantId === scope);
     if (!all.length) throw notFound(`call ${callId}`);
-    const complete = all.some(
-      (e) => e.event === 'finished' || e.event === 'not_executed' || e.event === 'interrupted',
-    );
+    const complete = all.some((e) => CLOSING_EVENTS.has(e.event));
     return { callId, complete, events: all.map(toApiEvent) };
   }
 
@@ -94,13 +97,11 @@ export class AuditQueries {
   /** Streams the matching events as CSV or JSON Lines; memory stays constant. */
   export(query: AuditExportQuery, scope: AuditScope, out: Writable): Promise<number> {
     const { format, ...filter } = query;
-    return writeExport(out, format, this.events.scan(this.scoped(filter, scope), scope));
+    return writeExport(out, format, this.events.scan(scoped(filter, scope)));
   }
 
   verify(query: AuditVerifyQuery, scope: AuditScope): Promise<Verification> {
-    if (scope !== null && query.tenantId !== undefined && query.tenantId !== scope)
-      throw new ToolgateError(ErrorCode.FORBIDDEN);
-    const tenant = scope ?? query.tenantId;
+    const tenant = tenantIn(scope, query.tenantId);
     return this.checkpoints.verify(tenant ? [tenant] : null, {
       from: query.from ? new Date(query.from) : undefined,
       to: query.to ? new Date(query.to) : undefined,
@@ -108,15 +109,11 @@ export class AuditQueries {
   }
 
   async checkpointsOf(scope: AuditScope, tenantId?: string) {
-    if (scope !== null && tenantId !== undefined && tenantId !== scope)
-      throw new ToolgateError(ErrorCode.FORBIDDEN);
-    return this.checkpoints.export(scope ?? tenantId);
+    return this.checkpoints.export(tenantIn(scope, tenantId));
   }
 
   async checkpointNow(scope: AuditScope, tenantId?: string) {
-    if (scope !== null && tenantId !== undefined && tenantId !== scope)
-      throw new ToolgateError(ErrorCode.FORBIDDEN);
-    const tenant = scope ?? tenantId;
+    const tenant = tenantIn(scope, tenantId);
     return this.checkpoints.checkpointAll(tenant ? [tenant] : undefined);
   }
 }

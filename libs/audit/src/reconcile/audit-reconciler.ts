@@ -6,12 +6,11 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { InstanceRegistry } from '@toolgate/database';
+import { fromSqlDateTime, InstanceRegistry, runPeriodically } from '@toolgate/database';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import type { AuditEventDraft } from '../audit-event.js';
 import { AuditWriter } from '../chain/audit-writer.js';
 import { CALL_RECORD_SINK, type CallRecordSink } from '../hooks/call-record-sink.js';
-import { fromSqlDateTime } from '../chain/sql-time.js';
 import { AuditEventsRepository } from '../query/audit-events.repository.js';
 
 /**
@@ -22,7 +21,7 @@ import { AuditEventsRepository } from '../query/audit-events.repository.js';
 @Injectable()
 export class AuditReconciler implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('AuditReconciler');
-  private timer?: NodeJS.Timeout;
+  private stopSchedule?: () => void;
   private readonly bootAt = new Date();
 
   constructor(
@@ -37,18 +36,16 @@ export class AuditReconciler implements OnApplicationBootstrap, OnApplicationShu
     await this.reconcile().catch((err: Error) =>
       this.logger.warn(`reconcile at boot failed: ${err.message}`),
     );
-    if (this.options.reconcileIntervalMs > 0) {
-      this.timer = setInterval(
-        () =>
-          void this.reconcile().catch((err: Error) => this.logger.warn(`reconcile failed: ${err.message}`)),
+    if (this.options.reconcileIntervalMs > 0)
+      this.stopSchedule = runPeriodically(
         this.options.reconcileIntervalMs,
+        () => this.reconcile(),
+        (err) => this.logger.warn(`reconcile failed: ${err.message}`),
       );
-      this.timer.unref();
-    }
   }
 
   onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.stopSchedule?.();
   }
 
   /** Closes the open calls of dead gateways; returns how many it closed. */

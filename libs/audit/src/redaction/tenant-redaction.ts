@@ -21,7 +21,8 @@ export type RedactionSettings = z.infer<typeof redactionSettingsSchema>;
 
 /** Where per-tenant audit policy comes from (implemented by the tenancy lib). */
 export interface AuditPolicySource {
-  redactionFor(tenantId: string): Promise<RedactionSettings | undefined>;
+  /** The tenant's own settings (`{}` when it sets none); `null` when no such tenant is visible. */
+  redactionFor(tenantId: string): Promise<RedactionSettings | null>;
 }
 export const AUDIT_POLICY_SOURCE = Symbol('AUDIT_POLICY_SOURCE');
 
@@ -37,18 +38,26 @@ export class TenantRedaction {
     @Inject(AUDIT_OPTIONS) private readonly options: AuditOptions,
     @Optional() @Inject(AUDIT_POLICY_SOURCE) private readonly source?: AuditPolicySource,
   ) {
-    this.redactors = new RefreshingCache((tenantId) => this.build(tenantId), {
+    this.redactors = new RefreshingCache((tenantId) => this.load(tenantId), {
       ttlMs: 5_000,
       waitOnStaleMs: 200,
     });
   }
 
   async redactorFor(tenantId: string): Promise<Redactor> {
-    return (await this.redactors.get(tenantId))!;
+    return (await this.redactors.get(tenantId)) ?? this.build(tenantId, {});
   }
 
-  private async build(tenantId: string): Promise<Redactor> {
-    const own = (await this.source?.redactionFor(tenantId)) ?? {};
+  /**
+   * A tenant the source cannot see yet — its import is still in flight on another connection —
+   * gets the defaults without caching them, so its own policy applies as soon as it commits.
+   */
+  private async load(tenantId: string): Promise<Redactor | undefined> {
+    const own = this.source ? await this.source.redactionFor(tenantId) : {};
+    return own === null ? undefined : this.build(tenantId, own);
+  }
+
+  private build(tenantId: string, own: RedactionSettings): Redactor {
     const policy: RedactionPolicy = {
       mode: own.mode ?? this.options.defaultRedaction.mode,
       patterns: own.patterns ?? this.options.defaultRedaction.patterns,

@@ -9,6 +9,7 @@ import {
 } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { LessThan, Not, type Repository } from 'typeorm';
+import { runPeriodically } from '../periodic.js';
 import { GatewayInstanceEntity } from './gateway-instance.entity.js';
 
 /** How this process names itself and how often it proves it is alive. */
@@ -31,7 +32,7 @@ export class InstanceRegistry implements OnApplicationBootstrap, OnApplicationSh
   private readonly logger = new Logger(InstanceRegistry.name);
   readonly instanceId: string;
   readonly bootId = randomUUID();
-  private timer?: NodeJS.Timeout;
+  private stopHeartbeat?: () => void;
 
   constructor(
     @InjectRepository(GatewayInstanceEntity) private readonly repo: Repository<GatewayInstanceEntity>,
@@ -50,23 +51,16 @@ export class InstanceRegistry implements OnApplicationBootstrap, OnApplicationSh
         heartbeatAt: now,
       }),
     );
-    this.timer = setInterval(() => void this.beat(), this.options.heartbeatMs);
-    this.timer.unref();
+    this.stopHeartbeat = runPeriodically(
+      this.options.heartbeatMs,
+      () =>
+        this.repo.update({ instanceId: this.instanceId }, { heartbeatAt: new Date(), bootId: this.bootId }),
+      (err) => this.logger.warn(`heartbeat failed: ${err.message}`),
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-  }
-
-  private async beat(): Promise<void> {
-    try {
-      await this.repo.update(
-        { instanceId: this.instanceId },
-        { heartbeatAt: new Date(), bootId: this.bootId },
-      );
-    } catch (err) {
-      this.logger.warn(`heartbeat failed: ${(err as Error).message}`);
-    }
+    this.stopHeartbeat?.();
   }
 
   /** Instances other than this one whose heartbeat is older than the stale threshold. */
@@ -83,10 +77,5 @@ export class InstanceRegistry implements OnApplicationBootstrap, OnApplicationSh
     if (instanceId === this.instanceId) return true;
     const row = await this.repo.findOne({ where: { instanceId } });
     return !!row && Date.now() - row.heartbeatAt.getTime() < this.options.staleAfterMs;
-  }
-
-  /** Forgets instances that are stale and have nothing left to reconcile. */
-  async forget(instanceIds: readonly string[]): Promise<void> {
-    for (const id of instanceIds) await this.repo.delete({ instanceId: id });
   }
 }

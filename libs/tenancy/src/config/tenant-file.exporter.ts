@@ -1,6 +1,7 @@
 import { stringify } from 'yaml';
 import type { AgentBindingEntity } from '../entities/agent-binding.entity.js';
 import type { TenantEntity } from '../entities/tenant.entity.js';
+import { TENANT_SETTINGS_KEYS } from './tenant-file.schema.js';
 
 /**
  * A tenant as a `config/tenants/<id>.yaml` file: the format the boot import reads, so exporting
@@ -20,7 +21,7 @@ export function exportTenantFile(tenant: TenantEntity, bindings: readonly AgentB
       },
     ]),
   );
-  for (const key of ['audit', 'approvals', 'quotas'] as const) {
+  for (const key of TENANT_SETTINGS_KEYS) {
     const value = (tenant.settings as Record<string, unknown> | undefined)?.[key];
     if (value !== undefined) doc[key] = value;
   }

@@ -16,20 +16,18 @@ export const bindingToolSchema = z.strictObject({
 });
 export type BindingTool = z.infer<typeof bindingToolSchema>;
 
+/** A binding entry as written in a file or an admin request: a bare tool name is shorthand for { name }. */
+export const bindingToolEntrySchema = z.union([
+  z
+    .string()
+    .min(1)
+    .transform((name) => ({ name })),
+  bindingToolSchema,
+]);
+
 const agentTypeSchema = z.strictObject({
   description: z.string().default(''),
-  // A bare tool name is shorthand for { name }.
-  tools: z
-    .array(
-      z.union([
-        z
-          .string()
-          .min(1)
-          .transform((name) => ({ name })),
-        bindingToolSchema,
-      ]),
-    )
-    .default([]),
+  tools: z.array(bindingToolEntrySchema).default([]),
 });
 
 /** A call quota: per tenant or per API key, for one tool or all (`*`), in calls per minute. */
@@ -46,6 +44,9 @@ export const tenantApprovalSettingsSchema = z.strictObject({
   twoApproversForL3: z.boolean().default(false),
 });
 export type TenantApprovalSettings = z.infer<typeof tenantApprovalSettingsSchema>;
+
+/** The sections of a tenant file kept as the tenant's settings (its policies beyond the bindings). */
+export const TENANT_SETTINGS_KEYS = ['audit', 'approvals', 'quotas'] as const;
 
 /** A `config/tenants/<id>.yaml` file. */
 export const tenantFileSchema = z.strictObject({

@@ -1,3 +1,5 @@
+import { cleanErrorMessage } from '@toolgate/toolkit';
+
 /** Upstream messages longer than this are cut: enough to read the cause, short enough for an envelope. */
 export const MAX_UPSTREAM_MESSAGE_LENGTH = 200;
 
@@ -19,18 +21,14 @@ export function secretFormsOf(values: Iterable<string>): string[] {
 }
 
 /**
- * Masks known secrets, bearer/basic credentials and URL queries in a message and bounds its length.
+ * Masks known secrets and URL queries, then cleans the message the way the toolkit cleans every
+ * thrown message (bearer/basic credentials, URL userinfo, whitespace) and bounds its length.
  * Upstreams echo requests back in errors more often than one would hope.
  */
 export function redact(message: string, secrets: readonly string[]): string {
   let out = message;
   for (const secret of secrets) out = out.split(secret).join('***');
-  out = out
-    .replace(/\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{6,}/gi, '$1 ***')
-    .replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi, '$1***@')
-    // A query, with or without the URL in front of it: `/path?a=1`, `?token=x&user=y`.
-    .replace(/\?[^\s?=&]+=\S*/g, '?***')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return out.length > MAX_UPSTREAM_MESSAGE_LENGTH ? `${out.slice(0, MAX_UPSTREAM_MESSAGE_LENGTH - 1)}…` : out;
+  // A query, with or without the URL in front of it: `/path?a=1`, `?token=x&user=y`.
+  out = out.replace(/\?[^\s?=&]+=\S*/g, '?***');
+  return cleanErrorMessage(out, MAX_UPSTREAM_MESSAGE_LENGTH);
 }

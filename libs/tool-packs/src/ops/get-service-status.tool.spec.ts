@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createToolTestBed, type ToolTestBed } from '../common/testing/tool-test-bed.js';
-import { DEMO_OPS_TOKEN } from './ops.constants.js';
+import { createOpsTestBed } from '../common/testing/ops-test-bed.js';
+import type { ToolTestBed } from '../common/testing/tool-test-bed.js';
 import { opsApiConnector } from './ops-api.connector.js';
 import { OpsSimulator } from './ops-simulator.js';
-import { OpsToolsModule } from './ops.module.js';
 import { OpsTools } from './ops.tools.js';
 
 describe('get_service_status', () => {
@@ -11,15 +10,9 @@ describe('get_service_status', () => {
   let bed: ToolTestBed;
 
   beforeAll(async () => {
-    const baseUrl = await sim.start();
-    bed = await createToolTestBed([OpsToolsModule], {
-      ops_api: opsApiConnector.create({ baseUrl, token: DEMO_OPS_TOKEN }),
-    });
+    bed = await createOpsTestBed(sim);
   });
-  afterAll(async () => {
-    await bed.close();
-    await sim.close();
-  });
+  afterAll(() => bed.close());
 
   it('is registered with its risk metadata', () => {
     const tool = bed.registry.get('get_service_status')!;

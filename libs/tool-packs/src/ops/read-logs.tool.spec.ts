@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createToolTestBed, type ToolTestBed } from '../common/testing/tool-test-bed.js';
-import { DEMO_OPS_TOKEN } from './ops.constants.js';
-import { opsApiConnector } from './ops-api.connector.js';
+import { createOpsTestBed } from '../common/testing/ops-test-bed.js';
+import type { ToolTestBed } from '../common/testing/tool-test-bed.js';
 import { OpsSimulator } from './ops-simulator.js';
-import { OpsToolsModule } from './ops.module.js';
 import { summarizeLogs } from './read-logs.tool.js';
 
 type Logs = { data: { lines: string[]; truncated: boolean } };
@@ -13,15 +11,9 @@ describe('read_logs', () => {
   let bed: ToolTestBed;
 
   beforeAll(async () => {
-    const baseUrl = await sim.start();
-    bed = await createToolTestBed([OpsToolsModule], {
-      ops_api: opsApiConnector.create({ baseUrl, token: DEMO_OPS_TOKEN }),
-    });
+    bed = await createOpsTestBed(sim);
   });
-  afterAll(async () => {
-    await bed.close();
-    await sim.close();
-  });
+  afterAll(() => bed.close());
 
   it('fills the defaults and flags truncation (120 errors in the last hour, 50 returned)', async () => {
     const r = await bed.run('read_logs', { service: 'search-api' });

@@ -1,10 +1,8 @@
 import type { ToolCallEvent } from '@toolgate/toolkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createToolTestBed, type ToolTestBed } from '../common/testing/tool-test-bed.js';
-import { DEMO_OPS_TOKEN } from './ops.constants.js';
-import { opsApiConnector } from './ops-api.connector.js';
+import { createOpsTestBed } from '../common/testing/ops-test-bed.js';
+import type { ToolTestBed } from '../common/testing/tool-test-bed.js';
 import { OpsSimulator } from './ops-simulator.js';
-import { OpsToolsModule } from './ops.module.js';
 
 const reason = '发布 2.3.1 后内存持续上涨';
 type Restarted = { data: { service: string; restarted: true; at: string; restartId: string } };
@@ -14,15 +12,9 @@ describe('restart_service', () => {
   let bed: ToolTestBed;
 
   beforeAll(async () => {
-    const baseUrl = await sim.start();
-    bed = await createToolTestBed([OpsToolsModule], {
-      ops_api: opsApiConnector.create({ baseUrl, token: DEMO_OPS_TOKEN }),
-    });
+    bed = await createOpsTestBed(sim);
   });
-  afterAll(async () => {
-    await bed.close();
-    await sim.close();
-  });
+  afterAll(() => bed.close());
 
   it('is L3 with approval on every call, a 30 s limit, the approver prompt and a label', async () => {
     const tool = bed.registry.get('restart_service')!;

@@ -1,3 +1,5 @@
+import type { Callback } from './tool-definition.js';
+
 /** How often a call needs a person's approval. Ordered from loosest to tightest. */
 export type ApprovalMode = 'never' | 'once' | 'always';
 
@@ -18,7 +20,7 @@ export const once = (): ApprovalPolicy => ({ mode: 'once' });
 /** The long form: a policy plus the text shown to the approver. */
 export interface ApprovalConfig<TInput> {
   readonly request: ApprovalPolicy;
-  readonly prompt?: { bivarianceHack(args: { input: TInput }): string }['bivarianceHack'];
+  readonly prompt?: Callback<[args: { input: TInput }], string>;
 }
 
 /** True when `candidate` asks for at least as much approval as `declared`. */

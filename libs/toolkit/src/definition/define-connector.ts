@@ -1,4 +1,4 @@
-import type { ToolSchema } from './tool-definition.js';
+import type { Callback, ToolSchema } from './tool-definition.js';
 
 /**
  * A backend a tool talks to (an ops API, SAP, Yonyou NC). Each tenant configures its own instance
@@ -14,7 +14,7 @@ export interface ConnectorDefinition<TConfig = any, TClient = unknown> {
   /** Configuration fields that hold secrets: masked wherever a configuration is shown. */
   readonly secretFields?: readonly string[];
   /** Builds the client for one tenant's (validated) configuration. */
-  readonly create: { bivarianceHack(config: TConfig): TClient }['bivarianceHack'];
+  readonly create: Callback<[config: TConfig], TClient>;
 }
 
 /**

@@ -47,8 +47,6 @@ function innerOf(def: AnyDef, zod4: boolean): unknown[] {
         return def.options ?? [];
       case 'intersection':
         return [def.left, def.right];
-      case 'lazy':
-        return [];
       default:
         return [];
     }
@@ -96,7 +94,7 @@ export function sensitivePaths(schema: unknown, prefix: string[] = [], depth = 0
   if (kind === 'array' || kind === 'ZodArray')
     return sensitivePaths(zod4 ? def.element : def.type, [...prefix, '*'], depth + 1);
   if (kind === 'record' || kind === 'ZodRecord')
-    return sensitivePaths(zod4 ? def.valueType : def.valueType, [...prefix, '*'], depth + 1);
+    return sensitivePaths(def.valueType, [...prefix, '*'], depth + 1);
   for (const inner of innerOf(def, zod4)) out.push(...sensitivePaths(inner, prefix, depth + 1));
   return out;
 }

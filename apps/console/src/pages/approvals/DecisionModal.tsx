@@ -1,8 +1,7 @@
-import { App, Form, Input, Modal } from 'antd';
-import { useState } from 'react';
+import { App, Form, Input } from 'antd';
 import { approve, deny } from '../../api/approvals';
 import type { Approval } from '../../api/types';
-import { ErrorAlert } from '../../components/ErrorAlert';
+import { FormModal } from '../../components/FormModal';
 import { useT } from '../../i18n';
 
 export type Decision = 'approve' | 'deny';
@@ -16,33 +15,23 @@ export function DecisionModal(props: {
   const t = useT();
   const { message } = App.useApp();
   const [form] = Form.useForm<{ comment?: string }>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
   const target = props.target;
   const denying = target?.decision === 'deny';
 
   const submit = async ({ comment }: { comment?: string }) => {
     if (!target) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const text = comment?.trim() || undefined;
-      const result =
-        target.decision === 'approve'
-          ? await approve(target.approval.approvalId, text)
-          : await deny(target.approval.approvalId, text ?? '');
-      message.success(t('approvals.decided', { status: t(`call.${result.call.status}`) }));
-      form.resetFields();
-      props.onDecided();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    const text = comment?.trim() || undefined;
+    const result =
+      target.decision === 'approve'
+        ? await approve(target.approval.approvalId, text)
+        : await deny(target.approval.approvalId, text ?? '');
+    message.success(t('approvals.decided', { status: t(`call.${result.call.status}`) }));
+    form.resetFields();
+    props.onDecided();
   };
 
   return (
-    <Modal
+    <FormModal
       open={target !== null}
       title={
         target &&
@@ -50,27 +39,18 @@ export function DecisionModal(props: {
       }
       okText={denying ? t('approvals.deny') : t('approvals.approve')}
       okButtonProps={{ danger: denying }}
-      confirmLoading={busy}
-      onOk={() => form.submit()}
-      onCancel={() => {
-        setError(null);
-        props.onClose();
-      }}
-      destroyOnHidden
+      form={form}
+      onSubmit={submit}
+      onCancel={props.onClose}
     >
-      <ErrorAlert error={error} />
       {target && <p style={{ whiteSpace: 'pre-wrap' }}>{target.approval.prompt}</p>}
-      <Form form={form} layout="vertical" onFinish={submit} preserve={false}>
-        <Form.Item
-          name="comment"
-          label={denying ? t('approvals.comment') : t('approvals.commentOptional')}
-          rules={
-            denying ? [{ required: true, whitespace: true, message: t('approvals.commentRequired') }] : []
-          }
-        >
-          <Input.TextArea rows={3} maxLength={1000} showCount data-testid="decision-comment" />
-        </Form.Item>
-      </Form>
-    </Modal>
+      <Form.Item
+        name="comment"
+        label={denying ? t('approvals.comment') : t('approvals.commentOptional')}
+        rules={denying ? [{ required: true, whitespace: true, message: t('approvals.commentRequired') }] : []}
+      >
+        <Input.TextArea rows={3} maxLength={1000} showCount data-testid="decision-comment" />
+      </Form.Item>
+    </FormModal>
   );
 }

@@ -2,21 +2,14 @@ import { SearchOutlined } from '@ant-design/icons';
 import { AutoComplete, Button, DatePicker, Form, Input, Select, Space } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect } from 'react';
-import type { AuditFilter, RiskLevel } from '../../api/types';
+import { RISK_LEVELS, type AuditFilter, type RiskLevel } from '../../api/types';
 import { usePrincipal } from '../../auth/AuthContext';
 import { RiskBadge } from '../../components/RiskBadge';
 import { useT } from '../../i18n';
 import { AUDIT_EVENT_TYPES } from './audit-events';
 
-interface Values {
-  tenantId?: string;
-  tool?: string;
-  riskLevel?: RiskLevel;
-  actorId?: string;
-  status?: 'ok' | 'error';
-  code?: string;
-  event?: string;
-  callId?: string;
+/** The filter as the form holds it: `from` and `to` as one date range. */
+interface Values extends Omit<AuditFilter, 'from' | 'to'> {
   range?: [Dayjs | null, Dayjs | null] | null;
 }
 
@@ -75,7 +68,7 @@ export function AuditFilters(props: {
           allowClear
           style={{ width: 130 }}
           placeholder={t('common.all')}
-          options={(['L0', 'L1', 'L2', 'L3'] as const).map((r) => ({
+          options={RISK_LEVELS.map((r) => ({
             value: r,
             label: <RiskBadge level={r} short />,
           }))}

@@ -1,11 +1,11 @@
 import { NodeIndexOutlined } from '@ant-design/icons';
-import { Button, Descriptions, Drawer, Space, Tag, Typography } from 'antd';
+import { Button, Descriptions, Drawer, Space, Typography } from 'antd';
 import type { AuditEvent } from '../../api/types';
 import { formatTime } from '../../components/format';
 import { JsonView } from '../../components/JsonView';
 import { RiskBadge } from '../../components/RiskBadge';
 import { useI18n } from '../../i18n';
-import { EventTag } from './EventTag';
+import { EventTag, StatusTag } from './EventTag';
 
 /** Fields shown in their own rows; anything else the API adds is listed after them. */
 const KNOWN = new Set([
@@ -107,14 +107,7 @@ export function EventDrawer(props: {
               {
                 key: 'status',
                 label: t('audit.col.status'),
-                children: e.status ? (
-                  <Tag color={e.status === 'ok' ? 'success' : 'error'}>
-                    {t(`audit.status.${e.status}`)}
-                    {e.code ? ` · ${e.code}` : ''}
-                  </Tag>
-                ) : (
-                  text(e.code)
-                ),
+                children: <StatusTag status={e.status} code={e.code} />,
               },
               {
                 key: 'duration',

@@ -27,3 +27,15 @@ export function EventTag({ event, status }: { event: string; status?: string | n
     </Tag>
   );
 }
+
+/** A call's outcome (`ok` / `error` · code) as a tag; without a status, the code alone or —. */
+export function StatusTag({ status, code }: { status?: 'ok' | 'error' | null; code?: string | null }) {
+  const t = useT();
+  if (!status) return <>{code || '—'}</>;
+  return (
+    <Tag color={status === 'ok' ? 'success' : 'error'}>
+      {t(`audit.status.${status}`)}
+      {code ? ` · ${code}` : ''}
+    </Tag>
+  );
+}

@@ -1,5 +1,5 @@
 /** Audit event types and how the console reads the filters from the address bar. */
-import type { AuditFilter, RiskLevel } from '../../api/types';
+import { RISK_LEVELS, type AuditFilter } from '../../api/types';
 
 export const AUDIT_EVENT_TYPES = [
   'started',
@@ -44,7 +44,7 @@ export function filterFromParams(params: URLSearchParams): AuditFilter {
     if (v) f[k] = v;
   }
   const filter = f as AuditFilter;
-  if (filter.riskLevel && !['L0', 'L1', 'L2', 'L3'].includes(filter.riskLevel)) delete filter.riskLevel;
+  if (filter.riskLevel && !RISK_LEVELS.includes(filter.riskLevel)) delete filter.riskLevel;
   if (filter.status && filter.status !== 'ok' && filter.status !== 'error') delete filter.status;
   return filter;
 }
@@ -57,5 +57,3 @@ export function filterToParams(filter: AuditFilter): Record<string, string> {
   }
   return out;
 }
-
-export type { RiskLevel };

@@ -1,9 +1,8 @@
-import { Form, Input, Modal, Select } from 'antd';
-import { useState } from 'react';
+import { Form, Input, Select } from 'antd';
 import { createTenant } from '../../api/admin';
 import type { Tenant } from '../../api/types';
-import { ErrorAlert } from '../../components/ErrorAlert';
-import { useT } from '../../i18n';
+import { FormModal } from '../../components/FormModal';
+import { LANGUAGE_OPTIONS, useT } from '../../i18n';
 
 interface Values {
   id: string;
@@ -19,62 +18,33 @@ export function NewTenantModal(props: {
 }) {
   const t = useT();
   const [form] = Form.useForm<Values>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
 
   const submit = async (v: Values) => {
-    setBusy(true);
-    setError(null);
-    try {
-      const tenant = await createTenant({ id: v.id.trim(), name: v.name.trim(), locale: v.locale });
-      props.onCreated(tenant);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    props.onCreated(await createTenant({ id: v.id.trim(), name: v.name.trim(), locale: v.locale }));
   };
 
   return (
-    <Modal
+    <FormModal<Values>
       open={props.open}
       title={t('bindings.newTenant')}
+      form={form}
+      onSubmit={submit}
       onCancel={props.onClose}
-      onOk={() => form.submit()}
-      confirmLoading={busy}
-      destroyOnHidden
+      initialValues={{ locale: 'zh-CN' }}
     >
-      <ErrorAlert error={error} />
-      <Form<Values>
-        form={form}
-        layout="vertical"
-        onFinish={submit}
-        initialValues={{ locale: 'zh-CN' }}
-        preserve={false}
+      <Form.Item
+        name="id"
+        label={t('bindings.tenantId')}
+        rules={[{ required: true, pattern: /^[a-z][a-z0-9_-]{0,63}$/ }]}
       >
-        <Form.Item
-          name="id"
-          label={t('bindings.tenantId')}
-          rules={[{ required: true, pattern: /^[a-z][a-z0-9_-]{0,63}$/ }]}
-        >
-          <Input placeholder="initech" />
-        </Form.Item>
-        <Form.Item
-          name="name"
-          label={t('bindings.tenantName')}
-          rules={[{ required: true, whitespace: true }]}
-        >
-          <Input />
-        </Form.Item>
-        <Form.Item name="locale" label={t('bindings.tenantLocale')}>
-          <Select
-            options={[
-              { value: 'zh-CN', label: '中文' },
-              { value: 'en', label: 'English' },
-            ]}
-          />
-        </Form.Item>
-      </Form>
-    </Modal>
+        <Input placeholder="initech" />
+      </Form.Item>
+      <Form.Item name="name" label={t('bindings.tenantName')} rules={[{ required: true, whitespace: true }]}>
+        <Input />
+      </Form.Item>
+      <Form.Item name="locale" label={t('bindings.tenantLocale')}>
+        <Select options={LANGUAGE_OPTIONS} />
+      </Form.Item>
+    </FormModal>
   );
 }

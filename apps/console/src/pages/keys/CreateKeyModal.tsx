@@ -1,9 +1,8 @@
-import { Form, Input, Modal, Select } from 'antd';
-import { useState } from 'react';
+import { Form, Input, Select } from 'antd';
 import { createKey, listBindings, listTenants } from '../../api/admin';
 import type { CreatedKey, NewKey, Role } from '../../api/types';
 import { usePrincipal } from '../../auth/AuthContext';
-import { ErrorAlert } from '../../components/ErrorAlert';
+import { FormModal } from '../../components/FormModal';
 import { useApi } from '../../components/useApi';
 import { useT } from '../../i18n';
 
@@ -31,8 +30,6 @@ export function CreateKeyModal(props: {
   const [form] = Form.useForm<Values>();
   const role = Form.useWatch('role', form);
   const tenantId = Form.useWatch('tenantId', form) ?? me.tenantId ?? undefined;
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
   const platform = me.role === 'platform_admin';
   const tenants = useApi(platform && props.open ? (signal) => listTenants(signal) : null, [
     platform,
@@ -44,83 +41,66 @@ export function CreateKeyModal(props: {
   );
 
   const submit = async (values: Values) => {
-    setBusy(true);
-    setError(null);
-    try {
-      const body: NewKey = { name: values.name.trim(), role: values.role };
-      if (values.tenantId) body.tenantId = values.tenantId;
-      if (values.role === 'agent' && values.agentTypes?.length) body.agentTypes = values.agentTypes;
-      const created = await createKey(body);
-      form.resetFields();
-      props.onCreated(created);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    const body: NewKey = { name: values.name.trim(), role: values.role };
+    if (values.tenantId) body.tenantId = values.tenantId;
+    if (values.role === 'agent' && values.agentTypes?.length) body.agentTypes = values.agentTypes;
+    const created = await createKey(body);
+    form.resetFields();
+    props.onCreated(created);
   };
 
   return (
-    <Modal
+    <FormModal<Values>
       open={props.open}
       title={t('keys.create')}
+      form={form}
+      onSubmit={submit}
       onCancel={props.onClose}
-      onOk={() => form.submit()}
-      confirmLoading={busy}
-      destroyOnHidden
+      initialValues={{ role: 'approver' }}
     >
-      <ErrorAlert error={error} />
-      <Form<Values>
-        form={form}
-        layout="vertical"
-        onFinish={submit}
-        initialValues={{ role: 'approver' }}
-        preserve={false}
+      <Form.Item
+        name="name"
+        label={t('keys.name')}
+        rules={[{ required: true, whitespace: true, message: t('keys.nameRequired') }]}
       >
+        <Input maxLength={200} data-testid="key-name" />
+      </Form.Item>
+      <Form.Item name="role" label={t('keys.role')} rules={[{ required: true }]}>
+        <Select<Role>
+          options={(platform ? ALL_ROLES : TENANT_GRANTABLE).map((r) => ({
+            value: r,
+            label: t(`role.${r}`),
+          }))}
+        />
+      </Form.Item>
+      {platform && role !== 'platform_admin' && (
         <Form.Item
-          name="name"
-          label={t('keys.name')}
-          rules={[{ required: true, whitespace: true, message: t('keys.nameRequired') }]}
+          name="tenantId"
+          label={t('keys.tenant')}
+          rules={[
+            {
+              required: role !== undefined && TENANT_BOUND.includes(role),
+              message: t('keys.tenantRequired'),
+            },
+          ]}
         >
-          <Input maxLength={200} data-testid="key-name" />
-        </Form.Item>
-        <Form.Item name="role" label={t('keys.role')} rules={[{ required: true }]}>
-          <Select<Role>
-            options={(platform ? ALL_ROLES : TENANT_GRANTABLE).map((r) => ({
-              value: r,
-              label: t(`role.${r}`),
-            }))}
+          <Select
+            allowClear
+            loading={tenants.loading}
+            placeholder={t('keys.noTenant')}
+            options={(tenants.data ?? []).map((x) => ({ value: x.id, label: `${x.name} (${x.id})` }))}
           />
         </Form.Item>
-        {platform && role !== 'platform_admin' && (
-          <Form.Item
-            name="tenantId"
-            label={t('keys.tenant')}
-            rules={[
-              {
-                required: role !== undefined && TENANT_BOUND.includes(role),
-                message: t('keys.tenantRequired'),
-              },
-            ]}
-          >
-            <Select
-              allowClear
-              loading={tenants.loading}
-              placeholder={t('keys.noTenant')}
-              options={(tenants.data ?? []).map((x) => ({ value: x.id, label: `${x.name} (${x.id})` }))}
-            />
-          </Form.Item>
-        )}
-        {role === 'agent' && (
-          <Form.Item name="agentTypes" label={t('keys.agentTypes')} extra={t('keys.agentTypesHint')}>
-            <Select
-              mode="tags"
-              loading={agentTypes.loading}
-              options={(agentTypes.data ?? []).map((b) => ({ value: b.agentType, label: b.agentType }))}
-            />
-          </Form.Item>
-        )}
-      </Form>
-    </Modal>
+      )}
+      {role === 'agent' && (
+        <Form.Item name="agentTypes" label={t('keys.agentTypes')} extra={t('keys.agentTypesHint')}>
+          <Select
+            mode="tags"
+            loading={agentTypes.loading}
+            options={(agentTypes.data ?? []).map((b) => ({ value: b.agentType, label: b.agentType }))}
+          />
+        </Form.Item>
+      )}
+    </FormModal>
   );
 }
