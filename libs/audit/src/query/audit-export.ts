@@ -28,13 +28,20 @@ const CSV_COLUMNS = [
   'hash',
 ] as const;
 
-/** One CSV cell: quoted when needed; formula-looking text is defused so Excel shows it as text. */
+/**
+ * One CSV cell: formula-looking text is defused so Excel shows it as text, and a cell holding a
+ * separator, a quote or a line break is quoted. `;` counts as a separator because Excel in
+ * locales with a decimal comma (de-DE, fr-FR, ...) splits rows on `;`, not `,`.
+ *
+ * @example csvCell('a;b') // '"a;b"'
+ * @example csvCell('=SUM(A1)') // "'=SUM(A1)"
+ */
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
   let s =
     typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
   if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  return /[",;\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 function csvRow(e: AuditEventRecord): string {

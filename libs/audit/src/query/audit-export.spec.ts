@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { csvCell } from './audit-export.js';
+
+describe('csvCell', () => {
+  it.each([
+    ['nothing for null', null, ''],
+    ['nothing for undefined', undefined, ''],
+    ['a plain word as is', 'read_logs', 'read_logs'],
+    ['a number as is', 42, '42'],
+    ['Chinese text as is', '滚动发布后内存泄漏', '滚动发布后内存泄漏'],
+    ['a comma quoted', 'a,b', '"a,b"'],
+    ['a semicolon quoted (semicolon-locale Excel splits on it)', 'a;b', '"a;b"'],
+    ['a lone semicolon quoted', ';', '";"'],
+    ['a quote doubled and quoted', 'say "hi"', '"say ""hi"""'],
+    ['a line feed quoted', 'a\nb', '"a\nb"'],
+    ['a carriage return quoted', 'a\rb', '"a\rb"'],
+    ['CRLF quoted', 'a\r\nb', '"a\r\nb"'],
+    ['a formula defused', '=SUM(A1:A2)', "'=SUM(A1:A2)"],
+    ['a plus formula defused', '+1', "'+1"],
+    ['a minus formula defused', '-1', "'-1"],
+    ['an at formula defused', '@cmd', "'@cmd"],
+    ['a leading tab defused', '\tx', "'\tx"],
+    ['a formula with a semicolon defused and quoted', '=IF(A1;1;2)', `"'=IF(A1;1;2)"`],
+    ['a formula with a comma defused and quoted', '=HYPERLINK("x",1)', `"'=HYPERLINK(""x"",1)"`],
+    ['a leading CR defused and quoted', '\r=1', `"'\r=1"`],
+    ['an object as quoted JSON', { a: 1, b: 'x;y' }, '"{""a"":1,""b"":""x;y""}"'],
+    ['an array as quoted JSON', [1, 2], '"[1,2]"'],
+  ])('%s', (_name, value, expected) => {
+    expect(csvCell(value)).toBe(expected);
+  });
+});
