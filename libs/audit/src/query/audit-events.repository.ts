@@ -1,4 +1,4 @@
-import { fromSqlDateTime, toSqlDateTime } from '@toolgate/database';
+import { isMysql, toSqlDateTime } from '@toolgate/database';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository, SelectQueryBuilder } from 'typeorm';
@@ -7,6 +7,48 @@ import { toRecord } from '../chain/event-mapping.js';
 import { AuditEventEntity } from '../entities/audit-event.entity.js';
 import { AuditOpenCallEntity } from '../entities/audit-open-call.entity.js';
 import type { AuditFilter } from './audit-query.js';
+
+/** One cell of `durationHistogram`: finished calls of a tenant's tool in one time bucket and duration class. */
+export interface DurationHistogramRow {
+  /** Start of the time bucket. */
+  readonly start: Date;
+  readonly tenantId: string;
+  /** The tool's name; '' for an event without one. */
+  readonly tool: string;
+  /** Index into the bounds the histogram was asked for; `bounds.length` for the open-ended class. */
+  readonly durationClass: number;
+  readonly calls: number;
+  /** Calls whose status is not `ok`. */
+  readonly errors: number;
+  /** Shortest and longest duration seen in this cell, which narrow the class for interpolation. */
+  readonly minMs: number;
+  readonly maxMs: number;
+}
+
+const DURATION_SQL = 'COALESCE(e.duration_ms, 0)';
+
+// The helpers below write numbers into the SQL text (grouping needs literals, not parameters), so
+// only integers get through.
+
+/** The index of a row's time bucket, counted in `bucketSeconds` since the epoch. */
+function timeBucketSql(mysql: boolean, bucketSeconds: number): string {
+  if (!Number.isSafeInteger(bucketSeconds) || bucketSeconds < 1)
+    throw new RangeError(`bucketSeconds must be a positive integer, got ${bucketSeconds}`);
+  // occurred_at holds UTC (DATETIME(3) on MariaDB, 'YYYY-MM-DD HH:MM:SS.sss' text on SQLite).
+  // Seconds since the epoch come from that value itself: UNIX_TIMESTAMP() would read it in the
+  // session's time zone; TIMESTAMPDIFF and SQLite's strftime('%s') take it as it is.
+  return mysql
+    ? `TIMESTAMPDIFF(SECOND, '1970-01-01 00:00:00', e.occurred_at) DIV ${bucketSeconds}`
+    : `CAST(strftime('%s', e.occurred_at) AS INTEGER) / ${bucketSeconds}`;
+}
+
+/** The index of a row's duration class: the first bound it does not exceed, else `bounds.length`. */
+function durationClassSql(boundsMs: readonly number[]): string {
+  if (!boundsMs.every((b, i) => Number.isSafeInteger(b) && (i === 0 || b > boundsMs[i - 1]!)))
+    throw new RangeError('durationBoundsMs must be ascending integers');
+  const cases = boundsMs.map((bound, i) => `WHEN ${DURATION_SQL} <= ${bound} THEN ${i}`).join(' ');
+  return `CASE ${cases} ELSE ${boundsMs.length} END`;
+}
 
 /** Read access to the trail: filtered keyset pages, single events, a call's story, open calls. */
 @Injectable()
@@ -66,22 +108,48 @@ export class AuditEventsRepository {
     return rows.map(toRecord);
   }
 
-  /** Outcomes of calls in a time range (for the overview's charts), oldest first, at most `limit`. */
-  async outcomesBetween(tenantScope: string | null, from: Date, to: Date, limit = 100_000) {
-    const q = this.events
-      .createQueryBuilder('e')
-      .select(['e.tenantId', 'e.tool', 'e.status', 'e.durationMs', 'e.occurredAt'])
-      .where('e.event = :event', { event: 'finished' })
-      .andWhere('e.occurredAt >= :from', { from: toSqlDateTime(from) })
-      .andWhere('e.occurredAt <= :to', { to: toSqlDateTime(to) });
-    if (tenantScope) q.andWhere('e.tenantId = :tenantId', { tenantId: tenantScope });
-    const rows = await q.orderBy('e.id', 'ASC').take(limit).getMany();
+  /**
+   * Finished calls in `[from, to]` counted per time bucket, tenant, tool and duration class, in
+   * SQL: however many events the window holds, the answer is a few rows per bucket and every event
+   * is counted (a row cap would silently drop the newest buckets).
+   *
+   * @param bucketSeconds width of a time bucket; buckets start at multiples of it since the epoch.
+   * @param durationBoundsMs ascending upper bounds (inclusive) of the duration classes; a class
+   *   past the last bound catches the rest, so `durationClass` runs from 0 to `length`.
+   * @example durationHistogram(null, from, to, 300, [5, 10, 25]) // classes ≤5, ≤10, ≤25, >25 ms
+   */
+  async durationHistogram(
+    tenantScope: string | null,
+    from: Date,
+    to: Date,
+    bucketSeconds: number,
+    durationBoundsMs: readonly number[],
+  ): Promise<DurationHistogramRow[]> {
+    const bucket = timeBucketSql(isMysql(this.events.manager), bucketSeconds);
+    const durationClass = durationClassSql(durationBoundsMs);
+    const params: unknown[] = [toSqlDateTime(from), toSqlDateTime(to)];
+    if (tenantScope) params.push(tenantScope);
+    const rows: Record<string, unknown>[] = await this.events.manager.query(
+      // Aliases differ from column names: MySQL's GROUP BY prefers a column over a same-named alias.
+      `SELECT ${bucket} AS bucket_index, e.tenant_id AS tenant, COALESCE(e.tool, '') AS tool_name,
+              ${durationClass} AS duration_class, COUNT(*) AS calls,
+              SUM(CASE WHEN e.status = 'ok' THEN 0 ELSE 1 END) AS errors,
+              MIN(${DURATION_SQL}) AS min_ms, MAX(${DURATION_SQL}) AS max_ms
+         FROM audit_events e
+        WHERE e.event = 'finished' AND e.occurred_at >= ? AND e.occurred_at <= ?
+              ${tenantScope ? 'AND e.tenant_id = ?' : ''}
+        GROUP BY bucket_index, tenant, tool_name, duration_class`,
+      params,
+    );
     return rows.map((r) => ({
-      tenantId: r.tenantId,
-      tool: r.tool ?? '',
-      ok: r.status === 'ok',
-      durationMs: Number(r.durationMs ?? 0),
-      at: fromSqlDateTime(r.occurredAt),
+      start: new Date(Number(r.bucket_index) * bucketSeconds * 1000),
+      tenantId: String(r.tenant),
+      tool: String(r.tool_name),
+      durationClass: Number(r.duration_class),
+      calls: Number(r.calls),
+      errors: Number(r.errors),
+      minMs: Number(r.min_ms),
+      maxMs: Number(r.max_ms),
     }));
   }
 
