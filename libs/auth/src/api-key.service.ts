@@ -37,6 +37,12 @@ export interface CreatedKey extends ApiKeyView {
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
+/**
+ * How long a request waits for the database to confirm a key it has no fresh cache entry for,
+ * before it fails with NOT_READY rather than trusting what it last saw.
+ */
+const KEY_LOOKUP_DEADLINE_MS = 2_000;
+
 function toView(e: ApiKeyEntity): ApiKeyView {
   return {
     id: e.id,
@@ -98,19 +104,14 @@ export class ApiKeyService {
     private readonly audit: AuditTrail,
     @Inject(AUTH_OPTIONS) options: AuthOptions,
   ) {
+    // Never stale: a key revoked on another gateway must stop working within keyCacheTtlMs even
+    // while the database is slow, so an expired entry waits for the database or the request fails.
     this.principals = new RefreshingCache(
       async (hash) => {
         const entity = await this.keys.findActiveByHash(hash);
         return entity ? toPrincipal(entity) : undefined;
       },
-      {
-        ttlMs: options.keyCacheTtlMs,
-        waitOnStaleMs: 200,
-        onStale: (_hash, err) =>
-          this.logger.warn(
-            `serving a cached key while the database does not answer: ${(err as Error).message}`,
-          ),
-      },
+      { ttlMs: options.keyCacheTtlMs, waitOnStaleMs: KEY_LOOKUP_DEADLINE_MS, maxStaleMs: 0 },
     );
   }
 
@@ -126,9 +127,32 @@ export class ApiKeyService {
     return principal;
   }
 
-  /** The principal of a secret, or null when the key is unknown or revoked. */
+  /**
+   * The principal of a secret, or null when the key is unknown or revoked. Throws NOT_READY (503)
+   * when the database does not confirm the key within KEY_LOOKUP_DEADLINE_MS.
+   */
   async authenticate(secret: string): Promise<Principal | null> {
-    return (await this.principals.get(hashKeySecret(secret))) ?? null;
+    const cached = this.principals.get(hashKeySecret(secret));
+    if (!(cached instanceof Promise)) return cached ?? null;
+    let timer: NodeJS.Timeout | undefined;
+    // The cache bounds a refresh; this bounds a key's first lookup too.
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no answer within ${KEY_LOOKUP_DEADLINE_MS} ms`)),
+        KEY_LOOKUP_DEADLINE_MS,
+      );
+    });
+    try {
+      return (await Promise.race([cached, deadline])) ?? null;
+    } catch (err) {
+      this.logger.warn(`refusing a request: the key could not be checked: ${(err as Error).message}`);
+      throw new ToolgateError(ErrorCode.NOT_READY, {
+        params: { reason: 'the credential store is unavailable' },
+        cause: err,
+      });
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Creates a key on behalf of `actor`; the secret is in the answer and nowhere else. */

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RefreshingCache } from './refreshing-cache.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -48,5 +48,135 @@ describe('RefreshingCache', () => {
     exists = false;
     await sleep(10);
     expect(await cache.get('k')).toBeUndefined();
+  });
+});
+
+describe('RefreshingCache with maxStaleMs', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A loader a test steers: answers `value`, fails, or never answers. */
+  function steeredLoader() {
+    const state = {
+      value: 'v1' as string | undefined,
+      mode: 'ok' as 'ok' | 'fail' | 'hang',
+      delayMs: 0,
+      calls: 0,
+    };
+    const load = async () => {
+      state.calls++;
+      if (state.mode === 'fail') throw new Error('db down');
+      if (state.mode === 'hang') return new Promise<never>(() => undefined);
+      if (state.delayMs) await new Promise((r) => setTimeout(r, state.delayMs));
+      return state.value;
+    };
+    return { state, load };
+  }
+
+  /** Settles `p` into an inspectable record without an unhandled rejection. */
+  function track<T>(p: T | Promise<T>) {
+    const out: { settled: boolean; value?: T; error?: Error } = { settled: false };
+    void Promise.resolve(p).then(
+      (value) => Object.assign(out, { settled: true, value }),
+      (error: Error) => Object.assign(out, { settled: true, error }),
+    );
+    return out;
+  }
+
+  it('with 0, makes a request for an expired entry wait for the refresh, however slow within the bound', async () => {
+    const { state, load } = steeredLoader();
+    const cache = new RefreshingCache(load, { ttlMs: 1_000, waitOnStaleMs: 2_000, maxStaleMs: 0 });
+    expect(await cache.get('k')).toBe('v1');
+    state.value = 'v2';
+    state.delayMs = 1_500;
+    await vi.advanceTimersByTimeAsync(1_000);
+    const got = track(cache.get('k'));
+    await vi.advanceTimersByTimeAsync(1_499);
+    expect(got.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(got).toEqual({ settled: true, value: 'v2' });
+  });
+
+  it('with 0, answers what the refresh found: nothing, for an entry the database no longer has', async () => {
+    const { state, load } = steeredLoader();
+    const cache = new RefreshingCache(load, { ttlMs: 1_000, waitOnStaleMs: 2_000, maxStaleMs: 0 });
+    expect(await cache.get('k')).toBe('v1');
+    state.value = undefined;
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(await cache.get('k')).toBeUndefined();
+  });
+
+  it('with 0, fails with the loader’s error instead of serving the expired entry', async () => {
+    const { state, load } = steeredLoader();
+    const onStale = vi.fn();
+    const cache = new RefreshingCache(load, { ttlMs: 1_000, waitOnStaleMs: 2_000, maxStaleMs: 0, onStale });
+    expect(await cache.get('k')).toBe('v1');
+    state.mode = 'fail';
+    await vi.advanceTimersByTimeAsync(1_000);
+    await expect(cache.get('k')).rejects.toThrow('db down');
+    // The entry is still there, not served, and the next request tries the database again.
+    await expect(cache.get('k')).rejects.toThrow('db down');
+    expect(state.calls).toBe(3);
+    state.mode = 'ok';
+    expect(await cache.get('k')).toBe('v1');
+    expect(onStale).not.toHaveBeenCalled();
+  });
+
+  it('with 0, fails after waitOnStaleMs when the refresh does not answer, and recovers once it does', async () => {
+    const { state, load } = steeredLoader();
+    const cache = new RefreshingCache(load, { ttlMs: 1_000, waitOnStaleMs: 2_000, maxStaleMs: 0 });
+    expect(await cache.get('k')).toBe('v1');
+    state.value = 'v2';
+    state.delayMs = 3_000;
+    await vi.advanceTimersByTimeAsync(1_000);
+    const first = track(cache.get('k'));
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(first.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(first.error?.message).toBe('refresh slower than 2000 ms');
+    expect(first.value).toBeUndefined();
+    // Requests meanwhile join the one refresh in flight; when it lands they get its answer.
+    const second = track(cache.get('k'));
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(second).toEqual({ settled: true, value: 'v2' });
+    expect(state.calls).toBe(2);
+    expect(cache.get('k')).toBe('v2');
+  });
+
+  it('with a finite limit, serves a stale entry up to that long past its TTL, then fails', async () => {
+    const { state, load } = steeredLoader();
+    const onStale = vi.fn();
+    const cache = new RefreshingCache(load, { ttlMs: 1_000, waitOnStaleMs: 100, maxStaleMs: 3_000, onStale });
+    expect(await cache.get('k')).toBe('v1');
+    state.mode = 'fail';
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(await cache.get('k')).toBe('v1');
+    expect(onStale).toHaveBeenCalledTimes(1);
+    state.mode = 'hang';
+    await vi.advanceTimersByTimeAsync(1_000);
+    const slow = track(cache.get('k'));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(slow).toEqual({ settled: true, value: 'v1' });
+    await vi.advanceTimersByTimeAsync(1_000);
+    const tooOld = track(cache.get('k'));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(tooOld.error?.message).toBe('refresh slower than 100 ms');
+  });
+
+  it('without a limit, serves the last value however long the database stays away (the default)', async () => {
+    const { state, load } = steeredLoader();
+    const cache = new RefreshingCache(load, { ttlMs: 1_000, waitOnStaleMs: 100 });
+    expect(await cache.get('k')).toBe('v1');
+    state.mode = 'fail';
+    await vi.advanceTimersByTimeAsync(60 * 60_000);
+    expect(await cache.get('k')).toBe('v1');
+    state.mode = 'hang';
+    const slow = track(cache.get('k'));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(slow).toEqual({ settled: true, value: 'v1' });
   });
 });
