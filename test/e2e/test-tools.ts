@@ -95,10 +95,58 @@ export const sendNotice = defineTool({
   },
 });
 
+/** What the abort-aware test tools saw: a test reads it to prove a call was (or was not) stopped. */
+export const abortProbe = {
+  awaitAbortStarted: 0,
+  awaitAbortAborted: 0,
+  holdReceiptStarted: 0,
+  holdReceiptFinished: 0,
+  holdReceiptAborted: 0,
+};
+
+/** An L0 tool that waits for its call to be aborted (or 5 s, well under its time limit). */
+export const awaitAbort = defineTool({
+  name: 'await_abort',
+  description: 'Waits until its call is aborted (test tool, L0).',
+  inputSchema: z.object({}),
+  risk: { level: 'L0' },
+  execute: (_input, ctx) =>
+    new Promise((resolve) => {
+      abortProbe.awaitAbortStarted++;
+      const timer = setTimeout(() => resolve({ aborted: false }), 5_000);
+      ctx.abortSignal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          abortProbe.awaitAbortAborted++;
+          resolve({ aborted: true });
+        },
+        { once: true },
+      );
+    }),
+});
+
+/** An L1 tool that takes 500 ms and notes whether its call was aborted on the way. */
+export const holdReceipt = defineTool({
+  name: 'hold_receipt',
+  description: 'Holds a receipt for half a second (test tool, L1).',
+  inputSchema: z.object({ receipt: z.string() }),
+  risk: { level: 'L1' },
+  execute: ({ receipt }, ctx) =>
+    new Promise((resolve) => {
+      abortProbe.holdReceiptStarted++;
+      ctx.abortSignal.addEventListener('abort', () => abortProbe.holdReceiptAborted++, { once: true });
+      setTimeout(() => {
+        abortProbe.holdReceiptFinished++;
+        resolve({ held: receipt });
+      }, 500);
+    }),
+});
+
 @Module({
   imports: [
     ToolkitModule.forFeature(
-      [buildReport, noop, recordContact, recordNote, slowNote, sendNotice],
+      [buildReport, noop, recordContact, recordNote, slowNote, sendNotice, awaitAbort, holdReceipt],
       'TestToolsModule',
     ),
   ],

@@ -6,7 +6,11 @@ import { Logger } from 'nestjs-pino';
 import { documentInvokeRoute, registerInvokeRoute } from './agents/invoke.route.js';
 import { AppModule } from './app.module.js';
 import { registerConsole } from './console/console-static.js';
+import { clientErrorHandler, frameworkErrorHandler, refuseConnect } from './http/framework-errors.js';
+import { useStrictJsonParser } from './http/json-body-parser.js';
+import { requestIdOf } from './http/request-id.js';
 import { DEFAULT_LOCALE_PROPERTY } from './http/request-locale.js';
+import { useSecurityHeaders } from './http/security-headers.js';
 import type { Settings } from './settings/settings.js';
 
 /** Options for building a gateway in a test or a benchmark. */
@@ -18,21 +22,24 @@ export interface GatewayOptions {
 }
 
 /**
- * Builds (but does not start) the gateway: Fastify adapter, body limit, the envelope for errors
- * Fastify raises before any handler runs, OpenAPI at /docs (built on first use), graceful shutdown.
+ * Builds (but does not start) the gateway: Fastify adapter, body limit, the strict JSON parser, the
+ * envelope for errors Fastify and Node raise before any handler runs, security headers on every
+ * response, OpenAPI at /docs (built on first use), graceful shutdown.
  */
 export async function createGateway(
   settings: Settings,
   options: GatewayOptions = {},
 ): Promise<NestFastifyApplication> {
+  const bodyLimit = settings.server.bodyLimitBytes;
   const adapter = new FastifyAdapter({
-    bodyLimit: settings.server.bodyLimitBytes,
+    bodyLimit,
     trustProxy: settings.server.trustProxy,
-    requestIdHeader: 'x-request-id',
-    // Defaults of Fastify, spelled out because they are a security property: JSON bodies carrying
-    // __proto__ or constructor.prototype are refused, not parsed.
-    onProtoPoisoning: 'error',
-    onConstructorPoisoning: 'error',
+    // The client's X-Request-Id is taken only when it is a short token (requestIdOf).
+    requestIdHeader: false,
+    genReqId: requestIdOf,
+    // Errors raised before Nest sees a request leave as envelopes too.
+    frameworkErrors: frameworkErrorHandler(settings.locale, bodyLimit),
+    clientErrorHandler: clientErrorHandler(settings.locale, bodyLimit),
   });
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot(settings, options.imports),
@@ -48,9 +55,14 @@ export async function createGateway(
   if (!options.quiet) app.useLogger(app.get(Logger));
   const fastify = app.getHttpAdapter().getInstance();
   fastify.decorateRequest(DEFAULT_LOCALE_PROPERTY, settings.locale);
+  useSecurityHeaders(fastify);
+  refuseConnect(fastify.server, settings.locale, bodyLimit);
   // Only JSON bodies are accepted: anything else answers 415 instead of reaching a handler as text.
   fastify.removeContentTypeParser(['text/plain']);
-  registerInvokeRoute(app, settings.server.bodyLimitBytes);
+  // Instead of Fastify's (and its onProtoPoisoning options): also refuses invalid UTF-8 and
+  // duplicate keys, and still refuses __proto__ and constructor.prototype.
+  useStrictJsonParser(fastify);
+  registerInvokeRoute(app, bodyLimit);
   await registerConsole(app, settings.server.consoleDir);
   // Built on the first request for /docs, not at every boot.
   SwaggerModule.setup('docs', app, () => {

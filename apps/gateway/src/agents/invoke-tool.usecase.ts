@@ -23,6 +23,8 @@ export interface InvokeCommand {
   readonly view: 'full' | 'model';
   readonly idempotencyKey?: string;
   readonly onEvent?: (event: ToolCallEvent) => void;
+  /** Aborts the call (its `ctx.abortSignal`), e.g. when the client of an L0 call goes away. */
+  readonly signal?: AbortSignal;
 }
 
 /** What the route sends back. */
@@ -89,6 +91,7 @@ export class InvokeToolUseCase {
       idempotencyIdentity: identity,
       clientIdempotencyKey: command.idempotencyKey,
       onEvent: command.onEvent,
+      signal: command.signal,
     });
     const envelope = command.view === 'model' ? modelView(result) : result.envelope;
     return {

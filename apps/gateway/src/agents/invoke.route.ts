@@ -1,18 +1,55 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Agent } from '@toolgate/agents';
 import { ApiKeyService } from '@toolgate/auth';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { toJsonSchema } from '@toolgate/toolkit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { answerForError } from '../http/error-envelope.js';
 import { sendError } from '../http/error-reply.js';
 import { localeOf } from '../http/request-locale.js';
 import { checkRequestPart } from '../http/request-schemas.js';
 import { invokeBody, invokeQuery, type InvokeBody, type InvokeQuery } from './agents.dto.js';
-import { InvokeToolUseCase, type InvokeCommand } from './invoke-tool.usecase.js';
+import { InvokeToolUseCase, type InvokeAnswer, type InvokeCommand } from './invoke-tool.usecase.js';
 import { SseStream } from './sse-stream.js';
 
 export const INVOKE_PATH = '/v1/agents/:agentType/tools/:toolName/invoke';
 
 type InvokeRequest = FastifyRequest<{ Params: { agentType: string; toolName: string } }>;
+
+/**
+ * An AbortSignal that fires when the client goes away before its answer is sent. One listener on
+ * the response; 'close' also fires after a normal answer, when the response has ended.
+ */
+function abortOnDisconnect(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  const abortIfGone = () => {
+    if (!reply.raw.writableEnded)
+      controller.abort(new DOMException('the client closed the connection', 'AbortError'));
+  };
+  // The client may have left while the key and the agent were being looked up.
+  if (reply.raw.closed) abortIfGone();
+  else reply.raw.once('close', abortIfGone);
+  return controller.signal;
+}
+
+/**
+ * The call's command with an abort signal when it may be cut short: a read-only (L0) call whose
+ * client is gone has nobody to answer, so it stops. An L1+ call runs to its end whatever the
+ * client does — stopping a side effect halfway is worse — and its result stays readable at
+ * `GET /v1/calls/:callId`.
+ */
+function abortableCommand(command: InvokeCommand, agent: Agent, reply: FastifyReply): InvokeCommand {
+  if (agent.tool(command.toolName).contract.risk.level !== 'L0') return command;
+  return { ...command, signal: abortOnDisconnect(reply) };
+}
+
+function sendAnswer(reply: FastifyReply, answer: InvokeAnswer): FastifyReply {
+  return reply
+    .status(answer.status)
+    .headers(answer.headers)
+    .header('x-call-id', answer.callId)
+    .send(answer.envelope);
+}
 
 /**
  * `POST /v1/agents/:agentType/tools/:toolName/invoke`, registered on Fastify directly rather than
@@ -25,6 +62,32 @@ type InvokeRequest = FastifyRequest<{ Params: { agentType: string; toolName: str
 export function registerInvokeRoute(app: NestFastifyApplication, bodyLimit: number): void {
   let deps: { keys: ApiKeyService; invoke: InvokeToolUseCase } | undefined;
   const resolve = () => (deps ??= { keys: app.get(ApiKeyService), invoke: app.get(InvokeToolUseCase) });
+
+  /**
+   * The call as server-sent events. Until the first event nothing is written, so a failure (a
+   * malformed Idempotency-Key, a conflict) or a platform answer (202, 429...) before it is answered
+   * as JSON with its status; after it, the only way left to answer is a last `result` event.
+   */
+  const stream = async (
+    request: InvokeRequest,
+    reply: FastifyReply,
+    agent: Agent,
+    command: InvokeCommand,
+  ): Promise<FastifyReply> => {
+    const sse = new SseStream(reply);
+    let answer: InvokeAnswer;
+    try {
+      answer = await resolve().invoke.execute(agent, { ...command, onEvent: sse.onEvent });
+    } catch (err) {
+      if (!sse.started) throw err;
+      const path = `${request.method} ${request.url.split('?')[0]}`;
+      sse.end(undefined, answerForError(err, command.locale, { path, bodyLimit }).envelope);
+      return reply;
+    }
+    if (!sse.started && answer.status !== 200) return sendAnswer(reply, answer);
+    sse.end(answer.callId, answer.envelope);
+    return reply;
+  };
 
   const handle = async (request: InvokeRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const { keys, invoke } = resolve();
@@ -42,20 +105,11 @@ export function registerInvokeRoute(app: NestFastifyApplication, bodyLimit: numb
       view: query.view,
       idempotencyKey: typeof key === 'string' ? key : undefined,
     };
-    // Unknown agent types and tools answer 404 as JSON, before an SSE stream opens.
+    // Unknown agent types and tools answer 404 here, before anything runs.
     const agent = await invoke.agentFor(command);
-    if (request.headers.accept?.includes('text/event-stream')) {
-      const stream = new SseStream(reply);
-      const answer = await invoke.execute(agent, { ...command, onEvent: stream.onEvent });
-      stream.end(answer.callId, answer.envelope);
-      return reply;
-    }
-    const answer = await invoke.execute(agent, command);
-    return reply
-      .status(answer.status)
-      .headers(answer.headers)
-      .header('x-call-id', answer.callId)
-      .send(answer.envelope);
+    const call = abortableCommand(command, agent, reply);
+    if (request.headers.accept?.includes('text/event-stream')) return stream(request, reply, agent, call);
+    return sendAnswer(reply, await invoke.execute(agent, call));
   };
 
   app

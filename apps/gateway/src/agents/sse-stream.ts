@@ -4,19 +4,19 @@ import type { ToolCallEvent } from '@toolgate/toolkit';
 /**
  * A Server-Sent Events answer for streaming tools: `label` and `partial` events while the tool
  * runs, then one `result` event with the final envelope.
+ *
+ * The stream opens (hijacks the reply and writes the 200 head) on the first event or the final
+ * answer, not before: until then nothing is written, so a call that fails before its first event
+ * is still answered with the envelope and its real status, by the normal error path.
  */
 export class SseStream {
-  private open = true;
+  private state: 'idle' | 'open' | 'closed' = 'idle';
 
-  constructor(private readonly reply: FastifyReply) {
-    reply.hijack();
-    reply.raw.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
-    reply.raw.on('close', () => (this.open = false));
+  constructor(private readonly reply: FastifyReply) {}
+
+  /** True once the 200 head is written: from then on, every answer must be an event. */
+  get started(): boolean {
+    return this.state !== 'idle';
   }
 
   readonly onEvent = (event: ToolCallEvent): void => {
@@ -27,12 +27,28 @@ export class SseStream {
   };
 
   send(event: string, payload: unknown): void {
-    if (!this.open) return;
+    if (this.state === 'idle') this.open();
+    if (this.state === 'closed') return;
     this.reply.raw.write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`);
   }
 
-  end(callId: string, envelope: unknown): void {
-    this.send('result', { callId, ...(envelope as object) });
-    if (this.open) this.reply.raw.end();
+  /** The final `result` event (with the call id when there is one), then the end of the stream. */
+  end(callId: string | undefined, envelope: unknown): void {
+    this.send('result', callId === undefined ? envelope : { callId, ...(envelope as object) });
+    if (this.state === 'open') this.reply.raw.end();
+    this.state = 'closed';
+  }
+
+  private open(): void {
+    const raw = this.reply.raw;
+    this.reply.hijack();
+    raw.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    this.state = raw.destroyed ? 'closed' : 'open';
+    raw.on('close', () => (this.state = 'closed'));
   }
 }

@@ -11,7 +11,13 @@ const listQuery = z.strictObject({
 });
 type ListQuery = z.infer<typeof listQuery>;
 const approveBody = z.strictObject({ comment: z.string().max(1000).optional() });
-const denyBody = z.strictObject({ comment: z.string().min(1, 'say why').max(1000) });
+// A deny is read later by the requester and the auditors: whitespace says nothing.
+const denyBody = z.strictObject({
+  comment: z
+    .string()
+    .max(1000)
+    .refine((comment) => /\S/.test(comment), 'say why (the comment is blank)'),
+});
 type Comment = { comment?: string };
 
 /** CONTRACT.md "Approvals": the inbox and the decisions. */

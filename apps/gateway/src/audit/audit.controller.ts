@@ -9,8 +9,8 @@ import {
   type AuditListQuery,
   type AuditVerifyQuery,
 } from '@toolgate/audit';
-import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
-import { ok } from '@toolgate/toolkit';
+import { canAccessTenant, CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
+import { ErrorCode, ok, ToolgateError } from '@toolgate/toolkit';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 
@@ -66,6 +66,9 @@ export class AuditController {
     @Query({ schema: auditExportQuerySchema }) query: AuditExportQuery,
     @Res() reply: FastifyReply,
   ): Promise<void> {
+    // Checked before the reply is taken over: after hijack() no error can become an envelope.
+    if (query.tenantId !== undefined && !canAccessTenant(p, query.tenantId))
+      throw new ToolgateError(ErrorCode.FORBIDDEN);
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     reply.hijack();
     reply.raw.writeHead(200, {

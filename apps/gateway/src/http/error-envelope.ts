@@ -12,27 +12,43 @@ export interface ErrorAnswer {
 
 const logger = new Logger('Errors');
 
+// These say more than the generic 400 of INVALID_INPUT: method not allowed, request timeout, URI
+// too long, unsupported media type, headers too large. Kept as they are.
+const KEPT_STATUSES: ReadonlySet<number> = new Set([405, 408, 414, 415, 431]);
+
 const bodyProblem = (message: string) => new InputRejectedError([{ kind: 'other', path: [], message }]);
 
-/** Errors Fastify raises while reading a body, before any handler runs. */
+/**
+ * What a client reads for the errors Fastify and Node's HTTP parser raise before any handler runs
+ * (reading the body, routing the URL, parsing the request), by error code.
+ */
+const REQUEST_PROBLEMS: ReadonlyMap<string, string> = new Map([
+  ['FST_ERR_CTP_INVALID_JSON_BODY', 'the request body is not valid JSON'],
+  ['FST_ERR_CTP_EMPTY_JSON_BODY', 'the request body is empty but Content-Type says JSON'],
+  ['FST_ERR_CTP_INVALID_MEDIA_TYPE', 'send the body as application/json'],
+  ['FST_ERR_CTP_INVALID_CONTENT_LENGTH', 'Content-Length does not match the body'],
+  ['FST_ERR_BAD_URL', 'the URL is malformed (check its percent-encoding)'],
+  ['FST_ERR_MAX_PARAM_LENGTH', 'a path segment of the URL is too long'],
+  ['HPE_HEADER_OVERFLOW', 'the request headers are too large'],
+  ['HPE_INVALID_EOF_STATE', 'the connection ended before the whole request arrived'],
+  ['HPE_UNEXPECTED_CONTENT_LENGTH', 'send either Content-Length or Transfer-Encoding, not both'],
+  ['HPE_INVALID_TRANSFER_ENCODING', 'the Transfer-Encoding is not supported'],
+  ['HPE_INVALID_CHUNK_SIZE', 'the chunked body is malformed'],
+  ['HPE_INVALID_METHOD', 'the HTTP method is not supported'],
+  ['ERR_HTTP_REQUEST_TIMEOUT', 'the request did not arrive in time'],
+]);
+
+/** Errors Fastify raises before any handler runs, and requests Node's HTTP parser refuses. */
 function fromFastify(
   err: { code?: string; statusCode?: number; message?: string },
   bodyLimit: number,
 ): ToolgateError | undefined {
-  switch (err.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ToolgateError(ErrorCode.PAYLOAD_TOO_LARGE, { params: { limitBytes: bodyLimit } });
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return bodyProblem('the request body is not valid JSON');
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return bodyProblem('the request body is empty but Content-Type says JSON');
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return bodyProblem('send the body as application/json');
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return bodyProblem('Content-Length does not match the body');
-    default:
-      break;
-  }
+  if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+    return new ToolgateError(ErrorCode.PAYLOAD_TOO_LARGE, { params: { limitBytes: bodyLimit } });
+  const known = err.code === undefined ? undefined : REQUEST_PROBLEMS.get(err.code);
+  if (known) return bodyProblem(known);
+  // Node's HTTP parser refused the request itself (framing, header syntax...).
+  if (err.code?.startsWith('HPE_')) return bodyProblem('the request is not valid HTTP/1.1');
   if (err.statusCode === 400 && /prototype|constructor/i.test(err.message ?? '')) {
     return bodyProblem('the body contains a forbidden __proto__ or constructor.prototype key');
   }
@@ -71,9 +87,8 @@ export function answerForError(
     logger.error(`unhandled error on ${context.path}`, (typed?.cause ?? err) as Error);
     return { status: 500, envelope: errorEnvelope(ErrorCode.INTERNAL_ERROR, locale) };
   }
-  // 405 and 415 say more than the generic 400 of INVALID_INPUT; keep them.
   const original =
     err instanceof HttpException ? err.getStatus() : (err as { statusCode?: number }).statusCode;
-  const status = original === 405 || original === 415 ? original : statusOfThrown(typed.code);
+  const status = original && KEPT_STATUSES.has(original) ? original : statusOfThrown(typed.code);
   return { status, envelope: typed.toEnvelope(locale), headers: typed.headers };
 }

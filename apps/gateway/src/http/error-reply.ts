@@ -15,5 +15,13 @@ export function sendError(
   });
   if (reply.sent) return reply;
   if (answer.headers) void reply.headers(answer.headers);
-  return reply.header('x-request-id', request.id).status(answer.status).send(answer.envelope);
+  return (
+    reply
+      .header('x-request-id', request.id)
+      // A handler may have set another type for its success (`@Header('content-type', ...)`);
+      // an envelope under it would be refused by Fastify's serializer and become a 500.
+      .type('application/json; charset=utf-8')
+      .status(answer.status)
+      .send(answer.envelope)
+  );
 }

@@ -1,0 +1,74 @@
+import type { FastifyInstance } from 'fastify';
+import { MAX_INPUT_DEPTH } from '@toolgate/toolkit';
+import { InputRejectedError } from './input-rejected.error.js';
+import { findJsonKeyProblem, type JsonKeyProblem } from './json-key-check.js';
+
+/**
+ * How deep objects and arrays may nest in a request body. Tool input deeper than MAX_INPUT_DEPTH is
+ * refused anyway, so a deeper body carries nothing the gateway accepts; refusing it before
+ * JSON.parse keeps a 1 MiB body of nesting from building ~170,000 objects first.
+ */
+export const MAX_BODY_DEPTH = 2 * MAX_INPUT_DEPTH;
+
+// Decoding is stateless without `stream: true`, so one decoder serves every request.
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+const rejected = (message: string, path: readonly (string | number)[] = []) =>
+  new InputRejectedError([{ kind: 'other', path, message }]);
+
+// Rendered as "<message> at path 'input.service'".
+function keyMessage(problem: JsonKeyProblem): string {
+  switch (problem.kind) {
+    case 'prototype':
+      return 'forbidden __proto__ or constructor.prototype key';
+    case 'duplicate':
+      return `duplicate key '${problem.key}' (send each key once)`;
+    case 'depth':
+      return `objects and arrays nested deeper than ${MAX_BODY_DEPTH} levels`;
+  }
+}
+
+/**
+ * Parses a JSON request body strictly, so that the gateway reads exactly what a reviewer of the
+ * body reads: invalid UTF-8 is refused instead of becoming U+FFFD, a key given twice in one object
+ * is refused instead of "last wins", `__proto__` / `constructor.prototype` keys are refused, and so
+ * is nesting deeper than MAX_BODY_DEPTH.
+ * Throws InputRejectedError (400 INVALID_INPUT).
+ *
+ * @example parseJsonBody(Buffer.from('{"a":1,"a":2}')) // throws InputRejectedError: duplicate key 'a'
+ */
+export function parseJsonBody(body: Buffer): unknown {
+  if (body.length === 0) throw rejected('the request body is empty but Content-Type says JSON');
+  let text: string;
+  try {
+    text = utf8.decode(body);
+  } catch {
+    throw rejected('the request body is not valid UTF-8');
+  }
+  // Before JSON.parse, which is slow on objects of many repeated keys: such a body fails here fast.
+  const problem = findJsonKeyProblem(text, MAX_BODY_DEPTH);
+  if (problem) throw rejected(keyMessage(problem), problem.path);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw rejected('the request body is not valid JSON');
+  }
+}
+
+/**
+ * Replaces Fastify's JSON parser (secure-json-parse over a UTF-8 string with replacement
+ * characters) with `parseJsonBody`. The body limit stays the instance's (413 PAYLOAD_TOO_LARGE).
+ */
+export function useStrictJsonParser(fastify: FastifyInstance): void {
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+    let value: unknown;
+    try {
+      value = parseJsonBody(body as Buffer);
+    } catch (err) {
+      done(err as Error, undefined);
+      return;
+    }
+    done(null, value);
+  });
+}
