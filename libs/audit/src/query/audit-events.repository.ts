@@ -44,8 +44,11 @@ function timeBucketSql(mysql: boolean, bucketSeconds: number): string {
 
 /** The index of a row's duration class: the first bound it does not exceed, else `bounds.length`. */
 function durationClassSql(boundsMs: readonly number[]): string {
-  if (!boundsMs.every((b, i) => Number.isSafeInteger(b) && (i === 0 || b > boundsMs[i - 1]!)))
-    throw new RangeError('durationBoundsMs must be ascending integers');
+  if (
+    !boundsMs.length ||
+    !boundsMs.every((b, i) => Number.isSafeInteger(b) && (i === 0 || b > boundsMs[i - 1]!))
+  )
+    throw new RangeError('durationBoundsMs must be one or more ascending integers');
   const cases = boundsMs.map((bound, i) => `WHEN ${DURATION_SQL} <= ${bound} THEN ${i}`).join(' ');
   return `CASE ${cases} ELSE ${boundsMs.length} END`;
 }
