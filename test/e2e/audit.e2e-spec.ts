@@ -272,7 +272,8 @@ describe('the audit trail', () => {
         occurredAt: new Date(),
       };
       const seq = last.seq + 1;
-      const hash = eventHash(last.hash, forged, seq);
+      // Even with the chain key (a leaked audit secret), a row the gateway did not write is caught.
+      const hash = eventHash(gw.settings.audit.chainKey, last.hash, forged, seq);
       await sql.query(
         `INSERT INTO audit_events (tenant_id, seq, event, actor_type, actor_id, occurred_at, prev_hash, hash, call_id, tool, status) VALUES ('initech', ?, 'finished', 'api_key', ?, ?, ?, ?, ?, ?, 'ok')`,
         [
@@ -300,7 +301,8 @@ describe('the audit trail', () => {
       for (let i = 40; i < all.length; i++) {
         const d = draftOf(all[i]);
         const edited = i === 40 ? { ...d, input: { note: 'rewritten history' } } : d;
-        const hash = eventHash(prev, edited, all[i].seq);
+        // Re-hashing needs the chain key: this is someone who has it but not the signing key.
+        const hash = eventHash(gw.settings.audit.chainKey, prev, edited, all[i].seq);
         await sql.query('UPDATE audit_events SET input = ?, prev_hash = ?, hash = ? WHERE id = ?', [
           JSON.stringify(edited.input),
           prev,

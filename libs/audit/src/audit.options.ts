@@ -16,6 +16,11 @@ export interface AuditOptions {
   readonly signingKeyPem: string;
   /** Secret the per-tenant fingerprint keys are derived from. */
   readonly fingerprintSecret: string;
+  /**
+   * Key of every chain link (HMAC-SHA256, ADR 009); lives outside the database, so database access
+   * alone cannot extend or re-hash the chain. Derive it with `deriveChainKey(auditSecret)`.
+   */
+  readonly chainKey: Buffer;
   /** Redaction for tenants that do not set their own. */
   readonly defaultRedaction: RedactionPolicy;
   /** How often the reconciler looks for calls of dead gateways. */

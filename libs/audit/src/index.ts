@@ -1,5 +1,6 @@
 // Public surface of the audit lib.
 import { CreateAudit1764480200000 } from './migrations/1764480200000-create-audit.js';
+import { OpenCallsPerTenant1764500100000 } from './migrations/1764500100000-open-calls-per-tenant.js';
 
 export { AUDIT_EVENT_TYPES, CLOSING_EVENTS, GENESIS_HASH, PLATFORM_TENANT } from './audit-event.js';
 export type {
@@ -19,10 +20,19 @@ export type { AppendOptions } from './chain/audit-writer.js';
 export { bothSidecars, CALL_RECORD_SINK } from './hooks/call-record-sink.js';
 export type { CallRecordSink } from './hooks/call-record-sink.js';
 export type { Verification, TenantVerification } from './chain/chain-verifier.js';
-export { CheckpointService } from './chain/checkpoint.service.js';
+export { CheckpointRefusedError, CheckpointService } from './chain/checkpoint.service.js';
+export type { CheckpointRefusal, CheckpointRun } from './chain/checkpoint.service.js';
 export type { StoredCheckpoint } from './chain/checkpoint.repository.js';
 export { CheckpointSigner } from './chain/checkpoint-signer.js';
-export { canonicalEvent, eventHash } from './chain/event-hash.js';
+export {
+  canonicalEvent,
+  CHAIN_KEY_CONTEXT,
+  deriveChainKey,
+  eventHash,
+  linkVersionOf,
+  unkeyedEventHash,
+} from './chain/event-hash.js';
+export type { LinkVersion } from './chain/event-hash.js';
 export { toApiEvent } from './chain/event-mapping.js';
 export type { ApiAuditEvent } from './chain/event-mapping.js';
 export { AuditEventsRepository } from './query/audit-events.repository.js';
@@ -49,7 +59,7 @@ export {
 export type { AuditPolicySource, RedactionSettings } from './redaction/tenant-redaction.js';
 export { VALUE_PATTERNS } from './redaction/value-patterns.js';
 export type { ValuePattern } from './redaction/value-patterns.js';
-export { CreateAudit1764480200000 };
+export { CreateAudit1764480200000, OpenCallsPerTenant1764500100000 };
 
 /** The audit lib's migrations, in order. */
-export const AUDIT_MIGRATIONS = [CreateAudit1764480200000];
+export const AUDIT_MIGRATIONS = [CreateAudit1764480200000, OpenCallsPerTenant1764500100000];

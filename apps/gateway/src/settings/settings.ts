@@ -209,6 +209,7 @@ function auditSettings(
     },
     signingKeyPem: keys.signingKeyPem,
     fingerprintSecret: keys.fingerprintSecret,
+    chainKey: keys.chainKey,
     keySource: keys.source,
   };
 }

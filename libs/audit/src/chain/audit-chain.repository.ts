@@ -1,6 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
 import { isMysql, toSqlDateTime, TransactionRunner } from '@toolgate/database';
 import type { EntityManager } from 'typeorm';
+import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import { GENESIS_HASH, type AuditEventDraft } from '../audit-event.js';
 import { eventHash } from './event-hash.js';
 
@@ -72,17 +74,37 @@ interface HeadRow {
   head_hash: string;
 }
 
-/** The dedupe keys a batch must look up: its own, and for closing events the call's start and close. */
+interface KeyRow {
+  dedupe_key: string;
+  tenant_id: string;
+}
+
+/**
+ * The dedupe keys a batch must look up: its own, and for closing events the call's start and close
+ * — each also in its legacy form (see `presentKeys`).
+ */
 function keysToCheck(entries: readonly ChainEntry[]): string[] {
   const keys = new Set<string>();
+  const add = (key: string) => keys.add(key).add(key.slice(key.indexOf('/') + 1));
   for (const e of entries) {
-    if (e.dedupeKey) keys.add(e.dedupeKey);
+    if (e.dedupeKey) add(e.dedupeKey);
     if (e.closes && e.draft.callId) {
-      keys.add(startedKey(e.draft.callId));
-      keys.add(closedKey(e.draft.callId));
+      add(startedKey(e.draft.tenantId, e.draft.callId));
+      add(closedKey(e.draft.tenantId, e.draft.callId));
     }
   }
   return [...keys];
+}
+
+/**
+ * The stored keys in today's form. Keys written before they were tenant-scoped have no `/` (call
+ * ids hold none): read with their row's tenant they are today's key, so a call opened before the
+ * upgrade is still closed once, and only by its own tenant.
+ */
+function presentKeys(rows: readonly KeyRow[]): Set<string> {
+  return new Set(
+    rows.map((r) => (r.dedupe_key.includes('/') ? r.dedupe_key : tenantDedupeKey(r.tenant_id, r.dedupe_key))),
+  );
 }
 
 /**
@@ -93,9 +115,10 @@ function decide(entries: readonly ChainEntry[], present: Set<string>): EntryOutc
   return entries.map((e) => {
     if (e.dedupeKey && present.has(e.dedupeKey)) return 'dropped';
     if (e.closes) {
-      const id = e.draft.callId!;
-      if (!present.has(startedKey(id)) || present.has(closedKey(id))) return 'dropped';
-      present.add(closedKey(id));
+      const { tenantId, callId } = e.draft;
+      if (!present.has(startedKey(tenantId, callId!)) || present.has(closedKey(tenantId, callId!)))
+        return 'dropped';
+      present.add(closedKey(tenantId, callId!));
     }
     if (e.dedupeKey) present.add(e.dedupeKey);
     return 'written';
@@ -127,11 +150,30 @@ class StatementBatch {
   }
 }
 
-export function startedKey(callId: string): string {
-  return `${callId}:started`;
+/** Width of `audit_events.dedupe_key`. */
+const DEDUPE_KEY_LENGTH = 200;
+
+/**
+ * A dedupe key scoped to one tenant: `<tenantId>/<rest>`. Dedupe keys are unique across the
+ * table, so a key without its tenant would let one tenant's event suppress another's. Tenant ids
+ * hold no `/`, so the scope is unambiguous; a key too long for the column keeps its tenant and
+ * folds the rest into its SHA-256.
+ * @example tenantDedupeKey('acme', 'c1:started') // 'acme/c1:started'
+ */
+export function tenantDedupeKey(tenantId: string, rest: string): string {
+  const key = `${tenantId}/${rest}`;
+  if (key.length <= DEDUPE_KEY_LENGTH) return key;
+  return `${tenantId}/${createHash('sha256').update(rest).digest('hex')}`;
 }
-export function closedKey(callId: string): string {
-  return `${callId}:closed`;
+
+/** The dedupe key of a call's `started` event. */
+export function startedKey(tenantId: string, callId: string): string {
+  return tenantDedupeKey(tenantId, `${callId}:started`);
+}
+
+/** The dedupe key of a call's closing event (one per call, whichever it is). */
+export function closedKey(tenantId: string, callId: string): string {
+  return tenantDedupeKey(tenantId, `${callId}:closed`);
 }
 
 /**
@@ -141,7 +183,14 @@ export function closedKey(callId: string): string {
  */
 @Injectable()
 export class AuditChainRepository {
-  constructor(private readonly transactions: TransactionRunner) {}
+  private readonly chainKey: Buffer;
+
+  constructor(
+    private readonly transactions: TransactionRunner,
+    @Inject(AUDIT_OPTIONS) options: AuditOptions,
+  ) {
+    this.chainKey = options.chainKey;
+  }
 
   /** Appends a batch; inside `em` when given (an admin change and its event commit together). */
   append(entries: readonly ChainEntry[], em?: EntityManager): Promise<EntryOutcome[]> {
@@ -169,16 +218,16 @@ export class AuditChainRepository {
     const heads = state.heads;
     const rows: unknown[][] = [];
     const opened: ChainEntry[] = [];
-    const closed: string[] = [];
+    const closed: ChainEntry[] = [];
     entries.forEach((entry, i) => {
       if (outcomes[i] !== 'written') return;
       const head = heads.get(entry.draft.tenantId)!;
       const seq = head.seq + 1;
-      const hash = eventHash(head.hash, entry.draft, seq);
+      const hash = eventHash(this.chainKey, head.hash, entry.draft, seq);
       rows.push(this.row(entry, seq, head.hash, hash));
       heads.set(entry.draft.tenantId, { seq, hash, changed: true });
       if (entry.opens) opened.push(entry);
-      if (entry.closes) closed.push(entry.draft.callId!);
+      if (entry.closes) closed.push(entry);
     });
 
     const writes = new StatementBatch();
@@ -186,7 +235,9 @@ export class AuditChainRepository {
       const chunk = rows.slice(i, i + ROWS_PER_INSERT);
       writes.add(INSERT_EVENTS + Array(chunk.length).fill(ROW_PLACEHOLDERS).join(','), chunk.flat());
     }
-    const stillOpen = opened.filter((e) => !closed.includes(e.draft.callId!));
+    const callOf = (e: ChainEntry) => `${e.draft.tenantId}/${e.draft.callId}`;
+    const closedCalls = new Set(closed.map(callOf));
+    const stillOpen = opened.filter((e) => !closedCalls.has(callOf(e)));
     if (stillOpen.length) {
       writes.add(
         `INSERT INTO audit_open_calls (call_id, tenant_id, tool, instance_id, started_at) VALUES ${stillOpen.map(() => '(?,?,?,?,?)').join(',')}`,
@@ -201,8 +252,8 @@ export class AuditChainRepository {
     }
     if (closed.length)
       writes.add(
-        `DELETE FROM audit_open_calls WHERE call_id IN (${closed.map(() => '?').join(',')})`,
-        closed,
+        `DELETE FROM audit_open_calls WHERE ${closed.map(() => '(tenant_id = ? AND call_id = ?)').join(' OR ')}`,
+        closed.flatMap((e) => [e.draft.tenantId, e.draft.callId]),
       );
     entries.forEach((entry, i) => {
       if (outcomes[i] !== 'written' || !entry.sidecar) return;
@@ -226,23 +277,23 @@ export class AuditChainRepository {
    */
   private async readState(em: EntityManager, tenants: string[], keys: string[], mysql: boolean) {
     const heads = `SELECT tenant_id, seq, head_hash FROM audit_chain_heads WHERE tenant_id IN (${tenants.map(() => '?').join(',')}) ORDER BY tenant_id${mysql ? ' FOR UPDATE' : ''}`;
-    const dedupe = `SELECT dedupe_key FROM audit_events WHERE dedupe_key IN (${keys.map(() => '?').join(',')})`;
+    const dedupe = `SELECT dedupe_key, tenant_id FROM audit_events WHERE dedupe_key IN (${keys.map(() => '?').join(',')})`;
     let headRows: HeadRow[];
-    let keyRows: { dedupe_key: string }[] = [];
+    let keyRows: KeyRow[] = [];
     if (mysql && keys.length) {
       [headRows, keyRows] = (await em.query(`${heads}; ${dedupe}`, [...tenants, ...keys])) as [
         HeadRow[],
-        { dedupe_key: string }[],
+        KeyRow[],
       ];
     } else {
       headRows = (await em.query(heads, tenants)) as HeadRow[];
-      if (keys.length) keyRows = (await em.query(dedupe, keys)) as { dedupe_key: string }[];
+      if (keys.length) keyRows = (await em.query(dedupe, keys)) as KeyRow[];
     }
     return {
       heads: new Map(
         headRows.map((r) => [r.tenant_id, { seq: Number(r.seq), hash: r.head_hash, changed: false }]),
       ),
-      present: new Set(keyRows.map((r) => r.dedupe_key)),
+      present: presentKeys(keyRows),
     };
   }
 

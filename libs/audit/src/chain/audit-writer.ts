@@ -7,6 +7,7 @@ import {
   AuditChainRepository,
   closedKey,
   startedKey,
+  tenantDedupeKey,
   type ChainEntry,
   type EntryOutcome,
   type Sidecar,
@@ -44,13 +45,14 @@ interface Group {
   reject(err: unknown): void;
 }
 
-/** The idempotency key of a call event (see AuditChainRepository). */
+/** The idempotency key of a call event, scoped to its tenant (see AuditChainRepository). */
 export function dedupeKeyOf(draft: AuditEventDraft, extra?: string): string | null {
-  if (!draft.callId) return null;
-  if (draft.event === 'started') return startedKey(draft.callId);
-  if (CLOSING_EVENTS.has(draft.event)) return closedKey(draft.callId);
-  if (draft.event === 'late_completion') return `${draft.callId}:late`;
-  return extra ? `${draft.callId}:${draft.event}:${extra}` : null;
+  const { tenantId, callId } = draft;
+  if (!callId) return null;
+  if (draft.event === 'started') return startedKey(tenantId, callId);
+  if (CLOSING_EVENTS.has(draft.event)) return closedKey(tenantId, callId);
+  if (draft.event === 'late_completion') return tenantDedupeKey(tenantId, `${callId}:late`);
+  return extra ? tenantDedupeKey(tenantId, `${callId}:${draft.event}:${extra}`) : null;
 }
 
 /** Options of an append. */

@@ -1,21 +1,25 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import {
   And,
   LessThanOrEqual,
   MoreThan,
   MoreThanOrEqual,
+  type EntityManager,
   type FindOptionsWhere,
   type Repository,
 } from 'typeorm';
+import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import { GENESIS_HASH, type AuditEventRecord } from '../audit-event.js';
 import { AuditEventEntity } from '../entities/audit-event.entity.js';
-import { CheckpointRepository, type StoredCheckpoint } from './checkpoint.repository.js';
+import { ChainWalk, GENESIS_POSITION, type ChainPosition } from './chain-walk.js';
+import { CheckpointRepository, type ChainHead, type StoredCheckpoint } from './checkpoint.repository.js';
 import type { CheckpointSigner } from './checkpoint-signer.js';
-import { eventHash } from './event-hash.js';
+import { linkVersionOf } from './event-hash.js';
 import { toRecord } from './event-mapping.js';
 
 const CHUNK = 2_000;
+const EMPTY_HEAD: ChainHead = { seq: 0, headHash: GENESIS_HASH };
 
 /** The verdict on one tenant's chain. */
 export interface TenantVerification {
@@ -38,22 +42,50 @@ export interface Verification {
   readonly tenants: readonly TenantVerification[];
 }
 
+/** Why a stretch of a chain does not verify, and the first event concerned when there is one. */
+export interface ChainProblem {
+  readonly problem: string;
+  readonly event?: { readonly id: string; readonly seq: number };
+}
+
+/** Tells a problem from a position (what the walks below return). */
+export function isChainProblem(r: ChainPosition | ChainProblem): r is ChainProblem {
+  return 'problem' in r;
+}
+
+interface Range {
+  from?: Date;
+  to?: Date;
+}
+
 /**
- * Recomputes chains and holds them against the signed checkpoints. The chain alone catches edits,
- * inserts and deletions in the middle; checkpoints catch the two attacks a chain misses: deleting
- * the newest events, and editing an event then re-hashing everything after it.
+ * Recomputes chains and holds them against the signed checkpoints. The keyed links catch edits,
+ * inserts, deletions in the middle and events appended by anyone without the chain key; the
+ * checkpoints catch deleting the newest events, and re-hashing by someone who has the chain key
+ * but not the signing key.
+ *
+ * Reads in an order that gives one consistent view while writers keep appending (ADR 009):
+ * checkpoints, then the chain head, then only events up to that head. A checkpoint read earlier is
+ * never ahead of a head read later, and every event up to a committed head is committed, because
+ * the head moves in the same transaction as its events.
  */
 @Injectable()
 export class ChainVerifier {
+  private readonly chainKey: Buffer;
+
   constructor(
     @InjectRepository(AuditEventEntity) private readonly events: Repository<AuditEventEntity>,
     private readonly checkpoints: CheckpointRepository,
-  ) {}
+    @Inject(AUDIT_OPTIONS) options: AuditOptions,
+  ) {
+    this.chainKey = options.chainKey;
+  }
 
+  /** Verifies the chains of the given tenants, whole or within a time range (see TenantVerification). */
   async verify(
     signer: CheckpointSigner,
     tenantIds: readonly string[],
-    range: { from?: Date; to?: Date } = {},
+    range: Range = {},
   ): Promise<Verification> {
     const tenants: TenantVerification[] = [];
     for (const tenantId of tenantIds) tenants.push(await this.verifyTenant(signer, tenantId, range));
@@ -68,112 +100,186 @@ export class ChainVerifier {
     };
   }
 
+  /**
+   * Verifies the events after `from` up to `head`: each links to the one before, and the last is
+   * the one the head records. Returns the position reached, or the first problem. With `em`, reads
+   * in that transaction (the checkpoint's, under the chain lock).
+   */
+  async walkTo(
+    tenantId: string,
+    from: ChainPosition,
+    head: ChainHead,
+    em?: EntityManager,
+  ): Promise<ChainPosition | ChainProblem> {
+    if (head.seq < from.seq)
+      return {
+        problem: `the chain head records ${head.seq} events, fewer than the ${from.seq} a checkpoint signed (newest events deleted)`,
+      };
+    const walk = new ChainWalk(this.chainKey, from);
+    let last: AuditEventRecord | undefined;
+    for await (const e of this.read(tenantId, from.seq, head.seq, { em })) {
+      const problem = walk.step(e);
+      if (problem) return { problem, event: e };
+      last = e;
+    }
+    return headProblem(walk.at, head, last) ?? walk.at;
+  }
+
+  /**
+   * Where a chain stands at a signed checkpoint: its event must still be there with the hash that
+   * was signed. Whether that link is keyed decides whether unkeyed links may still follow.
+   */
+  async positionAt(cp: StoredCheckpoint): Promise<ChainPosition | ChainProblem> {
+    const row = await this.events.findOne({ where: { tenantId: cp.tenantId, seq: String(cp.seq) } });
+    if (!row)
+      return {
+        problem: `event seq ${cp.seq}, signed by the checkpoint of ${cp.signedAt}, is missing (deleted)`,
+      };
+    const e = toRecord(row);
+    if (e.hash !== cp.headHash)
+      return {
+        problem: `event seq ${cp.seq} is not the one the checkpoint of ${cp.signedAt} signed: re-hashed`,
+        event: e,
+      };
+    const version = linkVersionOf(this.chainKey, e);
+    if (version === null)
+      return {
+        problem: `event seq ${e.seq} does not verify: modified after it was written, or forged without the chain key`,
+        event: e,
+      };
+    return { seq: e.seq, hash: e.hash, keyed: version === 2 };
+  }
+
   private async verifyTenant(
     signer: CheckpointSigner,
     tenantId: string,
-    range: { from?: Date; to?: Date },
+    range: Range,
   ): Promise<TenantVerification> {
     const all = await this.checkpoints.list(tenantId);
-    const forged = all.find((c) => !signer.verify(c, c.signature));
-    if (forged) {
-      return {
-        tenantId,
-        ok: false,
-        checked: 0,
-        checkpoints: all.length,
-        problem: `checkpoint at seq ${forged.seq} has an invalid signature (forged or signed with another key)`,
-      };
-    }
-    const bySeq = new Map<number, StoredCheckpoint>(all.map((c) => [c.seq, c]));
-    const partial = range.from !== undefined || range.to !== undefined;
-    const fail = (checked: number, problem: string, event?: { id: string; seq: number }) => ({
+    const head = (await this.checkpoints.chainHead(tenantId)) ?? EMPTY_HEAD;
+    const verdict = (checked: number, p?: ChainProblem | null): TenantVerification => ({
       tenantId,
-      ok: false,
+      ok: !p,
       checked,
       checkpoints: all.length,
-      problem,
-      ...(event ? { firstBrokenEventId: event.id, firstBrokenSeq: event.seq } : {}),
+      ...(p ? { problem: p.problem } : {}),
+      ...(p?.event ? { firstBrokenEventId: p.event.id, firstBrokenSeq: p.event.seq } : {}),
     });
+    const forged = all.find((c) => !signer.verify(c, c.signature));
+    if (forged)
+      return verdict(0, {
+        problem: `checkpoint at seq ${forged.seq} has an invalid signature (forged or signed with another key)`,
+      });
+    const partial = range.from !== undefined || range.to !== undefined;
+    const scan = await this.scan(tenantId, head, all, partial ? range : undefined);
+    if (scan.problem || partial) return verdict(scan.checked, scan.problem);
+    return verdict(scan.checked, await this.endProblem(tenantId, scan, head, all.at(-1)));
+  }
 
-    let prev: AuditEventRecord | undefined;
-    let lastGood: { seq: number; afterId?: string } = { seq: 0 };
+  /**
+   * Walks the events up to the head (or those of a time range), each held against the checkpoint
+   * signed at its seq. Stops at the first problem.
+   */
+  private async scan(
+    tenantId: string,
+    head: ChainHead,
+    checkpoints: readonly StoredCheckpoint[],
+    range?: Range,
+  ): Promise<{ checked: number; reached?: ChainPosition; last?: AuditEventRecord; problem?: ChainProblem }> {
+    const bySeq = new Map(checkpoints.map((c) => [c.seq, c]));
+    let walk: ChainWalk | undefined = range ? undefined : new ChainWalk(this.chainKey);
+    let last: AuditEventRecord | undefined;
     let checked = 0;
-    let pendingAfterCheckpoint: { id: string; seq: number } | undefined;
-    for (let cursor = 0; ;) {
-      const where: FindOptionsWhere<AuditEventEntity> = { tenantId, seq: MoreThan(String(cursor)) };
-      if (range.from && range.to)
-        where.occurredAt = And(MoreThanOrEqual(range.from), LessThanOrEqual(range.to));
-      else if (range.from) where.occurredAt = MoreThanOrEqual(range.from);
-      else if (range.to) where.occurredAt = LessThanOrEqual(range.to);
-      const rows = await this.events.find({ where, order: { seq: 'ASC' }, take: CHUNK });
-      if (!rows.length) break;
-      for (const row of rows) {
-        const e = toRecord(row);
-        const expectedSeq = prev ? prev.seq + 1 : partial ? e.seq : 1;
-        if (e.seq !== expectedSeq)
-          return fail(
-            checked,
-            `event seq ${expectedSeq}${e.seq > expectedSeq + 1 ? `–${e.seq - 1}` : ''} is missing (deleted)`,
-            e,
-          );
-        const expectedPrev = prev ? prev.hash : partial ? e.prevHash : GENESIS_HASH;
-        if (e.prevHash !== expectedPrev)
-          return fail(
-            checked,
-            `event seq ${e.seq} does not link to the event before it (inserted or reordered)`,
-            e,
-          );
-        if (eventHash(e.prevHash, e, e.seq) !== e.hash)
-          return fail(checked, `event seq ${e.seq} was modified after it was written`, e);
-        if (!pendingAfterCheckpoint) pendingAfterCheckpoint = { id: e.id, seq: e.seq };
-        const cp = bySeq.get(e.seq);
-        if (cp && cp.headHash !== e.hash) {
-          const first = pendingAfterCheckpoint;
-          return fail(
-            checked,
-            `the chain was re-hashed: an event between seq ${lastGood.seq + 1} and ${e.seq} was changed after the checkpoint signed at ${cp.signedAt}`,
-            first,
-          );
-        }
-        if (cp) {
-          lastGood = { seq: e.seq };
-          pendingAfterCheckpoint = undefined;
-        }
-        prev = e;
-        checked++;
-      }
+    let sinceCheckpoint: AuditEventRecord | undefined;
+    for await (const e of this.read(tenantId, 0, head.seq, { range })) {
+      walk ??= new ChainWalk(this.chainKey, await this.positionBefore(e));
+      const problem = walk.step(e);
+      if (problem) return { checked, problem: { problem, event: e } };
+      sinceCheckpoint ??= e;
+      const cp = bySeq.get(e.seq);
+      if (cp && cp.headHash !== e.hash)
+        return {
+          checked,
+          problem: {
+            problem: `the chain was re-hashed: an event between seq ${sinceCheckpoint.seq} and ${e.seq} was changed after the checkpoint signed at ${cp.signedAt}`,
+            event: sinceCheckpoint,
+          },
+        };
+      if (cp) sinceCheckpoint = undefined;
+      last = e;
+      checked++;
+    }
+    return { checked, reached: walk?.at ?? GENESIS_POSITION, last };
+  }
+
+  /** What is wrong at the end of a whole chain: events missing, a replaced newest event, extra rows. */
+  private async endProblem(
+    tenantId: string,
+    scan: { reached?: ChainPosition; last?: AuditEventRecord },
+    head: ChainHead,
+    newest?: StoredCheckpoint,
+  ): Promise<ChainProblem | null> {
+    const reached = scan.reached ?? GENESIS_POSITION;
+    if (newest && newest.seq > reached.seq)
+      return {
+        problem: `events after seq ${reached.seq} are missing: a checkpoint signed at ${newest.signedAt} covers ${newest.seq} events (newest events deleted)`,
+      };
+    const atHead = headProblem(reached, head, scan.last);
+    if (atHead) return atHead;
+    const intruder = await this.checkpoints.firstEventPastHead(tenantId);
+    if (!intruder) return null;
+    return {
+      problem: `events after seq ${head.seq} were not written by the gateway (the chain head records ${head.seq}): inserted`,
+      event: intruder,
+    };
+  }
+
+  /**
+   * Where a walk over a time range starts: at the event's own link, keyed if the event before it
+   * is keyed — so an unkeyed event inside the range is refused after a keyed one outside it.
+   */
+  private async positionBefore(e: AuditEventRecord): Promise<ChainPosition> {
+    if (e.seq === 1) return GENESIS_POSITION;
+    const row = await this.events.findOne({ where: { tenantId: e.tenantId, seq: String(e.seq - 1) } });
+    const keyed = !!row && linkVersionOf(this.chainKey, toRecord(row)) === 2;
+    return { seq: e.seq - 1, hash: e.prevHash, keyed };
+  }
+
+  /** A tenant's events with `afterSeq < seq <= toSeq`, oldest first, read in chunks. */
+  private async *read(
+    tenantId: string,
+    afterSeq: number,
+    toSeq: number,
+    o: { em?: EntityManager; range?: Range },
+  ): AsyncGenerator<AuditEventRecord> {
+    const events = o.em ? o.em.getRepository(AuditEventEntity) : this.events;
+    for (let cursor = afterSeq; cursor < toSeq;) {
+      const where: FindOptionsWhere<AuditEventEntity> = {
+        tenantId,
+        seq: And(MoreThan(String(cursor)), LessThanOrEqual(String(toSeq))),
+      };
+      const { from, to } = o.range ?? {};
+      if (from && to) where.occurredAt = And(MoreThanOrEqual(from), LessThanOrEqual(to));
+      else if (from) where.occurredAt = MoreThanOrEqual(from);
+      else if (to) where.occurredAt = LessThanOrEqual(to);
+      const rows = await events.find({ where, order: { seq: 'ASC' }, take: CHUNK });
+      for (const row of rows) yield toRecord(row);
+      if (rows.length < CHUNK) return;
       cursor = Number(rows.at(-1)!.seq);
     }
-    const newest = all.at(-1);
-    const lastSeq = prev?.seq ?? 0;
-    if (!partial && newest && newest.seq > lastSeq) {
-      return fail(
-        checked,
-        `events after seq ${lastSeq} are missing: a checkpoint signed at ${newest.signedAt} covers ${newest.seq} events (newest events deleted)`,
-      );
-    }
-    const head = await this.checkpoints.chainHead(tenantId);
-    if (!partial && head && head.seq < lastSeq) {
-      const first = await this.events.findOne({ where: { tenantId, seq: String(head.seq + 1) } });
-      return fail(
-        checked,
-        `events after seq ${head.seq} were not written by the gateway (the chain head records ${head.seq}): inserted`,
-        first ? { id: String(first.id), seq: head.seq + 1 } : undefined,
-      );
-    }
-    if (!partial && head && prev && head.seq === lastSeq && head.headHash !== prev.hash) {
-      return fail(
-        checked,
-        `the newest event (seq ${lastSeq}) is not the one the chain head records: replaced`,
-        prev,
-      );
-    }
-    if (!partial && head && head.seq > lastSeq) {
-      return fail(
-        checked,
-        `events after seq ${lastSeq} are missing: the chain head records ${head.seq} events (newest events deleted)`,
-      );
-    }
-    return { tenantId, ok: true, checked, checkpoints: all.length };
   }
+}
+
+/** Whether a walk that ended at `reached` ended where the chain head says the chain ends. */
+function headProblem(reached: ChainPosition, head: ChainHead, last?: AuditEventRecord): ChainProblem | null {
+  if (reached.seq < head.seq)
+    return {
+      problem: `events after seq ${reached.seq} are missing: the chain head records ${head.seq} events (newest events deleted)`,
+    };
+  if (reached.hash !== head.headHash)
+    return {
+      problem: `the newest event (seq ${reached.seq}) is not the one the chain head records: replaced`,
+      ...(last ? { event: last } : {}),
+    };
+  return null;
 }

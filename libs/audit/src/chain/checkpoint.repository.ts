@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { fromSqlDateTime, isMysql, toSqlDateTime, TransactionRunner } from '@toolgate/database';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { AuditCheckpointEntity } from '../entities/audit-checkpoint.entity.js';
 import type { CheckpointStatement } from './checkpoint-signer.js';
 
@@ -9,6 +9,29 @@ import type { CheckpointStatement } from './checkpoint-signer.js';
 export interface StoredCheckpoint extends CheckpointStatement {
   readonly keyId: string;
   readonly signature: string;
+}
+
+/** A tenant's chain head: how many events the gateway has written, and the newest one's hash. */
+export interface ChainHead {
+  readonly seq: number;
+  readonly headHash: string;
+}
+
+/** A signature over a checkpoint statement. */
+export interface CheckpointSignature {
+  readonly keyId: string;
+  readonly signature: string;
+}
+
+function toStored(r: AuditCheckpointEntity): StoredCheckpoint {
+  return {
+    tenantId: r.tenantId,
+    seq: Number(r.seq),
+    headHash: r.headHash,
+    signedAt: fromSqlDateTime(r.signedAt).toISOString(),
+    keyId: r.keyId,
+    signature: r.signature,
+  };
 }
 
 /** Checkpoints and the chain heads they are taken from. */
@@ -21,26 +44,26 @@ export class CheckpointRepository {
 
   /**
    * Takes a consistent (seq, head) of one tenant's chain and stores its signed checkpoint in the
-   * same transaction, holding the chain lock so no event slips in between.
+   * same transaction, holding the chain lock so no event slips in between. `seal` runs under that
+   * lock with the transaction's manager; it signs the statement, or returns why it must not be
+   * signed — then nothing is stored and that reason is returned.
    */
-  async record(
+  async record<R extends object>(
     tenantId: string,
-    sign: (s: CheckpointStatement) => { keyId: string; signature: string },
-  ): Promise<StoredCheckpoint | null> {
+    seal: (statement: CheckpointStatement, em: EntityManager) => Promise<CheckpointSignature | R>,
+  ): Promise<StoredCheckpoint | R | null> {
     return this.transactions.run(async (em) => {
-      const lock = isMysql(em) ? ' FOR UPDATE' : '';
-      const [head] = (await em.query(
-        `SELECT seq, head_hash FROM audit_chain_heads WHERE tenant_id = ?${lock}`,
-        [tenantId],
-      )) as { seq: string | number; head_hash: string }[];
-      if (!head || Number(head.seq) === 0) return null;
+      const head = await this.chainHead(tenantId, em, { lock: true });
+      if (!head || head.seq === 0) return null;
       const statement: CheckpointStatement = {
         tenantId,
-        seq: Number(head.seq),
-        headHash: head.head_hash,
+        seq: head.seq,
+        headHash: head.headHash,
         signedAt: new Date().toISOString(),
       };
-      const { keyId, signature } = sign(statement);
+      const sealed = await seal(statement, em);
+      if (!('signature' in sealed)) return sealed;
+      const { keyId, signature } = sealed;
       await em.query(
         'INSERT INTO audit_checkpoints (tenant_id, seq, head_hash, signed_at, key_id, signature) VALUES (?,?,?,?,?,?)',
         [
@@ -56,13 +79,39 @@ export class CheckpointRepository {
     });
   }
 
-  /** A tenant's chain head (event count and newest hash), or null before its first event. */
-  async chainHead(tenantId: string): Promise<{ seq: number; headHash: string } | null> {
-    const [row] = (await this.dataSource.query(
-      'SELECT seq, head_hash FROM audit_chain_heads WHERE tenant_id = ?',
-      [tenantId],
-    )) as { seq: string | number; head_hash: string }[];
+  /**
+   * A tenant's chain head, or null before its first event; `lock` holds it (MySQL `FOR UPDATE`)
+   * until `em`'s transaction ends, which keeps writers of the tenant out.
+   */
+  async chainHead(
+    tenantId: string,
+    em: EntityManager = this.dataSource.manager,
+    options: { lock?: boolean } = {},
+  ): Promise<ChainHead | null> {
+    const lock = options.lock && isMysql(em) ? ' FOR UPDATE' : '';
+    const [row] = (await em.query(`SELECT seq, head_hash FROM audit_chain_heads WHERE tenant_id = ?${lock}`, [
+      tenantId,
+    ])) as { seq: string | number; head_hash: string }[];
     return row ? { seq: Number(row.seq), headHash: row.head_hash } : null;
+  }
+
+  /**
+   * The first event stored past the tenant's chain head: one the gateway did not write, since
+   * events and the head move in one transaction. One statement in a transaction of its own, so it
+   * reads head and events at one moment (on SQLite, not in the middle of a writer's transaction).
+   */
+  async firstEventPastHead(tenantId: string): Promise<{ id: string; seq: number } | null> {
+    const [row] = await this.transactions.run(
+      (em) =>
+        em.query(
+          `SELECT e.id, e.seq FROM audit_events e
+           LEFT JOIN audit_chain_heads h ON h.tenant_id = e.tenant_id
+           WHERE e.tenant_id = ? AND e.seq > COALESCE(h.seq, 0)
+           ORDER BY e.seq LIMIT 1`,
+          [tenantId],
+        ) as Promise<{ id: string | number; seq: string | number }[]>,
+    );
+    return row ? { id: String(row.id), seq: Number(row.seq) } : null;
   }
 
   /** Every tenant with a chain. */
@@ -89,13 +138,15 @@ export class CheckpointRepository {
       where: tenantId ? { tenantId } : {},
       order: { tenantId: 'ASC', seq: 'ASC', id: 'ASC' },
     });
-    return rows.map((r) => ({
-      tenantId: r.tenantId,
-      seq: Number(r.seq),
-      headHash: r.headHash,
-      signedAt: fromSqlDateTime(r.signedAt).toISOString(),
-      keyId: r.keyId,
-      signature: r.signature,
-    }));
+    return rows.map(toStored);
+  }
+
+  /** A tenant's newest checkpoint (the one covering the most events), or null. */
+  async latest(tenantId: string): Promise<StoredCheckpoint | null> {
+    const row = await this.dataSource.getRepository(AuditCheckpointEntity).findOne({
+      where: { tenantId },
+      order: { seq: 'DESC', id: 'DESC' },
+    });
+    return row ? toStored(row) : null;
   }
 }

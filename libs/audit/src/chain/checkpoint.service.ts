@@ -7,15 +7,45 @@ import {
 } from '@nestjs/common';
 import { runPeriodically } from '@toolgate/database';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
+import { GENESIS_POSITION, type ChainPosition } from './chain-walk.js';
+import { ChainVerifier, isChainProblem, type ChainProblem, type Verification } from './chain-verifier.js';
 import { CheckpointRepository, type StoredCheckpoint } from './checkpoint.repository.js';
 import { CheckpointSigner } from './checkpoint-signer.js';
-import { ChainVerifier, type Verification } from './chain-verifier.js';
 
-/** Signed checkpoints: periodically for tenants whose chain grew, on demand, and exported. */
+/** A checkpoint not signed: the chain since the tenant's previous checkpoint does not verify. */
+export interface CheckpointRefusal {
+  readonly tenantId: string;
+  readonly problem: string;
+  readonly firstBrokenEventId?: string;
+  readonly firstBrokenSeq?: number;
+}
+
+/** What one checkpoint run did: the checkpoints it signed and the tenants it refused. */
+export interface CheckpointRun {
+  readonly checkpoints: StoredCheckpoint[];
+  readonly refused: CheckpointRefusal[];
+}
+
+/** A scheduled checkpoint run refused at least one tenant (see CheckpointRefusal). */
+export class CheckpointRefusedError extends Error {
+  constructor(readonly refused: readonly CheckpointRefusal[]) {
+    super(`checkpoints refused: ${refused.map((r) => `${r.tenantId}: ${r.problem}`).join('; ')}`);
+    this.name = 'CheckpointRefusedError';
+  }
+}
+
+/**
+ * Signed checkpoints: periodically for tenants whose chain grew, on demand, and exported.
+ *
+ * A checkpoint is signed only over a head whose events since the previous checkpoint verify
+ * (ADR 009): a signature is what outlives the database, and it must never vouch for events that
+ * someone with database access appended.
+ */
 @Injectable()
 export class CheckpointService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('AuditCheckpoints');
   readonly signer: CheckpointSigner;
+  private readonly intervalMs: number;
   private stopSchedule?: () => void;
 
   constructor(
@@ -27,14 +57,18 @@ export class CheckpointService implements OnApplicationBootstrap, OnApplicationS
     this.intervalMs = options.checkpointIntervalMs;
   }
 
-  private readonly intervalMs: number;
-
   onApplicationBootstrap(): void {
     if (this.intervalMs <= 0) return;
     this.stopSchedule = runPeriodically(
       this.intervalMs,
-      () => this.checkpointAll(),
-      (err) => this.logger.warn(`checkpoint failed: ${err.message}`),
+      async () => {
+        const { refused } = await this.run();
+        if (refused.length) throw new CheckpointRefusedError(refused);
+      },
+      (err) =>
+        err instanceof CheckpointRefusedError
+          ? this.logger.error(`scheduled run: ${err.message}`)
+          : this.logger.warn(`checkpoint failed: ${err.message}`),
     );
   }
 
@@ -42,22 +76,29 @@ export class CheckpointService implements OnApplicationBootstrap, OnApplicationS
     this.stopSchedule?.();
   }
 
-  /** Signs a checkpoint for one tenant now; null when its chain is empty. */
-  checkpoint(tenantId: string): Promise<StoredCheckpoint | null> {
-    return this.checkpoints.record(tenantId, (s) => ({
-      keyId: this.signer.keyId,
-      signature: this.signer.sign(s),
-    }));
+  /** Signs a checkpoint for one tenant now; null when its chain is empty or does not verify. */
+  async checkpoint(tenantId: string): Promise<StoredCheckpoint | null> {
+    const sealed = await this.seal(tenantId);
+    return sealed && 'signature' in sealed ? sealed : null;
   }
 
-  /** Signs checkpoints for every tenant (or those given) whose chain grew since the last one. */
+  /**
+   * Signs checkpoints for every tenant (or those given) whose chain grew since the last one; a
+   * tenant whose chain does not verify gets none (see `run` for the refusals).
+   */
   async checkpointAll(tenantIds?: readonly string[]): Promise<StoredCheckpoint[]> {
+    return (await this.run(tenantIds)).checkpoints;
+  }
+
+  /** Like `checkpointAll`, and says which tenants were refused and why. */
+  async run(tenantIds?: readonly string[]): Promise<CheckpointRun> {
     const due = new Set(await this.checkpoints.tenantsWithUncheckpointedEvents());
-    const out: StoredCheckpoint[] = [];
+    const out: CheckpointRun = { checkpoints: [], refused: [] };
     for (const t of tenantIds ?? [...due]) {
       if (!due.has(t)) continue;
-      const cp = await this.checkpoint(t);
-      if (cp) out.push(cp);
+      const sealed = await this.seal(t);
+      if (sealed && 'signature' in sealed) out.checkpoints.push(sealed);
+      else if (sealed) out.refused.push(sealed);
     }
     return out;
   }
@@ -79,5 +120,45 @@ export class CheckpointService implements OnApplicationBootstrap, OnApplicationS
     range: { from?: Date; to?: Date },
   ): Promise<Verification> {
     return this.verifier.verify(this.signer, tenantIds ?? (await this.checkpoints.chainTenants()), range);
+  }
+
+  /**
+   * Verifies the events since the previous checkpoint, then signs the head. The bulk is verified
+   * without the chain lock, so the tenant's writers wait only while the tail that arrived in the
+   * meantime is verified under it — and the signature covers exactly the head that lock pins.
+   */
+  private async seal(tenantId: string): Promise<StoredCheckpoint | CheckpointRefusal | null> {
+    const start = await this.startPosition(tenantId);
+    if (isChainProblem(start)) return this.refuse(tenantId, start);
+    const head = await this.checkpoints.chainHead(tenantId);
+    if (!head || head.seq === 0) return null;
+    const verified = await this.verifier.walkTo(tenantId, start, head);
+    if (isChainProblem(verified)) return this.refuse(tenantId, verified);
+    const sealed = await this.checkpoints.record<ChainProblem>(tenantId, async (statement, em) => {
+      const tail = await this.verifier.walkTo(tenantId, verified, statement, em);
+      if (isChainProblem(tail)) return tail;
+      return { keyId: this.signer.keyId, signature: this.signer.sign(statement) };
+    });
+    return sealed && 'problem' in sealed ? this.refuse(tenantId, sealed) : sealed;
+  }
+
+  /** Where verification resumes: the newest checkpoint whose signature holds, or the genesis. */
+  private async startPosition(tenantId: string): Promise<ChainPosition | ChainProblem> {
+    const cp = await this.checkpoints.latest(tenantId);
+    if (!cp) return GENESIS_POSITION;
+    if (!this.signer.verify(cp, cp.signature))
+      return {
+        problem: `checkpoint at seq ${cp.seq} has an invalid signature (forged or signed with another key)`,
+      };
+    return this.verifier.positionAt(cp);
+  }
+
+  private refuse(tenantId: string, p: ChainProblem): CheckpointRefusal {
+    this.logger.error(`no checkpoint signed for ${tenantId}: the chain does not verify: ${p.problem}`);
+    return {
+      tenantId,
+      problem: p.problem,
+      ...(p.event ? { firstBrokenEventId: p.event.id, firstBrokenSeq: p.event.seq } : {}),
+    };
   }
 }

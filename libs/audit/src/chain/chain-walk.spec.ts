@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { GENESIS_HASH, type AuditEventDraft, type AuditEventRecord } from '../audit-event.js';
+import { ChainWalk } from './chain-walk.js';
+import { deriveChainKey, eventHash, unkeyedEventHash } from './event-hash.js';
+
+const KEY = deriveChainKey('the audit secret');
+
+const draft = (n: number): AuditEventDraft => ({
+  tenantId: 'acme',
+  event: 'key_created',
+  callId: null,
+  tool: null,
+  implementation: null,
+  riskLevel: null,
+  agentType: null,
+  sessionId: null,
+  actor: { type: 'system', id: 'test' },
+  initiatorId: null,
+  approverId: null,
+  bindingVersion: null,
+  definitionHash: null,
+  input: null,
+  outputSummary: null,
+  status: null,
+  code: null,
+  durationMs: null,
+  details: { n },
+  occurredAt: new Date(1_700_000_000_000 + n),
+  instanceId: null,
+});
+
+/** A chain whose links are keyed ('k') or legacy ('u'), in the order given. */
+function chain(kinds: string): AuditEventRecord[] {
+  const out: AuditEventRecord[] = [];
+  let prev = GENESIS_HASH;
+  [...kinds].forEach((kind, i) => {
+    const seq = i + 1;
+    const d = draft(seq);
+    const hash = kind === 'k' ? eventHash(KEY, prev, d, seq) : unkeyedEventHash(prev, d, seq);
+    out.push({ ...d, id: String(seq), seq, prevHash: prev, hash });
+    prev = hash;
+  });
+  return out;
+}
+
+const walkAll = (events: AuditEventRecord[]) => {
+  const walk = new ChainWalk(KEY);
+  for (const e of events) {
+    const problem = walk.step(e);
+    if (problem) return { at: e.seq, problem };
+  }
+  return { at: null, reached: walk.at };
+};
+
+describe('ChainWalk', () => {
+  it('accepts legacy links followed by keyed links (v1* v2*)', () => {
+    const events = chain('uuukk');
+    expect(walkAll(events)).toEqual({ at: null, reached: { seq: 5, hash: events[4]!.hash, keyed: true } });
+    expect(walkAll(chain('uuu'))).toMatchObject({ at: null, reached: { keyed: false } });
+  });
+
+  it('refuses a legacy link once a keyed link was seen', () => {
+    expect(walkAll(chain('uukku'))).toMatchObject({
+      at: 5,
+      problem: expect.stringContaining('unkeyed (v1)'),
+    });
+    expect(walkAll(chain('kuk'))).toMatchObject({ at: 2, problem: expect.stringContaining('forged') });
+  });
+
+  it('names a gap, a broken link and an edit', () => {
+    const events = chain('kkkk');
+    expect(walkAll([events[0]!, events[2]!])).toMatchObject({
+      at: 3,
+      problem: 'event seq 2 is missing (deleted)',
+    });
+    const relinked = { ...events[1]!, prevHash: 'f'.repeat(64) };
+    expect(walkAll([events[0]!, relinked])).toMatchObject({
+      at: 2,
+      problem: expect.stringContaining('link'),
+    });
+    const edited = { ...events[1]!, details: { n: 99 } };
+    expect(walkAll([events[0]!, edited])).toMatchObject({
+      at: 2,
+      problem: expect.stringContaining('modified'),
+    });
+  });
+
+  it('stays on the last good event after a refusal', () => {
+    const events = chain('kk');
+    const walk = new ChainWalk(KEY);
+    walk.step(events[0]!);
+    expect(walk.step({ ...events[1]!, details: {} })).not.toBeNull();
+    expect(walk.at).toEqual({ seq: 1, hash: events[0]!.hash, keyed: true });
+    expect(walk.step(events[1]!)).toBeNull();
+  });
+});

@@ -1,0 +1,52 @@
+import { GENESIS_HASH, type AuditEventRecord } from '../audit-event.js';
+import { linkVersionOf } from './event-hash.js';
+
+/** Where a walk along one tenant's chain stands: the last event it accepted. */
+export interface ChainPosition {
+  readonly seq: number;
+  readonly hash: string;
+  /**
+   * A keyed (v2) link was accepted at this position. Chains are v1* v2*: the gateway has written
+   * only keyed links since the upgrade, so an unkeyed link after a keyed one was forged.
+   */
+  readonly keyed: boolean;
+}
+
+/** Before the first event of a chain. */
+export const GENESIS_POSITION: ChainPosition = { seq: 0, hash: GENESIS_HASH, keyed: false };
+
+/**
+ * Walks a chain event by event and says why an event does not extend it: missing, out of place,
+ * modified, or an unkeyed link where only keyed ones may follow.
+ */
+export class ChainWalk {
+  private position: ChainPosition;
+
+  constructor(
+    private readonly chainKey: Buffer,
+    from: ChainPosition = GENESIS_POSITION,
+  ) {
+    this.position = from;
+  }
+
+  /** The last event accepted. */
+  get at(): ChainPosition {
+    return this.position;
+  }
+
+  /** Accepts `e` as the next event and returns null, or returns why not (and stays where it was). */
+  step(e: AuditEventRecord): string | null {
+    const expected = this.position.seq + 1;
+    if (e.seq !== expected)
+      return `event seq ${expected}${e.seq > expected + 1 ? `–${e.seq - 1}` : ''} is missing (deleted)`;
+    if (e.prevHash !== this.position.hash)
+      return `event seq ${e.seq} does not link to the event before it (inserted or reordered)`;
+    const version = linkVersionOf(this.chainKey, e);
+    if (version === null)
+      return `event seq ${e.seq} does not verify: modified after it was written, or forged without the chain key`;
+    if (version === 1 && this.position.keyed)
+      return `event seq ${e.seq} has an unkeyed (v1) link after keyed ones: not written by the gateway (forged)`;
+    this.position = { seq: e.seq, hash: e.hash, keyed: version === 2 };
+    return null;
+  }
+}
