@@ -161,7 +161,7 @@ describe('admin API', () => {
     const doc = parse(exported.text);
     expect(doc).toMatchObject({
       id: 'acme',
-      connectors: { sap: { password: '${ACME_SAP_PASSWORD:-demo-sap-password}' } },
+      connectors: { sap: { password: '${TOOLGATE_T_ACME__SAP_PASSWORD:-demo-sap-password}' } },
     });
     const noop = await gw.api('POST', '/v1/admin/tenants/acme/import', {
       key: acmeAdmin,

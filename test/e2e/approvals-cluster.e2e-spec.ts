@@ -19,7 +19,7 @@ id: umbrella
 name: Umbrella
 connectors:
   ops_api:
-    baseUrl: \${TEST_OPS_URL}
+    baseUrl: \${TOOLGATE_T_UMBRELLA__OPS_URL}
     token: demo-ops-token
 agentTypes:
   ops_assistant:
@@ -85,7 +85,7 @@ describe.skipIf(testDatabaseKind() !== 'mariadb')(
           .privateKey.export({ type: 'pkcs8', format: 'pem' })
           .toString(),
         TOOLGATE_AUDIT_SECRET: randomBytes(16).toString('hex'),
-        TEST_OPS_URL: ops.url,
+        TOOLGATE_T_UMBRELLA__OPS_URL: ops.url,
         REDIS_URL: 'redis://127.0.0.1:6379',
         TOOLGATE_REDIS_PREFIX: `test-${randomBytes(4).toString('hex')}`,
       };

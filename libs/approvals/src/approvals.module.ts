@@ -8,6 +8,7 @@ import { ApprovalRepository } from './approvals/approval.repository.js';
 import { ApprovalService } from './approvals/approval.service.js';
 import { ApprovalsScheduler } from './approvals/approvals.scheduler.js';
 import { ApprovedCallRunner } from './approvals/approved-call.runner.js';
+import { CallReaderService } from './calls/call-reader.js';
 import { CallRecordRepository } from './calls/call-record.repository.js';
 import { CallRecordsSink } from './calls/call-records.sink.js';
 import { ApprovalDecisionEntity } from './entities/approval-decision.entity.js';
@@ -38,6 +39,7 @@ export class ApprovalsModule {
       providers: [
         asyncOptionsProvider(APPROVALS_OPTIONS, options),
         CallRecordRepository,
+        CallReaderService,
         { provide: CALL_RECORD_SINK, useClass: CallRecordsSink },
         ApprovalRepository,
         ApprovalGate,
@@ -50,6 +52,7 @@ export class ApprovalsModule {
       exports: [
         CALL_RECORD_SINK,
         CallRecordRepository,
+        CallReaderService,
         ApprovalService,
         ApprovalRepository,
         IdempotencyService,

@@ -1,5 +1,6 @@
 // Public surface of the approvals lib: approvals, call records, idempotency.
 import { CreateApprovals1764480300000 } from './migrations/1764480300000-create-approvals.js';
+import { CallIdentity1764500100000 } from './migrations/1764500100000-call-identity.js';
 
 export type { ApprovalsOptions } from './approvals.options.js';
 export { ApprovalsModule } from './approvals.module.js';
@@ -8,6 +9,8 @@ export { ApprovalRepository } from './approvals/approval.repository.js';
 export { ApprovalService } from './approvals/approval.service.js';
 export type { ApprovalView } from './approvals/approval-view.js';
 export { ApprovalsScheduler } from './approvals/approvals.scheduler.js';
+export { CallReaderService } from './calls/call-reader.js';
+export type { CallReader } from './calls/call-reader.js';
 export { CallRecordRepository } from './calls/call-record.repository.js';
 export { toCallView } from './calls/call-view.js';
 export type { CallView } from './calls/call-view.js';
@@ -15,7 +18,7 @@ export type { ApprovalStatus } from './entities/approval.entity.js';
 export type { CallStatus } from './entities/tool-call.entity.js';
 export { IdempotencyService, requestDigest } from './idempotency/idempotency.service.js';
 export type { IdempotentAnswer } from './idempotency/idempotency.service.js';
-export { CreateApprovals1764480300000 };
+export { CallIdentity1764500100000, CreateApprovals1764480300000 };
 
 /** The approvals lib's migrations, in order. */
-export const APPROVALS_MIGRATIONS = [CreateApprovals1764480300000];
+export const APPROVALS_MIGRATIONS = [CreateApprovals1764480300000, CallIdentity1764500100000];

@@ -1,6 +1,7 @@
 // Public surface of the audit lib.
 import { CreateAudit1764480200000 } from './migrations/1764480200000-create-audit.js';
 import { OpenCallsPerTenant1764500100000 } from './migrations/1764500100000-open-calls-per-tenant.js';
+import { AuditBinaryIdentifiers1764500200000 } from './migrations/1764500200000-binary-identifiers.js';
 
 export { AUDIT_EVENT_TYPES, CLOSING_EVENTS, GENESIS_HASH, PLATFORM_TENANT } from './audit-event.js';
 export type {
@@ -59,7 +60,11 @@ export {
 export type { AuditPolicySource, RedactionSettings } from './redaction/tenant-redaction.js';
 export { VALUE_PATTERNS } from './redaction/value-patterns.js';
 export type { ValuePattern } from './redaction/value-patterns.js';
-export { CreateAudit1764480200000, OpenCallsPerTenant1764500100000 };
+export { AuditBinaryIdentifiers1764500200000, CreateAudit1764480200000, OpenCallsPerTenant1764500100000 };
 
 /** The audit lib's migrations, in order. */
-export const AUDIT_MIGRATIONS = [CreateAudit1764480200000, OpenCallsPerTenant1764500100000];
+export const AUDIT_MIGRATIONS = [
+  CreateAudit1764480200000,
+  OpenCallsPerTenant1764500100000,
+  AuditBinaryIdentifiers1764500200000,
+];

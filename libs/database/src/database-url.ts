@@ -20,6 +20,11 @@ export type DatabaseTarget =
 /** The embedded default: zero set-up. */
 export const DEFAULT_DATABASE_URL = 'sqlite:data/toolgate.sqlite';
 
+/** The embedded default inside a data directory (TOOLGATE_DATA_DIR): the file moves with it. */
+export function defaultDatabaseUrl(dataDir: string): string {
+  return `sqlite:${dataDir.replace(/\/+$/, '')}/toolgate.sqlite`;
+}
+
 /**
  * Parses `DATABASE_URL`: `sqlite:<path>` (or `sqlite::memory:`), `mysql://user:pass@host:3306/db`
  * (`mariadb://` is the same).

@@ -3,7 +3,12 @@ import { CreateGatewayInstances1764479900000 } from './migrations/1764479900000-
 // Public surface of the database lib: one connection from DATABASE_URL, migrations under a lock.
 export { DatabaseModule } from './database.module.js';
 export type { DatabaseOptions } from './database.options.js';
-export { DEFAULT_DATABASE_URL, dataSourceOptions, parseDatabaseUrl } from './database-url.js';
+export {
+  DEFAULT_DATABASE_URL,
+  dataSourceOptions,
+  defaultDatabaseUrl,
+  parseDatabaseUrl,
+} from './database-url.js';
 export type { ConnectionTuning, DatabaseKind, DatabaseTarget } from './database-url.js';
 export { runMigrationsLocked } from './migration-runner.js';
 export { runPeriodically } from './periodic.js';
@@ -13,6 +18,7 @@ export { RefreshingCache } from './refreshing-cache.js';
 export type { RefreshingCacheOptions } from './refreshing-cache.js';
 export { TransactionRunner } from './transaction-runner.js';
 export { autoIncrementIdColumn, dateTime3, jsonColumn } from './column-types.js';
+export { useBinaryCollation } from './binary-identifiers.js';
 export { InstanceRegistry } from './instances/instance-registry.js';
 export type { InstanceOptions } from './instances/instance-registry.js';
 export { InstancesModule } from './instances/instances.module.js';

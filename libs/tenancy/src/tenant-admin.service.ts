@@ -1,11 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { AuditTrail, type AuditActor } from '@toolgate/audit';
-import { canonicalJson, ErrorCode, ToolgateError } from '@toolgate/toolkit';
+import { canonicalJson, ConnectorRegistry, ErrorCode, ToolgateError } from '@toolgate/toolkit';
 import { BindingAdmin, toBindingView } from './binding-admin.service.js';
 import { BindingResolver } from './binding-resolver.js';
 import { exportTenantFile } from './config/tenant-file.exporter.js';
 import { parseTenantFile, TenantConfigError } from './config/tenant-file.loader.js';
+import type { TenantFile } from './config/tenant-file.schema.js';
 import type { TenantEntity } from './entities/tenant.entity.js';
+import { sharedVariableNamespace, tenantVariablePrefix } from './config/tenant-variables.js';
+import { TenantChange } from './tenant-change.js';
+import { TenantConnectors } from './tenant-connectors.js';
 import { settingsOf } from './tenant-config.importer.js';
 import { TenantRepository } from './tenant.repository.js';
 
@@ -23,6 +27,12 @@ export function toTenantView(t: TenantEntity) {
   };
 }
 
+const invalid = (problems: readonly string[]) =>
+  new ToolgateError(ErrorCode.INVALID_INPUT, {
+    params: { summary: problems.join('; ') },
+    details: { issues: problems.map((message) => ({ path: '', message })) },
+  });
+
 const notFound = (id: string) =>
   new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `tenant ${id}` } });
 
@@ -34,6 +44,8 @@ export class TenantAdmin {
     private readonly bindings: BindingAdmin,
     private readonly resolver: BindingResolver,
     private readonly audit: AuditTrail,
+    private readonly connectorRegistry: ConnectorRegistry,
+    private readonly tenantConnectors: TenantConnectors,
   ) {}
 
   async list(scope: string | null) {
@@ -48,6 +60,15 @@ export class TenantAdmin {
   }
 
   async create(input: { id: string; name: string; locale?: 'zh-CN' | 'en' }, actor: AuditActor) {
+    const sharing = sharedVariableNamespace(
+      input.id,
+      (await this.tenants.listTenants()).map((t) => t.id),
+    );
+    if (sharing) {
+      throw invalid([
+        `tenant "${input.id}" would share the variables ${tenantVariablePrefix(input.id)}* with tenant "${sharing}"`,
+      ]);
+    }
     const created = await this.tenants.createTenant(
       {
         id: input.id,
@@ -72,6 +93,27 @@ export class TenantAdmin {
     return this.get(input.id);
   }
 
+  private parse(id: string, text: string): TenantFile {
+    let file: TenantFile;
+    try {
+      file = parseTenantFile(`${id}.yaml`, text).tenant;
+    } catch (err) {
+      if (!(err instanceof TenantConfigError)) throw err;
+      throw invalid(err.problems);
+    }
+    if (file.id !== id) throw invalid([`the file is for tenant "${file.id}", not "${id}"`]);
+    return file;
+  }
+
+  /** Every connector of an imported file must exist and be configured within the tenant's variables. */
+  private checkConnectors(id: string, connectors: TenantFile['connectors']): void {
+    const problems = Object.entries(connectors).flatMap(([name, template]) => {
+      const checked = this.tenantConnectors.check(id, name, template);
+      return checked.ok ? [] : [`connectors.${name}: ${checked.problem}`];
+    });
+    if (problems.length) throw invalid(problems);
+  }
+
   async exportYaml(id: string): Promise<string> {
     const tenant = await this.tenants.findTenant(id);
     if (!tenant) throw notFound(id);
@@ -80,48 +122,47 @@ export class TenantAdmin {
 
   /**
    * Applies a tenant file: every agent type whose tools differ becomes a new version (import of an
-   * unchanged export changes nothing); agent types missing from the file are emptied.
+   * unchanged export changes nothing); agent types missing from the file are emptied. The tenant's
+   * own fields change in one audited step whose event carries the diff. A tenant admin may change
+   * settings and bindings, but not where a connector points, which secret it sends, or which
+   * variables it reads: those are the platform admin's (`authority: 'platform'`).
    */
-  async importYaml(id: string, text: string, actor: AuditActor) {
+  async importYaml(id: string, text: string, actor: AuditActor, authority: 'platform' | 'tenant') {
     const tenant = await this.tenants.findTenant(id);
     if (!tenant) throw notFound(id);
-    let file;
-    try {
-      file = parseTenantFile(`${id}.yaml`, text).tenant;
-    } catch (err) {
-      if (!(err instanceof TenantConfigError)) throw err;
-      throw new ToolgateError(ErrorCode.INVALID_INPUT, {
-        params: { summary: err.problems.join('; ') },
-        details: { issues: err.problems.map((message) => ({ path: '', message })) },
-      });
-    }
-    if (file.id !== id) {
-      throw new ToolgateError(ErrorCode.INVALID_INPUT, {
-        params: { summary: `the file is for tenant "${file.id}", not "${id}"` },
-      });
-    }
-    const changed: string[] = [];
-    const settings = settingsOf(file);
-    const tenantFields = {
+    const file = this.parse(id, text);
+    const after = {
       name: file.name,
       locale: file.locale ?? null,
       connectors: file.connectors,
-      settings,
+      settings: settingsOf(file),
     };
-    const before = {
-      name: tenant.name,
-      locale: tenant.locale,
-      connectors: tenant.connectors,
-      settings: tenant.settings,
-    };
-    if (canonicalJson(before) !== canonicalJson(tenantFields)) {
-      await this.tenants.updateTenant(id, tenantFields, (em) =>
+    const change = new TenantChange(
+      {
+        name: tenant.name,
+        locale: tenant.locale,
+        connectors: tenant.connectors ?? {},
+        settings: tenant.settings ?? {},
+      },
+      after,
+      this.connectorRegistry,
+    );
+    const refused = authority === 'tenant' ? change.platformOnly() : [];
+    if (refused.length) {
+      throw new ToolgateError(ErrorCode.FORBIDDEN, {
+        details: { reason: refused.map((r) => `${r.path}: ${r.reason}`).join('; '), refused },
+      });
+    }
+    this.checkConnectors(id, file.connectors);
+    const changed: string[] = [];
+    if (!change.empty) {
+      await this.tenants.updateTenant(id, after, (em) =>
         this.audit.recordIn(em, [
           {
             event: 'tenant_changed',
             tenantId: id,
             actor,
-            details: { kind: 'import', connectors: Object.keys(file.connectors) },
+            details: { kind: 'import', changes: change.forAudit() },
           },
         ]),
       );

@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { AuditTrail } from '@toolgate/audit';
-import { ConnectorRegistry, ToolgateError, ToolRegistry } from '@toolgate/toolkit';
+import { ConnectorRegistry, ToolRegistry } from '@toolgate/toolkit';
 import { bindingProblems } from './binding-rules.js';
 import { loadTenantFiles, TenantConfigError, type LoadedTenantFile } from './config/tenant-file.loader.js';
 import { TENANT_SETTINGS_KEYS, type TenantFile } from './config/tenant-file.schema.js';
+import { sharedVariableNamespace, tenantVariablePrefix } from './config/tenant-variables.js';
 import { TENANCY_OPTIONS, type TenancyOptions } from './tenancy.options.js';
 import { TenantConnectors } from './tenant-connectors.js';
 import { TenantRepository } from './tenant.repository.js';
@@ -37,7 +38,15 @@ export class TenantConfigImporter implements OnApplicationBootstrap {
     const files = loadTenantFiles(join(this.options.configDir, 'tenants')).filter(
       (f) => this.options.demo || !f.tenant.demo,
     );
+    const existing = (await this.tenants.listTenants()).map((t) => t.id);
     const problems = files.flatMap((f) => this.check(f));
+    for (const f of files) {
+      const sharing = sharedVariableNamespace(f.tenant.id, [...existing, ...files.map((o) => o.tenant.id)]);
+      if (sharing)
+        problems.push(
+          `${f.file}: tenant "${f.tenant.id}" would share the variables ${tenantVariablePrefix(f.tenant.id)}* with tenant "${sharing}"`,
+        );
+    }
     if (problems.length) throw new TenantConfigError(problems);
     for (const f of files) {
       const agentTypes = Object.entries(f.tenant.agentTypes);
@@ -93,12 +102,8 @@ export class TenantConfigImporter implements OnApplicationBootstrap {
         );
         continue;
       }
-      try {
-        this.tenantConnectors.configOf(f.tenant.id, name, template);
-      } catch (err) {
-        if (!(err instanceof ToolgateError)) throw err;
-        problems.push(`${at(['connectors', name])}: invalid configuration (see the log line above)`);
-      }
+      const checked = this.tenantConnectors.check(f.tenant.id, name, template);
+      if (!checked.ok) problems.push(`${at(['connectors', name])}: ${checked.problem}`);
     }
     return problems;
   }

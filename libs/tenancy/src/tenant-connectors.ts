@@ -8,7 +8,7 @@ import {
 } from '@toolgate/toolkit';
 import { BindingResolver } from './binding-resolver.js';
 import { ConfigVariables } from './config-variables.js';
-import { expandVariables, MissingVariableError } from './config/variables.js';
+import { expandVariables, ForbiddenVariableError, MissingVariableError } from './config/variables.js';
 
 /**
  * Builds and caches each tenant's connector clients from its configuration: placeholders are
@@ -55,26 +55,38 @@ export class TenantConnectors {
     return client;
   }
 
-  /** Expands and validates one connector configuration; problems never include the values. */
+  /** Expands and validates one connector configuration; CONNECTOR_NOT_CONFIGURED when it cannot. */
   configOf(tenantId: string, name: string, template: Record<string, unknown>): unknown {
+    const checked = this.check(tenantId, name, template);
+    if (!checked.ok) throw this.misconfigured(tenantId, name, checked.problem);
+    return checked.value;
+  }
+
+  /**
+   * One connector configuration, expanded with the tenant's own variables and checked against the
+   * connector's schema. Problems name variables and fields, never their values.
+   */
+  check(
+    tenantId: string,
+    name: string,
+    template: Record<string, unknown>,
+  ): { ok: true; value: unknown } | { ok: false; problem: string } {
     const connector = this.registry.get(name);
-    if (!connector) throw this.misconfigured(tenantId, name, 'no tool pack provides this connector');
+    if (!connector) return { ok: false, problem: 'no tool pack provides this connector' };
     let expanded: unknown;
     try {
-      expanded = expandVariables(template, this.variables.lookup);
+      expanded = expandVariables(template, this.variables.lookupFor(tenantId));
     } catch (err) {
-      if (err instanceof MissingVariableError) throw this.misconfigured(tenantId, name, err.message);
+      if (err instanceof MissingVariableError || err instanceof ForbiddenVariableError)
+        return { ok: false, problem: err.message };
       throw err;
     }
     const checked = connector.config.check(expanded);
     if (!checked.ok) {
-      throw this.misconfigured(
-        tenantId,
-        name,
-        checked.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.kind}`).join('; '),
-      );
+      const problem = checked.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.kind}`).join('; ');
+      return { ok: false, problem };
     }
-    return checked.value;
+    return { ok: true, value: checked.value };
   }
 
   private misconfigured(tenantId: string, name: string, why: string): ToolgateError {

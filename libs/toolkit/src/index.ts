@@ -31,7 +31,12 @@ export type {
 } from './definition/tool-definition.js';
 export { isOk, ok } from './errors/envelope.js';
 export type { Envelope, ErrorEnvelope, OkEnvelope } from './errors/envelope.js';
-export { ErrorCode, ERROR_CODE_PATTERN, TOOL_OUTCOME_CODES } from './errors/error-codes.js';
+export {
+  ErrorCode,
+  ERROR_CODE_PATTERN,
+  PLATFORM_RESERVED_CODES,
+  TOOL_OUTCOME_CODES,
+} from './errors/error-codes.js';
 export { cleanErrorMessage, envelopeForThrown } from './errors/error-mapping.js';
 export { catalogMessage, DEFAULT_LOCALE, resolveLocale, SUPPORTED_LOCALES } from './errors/messages.js';
 export type { Locale } from './errors/messages.js';

@@ -118,6 +118,9 @@ export class TenantsController {
     @Param('tenantId') tenantId: string,
     @Body({ schema: importTenantBody }) body: ImportTenantBody,
   ) {
-    return ok(await this.tenants.importYaml(tenantInScope(actor, tenantId), body.yaml, actorOf(actor)));
+    const authority = actor.role === 'platform_admin' ? 'platform' : 'tenant';
+    return ok(
+      await this.tenants.importYaml(tenantInScope(actor, tenantId), body.yaml, actorOf(actor), authority),
+    );
   }
 }

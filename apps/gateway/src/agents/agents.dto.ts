@@ -8,7 +8,11 @@ export const toolListQuery = z.strictObject({
 });
 export type ToolListQuery = z.infer<typeof toolListQuery>;
 
-/** Body of `POST .../invoke`. Only the tool input and call identity; nothing the platform owns. */
+/**
+ * Body of `POST .../invoke`: the tool input and the session; nothing the platform owns. Call ids
+ * are minted by the platform (CONTRACT.md changelog v1.2): a `callId` here is refused as an unknown
+ * field; `Idempotency-Key` is how a client makes a retry the same call.
+ */
 export const invokeBody = z.strictObject({
   input: z
     .unknown()
@@ -19,11 +23,6 @@ export const invokeBody = z.strictObject({
     .regex(/^[A-Za-z0-9._:-]{1,128}$/)
     .optional()
     .describe('Groups calls into a session (approval memory, idempotency keys)'),
-  callId: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{8,64}$/)
-    .optional()
-    .describe('Your id for this call; a retry with the same id is the same call'),
 });
 export type InvokeBody = z.infer<typeof invokeBody>;
 

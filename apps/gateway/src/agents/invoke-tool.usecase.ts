@@ -58,12 +58,12 @@ export class InvokeToolUseCase {
 
   async execute(agent: Agent, command: InvokeCommand): Promise<InvokeAnswer> {
     const input = command.body.input ?? {};
-    if (!command.idempotencyKey) return this.once(agent, command, input, command.body.callId, undefined);
+    if (!command.idempotencyKey) return this.once(agent, command, input, undefined, undefined);
     const answer = await this.idempotency.run(
       {
         tenantId: command.tenantId,
         key: command.idempotencyKey,
-        digest: requestDigest(command.agentType, command.toolName, input),
+        digest: requestDigest(command.principal.principalId, command.agentType, command.toolName, input),
       },
       async (callId, identity) =>
         this.once(agent, command, input, callId, identity === callId ? undefined : identity),
@@ -95,7 +95,9 @@ export class InvokeToolUseCase {
     });
     const envelope = command.view === 'model' ? modelView(result) : result.envelope;
     return {
-      status: statusOfInvoke(isOk(result.envelope) ? undefined : result.envelope.code),
+      // A tool's own failure is 200 whatever its code; only the platform's answers differ.
+      status:
+        isOk(result.envelope) || result.errorOrigin === 'tool' ? 200 : statusOfInvoke(result.envelope.code),
       callId: result.callId,
       envelope,
       headers: headersOf(envelope),

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApprovalService, CallRecordRepository, toCallView } from '@toolgate/approvals';
+import { ApprovalService, CallReaderService } from '@toolgate/approvals';
 import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
-import { ErrorCode, ok, ToolgateError } from '@toolgate/toolkit';
+import { ok } from '@toolgate/toolkit';
 import { z } from 'zod';
 
 const listQuery = z.strictObject({
@@ -69,19 +69,14 @@ export class ApprovalsController {
 @ApiBearerAuth()
 @Controller('v1/calls')
 export class CallsController {
-  constructor(private readonly calls: CallRecordRepository) {}
+  constructor(private readonly calls: CallReaderService) {}
 
   @Get(':callId')
   @ApiOperation({
     summary:
-      'A call of the caller’s tenant: pending_approval | running | succeeded | failed | denied | expired | interrupted',
+      'A call of the caller’s tenant: pending_approval | running | succeeded | failed | denied | expired | interrupted. The full result goes to the key that made the call and to admins; other readers get it redacted.',
   })
   async get(@CurrentPrincipal() p: Principal, @Param('callId') callId: string) {
-    const call = await this.calls.find(callId);
-    // Another tenant's call is indistinguishable from a missing one.
-    if (!call || (p.role !== 'platform_admin' && call.tenantId !== p.tenantId)) {
-      throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `call ${callId}` } });
-    }
-    return ok(toCallView(call));
+    return ok(await this.calls.view(p, callId));
   }
 }

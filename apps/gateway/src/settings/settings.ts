@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_REDACTION_POLICY, redactionSettingsSchema, type AuditOptions } from '@toolgate/audit';
-import { DEFAULT_DATABASE_URL, parseDatabaseUrl, type InstanceOptions } from '@toolgate/database';
+import { defaultDatabaseUrl, parseDatabaseUrl, type InstanceOptions } from '@toolgate/database';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { loadAuditKeyMaterial, type AuditKeyMaterial } from './key-material.js';
@@ -119,7 +119,8 @@ export class SettingsError extends Error {}
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
-  DATABASE_URL: z.string().min(1).default(DEFAULT_DATABASE_URL),
+  /** Unset: the embedded SQLite file in TOOLGATE_DATA_DIR. */
+  DATABASE_URL: z.string().min(1).optional(),
   TOOLGATE_ADMIN_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   TOOLGATE_CONFIG_DIR: z.string().min(1).default('config'),
   TOOLGATE_LOCALE: z.enum(['zh-CN', 'en']).default('zh-CN'),
@@ -161,7 +162,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     throw new SettingsError(`Invalid environment:\n${listIssues(parsed.error)}`);
   }
   const e = parsed.data;
-  const target = parseDatabaseUrl(e.DATABASE_URL);
+  const databaseUrl = e.DATABASE_URL ?? defaultDatabaseUrl(e.TOOLGATE_DATA_DIR);
+  const target = parseDatabaseUrl(databaseUrl);
   const file = readPlatformFile(e.TOOLGATE_CONFIG_DIR);
   return {
     server: {
@@ -171,7 +173,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       ...file.server,
       consoleDir: e.TOOLGATE_CONSOLE_DIR,
     },
-    database: { url: e.DATABASE_URL, ...FILE_DEFAULTS.database, ...file.database },
+    database: { url: databaseUrl, ...FILE_DEFAULTS.database, ...file.database },
     auth: {
       adminKey: e.TOOLGATE_ADMIN_KEY,
       generateAdminKey: !e.TOOLGATE_ADMIN_KEY,

@@ -1,9 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AuditTrail, PLATFORM_TENANT, TenantRedaction } from '@toolgate/audit';
 import { InstanceRegistry } from '@toolgate/database';
 import { BindingResolver, tenantApprovalSettingsSchema } from '@toolgate/tenancy';
 import {
   canonicalJson,
+  cleanErrorMessage,
   ErrorCode,
   errorEnvelope,
   HookOrder,
@@ -19,7 +20,7 @@ import {
 import { APPROVALS_OPTIONS, type ApprovalsOptions } from '../approvals.options.js';
 import { principalOf } from '../calls/stored-principal.js';
 import { ApprovalEntity } from '../entities/approval.entity.js';
-import { ToolCallEntity } from '../entities/tool-call.entity.js';
+import type { NewCallRecord } from '../calls/call-transitions.js';
 import { ApprovalRepository } from './approval.repository.js';
 
 /** The digest an approval is bound to: the tool, its implementation and the validated input. */
@@ -35,6 +36,8 @@ export function actionDigest(tool: string, implementation: string, input: unknow
 @Injectable()
 @ToolCallHookProvider({ order: HookOrder.APPROVAL })
 export class ApprovalGate implements ToolCallHook {
+  private readonly logger = new Logger('ApprovalGate');
+
   constructor(
     private readonly approvals: ApprovalRepository,
     private readonly bindings: BindingResolver,
@@ -62,7 +65,12 @@ export class ApprovalGate implements ToolCallHook {
     const grantKey = this.grantKey(call);
     if (
       mode === 'once' &&
-      (await this.approvals.hasGrant(tenantId, sessionId, call.tool.contract.name, grantKey, new Date()))
+      (await this.approvals.hasGrant(
+        { tenantId, principalId: principalOf(call.request.principal).principalId, sessionId },
+        call.tool.contract.name,
+        grantKey,
+        new Date(),
+      ))
     ) {
       return undefined;
     }
@@ -79,32 +87,32 @@ export class ApprovalGate implements ToolCallHook {
     const now = new Date();
     const contract = call.tool.contract;
     const redactor = await this.redaction.redactorFor(p.tenantId);
+    // The approver, the inbox API and the hash-chained events (which can never be scrubbed) all
+    // see the input as the audit trail stores it: schema-marked fields and secret keys sealed.
     const inputRedacted = redactor.redact(call.input, contract.sensitivePaths);
-    const prompt = redactor.redactText(this.prompt(call));
+    const { text, error: promptError } = this.prompt(call, inputRedacted);
+    const prompt = redactor.redactText(text).slice(0, 2000);
     const digest = actionDigest(contract.name, call.tool.implementation.name, call.input);
     const required = contract.risk.level === 'L3' && (await this.twoApprovers(p.tenantId)) ? 2 : 1;
-    const record = Object.assign(new ToolCallEntity(), {
-      callId: call.id,
+    const principal = principalOf(call.request.principal);
+    const record: NewCallRecord = {
       tenantId: p.tenantId,
+      callId: call.id,
       agentType: call.request.agentType,
       tool: contract.name,
       implementation: call.tool.implementation.name,
       sessionId: p.sessionId,
       idempotencyIdentity: call.request.idempotencyIdentity ?? null,
-      principal: principalOf(call.request.principal),
+      principal,
       locale: call.request.locale,
-      status: 'pending_approval' as const,
       input: call.input,
       inputDigest: digest,
       timeoutMs: call.tool.timeoutMs,
       approvalMode: p.mode,
       bindingVersion: call.tool.bindingVersion,
       approvalId: p.approvalId,
-      envelope: null,
       instanceId: this.instances.instanceId,
-      createdAt: now,
-      updatedAt: now,
-    });
+    };
     const approval = Object.assign(new ApprovalEntity(), {
       id: p.approvalId,
       callId: call.id,
@@ -116,8 +124,9 @@ export class ApprovalGate implements ToolCallHook {
       sessionId: p.sessionId,
       inputDigest: digest,
       inputRedacted,
-      prompt: prompt.slice(0, 2000),
-      requestedBy: call.request.principal?.principalId ?? 'system',
+      prompt,
+      promptError,
+      requestedBy: principal.principalId,
       status: 'pending' as const,
       mode: p.mode,
       grantKey: p.grantKey,
@@ -126,15 +135,12 @@ export class ApprovalGate implements ToolCallHook {
       expiresAt: new Date(now.getTime() + this.options.expiryMs),
       decidedAt: null,
     });
-    const actor = call.request.principal
-      ? { type: call.request.principal.principalType, id: call.request.principal.principalId }
-      : { type: 'system' as const, id: 'system' };
     await this.approvals.park(record, approval, (em) =>
       this.audit.recordIn(em, [
         {
           event: 'approval_requested',
           tenantId: p.tenantId,
-          actor,
+          actor: { type: principal.principalType, id: principal.principalId },
           callId: call.id,
           tool: contract.name,
           implementation: call.tool.implementation.name,
@@ -146,6 +152,7 @@ export class ApprovalGate implements ToolCallHook {
           details: {
             approvalId: p.approvalId,
             prompt,
+            ...(promptError ? { promptError } : {}),
             mode: p.mode,
             required,
             expiresAt: approval.expiresAt.toISOString(),
@@ -156,17 +163,27 @@ export class ApprovalGate implements ToolCallHook {
     );
   }
 
-  private prompt(call: ToolCall): string {
+  /**
+   * The text the approver reads. A tool's own `prompt` gets the redacted input: what the approver
+   * may see, never a secret. A prompt that throws is reported (log, approval, audit event) and the
+   * generic text stands in, so the approver still decides on the redacted input.
+   */
+  private prompt(call: ToolCall, inputRedacted: unknown): { text: string; error: string | null } {
+    const generic = `${humanizeToolName(call.tool.contract.name)}: ${JSON.stringify(inputRedacted)}`;
     const custom = call.tool.contract.approval.prompt;
-    if (custom) {
-      try {
-        const text = custom({ input: call.input });
-        if (typeof text === 'string' && text.trim()) return text;
-      } catch {
-        /* fall back to the generic text */
-      }
+    if (!custom) return { text: generic, error: null };
+    let text: unknown;
+    try {
+      text = custom({ input: inputRedacted });
+    } catch (err) {
+      const error = `the tool's approval prompt failed: ${cleanErrorMessage((err as Error)?.message ?? String(err), 300)}`;
+      this.logger.error(`${call.tool.contract.name}: ${error}`);
+      return { text: generic, error };
     }
-    return `${humanizeToolName(call.tool.contract.name)}: ${JSON.stringify(call.input)}`;
+    if (typeof text === 'string' && text.trim()) return { text, error: null };
+    const error = "the tool's approval prompt returned no text";
+    this.logger.error(`${call.tool.contract.name}: ${error}`);
+    return { text: generic, error };
   }
 
   private async twoApprovers(tenantId: string): Promise<boolean> {

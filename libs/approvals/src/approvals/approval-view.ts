@@ -12,6 +12,7 @@ export function toApprovalView(a: ApprovalEntity, decisions: readonly ApprovalDe
     implementation: a.implementation,
     riskLevel: a.riskLevel,
     prompt: a.prompt,
+    ...(a.promptError ? { promptError: a.promptError } : {}),
     input: a.inputRedacted,
     requestedBy: a.requestedBy,
     status: a.status,

@@ -5,24 +5,33 @@ import { In, LessThan, MoreThan, type DataSource, type EntityManager } from 'typ
 import { ApprovalDecisionEntity } from '../entities/approval-decision.entity.js';
 import { ApprovalEntity, type ApprovalStatus } from '../entities/approval.entity.js';
 import { ApprovalGrantEntity } from '../entities/approval-grant.entity.js';
-import { ToolCallEntity } from '../entities/tool-call.entity.js';
+import { CallRecordRepository } from '../calls/call-record.repository.js';
+import type { NewCallRecord } from '../calls/call-transitions.js';
 
-/** Approvals, their decisions, `once` grants, and the call records they drive. */
+/** Who a `once` grant belongs to: one principal in one session of one tenant. */
+export interface GrantHolder {
+  readonly tenantId: string;
+  readonly principalId: string;
+  readonly sessionId: string;
+}
+
+/** Approvals, their decisions and `once` grants; parking writes the call record through its owner. */
 @Injectable()
 export class ApprovalRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transactions: TransactionRunner,
+    private readonly calls: CallRecordRepository,
   ) {}
 
   /** Parks a call: its record and its approval, with whatever `within` adds (the audit event). */
   async park(
-    call: ToolCallEntity,
+    call: NewCallRecord,
     approval: ApprovalEntity,
     within: (em: EntityManager) => Promise<void>,
   ): Promise<void> {
     await this.transactions.run(async (em) => {
-      await em.insert(ToolCallEntity, call);
+      await this.calls.park(em, call);
       await em.insert(ApprovalEntity, approval);
       await within(em);
     });
@@ -64,18 +73,29 @@ export class ApprovalRepository {
       .find({ where: { status: 'pending', expiresAt: LessThan(now) }, take: limit });
   }
 
-  /** True when the session holds a live `once` grant for the tool and key. */
-  async hasGrant(
-    tenantId: string,
-    sessionId: string,
-    tool: string,
-    grantKey: string,
-    now: Date,
-  ): Promise<boolean> {
-    const n = await this.dataSource
-      .getRepository(ApprovalGrantEntity)
-      .count({ where: { tenantId, sessionId, tool, grantKey, expiresAt: MoreThan(now) } });
+  /**
+   * True when this principal holds a live `once` grant for the tool and key in this session: a
+   * grant is never shared with another key that happens to send the same session id.
+   */
+  async hasGrant(holder: GrantHolder, tool: string, grantKey: string, now: Date): Promise<boolean> {
+    const n = await this.dataSource.getRepository(ApprovalGrantEntity).count({
+      where: { ...holder, tool, grantKey, expiresAt: MoreThan(now) },
+    });
     return n > 0;
+  }
+
+  /** Leaves the `once` grant of an approval (replacing an older one for the same holder and key). */
+  async grant(em: EntityManager, holder: GrantHolder, approval: ApprovalEntity): Promise<void> {
+    const key = { ...holder, tool: approval.tool, grantKey: approval.grantKey };
+    await em.delete(ApprovalGrantEntity, key);
+    await em.insert(
+      ApprovalGrantEntity,
+      Object.assign(new ApprovalGrantEntity(), {
+        ...key,
+        approvalId: approval.id,
+        expiresAt: approval.expiresAt,
+      }),
+    );
   }
 
   /**

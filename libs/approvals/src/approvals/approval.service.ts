@@ -1,13 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AuditTrail, PLATFORM_TENANT } from '@toolgate/audit';
-import { errorEnvelope, ErrorCode, ToolgateError, type CallPrincipal } from '@toolgate/toolkit';
+import { errorEnvelope, ErrorCode, ToolgateError, type CallPrincipal, type Locale } from '@toolgate/toolkit';
 import type { EntityManager } from 'typeorm';
 import { toCallView } from '../calls/call-view.js';
 import { CallRecordRepository } from '../calls/call-record.repository.js';
 import { ApprovalDecisionEntity } from '../entities/approval-decision.entity.js';
 import { ApprovalEntity, type ApprovalStatus } from '../entities/approval.entity.js';
-import { ApprovalGrantEntity } from '../entities/approval-grant.entity.js';
-import { ToolCallEntity } from '../entities/tool-call.entity.js';
 import { toApprovalView, type ApprovalView } from './approval-view.js';
 import { ApprovalRepository } from './approval.repository.js';
 import { ApprovedCallRunner } from './approved-call.runner.js';
@@ -74,8 +72,8 @@ export class ApprovalService {
     );
     if (outcome === 'expired')
       throw new ToolgateError(ErrorCode.APPROVAL_EXPIRED, { details: { approvalId, callId: found.callId } });
-    const call =
-      outcome === 'approved' ? await this.runner.run(found.callId) : await this.calls.find(found.callId);
+    const ref = { tenantId: found.tenantId, callId: found.callId };
+    const call = outcome === 'approved' ? await this.runner.run(ref) : await this.calls.find(ref);
     return { approval: await this.get(actor, approvalId), call: call ? toCallView(call) : null };
   }
 
@@ -130,46 +128,23 @@ export class ApprovalService {
         { status: outcome, decidedAt: now },
       );
     }
+    const ref = { tenantId: approval.tenantId, callId: approval.callId };
     if (outcome === 'denied') {
-      const envelope = errorEnvelope(ErrorCode.APPROVAL_DENIED, 'en');
-      await em.update(
-        ToolCallEntity,
-        { callId: approval.callId, status: 'pending_approval' },
-        {
-          status: 'denied',
-          envelope: {
-            ...envelope,
-            callId: approval.callId,
-            approvalId: approval.id,
-            details: { comment: comment ?? null },
-          } as Record<string, any>,
-          updatedAt: now,
-        },
-      );
+      const locale = await this.localeOf(em, ref);
+      await this.calls.deny(em, ref, {
+        ...errorEnvelope(ErrorCode.APPROVAL_DENIED, locale),
+        callId: approval.callId,
+        approvalId: approval.id,
+        details: { comment: comment ?? null },
+      });
     }
     if (outcome === 'approved') {
-      await em.update(
-        ToolCallEntity,
-        { callId: approval.callId, status: 'pending_approval' },
-        { status: 'queued', updatedAt: now },
-      );
+      await this.calls.queue(em, ref);
       if (approval.mode === 'once') {
-        await em.delete(ApprovalGrantEntity, {
-          tenantId: approval.tenantId,
-          sessionId: approval.sessionId,
-          tool: approval.tool,
-          grantKey: approval.grantKey,
-        });
-        await em.insert(
-          ApprovalGrantEntity,
-          Object.assign(new ApprovalGrantEntity(), {
-            tenantId: approval.tenantId,
-            sessionId: approval.sessionId,
-            tool: approval.tool,
-            grantKey: approval.grantKey,
-            approvalId: approval.id,
-            expiresAt: approval.expiresAt,
-          }),
+        await this.approvals.grant(
+          em,
+          { tenantId: approval.tenantId, principalId: approval.requestedBy, sessionId: approval.sessionId },
+          approval,
         );
       }
     }
@@ -221,16 +196,12 @@ export class ApprovalService {
       { id: approval.id, status: 'pending' },
       { status: 'expired', decidedAt: now },
     );
-    const envelope = errorEnvelope(ErrorCode.APPROVAL_EXPIRED, 'en');
-    await em.update(
-      ToolCallEntity,
-      { callId: approval.callId, status: 'pending_approval' },
-      {
-        status: 'expired',
-        envelope: { ...envelope, callId: approval.callId, approvalId: approval.id } as Record<string, any>,
-        updatedAt: now,
-      },
-    );
+    const ref = { tenantId: approval.tenantId, callId: approval.callId };
+    await this.calls.expire(em, ref, {
+      ...errorEnvelope(ErrorCode.APPROVAL_EXPIRED, await this.localeOf(em, ref)),
+      callId: approval.callId,
+      approvalId: approval.id,
+    });
     await this.audit.recordIn(em, [
       {
         event: 'approval_decided',
@@ -249,6 +220,12 @@ export class ApprovalService {
         },
       },
     ]);
+  }
+
+  /** The language the caller of a call asked in: its denied or expired answer speaks it too. */
+  private async localeOf(em: EntityManager, ref: { tenantId: string; callId: string }): Promise<Locale> {
+    const record = await this.calls.find(ref, em);
+    return record?.locale === 'en' ? 'en' : 'zh-CN';
   }
 
   /** The approval, if the actor may see it (its tenant's, or any for platform admins); else NOT_FOUND. */

@@ -46,7 +46,7 @@ export class ApprovalsScheduler implements OnApplicationBootstrap, OnApplication
     await this.approvals.sweepExpired();
     for (const call of await this.calls.queuedBefore(new Date(Date.now() - ORPHAN_AFTER_MS))) {
       this.runner
-        .run(call.callId)
+        .run({ tenantId: call.tenantId, callId: call.callId })
         .catch((err: Error) => this.logger.warn(`orphaned call ${call.callId}: ${err.message}`));
     }
   }

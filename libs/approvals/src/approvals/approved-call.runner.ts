@@ -4,9 +4,12 @@ import { TenantConnectors } from '@toolgate/tenancy';
 import { errorEnvelope, ErrorCode, ToolExecutor, ToolRegistry } from '@toolgate/toolkit';
 import { CallRecordRepository } from '../calls/call-record.repository.js';
 import { principalOf } from '../calls/stored-principal.js';
+import type { CallRef } from '../calls/call-transitions.js';
 import type { ToolCallEntity } from '../entities/tool-call.entity.js';
 import { actionDigest } from './approval-gate.hook.js';
 import { ApprovalRepository } from './approval.repository.js';
+
+const localeOf = (record: ToolCallEntity) => (record.locale === 'en' ? 'en' : 'zh-CN');
 
 /**
  * Runs an approved call exactly once, on whichever gateway claims it first: the stored validated
@@ -27,41 +30,35 @@ export class ApprovedCallRunner {
   ) {}
 
   /** Claims and runs the call if nobody has; answers the call record as it stands afterwards. */
-  async run(callId: string): Promise<ToolCallEntity | null> {
-    if (await this.calls.claim(callId, this.instances.instanceId)) {
-      const record = (await this.calls.find(callId))!;
+  async run(ref: CallRef): Promise<ToolCallEntity | null> {
+    if (await this.calls.claim(ref, this.instances.instanceId)) {
+      const record = (await this.calls.find(ref))!;
       try {
         await this.execute(record);
       } catch (err) {
-        this.logger.error(`approved call ${callId} could not run`, err as Error);
-        await this.calls.setStatus(
-          callId,
-          ['running'],
-          'failed',
-          errorEnvelope(ErrorCode.INTERNAL_ERROR, record.locale === 'en' ? 'en' : 'zh-CN'),
-        );
+        this.logger.error(`approved call ${ref.callId} could not run`, err as Error);
+        await this.calls.fail(ref, errorEnvelope(ErrorCode.INTERNAL_ERROR, localeOf(record)));
       }
     }
-    return this.calls.find(callId);
+    return this.calls.find(ref);
   }
 
   private async execute(record: ToolCallEntity): Promise<void> {
-    const locale = record.locale === 'en' ? 'en' : 'zh-CN';
+    const locale = localeOf(record);
+    const ref = { tenantId: record.tenantId, callId: record.callId };
     const approval = record.approvalId ? await this.approvals.find(record.approvalId) : null;
     const contract = this.registry.get(record.tool);
     const implementation = contract?.implementations.get(record.implementation);
-    if (!approval || !contract || !implementation) {
-      await this.calls.setStatus(
-        record.callId,
-        ['running'],
-        'failed',
+    if (!approval || approval.tenantId !== record.tenantId || !contract || !implementation) {
+      await this.calls.fail(
+        ref,
         errorEnvelope(ErrorCode.TOOL_NOT_FOUND, locale, { tool: record.tool, agentType: record.agentType }),
       );
       return;
     }
     if (actionDigest(record.tool, record.implementation, record.input) !== approval.inputDigest) {
       // Someone changed the stored input after the approval: run nothing.
-      await this.calls.setStatus(record.callId, ['running'], 'failed', {
+      await this.calls.fail(ref, {
         error: 'The stored input no longer matches what was approved; nothing was run',
         code: 'APPROVAL_MISMATCH',
         suggestedAction: 'Invoke the tool again to ask for a new approval',

@@ -1,44 +1,77 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, LessThan, type Repository } from 'typeorm';
-import { ToolCallEntity, type CallStatus } from '../entities/tool-call.entity.js';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { SqlStatement } from '@toolgate/audit';
+import { TransactionRunner } from '@toolgate/database';
+import { LessThan, type DataSource, type EntityManager } from 'typeorm';
+import { ToolCallEntity } from '../entities/tool-call.entity.js';
+import { CallTransitions, type CallRef, type NewCallRecord } from './call-transitions.js';
 
-/** Call records: read them, and claim an approved one so exactly one gateway runs it. */
+/** A structured query result: TypeORM reports affected rows this way on both drivers. */
+interface QueryRunnerLike {
+  query(sql: string, params: unknown[], structured: true): Promise<{ affected?: number }>;
+}
+
+/**
+ * The one owner of `tool_calls`: reads, and the lifecycle transitions of `CallTransitions`, each
+ * applied only when the call is in the status it expects (true when it moved).
+ */
 @Injectable()
 export class CallRecordRepository {
-  constructor(@InjectRepository(ToolCallEntity) private readonly calls: Repository<ToolCallEntity>) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
+  ) {}
 
-  find(callId: string): Promise<ToolCallEntity | null> {
-    return this.calls.findOne({ where: { callId } });
+  /** A call of a tenant. */
+  find(ref: CallRef, em: EntityManager = this.dataSource.manager): Promise<ToolCallEntity | null> {
+    return em
+      .getRepository(ToolCallEntity)
+      .findOne({ where: { tenantId: ref.tenantId, callId: ref.callId } });
   }
 
-  /**
-   * Takes an approved call for this gateway: true for exactly one caller, whichever process
-   * asks first, because only one conditional update can move it out of `queued`.
-   */
-  async claim(callId: string, instanceId: string): Promise<boolean> {
-    const result = await this.calls.update(
-      { callId, status: 'queued' },
-      { status: 'running', instanceId, updatedAt: new Date() },
-    );
-    return (result.affected ?? 0) > 0;
+  /** A call of any tenant, for platform-wide readers; call ids are minted unique by the platform. */
+  findInAnyTenant(callId: string): Promise<ToolCallEntity | null> {
+    return this.dataSource.getRepository(ToolCallEntity).findOne({ where: { callId } });
   }
 
   /** Approved calls no gateway has started after `olderThan` (their approver's gateway went away). */
   queuedBefore(olderThan: Date, limit = 20): Promise<ToolCallEntity[]> {
-    return this.calls.find({ where: { status: 'queued', updatedAt: LessThan(olderThan) }, take: limit });
+    return this.dataSource
+      .getRepository(ToolCallEntity)
+      .find({ where: { status: 'queued', updatedAt: LessThan(olderThan) }, take: limit });
   }
 
-  async setStatus(
-    callId: string,
-    from: CallStatus[],
-    to: CallStatus,
-    envelope: Record<string, any> | null,
-  ): Promise<boolean> {
-    const result = await this.calls.update(
-      { callId, status: In(from) },
-      { status: to, envelope, updatedAt: new Date() },
-    );
+  /** Stores a parked call inside the transaction that also stores its approval. */
+  park(em: EntityManager, record: NewCallRecord): Promise<boolean> {
+    return this.apply(em, CallTransitions.park(record));
+  }
+
+  queue(em: EntityManager, ref: CallRef): Promise<boolean> {
+    return this.apply(em, CallTransitions.queue(ref));
+  }
+
+  deny(em: EntityManager, ref: CallRef, envelope: unknown): Promise<boolean> {
+    return this.apply(em, CallTransitions.deny(ref, envelope));
+  }
+
+  expire(em: EntityManager, ref: CallRef, envelope: unknown): Promise<boolean> {
+    return this.apply(em, CallTransitions.expire(ref, envelope));
+  }
+
+  /** Takes an approved call for this gateway: true for exactly one caller, whichever process asks first. */
+  claim(ref: CallRef, instanceId: string): Promise<boolean> {
+    return this.transactions.run((em) => this.apply(em, CallTransitions.claim(ref, instanceId)));
+  }
+
+  /** Ends a claimed call that could not run (its tool vanished, its input no longer matches). */
+  fail(ref: CallRef, envelope: unknown): Promise<boolean> {
+    return this.transactions.run((em) => this.apply(em, CallTransitions.finish(ref, 'failed', envelope)));
+  }
+
+  private async apply(em: EntityManager, statement: SqlStatement): Promise<boolean> {
+    const runner = em.queryRunner as unknown as QueryRunnerLike | undefined;
+    if (!runner) throw new Error('call transitions run inside a transaction');
+    const result = await runner.query(statement.sql, [...statement.params], true);
     return (result.affected ?? 0) > 0;
   }
 }

@@ -1,11 +1,17 @@
 import { dateTime3 } from '@toolgate/database';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-/** What `once()` remembers: this session may call this tool (with this approval key) again. */
+/**
+ * What `once()` remembers: this principal may call this tool (with this approval key) again in
+ * this session.
+ */
 @Entity('approval_grants')
 export class ApprovalGrantEntity {
   @PrimaryColumn({ name: 'tenant_id', type: 'varchar', length: 64 })
   tenantId!: string;
+
+  @PrimaryColumn({ name: 'principal_id', type: 'varchar', length: 64 })
+  principalId!: string;
 
   @PrimaryColumn({ name: 'session_id', type: 'varchar', length: 128 })
   sessionId!: string;

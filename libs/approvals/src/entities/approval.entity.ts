@@ -42,6 +42,10 @@ export class ApprovalEntity {
   @Column({ type: 'varchar', length: 2000 })
   prompt!: string;
 
+  /** Why the tool's own prompt could not be used (it threw, or said nothing); null when it could. */
+  @Column({ name: 'prompt_error', type: 'varchar', length: 500, nullable: true })
+  promptError!: string | null;
+
   @Column({ name: 'requested_by', type: 'varchar', length: 64 })
   requestedBy!: string;
 

@@ -22,11 +22,12 @@ export interface StoredPrincipal {
 @Index('idx_tool_calls_tenant_status', ['tenantId', 'status'])
 @Index('idx_tool_calls_status_updated', ['status', 'updatedAt'])
 export class ToolCallEntity {
+  @PrimaryColumn({ name: 'tenant_id', type: 'varchar', length: 64 })
+  tenantId!: string;
+
+  /** Minted by the platform; unique within the tenant (and in practice everywhere: UUIDv7). */
   @PrimaryColumn({ name: 'call_id', type: 'varchar', length: 64 })
   callId!: string;
-
-  @Column({ name: 'tenant_id', type: 'varchar', length: 64 })
-  tenantId!: string;
 
   @Column({ name: 'agent_type', type: 'varchar', length: 64, nullable: true })
   agentType!: string | null;

@@ -22,9 +22,12 @@ const MAX_KEY_LENGTH = 200;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The digest a key is bound to: which tool, and the input as sent. */
-export function requestDigest(agentType: string, tool: string, input: unknown): string {
-  return sha256Hex(canonicalJson({ agentType, tool, input: input ?? {} }));
+/**
+ * The digest a key is bound to: who asks, which tool, and the input as sent. The principal is part
+ * of it so that another key of the tenant reusing a key gets a conflict, never someone else's result.
+ */
+export function requestDigest(principalId: string, agentType: string, tool: string, input: unknown): string {
+  return sha256Hex(canonicalJson({ principalId, agentType, tool, input: input ?? {} }));
 }
 
 /**
@@ -139,7 +142,7 @@ export class IdempotencyService {
         replayed: true,
       };
     if (r.status !== 'parked') return undefined;
-    const call = await this.calls.find(r.callId);
+    const call = await this.calls.find({ tenantId: r.tenantId, callId: r.callId });
     if (!call || ['pending_approval', 'queued', 'running'].includes(call.status)) {
       return {
         status: r.httpStatus ?? 202,
@@ -154,7 +157,7 @@ export class IdempotencyService {
 
   /** A request in progress whose call was interrupted, or whose gateway is gone. */
   private async orphaned(r: IdempotencyRecordEntity): Promise<boolean> {
-    const call = await this.calls.find(r.callId);
+    const call = await this.calls.find({ tenantId: r.tenantId, callId: r.callId });
     if (call?.status === 'interrupted') return true;
     if (r.status === 'parked') return false;
     return !(await this.instances.isAlive(r.ownerInstance));

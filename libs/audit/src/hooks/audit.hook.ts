@@ -76,9 +76,15 @@ export class AuditHook implements ToolCallHook {
     let events: CallEventFactory | undefined;
     try {
       events = await this.factory(call);
-      await this.writer.append([events.started(call, true)], this.deadline(call), {
+      const [outcome] = await this.writer.append([events.started(call, true)], this.deadline(call), {
         sidecar: this.records?.started(call),
       });
+      if (outcome !== 'written') {
+        // The trail already holds a start under this call's key: this run would leave no trace
+        // of its own. Nothing runs unaudited, and the other call's record is not ours to close.
+        this.logger.error(`${call.tool.contract.name} (${call.id}) not run: its started event was refused`);
+        return { envelope: errorEnvelope(ErrorCode.AUDIT_UNAVAILABLE, call.request.locale) };
+      }
       call.state.set(STARTED, true);
       return undefined;
     } catch (err) {

@@ -10,7 +10,7 @@ export interface CallRecordSink {
   started(call: ToolCall): Sidecar;
   finished(call: ToolCall, result: ToolCallResult): Sidecar;
   notExecuted(call: ToolCall): Sidecar;
-  interrupted(callId: string): Sidecar;
+  interrupted(tenantId: string, callId: string): Sidecar;
 }
 
 export const CALL_RECORD_SINK = Symbol('CALL_RECORD_SINK');

@@ -85,7 +85,9 @@ export class AuditReconciler implements OnApplicationBootstrap, OnApplicationShu
     }));
     const outcomes = (
       await Promise.all(
-        drafts.map((d) => this.writer.append([d], 30_000, { sidecar: this.records?.interrupted(d.callId!) })),
+        drafts.map((d) =>
+          this.writer.append([d], 30_000, { sidecar: this.records?.interrupted(d.tenantId, d.callId!) }),
+        ),
       )
     ).flat();
     const closed = outcomes.filter((o) => o === 'written').length;

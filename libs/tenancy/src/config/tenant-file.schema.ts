@@ -1,10 +1,18 @@
 import { redactionSettingsSchema } from '@toolgate/audit';
 import { z } from 'zod';
 
-/** Tenant and agent-type identifiers: lower-case, readable in URLs and file names. */
+/**
+ * Tenant and agent-type identifiers: lower-case, readable in URLs and file names. Single `-` or
+ * `_` between letters and digits only, so that no tenant's variable namespace
+ * (`TOOLGATE_T_<ID>__`) can be the start of another's.
+ */
 export const TENANT_ID = z
   .string()
-  .regex(/^[a-z][a-z0-9_-]{0,63}$/, 'use lower-case letters, digits, - and _ (at most 64)');
+  .max(64)
+  .regex(
+    /^[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*$/,
+    'use lower-case letters and digits, with single - or _ between them (at most 64)',
+  );
 export const AGENT_TYPE = z.string().regex(/^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/, 'use snake_case');
 
 /** One tool in a binding: which tool, which implementation, which (tighten-only) overrides. */

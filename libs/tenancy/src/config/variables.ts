@@ -10,6 +10,24 @@ export class MissingVariableError extends Error {
   }
 }
 
+/** Raised when a placeholder names a variable the tenant may not read. */
+export class ForbiddenVariableError extends Error {
+  constructor(
+    readonly variable: string,
+    readonly allowed: string,
+  ) {
+    super(`\${${variable}} is not a variable of this tenant: use ${allowed}<NAME> or a platform variable`);
+  }
+}
+
+/** Every `${NAME}` a value mentions, in order of appearance. */
+export function placeholdersIn(value: unknown): string[] {
+  if (typeof value === 'string') return [...value.matchAll(PLACEHOLDER)].map((m) => m[1]!);
+  if (Array.isArray(value)) return value.flatMap(placeholdersIn);
+  if (value && typeof value === 'object') return Object.values(value).flatMap(placeholdersIn);
+  return [];
+}
+
 /**
  * Replaces `${NAME}` and `${NAME:-default}` in every string of a value. Secrets stay in the
  * environment: files and the database keep the placeholders, clients get the values.

@@ -3,7 +3,7 @@
  * tenants reference them as `baseUrl: '${DEMO_OPS_URL}'`.
  *
  * Credentials the simulators accept (constants of the packs, re-exported by the lib):
- * - ops_api:   token `demo-ops-token` (DEMO_OPS_TOKEN) → `token: '${ACME_OPS_TOKEN:-demo-ops-token}'`
+ * - ops_api:   token `demo-ops-token` (DEMO_OPS_TOKEN) → `token: '${TOOLGATE_T_ACME__OPS_TOKEN:-demo-ops-token}'`
  * - sap:       client `100`, user `TOOLGATE`, password `demo-sap-password`
  *              (DEMO_SAP_CLIENT, DEMO_SAP_USERNAME, DEMO_SAP_PASSWORD)
  * - yonyou_nc: appKey `demo-nc-key`, appSecret `demo-nc-secret` (DEMO_NC_APP_KEY, DEMO_NC_APP_SECRET)

@@ -17,17 +17,17 @@ class VariablesModule {}
 
 // What the demo tenant files say; the defaults are the demo credentials.
 const TEMPLATES = {
-  ops_api: { baseUrl: '${DEMO_OPS_URL}', token: '${ACME_OPS_TOKEN:-demo-ops-token}' },
+  ops_api: { baseUrl: '${DEMO_OPS_URL}', token: '${TOOLGATE_T_ACME__OPS_TOKEN:-demo-ops-token}' },
   sap: {
     baseUrl: '${DEMO_SAP_URL}',
     client: '100',
     username: 'TOOLGATE',
-    password: '${ACME_SAP_PASSWORD:-demo-sap-password}',
+    password: '${TOOLGATE_T_ACME__SAP_PASSWORD:-demo-sap-password}',
   },
   yonyou_nc: {
     baseUrl: '${DEMO_NC_URL}',
     appKey: 'demo-nc-key',
-    appSecret: '${GLOBEX_NC_SECRET:-demo-nc-secret}',
+    appSecret: '${TOOLGATE_T_ACME__NC_SECRET:-demo-nc-secret}',
   },
 };
 
@@ -50,7 +50,7 @@ describe('DemoBackendsModule', () => {
     );
     demo = bed.moduleRef.get(DemoBackends);
     variables = bed.moduleRef.get(ConfigVariables);
-    const expand = <T>(t: T) => expandVariables(t, variables.lookup);
+    const expand = <T>(t: T) => expandVariables(t, variables.lookupFor('acme'));
     clients.ops_api = opsApiConnector.create(expand(TEMPLATES.ops_api));
     clients.sap = sapConnector.create(expand(TEMPLATES.sap));
     clients.yonyou_nc = yonyouNcConnector.create(expand(TEMPLATES.yonyou_nc));
@@ -58,9 +58,9 @@ describe('DemoBackendsModule', () => {
   afterAll(() => bed?.close());
 
   it('registers the loopback URLs of the three simulators', () => {
-    expect(variables.lookup('DEMO_OPS_URL')).toBe(demo.ops.url);
-    expect(variables.lookup('DEMO_SAP_URL')).toBe(demo.sap.url);
-    expect(variables.lookup('DEMO_NC_URL')).toBe(demo.nc.url);
+    expect(variables.lookupFor('acme')('DEMO_OPS_URL')).toBe(demo.ops.url);
+    expect(variables.lookupFor('acme')('DEMO_SAP_URL')).toBe(demo.sap.url);
+    expect(variables.lookupFor('acme')('DEMO_NC_URL')).toBe(demo.nc.url);
     for (const url of [demo.ops.url, demo.sap.url, demo.nc.url])
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });

@@ -34,8 +34,8 @@ export const NC_MAX_CLOCK_SKEW_MS = 5 * 60_000;
 
 /*
  * Demo credentials: what the simulators accept. Tenant files reference them with defaults, e.g.
- *   sap:       { baseUrl: '${DEMO_SAP_URL}', client: '100', username: 'TOOLGATE', password: '${ACME_SAP_PASSWORD:-demo-sap-password}' }
- *   yonyou_nc: { baseUrl: '${DEMO_NC_URL}', appKey: 'demo-nc-key', appSecret: '${GLOBEX_NC_SECRET:-demo-nc-secret}' }
+ *   sap:       { baseUrl: '${DEMO_SAP_URL}', client: '100', username: 'TOOLGATE', password: '${TOOLGATE_T_ACME__SAP_PASSWORD:-demo-sap-password}' }
+ *   yonyou_nc: { baseUrl: '${DEMO_NC_URL}', appKey: 'demo-nc-key', appSecret: '${TOOLGATE_T_GLOBEX__NC_SECRET:-demo-nc-secret}' }
  */
 /** SAP client (Mandant) of the demo system. */
 export const DEMO_SAP_CLIENT = '100';

@@ -21,12 +21,13 @@ export type SapConfig = z.output<typeof sapConfigSchema>;
  * The `sap` connector: an SAP Gateway OData v2 service with basic auth and the `sap-client` header.
  * @example
  * connectors:
- *   sap: { baseUrl: '${DEMO_SAP_URL}', client: '100', username: 'TOOLGATE', password: '${ACME_SAP_PASSWORD:-demo-sap-password}' }
+ *   sap: { baseUrl: '${DEMO_SAP_URL}', client: '100', username: 'TOOLGATE', password: '${TOOLGATE_T_ACME__SAP_PASSWORD:-demo-sap-password}' }
  */
 export const sapConnector = defineConnector<SapConfig, SapClient>({
   name: SAP_CONNECTOR,
   description: 'SAP S/4HANA or ECC through SAP Gateway (OData v2): purchasing schedule lines.',
   configSchema: sapConfigSchema,
   secretFields: ['password'],
+  endpointFields: ['baseUrl'],
   create: (config) => new SapClient(config),
 });

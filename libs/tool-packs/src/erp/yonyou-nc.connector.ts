@@ -17,12 +17,13 @@ export type YonyouNcConfig = z.output<typeof yonyouNcConfigSchema>;
  * The `yonyou_nc` connector: Yonyou NC Cloud open API, HMAC-signed requests, `{ code, data }` answers.
  * @example
  * connectors:
- *   yonyou_nc: { baseUrl: '${DEMO_NC_URL}', appKey: 'demo-nc-key', appSecret: '${GLOBEX_NC_SECRET:-demo-nc-secret}' }
+ *   yonyou_nc: { baseUrl: '${DEMO_NC_URL}', appKey: 'demo-nc-key', appSecret: '${TOOLGATE_T_GLOBEX__NC_SECRET:-demo-nc-secret}' }
  */
 export const yonyouNcConnector = defineConnector<YonyouNcConfig, YonyouNcClient>({
   name: YONYOU_NC_CONNECTOR,
   description: 'Yonyou NC Cloud open API (HMAC-signed): purchase arrivals.',
   configSchema: yonyouNcConfigSchema,
   secretFields: ['appSecret'],
+  endpointFields: ['baseUrl'],
   create: (config) => new YonyouNcClient(config),
 });

@@ -18,12 +18,13 @@ export type OpsApiConfig = z.output<typeof opsApiConfigSchema>;
  * @example
  * # config/tenants/acme.yaml
  * connectors:
- *   ops_api: { baseUrl: '${DEMO_OPS_URL}', token: '${ACME_OPS_TOKEN:-demo-ops-token}' }
+ *   ops_api: { baseUrl: '${DEMO_OPS_URL}', token: '${TOOLGATE_T_ACME__OPS_TOKEN:-demo-ops-token}' }
  */
 export const opsApiConnector = defineConnector<OpsApiConfig, OpsApiClient>({
   name: OPS_API_CONNECTOR,
   description: 'Internal operations API: service status, log search, rolling restarts.',
   configSchema: opsApiConfigSchema,
   secretFields: ['token'],
+  endpointFields: ['baseUrl'],
   create: (config) => new OpsApiClient(config),
 });

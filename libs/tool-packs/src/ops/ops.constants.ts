@@ -5,7 +5,7 @@ export const OPS_API_CONNECTOR = 'ops_api';
 
 /**
  * The bearer token the demo ops simulator expects. Tenant files reference it as
- * `token: ${ACME_OPS_TOKEN:-demo-ops-token}`, so a real deployment sets the variable instead.
+ * `token: ${TOOLGATE_T_ACME__OPS_TOKEN:-demo-ops-token}`, so a real deployment sets the variable instead.
  */
 export const DEMO_OPS_TOKEN = 'demo-ops-token';
 

@@ -13,6 +13,12 @@ export interface ConnectorDefinition<TConfig = any, TClient = unknown> {
   readonly configSchema: ToolSchema;
   /** Configuration fields that hold secrets: masked wherever a configuration is shown. */
   readonly secretFields?: readonly string[];
+  /**
+   * Configuration fields that say where the connector sends its requests (and its credentials).
+   * Only a platform admin may change them, like the secrets; fields named like a URL or host, and
+   * values that hold a URL, count as endpoints too.
+   */
+  readonly endpointFields?: readonly string[];
   /** Builds the client for one tenant's (validated) configuration. */
   readonly create: Callback<[config: TConfig], TClient>;
 }

@@ -39,5 +39,29 @@ export const TOOL_OUTCOME_CODES: ReadonlySet<string> = new Set([
   ErrorCode.CONNECTOR_NOT_CONFIGURED,
 ]);
 
+/**
+ * Codes only the platform may produce: each changes what a client does next (wait for a person,
+ * back off, retry, re-authenticate), so a tool failing with one would make clients retry side
+ * effects or wait for approvals that do not exist. `ToolError` refuses them.
+ */
+export const PLATFORM_RESERVED_CODES: ReadonlySet<string> = new Set([
+  ErrorCode.APPROVAL_PENDING,
+  ErrorCode.APPROVAL_DENIED,
+  ErrorCode.APPROVAL_EXPIRED,
+  ErrorCode.UNAUTHENTICATED,
+  ErrorCode.FORBIDDEN,
+  ErrorCode.TOOL_NOT_FOUND,
+  ErrorCode.IDEMPOTENCY_CONFLICT,
+  ErrorCode.IDEMPOTENCY_IN_PROGRESS,
+  ErrorCode.VERSION_CONFLICT,
+  ErrorCode.PAYLOAD_TOO_LARGE,
+  ErrorCode.RATE_LIMITED,
+  ErrorCode.AUDIT_UNAVAILABLE,
+  ErrorCode.CONNECTOR_NOT_CONFIGURED,
+  ErrorCode.NOT_READY,
+  ErrorCode.OUTPUT_INVALID,
+  ErrorCode.INTERNAL_ERROR,
+]);
+
 /** A code a tool author may use: UPPER_SNAKE, letters, digits and underscores. */
 export const ERROR_CODE_PATTERN = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;

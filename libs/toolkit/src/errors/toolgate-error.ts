@@ -1,5 +1,5 @@
 import type { ErrorEnvelope } from './envelope.js';
-import { ERROR_CODE_PATTERN, ErrorCode } from './error-codes.js';
+import { ERROR_CODE_PATTERN, ErrorCode, PLATFORM_RESERVED_CODES } from './error-codes.js';
 import { catalogMessage, type Locale } from './messages.js';
 
 /**
@@ -55,7 +55,9 @@ export function errorEnvelope(
 
 /**
  * The error a tool throws to fail with its own code and advice, which reach the agent unchanged.
- * Anything else a tool throws becomes `UPSTREAM_ERROR` with a cleaned message.
+ * Anything else a tool throws becomes `UPSTREAM_ERROR` with a cleaned message. Codes the platform
+ * reserves (`RATE_LIMITED`, `APPROVAL_PENDING`, `AUDIT_UNAVAILABLE`, ...) are refused: a tool
+ * outcome must never read like a platform answer a client retries or waits on.
  * @example throw new ToolError('SERVICE_NOT_FOUND', `服务 ${service} 不存在`, '用 list_services 查看可用服务')
  */
 export class ToolError extends Error {
@@ -67,6 +69,11 @@ export class ToolError extends Error {
     super(message);
     if (!ERROR_CODE_PATTERN.test(code)) {
       throw new TypeError(`ToolError code must be UPPER_SNAKE_CASE, got "${code}"`);
+    }
+    if (PLATFORM_RESERVED_CODES.has(code)) {
+      throw new TypeError(
+        `ToolError code "${code}" is reserved for the platform; use a code of the tool's own (e.g. UPSTREAM_${code})`,
+      );
     }
     this.name = 'ToolError';
     this.code = code;

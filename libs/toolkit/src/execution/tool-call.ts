@@ -58,11 +58,20 @@ export interface ToolCallRequest {
 /** Where in the pipeline a call ended. */
 export type CallStage = 'refused' | 'invalid' | 'stopped' | 'executed' | 'timed_out';
 
+/**
+ * Who produced a failure: the tool's own code (`tool`) or the platform around it (`platform`:
+ * validation, approval, audit, quotas, time limit, output checks). Only platform failures may
+ * carry a status other than 200 (CONTRACT.md): a tool's code never makes a client wait or retry.
+ */
+export type ErrorOrigin = 'tool' | 'platform';
+
 /** The outcome of a call. */
 export interface ToolCallResult {
   readonly callId: string;
   readonly envelope: Envelope;
   readonly stage: CallStage;
+  /** Set on failures: where the error envelope came from. */
+  readonly errorOrigin?: ErrorOrigin;
   /** The full output on success (REST clients get this), and its model projection if the tool has one. */
   readonly output?: unknown;
   readonly modelOutput?: ToolModelOutput;

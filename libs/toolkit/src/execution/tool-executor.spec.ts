@@ -217,6 +217,30 @@ describe('ToolExecutor', () => {
     expect(text).not.toContain('at Object');
   });
 
+  it('says where a failure came from: the tool, or the platform around it', async () => {
+    expect((await executor.run(request('failing_call', { typed: true }))).errorOrigin).toBe('tool');
+    expect((await executor.run(request('failing_call', { typed: false }))).errorOrigin).toBe('tool');
+    expect((await executor.run(request('echo_text', { text: 5 }))).errorOrigin).toBe('platform');
+    expect((await executor.run(request('slow_call', {}))).errorOrigin).toBe('platform');
+    expect((await executor.run(request('echo_text', { text: 'x' }))).errorOrigin).toBeUndefined();
+  });
+
+  it('refuses platform-reserved codes in ToolError', () => {
+    for (const code of ['RATE_LIMITED', 'APPROVAL_PENDING', 'AUDIT_UNAVAILABLE', 'INTERNAL_ERROR'])
+      expect(() => new ToolError(code, 'x', 'y')).toThrow(/reserved for the platform/);
+    expect(() => new ToolError('UPSTREAM_RATE_LIMITED', 'x', 'y')).not.toThrow();
+  });
+
+  it('does not run a tool whose caller has already gone away', async () => {
+    const before = ops.calls;
+    const gone = new AbortController();
+    gone.abort(new Error('client closed the connection'));
+    const r = await executor.run(request('ping_service', { service: 'a' }, { signal: gone.signal }));
+    expect(r.stage).toBe('stopped');
+    expect(r.envelope).toMatchObject({ code: 'UPSTREAM_ERROR' });
+    expect(ops.calls).toBe(before);
+  });
+
   it('refuses outputs JSON cannot hold, naming the path, and turns Dates into ISO strings', async () => {
     for (const kind of ['map', 'nan', 'cycle']) {
       const r = await executor.run(request('bad_output', { kind }));

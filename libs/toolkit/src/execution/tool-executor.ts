@@ -14,6 +14,7 @@ import { guardOutput } from './output-guard.js';
 import type {
   CallStage,
   EffectiveTool,
+  ErrorOrigin,
   LateOutcome,
   ToolCall,
   ToolCallRequest,
@@ -110,6 +111,23 @@ export class ToolExecutor {
       return this.finish(call, this.invalid(callId, checked.issues, 'invalid', t0, locale));
     }
 
+    // Listen before the hooks run: a caller that leaves while approval or audit is consulted must
+    // still stop the call, and a signal that already fired is honoured at once.
+    const onAbort = request.signal ? () => ctx.abort(request.signal!.reason) : undefined;
+    if (onAbort) {
+      if (request.signal!.aborted) onAbort();
+      else request.signal!.addEventListener('abort', onAbort, { once: true });
+    }
+    try {
+      return await this.runHooksAndBody(call, ctx, t0);
+    } finally {
+      if (onAbort) request.signal!.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private async runHooksAndBody(call: ToolCall, ctx: CallContext, t0: number): Promise<ToolCallResult> {
+    const { tool, locale } = call.request;
+    const callId = call.id;
     for (const hook of this.beforeHooks) {
       let stop;
       try {
@@ -124,16 +142,19 @@ export class ToolExecutor {
       }
       if (stop) return this.finish(call, this.result(callId, stop.envelope, 'stopped', t0));
     }
-
-    const onAbort = request.signal ? () => ctx.abort(request.signal!.reason) : undefined;
-    if (onAbort) request.signal!.addEventListener('abort', onAbort, { once: true });
-    try {
-      this.emitLabel(call, 'start');
-      const outcome = await this.executeBody(call, ctx);
-      return this.finish(call, this.toResult(call, outcome, t0));
-    } finally {
-      if (onAbort) request.signal!.removeEventListener('abort', onAbort);
+    if (ctx.aborted) {
+      // The caller went away before the tool started: nothing to run for nobody.
+      return this.finish(call, this.result(callId, this.abortedEnvelope(locale), 'stopped', t0));
     }
+    this.emitLabel(call, 'start');
+    const outcome = await this.executeBody(call, ctx);
+    return this.finish(call, this.toResult(call, outcome, t0));
+  }
+
+  private abortedEnvelope(locale: ToolCallRequest['locale']): ErrorEnvelope {
+    return errorEnvelope(ErrorCode.UPSTREAM_ERROR, locale, {
+      message: locale === 'en' ? 'the caller went away before the tool ran' : '调用方已断开，工具未执行',
+    });
   }
 
   /**
@@ -181,8 +202,17 @@ export class ToolExecutor {
     return { ...this.result(callId, invalidInputEnvelope(issues, locale), stage, t0), issues };
   }
 
-  private result(callId: string, envelope: Envelope, stage: CallStage, t0: number): ToolCallResult {
-    return { callId, envelope, stage, durationMs: performance.now() - t0 };
+  private result(
+    callId: string,
+    envelope: Envelope,
+    stage: CallStage,
+    t0: number,
+    errorOrigin: ErrorOrigin = 'platform',
+  ): ToolCallResult {
+    const durationMs = performance.now() - t0;
+    return isOk(envelope)
+      ? { callId, envelope, stage, durationMs }
+      : { callId, envelope, stage, durationMs, errorOrigin };
   }
 
   private async finish(call: ToolCall, result: ToolCallResult): Promise<ToolCallResult> {
@@ -279,7 +309,7 @@ export class ToolExecutor {
         t0,
       );
     }
-    if (outcome.kind === 'error') return this.result(call.id, outcome.envelope, 'executed', t0);
+    if (outcome.kind === 'error') return this.result(call.id, outcome.envelope, 'executed', t0, 'tool');
     if (outcome.output === NO_SNAPSHOT) {
       return this.result(
         call.id,

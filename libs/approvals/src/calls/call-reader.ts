@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { TenantRedaction } from '@toolgate/audit';
+import { ErrorCode, ToolgateError, type CallPrincipal } from '@toolgate/toolkit';
+import type { ToolCallEntity } from '../entities/tool-call.entity.js';
+import { CallRecordRepository } from './call-record.repository.js';
+import { toCallView, type CallView } from './call-view.js';
+
+/** A reader of calls: agent keys may be limited to some agent types. */
+export type CallReader = CallPrincipal & { readonly agentTypes?: readonly string[] | null };
+
+/** Roles that see every call of their tenant in full. */
+const FULL_VIEW_ROLES = new Set(['platform_admin', 'tenant_admin']);
+
+/**
+ * `GET /v1/calls/:callId`. The full result goes to the principal that asked and to admins; other
+ * readers of the tenant (auditors, approvers, other agent keys) get it redacted the way the audit
+ * trail stores it; an agent key limited to other agent types, and every other tenant, get 404.
+ */
+@Injectable()
+export class CallReaderService {
+  constructor(
+    private readonly calls: CallRecordRepository,
+    private readonly redaction: TenantRedaction,
+  ) {}
+
+  async view(reader: CallReader, callId: string): Promise<CallView & { redacted?: true }> {
+    const call = await this.visible(reader, callId);
+    if (FULL_VIEW_ROLES.has(reader.role ?? '') || call.principal.principalId === reader.principalId) {
+      return toCallView(call);
+    }
+    const view = toCallView(call);
+    if (!('result' in view)) return { ...view, redacted: true };
+    const redactor = await this.redaction.redactorFor(call.tenantId);
+    return { ...view, result: redactor.redact(view.result) as typeof view.result, redacted: true };
+  }
+
+  private async visible(reader: CallReader, callId: string): Promise<ToolCallEntity> {
+    const tenantless = reader.tenantId === null || reader.tenantId === undefined;
+    const mayReadAll = tenantless && (reader.role === 'platform_admin' || reader.role === 'auditor');
+    const call = mayReadAll
+      ? await this.calls.findInAnyTenant(callId)
+      : tenantless
+        ? null
+        : await this.calls.find({ tenantId: reader.tenantId!, callId });
+    const limited = reader.role === 'agent' && reader.agentTypes?.length;
+    if (!call || (limited && !reader.agentTypes!.includes(call.agentType ?? ''))) {
+      throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `call ${callId}` } });
+    }
+    return call;
+  }
+}

@@ -1,0 +1,153 @@
+import type { SqlStatement } from '@toolgate/audit';
+import { toSqlDateTime } from '@toolgate/database';
+import type { CallStatus, StoredPrincipal } from '../entities/tool-call.entity.js';
+
+/** A call record's key: call ids are unique per tenant, and every statement names both. */
+export interface CallRef {
+  readonly tenantId: string;
+  readonly callId: string;
+}
+
+/** The fields of a new call record (parked, or started without approval). */
+export interface NewCallRecord extends CallRef {
+  readonly agentType: string | null;
+  readonly tool: string;
+  readonly implementation: string;
+  readonly sessionId: string;
+  readonly idempotencyIdentity: string | null;
+  readonly principal: StoredPrincipal;
+  readonly locale: string;
+  /** The validated input; kept only for parked calls (what runs after approval). */
+  readonly input: unknown;
+  readonly inputDigest: string | null;
+  readonly timeoutMs: number;
+  readonly approvalMode: string;
+  readonly bindingVersion: number | null;
+  readonly approvalId: string | null;
+  readonly instanceId: string | null;
+}
+
+const COLUMNS = [
+  'call_id',
+  'tenant_id',
+  'agent_type',
+  'tool',
+  'implementation',
+  'session_id',
+  'idempotency_identity',
+  'principal',
+  'locale',
+  'status',
+  'input',
+  'input_digest',
+  'timeout_ms',
+  'approval_mode',
+  'binding_version',
+  'approval_id',
+  'envelope',
+  'instance_id',
+  'created_at',
+  'updated_at',
+] as const;
+const INSERT = `INSERT INTO tool_calls (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
+
+const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+
+function insertValues(r: NewCallRecord, status: CallStatus, at: Date): unknown[] {
+  const t = toSqlDateTime(at);
+  return [
+    r.callId,
+    r.tenantId,
+    r.agentType,
+    r.tool,
+    r.implementation,
+    r.sessionId,
+    r.idempotencyIdentity,
+    json(r.principal),
+    r.locale,
+    status,
+    json(r.input),
+    r.inputDigest,
+    r.timeoutMs,
+    r.approvalMode,
+    r.bindingVersion,
+    r.approvalId,
+    null,
+    r.instanceId,
+    t,
+    t,
+  ];
+}
+
+/** What a transition sets besides the status. */
+interface TransitionFields {
+  readonly envelope?: unknown;
+  readonly instanceId?: string;
+}
+
+function transition(
+  ref: CallRef,
+  from: readonly CallStatus[],
+  to: CallStatus,
+  fields: TransitionFields = {},
+): SqlStatement {
+  const sets = ['status = ?', 'updated_at = ?'];
+  const params: unknown[] = [to, toSqlDateTime(new Date())];
+  if (fields.envelope !== undefined) {
+    sets.push('envelope = ?');
+    params.push(json(fields.envelope));
+  }
+  if (fields.instanceId !== undefined) {
+    sets.push('instance_id = ?');
+    params.push(fields.instanceId);
+  }
+  return {
+    sql: `UPDATE tool_calls SET ${sets.join(', ')} WHERE tenant_id = ? AND call_id = ? AND status IN (${from.map(() => '?').join(', ')})`,
+    params: [...params, ref.tenantId, ref.callId, ...from],
+  };
+}
+
+/**
+ * Every write to `tool_calls`, in one place and one technique (parameterised SQL that either runs
+ * on its own or rides in the audit transaction of the event that tells the same story). Each
+ * transition names the status it expects, so a stale or foreign writer changes nothing:
+ *
+ *   park → pending_approval ─ queue → queued ─ claim → running ─ finish → succeeded | failed
+ *                          └ deny → denied   └ expire → expired     └ interrupt → interrupted
+ *   start (no approval needed) → running
+ */
+export const CallTransitions = {
+  /** A call parked for approval. */
+  park(record: NewCallRecord, at = new Date()): SqlStatement {
+    return { sql: INSERT, params: insertValues(record, 'pending_approval', at) };
+  },
+
+  /**
+   * A call that starts running. An approved call already has its record (claimed, `running`):
+   * then nothing changes — the insert is skipped, never an overwrite of another record.
+   */
+  start(record: NewCallRecord, dialect: 'mysql' | 'sqlite', at = new Date()): SqlStatement {
+    const params = insertValues({ ...record, input: null }, 'running', at);
+    return dialect === 'mysql'
+      ? { sql: `${INSERT} ON DUPLICATE KEY UPDATE call_id = call_id`, params }
+      : { sql: `${INSERT} ON CONFLICT(tenant_id, call_id) DO NOTHING`, params };
+  },
+
+  /** Approved: waiting for a gateway to claim it. */
+  queue: (ref: CallRef) => transition(ref, ['pending_approval'], 'queued'),
+
+  /** Taken by one gateway: only one conditional update can move a call out of `queued`. */
+  claim: (ref: CallRef, instanceId: string) => transition(ref, ['queued'], 'running', { instanceId }),
+
+  /** The call's outcome. */
+  finish: (ref: CallRef, outcome: 'succeeded' | 'failed', envelope: unknown) =>
+    transition(ref, ['running'], outcome, { envelope }),
+
+  deny: (ref: CallRef, envelope: unknown) => transition(ref, ['pending_approval'], 'denied', { envelope }),
+
+  expire: (ref: CallRef, envelope: unknown) => transition(ref, ['pending_approval'], 'expired', { envelope }),
+
+  /** Its gateway died: the outcome is unknown. */
+  interrupt: (ref: CallRef, envelope: unknown) =>
+    transition(ref, ['running', 'queued'], 'interrupted', { envelope }),
+} as const;

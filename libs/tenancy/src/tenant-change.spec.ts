@@ -1,0 +1,89 @@
+import { ConnectorRegistry, defineConnector } from '@toolgate/toolkit';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { sharedVariableNamespace, tenantVariablePrefix } from './config/tenant-variables.js';
+import { TenantChange, type TenantFields } from './tenant-change.js';
+
+const registry = new ConnectorRegistry();
+registry.register(
+  defineConnector({
+    name: 'erp',
+    configSchema: z.object({
+      baseUrl: z.string(),
+      client: z.string(),
+      password: z.string(),
+      mirror: z.string(),
+    }),
+    secretFields: ['password'],
+    endpointFields: ['baseUrl'],
+    create: () => ({}),
+  }),
+  'spec',
+);
+
+const base: TenantFields = {
+  name: 'ACME',
+  locale: null,
+  connectors: {
+    erp: { baseUrl: 'https://erp', client: '100', password: '${TOOLGATE_T_ACME__ERP:-demo}', mirror: 'none' },
+  },
+  settings: { audit: { redaction: { mode: 'mask' } } },
+};
+const edit = (f: (t: any) => void): TenantFields => {
+  const copy = structuredClone(base) as any;
+  f(copy);
+  return copy;
+};
+
+describe('TenantChange', () => {
+  it('lists every changed value by path', () => {
+    const change = new TenantChange(
+      base,
+      edit((t) => {
+        t.settings.audit.redaction.mode = 'fingerprint';
+        t.settings.quotas = [{ perMinute: 5 }];
+        t.connectors.erp.client = '200';
+      }),
+      registry,
+    );
+    expect(change.forAudit()).toEqual([
+      { path: 'connectors.erp.client', before: '100', after: '200' },
+      { path: 'settings.audit.redaction.mode', before: 'mask', after: 'fingerprint' },
+      { path: 'settings.quotas', after: [{ perMinute: 5 }] },
+    ]);
+    expect(change.platformOnly()).toEqual([]);
+  });
+
+  it('keeps endpoints, secrets, placeholders and the set of connectors for platform admins', () => {
+    const refused = (f: (t: any) => void) =>
+      new TenantChange(base, edit(f), registry).platformOnly().map((r) => r.path);
+    expect(refused((t) => (t.connectors.erp.baseUrl = 'https://evil'))).toEqual(['connectors.erp.baseUrl']);
+    expect(refused((t) => (t.connectors.erp.mirror = 'http://evil'))).toEqual(['connectors.erp.mirror']);
+    expect(refused((t) => (t.connectors.erp.password = 'x'))).toEqual(['connectors.erp.password']);
+    expect(refused((t) => (t.connectors.erp.client = '${TOOLGATE_T_ACME__ERP}'))).toEqual([
+      'connectors.erp.client',
+    ]);
+    expect(refused((t) => (t.connectors.other = { a: 1 }))).toEqual(['connectors.other']);
+    expect(refused((t) => delete t.connectors.erp)).toEqual(['connectors.erp']);
+  });
+
+  it('shows a secret only as its placeholder, never a literal or a default', () => {
+    const change = new TenantChange(
+      base,
+      edit((t) => (t.connectors.erp.password = 'hunter2')),
+      registry,
+    );
+    expect(change.forAudit()).toEqual([
+      { path: 'connectors.erp.password', before: '${TOOLGATE_T_ACME__ERP:-[REDACTED]}', after: '[REDACTED]' },
+    ]);
+  });
+});
+
+describe('tenant variables', () => {
+  it('reserves TOOLGATE_T_<TENANT>__ and finds tenants that would share it', () => {
+    expect(tenantVariablePrefix('acme')).toBe('TOOLGATE_T_ACME__');
+    expect(tenantVariablePrefix('north-east')).toBe('TOOLGATE_T_NORTH_EAST__');
+    expect(sharedVariableNamespace('north_east', ['acme', 'north-east'])).toBe('north-east');
+    expect(sharedVariableNamespace('acme_ops', ['acme'])).toBeUndefined();
+  });
+});

@@ -1,0 +1,114 @@
+import type { ConnectorRegistry } from '@toolgate/toolkit';
+import { placeholdersIn } from './config/variables.js';
+
+/** The parts of a tenant an import may change (bindings are versioned and audited on their own). */
+export interface TenantFields {
+  readonly name: string;
+  readonly locale: string | null;
+  readonly connectors: Record<string, Record<string, unknown>>;
+  readonly settings: Record<string, unknown>;
+}
+
+/** One changed value, as the audit trail records it. */
+export interface FieldChange {
+  readonly path: string;
+  readonly before?: unknown;
+  readonly after?: unknown;
+}
+
+/** What the audit trail shows instead of a secret written into a file in clear. */
+const SECRET_SHOWN = '[REDACTED]';
+
+/** Field names that point a connector somewhere, for connectors that do not declare their own. */
+const ENDPOINT_NAME = /url|uri|host|endpoint/i;
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Every leaf that differs between two JSON values, by dotted path. */
+function diffLeaves(before: unknown, after: unknown, path: string, out: FieldChange[]): void {
+  if (isPlainObject(before) && isPlainObject(after)) {
+    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+    for (const k of keys) diffLeaves(before[k], after[k], path ? `${path}.${k}` : k, out);
+    return;
+  }
+  if (JSON.stringify(before) === JSON.stringify(after)) return;
+  out.push({
+    path,
+    ...(before === undefined ? {} : { before }),
+    ...(after === undefined ? {} : { after }),
+  });
+}
+
+/**
+ * Reads a tenant change the way the trust boundary needs it: every changed value (secrets shown
+ * only as their placeholders, a literal secret as `[REDACTED]`), and which changes only a platform
+ * admin may make — where a connector points, which secret it sends, which variables it reads.
+ */
+export class TenantChange {
+  readonly changes: FieldChange[] = [];
+
+  constructor(
+    before: TenantFields,
+    after: TenantFields,
+    private readonly connectors: ConnectorRegistry,
+  ) {
+    diffLeaves(before, after, '', this.changes);
+  }
+
+  get empty(): boolean {
+    return this.changes.length === 0;
+  }
+
+  /** The changes as the audit event stores them. */
+  forAudit(): FieldChange[] {
+    return this.changes.map((c) =>
+      this.isSecret(c.path)
+        ? {
+            path: c.path,
+            ...('before' in c ? { before: shownSecret(c.before) } : {}),
+            ...('after' in c ? { after: shownSecret(c.after) } : {}),
+          }
+        : c,
+    );
+  }
+
+  /** The changes a tenant admin may not make, each with the reason; empty when all are allowed. */
+  platformOnly(): { path: string; reason: string }[] {
+    const refused: { path: string; reason: string }[] = [];
+    for (const c of this.changes) {
+      const [section, connector, field] = c.path.split('.');
+      if (section !== 'connectors') continue;
+      if (field === undefined) {
+        refused.push({ path: c.path, reason: 'adding or removing a connector is a platform-admin action' });
+      } else if (this.isSecret(c.path)) {
+        refused.push({ path: c.path, reason: 'which secret a connector sends is a platform-admin setting' });
+      } else if (this.isEndpoint(connector!, field, c)) {
+        refused.push({ path: c.path, reason: 'where a connector points is a platform-admin setting' });
+      } else if (placeholdersIn([c.before, c.after]).length) {
+        refused.push({ path: c.path, reason: 'placeholders reach secrets: a platform-admin setting' });
+      }
+    }
+    return refused;
+  }
+
+  private isSecret(path: string): boolean {
+    const [section, connector, field] = path.split('.');
+    if (section !== 'connectors' || !field) return false;
+    return this.connectors.get(connector!)?.definition.secretFields?.includes(field) ?? false;
+  }
+
+  private isEndpoint(connector: string, field: string, change: FieldChange): boolean {
+    const declared = this.connectors.get(connector)?.definition.endpointFields;
+    if (declared?.includes(field)) return true;
+    const urlLike = (v: unknown) => typeof v === 'string' && v.includes('://');
+    return ENDPOINT_NAME.test(field) || urlLike(change.before) || urlLike(change.after);
+  }
+}
+
+/** A secret field's value as the trail may show it: its placeholders (defaults hidden), never a literal. */
+function shownSecret(value: unknown): unknown {
+  if (typeof value !== 'string') return value === undefined ? undefined : SECRET_SHOWN;
+  if (!placeholdersIn(value).length || value.replace(/\$\{[^}]*\}/g, '') !== '') return SECRET_SHOWN;
+  return value.replace(/\$\{([A-Z_][A-Z0-9_]*):-[^}]*\}/g, `\${$1:-${SECRET_SHOWN}}`);
+}
