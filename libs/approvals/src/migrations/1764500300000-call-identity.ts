@@ -9,8 +9,8 @@ import { Table, TableColumn, type MigrationInterface, type QueryRunner } from 't
  * Grants are short-lived (at most an approval's expiry) and are dropped rather than migrated: a
  * session asks once more, which is the safe direction.
  */
-export class CallIdentity1764500100000 implements MigrationInterface {
-  name = 'CallIdentity1764500100000';
+export class CallIdentity1764500300000 implements MigrationInterface {
+  name = 'CallIdentity1764500300000';
 
   async up(runner: QueryRunner): Promise<void> {
     await useBinaryCollation(runner, 'tool_calls', [
