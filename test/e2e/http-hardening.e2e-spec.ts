@@ -221,6 +221,36 @@ describe('the HTTP edges of the gateway', () => {
     await expectHealthy();
   });
 
+  it('does not replay the aborted answer of a client that left: the same Idempotency-Key runs again', async () => {
+    const headers = {
+      authorization: `Bearer ${agent}`,
+      'content-type': 'application/json',
+      'idempotency-key': `left-${Date.now()}`,
+    };
+    const before = { ...abortProbe };
+    const client = new AbortController();
+    const pending = fetch(`${gw.url}${invokePath('await_abort')}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ input: {} }),
+      signal: client.signal,
+    }).catch(() => undefined);
+    await until(() => abortProbe.awaitAbortStarted > before.awaitAbortStarted);
+    client.abort();
+    await pending;
+    await until(() => abortProbe.awaitAbortAborted > before.awaitAbortAborted, 2_000);
+    const retry = fetch(`${gw.url}${invokePath('await_abort')}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ input: {} }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    await until(() => abortProbe.awaitAbortStarted > before.awaitAbortStarted + 1, 3_000);
+    const answer = await retry;
+    expect(answer.headers.get('idempotent-replayed')).toBeNull();
+    expect(await answer.json()).toEqual({ data: { aborted: false }, status: 'ok' });
+  });
+
   it("refuses an audit export of another tenant's trail with 403 before writing anything", async () => {
     const acmeAuditor = await gw.createKey('auditor', 'acme');
     for (const format of ['csv', 'jsonl']) {

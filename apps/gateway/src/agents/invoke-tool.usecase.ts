@@ -65,8 +65,18 @@ export class InvokeToolUseCase {
         key: command.idempotencyKey,
         digest: requestDigest(command.principal.principalId, command.agentType, command.toolName, input),
       },
-      async (callId, identity) =>
-        this.once(agent, command, input, callId, identity === callId ? undefined : identity),
+      async (callId, identity) => {
+        const answer = await this.once(
+          agent,
+          command,
+          input,
+          callId,
+          identity === callId ? undefined : identity,
+        );
+        // A client that went away mid-call has no answer to replay: its key is freed for the retry.
+        if (command.signal?.aborted) throw new ClientGoneError();
+        return answer;
+      },
     );
     return {
       ...answer,
@@ -95,14 +105,17 @@ export class InvokeToolUseCase {
     });
     const envelope = command.view === 'model' ? modelView(result) : result.envelope;
     return {
-      // A tool's own failure is 200 whatever its code; only the platform's answers differ.
-      status:
-        isOk(result.envelope) || result.errorOrigin === 'tool' ? 200 : statusOfInvoke(result.envelope.code),
+      status: statusOfInvoke(result),
       callId: result.callId,
       envelope,
       headers: headersOf(envelope),
     };
   }
+}
+
+/** The client left before its answer: nothing to send and nothing to remember. */
+export class ClientGoneError extends Error {
+  override readonly name = 'ClientGoneError';
 }
 
 /** Response headers an envelope implies: Retry-After on RATE_LIMITED. */

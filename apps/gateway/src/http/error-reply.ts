@@ -9,6 +9,8 @@ export function sendError(
   err: unknown,
   bodyLimit: number,
 ): FastifyReply {
+  // A client that went away gets nothing, and its leaving is not a server error to log.
+  if (reply.sent || reply.raw.destroyed) return reply;
   const answer = answerForError(err, localeOf(request as never), {
     path: `${request.method} ${request.url.split('?')[0]}`,
     bodyLimit,

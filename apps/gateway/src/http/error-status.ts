@@ -1,4 +1,4 @@
-import { ErrorCode } from '@toolgate/toolkit';
+import { ErrorCode, isOk, type ToolCallResult } from '@toolgate/toolkit';
 
 /** HTTP status of a platform failure outside the invoke path (CONTRACT.md "Codes and HTTP statuses"). */
 const THROWN_STATUS: Partial<Record<string, number>> = {
@@ -39,8 +39,11 @@ const NOT_TOOL_OUTCOMES: ReadonlySet<string> = new Set([
 
 /**
  * The status of an invoke answer. Tool outcomes are 200 on purpose: HTTP clients retry 5xx, and a
- * retried side effect is a second side effect. Only answers that are not tool outcomes differ.
+ * retried side effect is a second side effect. A failure the tool itself produced is 200 whatever
+ * its code; only the platform's own answers (parked, refused, throttled, unaudited) differ.
  */
-export function statusOfInvoke(code: string | undefined): number {
-  return code !== undefined && NOT_TOOL_OUTCOMES.has(code) ? statusOfThrown(code) : 200;
+export function statusOfInvoke(result: Pick<ToolCallResult, 'envelope' | 'errorOrigin'>): number {
+  if (isOk(result.envelope) || result.errorOrigin === 'tool') return 200;
+  const { code } = result.envelope;
+  return NOT_TOOL_OUTCOMES.has(code) ? statusOfThrown(code) : 200;
 }
