@@ -149,7 +149,9 @@ describe('the audit chain against someone with write access to the database', ()
   it.each(forgeries)('no checkpoint signs a head appended with %s', async (_, v) => {
     const forged = await appendForged('acme', (last, seq) => plainHash(last.hash, last, seq, v));
     const answer = await checkpointNow('acme');
-    expect([201, 409]).toContain(answer.status);
+    expect(answer.status).toBe(409);
+    expect(answer.body.code).toBe('AUDIT_CHAIN_BROKEN');
+    expect(answer.body.details.refused).toMatchObject([{ tenantId: 'acme', firstBrokenEventId: forged.id }]);
     expect(JSON.stringify(answer.body)).not.toContain(`"seq":${forged.seq}`);
     const run = await gw.app.get(CheckpointService).run(['acme']);
     expect(run.checkpoints).toEqual([]);

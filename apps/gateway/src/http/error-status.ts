@@ -17,6 +17,8 @@ const THROWN_STATUS: Partial<Record<string, number>> = {
   [ErrorCode.PAYLOAD_TOO_LARGE]: 413,
   [ErrorCode.RATE_LIMITED]: 429,
   [ErrorCode.AUDIT_UNAVAILABLE]: 503,
+  // A checkpoint refused over a chain that does not verify: the state conflicts with the request.
+  [ErrorCode.AUDIT_CHAIN_BROKEN]: 409,
   [ErrorCode.APPROVAL_PENDING]: 202,
   [ErrorCode.NOT_READY]: 503,
   [ErrorCode.INTERNAL_ERROR]: 500,

@@ -7,11 +7,11 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
  */
 @Entity('audit_open_calls')
 export class AuditOpenCallEntity {
+  @PrimaryColumn({ name: 'tenant_id', type: 'varchar', length: 64 })
+  tenantId!: string;
+
   @PrimaryColumn({ name: 'call_id', type: 'varchar', length: 64 })
   callId!: string;
-
-  @Column({ name: 'tenant_id', type: 'varchar', length: 64 })
-  tenantId!: string;
 
   @Column({ type: 'varchar', length: 64, nullable: true })
   tool!: string | null;

@@ -112,8 +112,16 @@ export class AuditQueries {
     return this.checkpoints.export(tenantIn(scope, tenantId));
   }
 
+  /** Signs checkpoints now; AUDIT_CHAIN_BROKEN (409) when a chain does not verify and was refused one. */
   async checkpointNow(scope: AuditScope, tenantId?: string) {
     const tenant = tenantIn(scope, tenantId);
-    return this.checkpoints.checkpointAll(tenant ? [tenant] : undefined);
+    const run = await this.checkpoints.run(tenant ? [tenant] : undefined);
+    if (run.refused.length) {
+      throw new ToolgateError(ErrorCode.AUDIT_CHAIN_BROKEN, {
+        params: { summary: run.refused.map((r) => `${r.tenantId}: ${r.problem}`).join('; ') },
+        details: { refused: run.refused, signed: run.checkpoints },
+      });
+    }
+    return run.checkpoints;
   }
 }

@@ -65,6 +65,10 @@ const CATALOG: Record<Locale, Catalog> = {
       error: '审计存储不可用，为保证可追溯，该调用未执行',
       suggestedAction: '稍后重试；工具未被执行，重试是安全的',
     },
+    AUDIT_CHAIN_BROKEN: {
+      error: '审计链校验未通过，未签署检查点：{summary}',
+      suggestedAction: '用 GET /v1/audit/verify 找到第一个被改动的事件，并通知安全团队',
+    },
     CONNECTOR_NOT_CONFIGURED: {
       error: '租户未配置连接器 {connector}',
       suggestedAction: '请管理员在租户配置中补充该连接器',
@@ -144,6 +148,10 @@ const CATALOG: Record<Locale, Catalog> = {
     AUDIT_UNAVAILABLE: {
       error: 'The audit store is unavailable, so the call was not run',
       suggestedAction: 'Try again later; the tool did not run, so retrying is safe',
+    },
+    AUDIT_CHAIN_BROKEN: {
+      error: 'The audit chain does not verify, so no checkpoint was signed: {summary}',
+      suggestedAction: 'Run GET /v1/audit/verify to find the first altered event, and alert security',
     },
     CONNECTOR_NOT_CONFIGURED: {
       error: 'The tenant has no connector {connector} configured',
