@@ -312,6 +312,60 @@ describe('trust boundaries', () => {
     });
   });
 
+  describe('readers and deciders', () => {
+    it('lets an auditor and an approver change nothing', async () => {
+      const bindings = '/v1/admin/tenants/trustco/agents/other_agent/bindings';
+      for (const key of [auditor, approver]) {
+        const attempts = [
+          await gw.api('PUT', bindings, { key, body: { version: 1, tools: [] } }),
+          await gw.api('POST', '/v1/admin/keys', { key, body: { name: 'x', role: 'agent' } }),
+          await gw.api('POST', '/v1/admin/tenants/trustco/import', { key, body: { yaml: 'id: trustco' } }),
+          await gw.api('POST', '/v1/agents/ops_assistant/tools/get_service_status/invoke', {
+            key,
+            body: { input: { service: 'payment-api' } },
+          }),
+        ];
+        for (const res of attempts) expect([401, 403]).toContain(res.status);
+      }
+      const parked = await invoke(agent, 'broken_prompt', { target: 'db-3' });
+      const byAuditor = await gw.api('POST', `/v1/approvals/${parked.body.approvalId}/approve`, {
+        key: auditor,
+        body: {},
+      });
+      expect(byAuditor.status).toBe(403);
+      expect((await gw.api('GET', '/v1/audit/events', { key: approver })).status).toBe(403);
+    });
+
+    it('runs nothing when someone edits a parked call’s stored input in the database', async () => {
+      const { openRawSql } = await import('@toolgate/testing');
+      const restarts = () => gw.app.get(DemoBackends).ops.stats.restarts;
+      const parked = await invoke(agent, 'restart_service', {
+        service: 'search-api',
+        reason: 'db edit test',
+      });
+      const sql = await openRawSql(gw.db);
+      try {
+        await sql.query('UPDATE tool_calls SET input = ? WHERE tenant_id = ? AND call_id = ?', [
+          JSON.stringify({ service: 'payment-api', reason: 'db edit test' }),
+          'trustco',
+          parked.body.callId,
+        ]);
+      } finally {
+        await sql.close();
+      }
+      const before = restarts();
+      const decided = await gw.api('POST', `/v1/approvals/${parked.body.approvalId}/approve`, {
+        key: approver,
+        body: {},
+      });
+      expect(decided.body.data.call).toMatchObject({
+        status: 'failed',
+        result: { code: 'APPROVAL_MISMATCH' },
+      });
+      expect(restarts()).toBe(before);
+    });
+  });
+
   describe('results', () => {
     it('gives the full result to the caller and admins, a redacted one to other readers, 404 elsewhere', async () => {
       const done = await invoke(agent, 'lookup_customer', { id: 'c-3' });
