@@ -1,42 +1,21 @@
 import { createHash } from 'node:crypto';
 import { AuditWriter, CheckpointService, type AuditEventDraft } from '@toolgate/audit';
-import { openRawSql, startTestGateway, type RawSql, type TestGateway } from '@toolgate/testing';
+import {
+  draftFromApiEvent,
+  openRawSql,
+  startTestGateway,
+  type RawSql,
+  type TestGateway,
+} from '@toolgate/testing';
 import { canonicalJson } from '@toolgate/toolkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-/** The hashed fields of an event, rebuilt from the API shape (what a forger would do). */
-function draftOf(e: any): AuditEventDraft {
-  return {
-    tenantId: e.tenantId,
-    event: e.event,
-    callId: e.callId,
-    tool: e.tool,
-    implementation: e.implementation,
-    riskLevel: e.riskLevel,
-    agentType: e.agentType,
-    sessionId: e.sessionId,
-    actor: e.actor,
-    initiatorId: e.initiatorId,
-    approverId: e.approver?.id ?? null,
-    bindingVersion: e.bindingVersion,
-    definitionHash: e.definitionHash,
-    input: e.input,
-    outputSummary: e.outputSummary,
-    status: e.status,
-    code: e.code,
-    durationMs: e.durationMs,
-    details: e.details,
-    occurredAt: new Date(e.occurredAt),
-    instanceId: null,
-  };
-}
 
 /**
  * A link as anyone can compute it without the chain key: plain SHA-256 over the previous hash and
  * the canonical form — version 1 is exactly how every event was hashed before links were keyed.
  */
 function plainHash(prevHash: string, e: any, seq: number, v: 1 | 2): string {
-  const { instanceId: _notHashed, occurredAt, ...fields } = draftOf(e);
+  const { instanceId: _notHashed, occurredAt, ...fields } = draftFromApiEvent(e);
   const canonical = canonicalJson({ v, ...fields, seq, occurredAt: occurredAt.toISOString() });
   return createHash('sha256').update(`${prevHash}\n${canonical}`).digest('hex');
 }

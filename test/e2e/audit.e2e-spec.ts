@@ -1,5 +1,6 @@
 import { eventHash, type AuditEventDraft } from '@toolgate/audit';
 import {
+  draftFromApiEvent,
   makeConfigDir,
   openRawSql,
   startTestGateway,
@@ -18,33 +19,6 @@ const PERSONAL = {
   password: 'hunter2-secret',
   secretAnswer: 'mother-maiden-name',
 };
-
-/** The hashed fields of an event, rebuilt from the API shape (what a forger would do). */
-function draftOf(e: any): AuditEventDraft {
-  return {
-    tenantId: e.tenantId,
-    event: e.event,
-    callId: e.callId,
-    tool: e.tool,
-    implementation: e.implementation,
-    riskLevel: e.riskLevel,
-    agentType: e.agentType,
-    sessionId: e.sessionId,
-    actor: e.actor,
-    initiatorId: e.initiatorId,
-    approverId: e.approver?.id ?? null,
-    bindingVersion: e.bindingVersion,
-    definitionHash: e.definitionHash,
-    input: e.input,
-    outputSummary: e.outputSummary,
-    status: e.status,
-    code: e.code,
-    durationMs: e.durationMs,
-    details: e.details,
-    occurredAt: new Date(e.occurredAt),
-    instanceId: null,
-  };
-}
 
 describe('the audit trail', () => {
   let gw: TestGateway;
@@ -266,7 +240,7 @@ describe('the audit trail', () => {
       const all = await events();
       const last = all.at(-1);
       const forged: AuditEventDraft = {
-        ...draftOf(last),
+        ...draftFromApiEvent(last),
         event: 'finished',
         code: null,
         occurredAt: new Date(),
@@ -299,7 +273,7 @@ describe('the audit trail', () => {
       const all = await events();
       let prev = all[40 - 1].hash;
       for (let i = 40; i < all.length; i++) {
-        const d = draftOf(all[i]);
+        const d = draftFromApiEvent(all[i]);
         const edited = i === 40 ? { ...d, input: { note: 'rewritten history' } } : d;
         // Re-hashing needs the chain key: this is someone who has it but not the signing key.
         const hash = eventHash(gw.settings.audit.chainKey, prev, edited, all[i].seq);

@@ -9,3 +9,4 @@ export type { RawSql } from './raw-sql.js';
 export { TcpProxy } from './tcp-proxy.js';
 export { runLoad, startGatewayProcess } from './gateway-process.js';
 export type { GatewayProcess } from './gateway-process.js';
+export { draftFromApiEvent } from './audit-events.js';
