@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AuditTrail, PLATFORM_TENANT } from '@toolgate/audit';
 import { errorEnvelope, ErrorCode, ToolgateError, type CallPrincipal, type Locale } from '@toolgate/toolkit';
 import type { EntityManager } from 'typeorm';
-import { toCallView } from '../calls/call-view.js';
+import { localeOfCall, toCallView } from '../calls/call-view.js';
 import { CallRecordRepository } from '../calls/call-record.repository.js';
 import { ApprovalDecisionEntity } from '../entities/approval-decision.entity.js';
 import { ApprovalEntity, type ApprovalStatus } from '../entities/approval.entity.js';
@@ -225,7 +225,7 @@ export class ApprovalService {
   /** The language the caller of a call asked in: its denied or expired answer speaks it too. */
   private async localeOf(em: EntityManager, ref: { tenantId: string; callId: string }): Promise<Locale> {
     const record = await this.calls.find(ref, em);
-    return record?.locale === 'en' ? 'en' : 'zh-CN';
+    return record ? localeOfCall(record) : 'zh-CN';
   }
 
   /** The approval, if the actor may see it (its tenant's, or any for platform admins); else NOT_FOUND. */

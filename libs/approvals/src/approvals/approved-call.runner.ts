@@ -5,11 +5,10 @@ import { errorEnvelope, ErrorCode, ToolExecutor, ToolRegistry } from '@toolgate/
 import { CallRecordRepository } from '../calls/call-record.repository.js';
 import { principalOf } from '../calls/stored-principal.js';
 import type { CallRef } from '../calls/call-transitions.js';
+import { localeOfCall } from '../calls/call-view.js';
 import type { ToolCallEntity } from '../entities/tool-call.entity.js';
 import { actionDigest } from './approval-gate.hook.js';
 import { ApprovalRepository } from './approval.repository.js';
-
-const localeOf = (record: ToolCallEntity) => (record.locale === 'en' ? 'en' : 'zh-CN');
 
 /**
  * Runs an approved call exactly once, on whichever gateway claims it first: the stored validated
@@ -37,14 +36,14 @@ export class ApprovedCallRunner {
         await this.execute(record);
       } catch (err) {
         this.logger.error(`approved call ${ref.callId} could not run`, err as Error);
-        await this.calls.fail(ref, errorEnvelope(ErrorCode.INTERNAL_ERROR, localeOf(record)));
+        await this.calls.fail(ref, errorEnvelope(ErrorCode.INTERNAL_ERROR, localeOfCall(record)));
       }
     }
     return this.calls.find(ref);
   }
 
   private async execute(record: ToolCallEntity): Promise<void> {
-    const locale = localeOf(record);
+    const locale = localeOfCall(record);
     const ref = { tenantId: record.tenantId, callId: record.callId };
     const approval = record.approvalId ? await this.approvals.find(record.approvalId) : null;
     const contract = this.registry.get(record.tool);

@@ -25,10 +25,9 @@ export class CallReaderService {
 
   async view(reader: CallReader, callId: string): Promise<CallView & { redacted?: true }> {
     const call = await this.visible(reader, callId);
-    if (FULL_VIEW_ROLES.has(reader.role ?? '') || call.principal.principalId === reader.principalId) {
-      return toCallView(call);
-    }
     const view = toCallView(call);
+    if (FULL_VIEW_ROLES.has(reader.role ?? '') || call.principal.principalId === reader.principalId)
+      return view;
     if (!('result' in view)) return { ...view, redacted: true };
     const redactor = await this.redaction.redactorFor(call.tenantId);
     return { ...view, result: redactor.redact(view.result) as typeof view.result, redacted: true };

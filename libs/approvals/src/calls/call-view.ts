@@ -1,4 +1,10 @@
+import type { Locale } from '@toolgate/toolkit';
 import type { ToolCallEntity } from '../entities/tool-call.entity.js';
+
+/** The language the call's caller asked in: its later answers (denied, expired, failed) speak it. */
+export function localeOfCall(c: Pick<ToolCallEntity, 'locale'>): Locale {
+  return c.locale === 'en' ? 'en' : 'zh-CN';
+}
 
 /**
  * `GET /v1/calls/:callId` (CONTRACT.md): the status and, once there is one, the envelope.
