@@ -1,6 +1,6 @@
 import { isRetryable, withRetry } from '@toolgate/toolkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JsonHttpClient } from './json-http-client.js';
+import { describeErrorBody, JsonHttpClient } from './json-http-client.js';
 import {
   LoopbackSimulator,
   type SimulatorRequest,
@@ -45,6 +45,18 @@ class ScriptedUpstream extends LoopbackSimulator {
           status: 502,
           text: '<html><body><h1>Bad Gateway</h1></body></html>',
           headers: { 'content-type': 'text/html' },
+        };
+      case 'echo-path':
+        // Express's default 404: the request path, base path included, back in the body.
+        return {
+          status: 404,
+          text: `<!DOCTYPE html><html><body><pre>Cannot ${req.method} /${req.segments.join('/')}</pre></body></html>`,
+          headers: { 'content-type': 'text/html' },
+        };
+      case 'echo-url':
+        return {
+          status: 400,
+          body: { message: `bad request http://127.0.0.1/${req.segments.join('/')}?${req.query.toString()}` },
         };
       case 'not-json':
         return { status: 200, text: 'hello', headers: { 'content-type': 'text/plain' } };
@@ -116,7 +128,8 @@ describe('JsonHttpClient', () => {
       upstreamCode: 'ZMM/001',
       upstreamMessage: 'Supplier X unknown',
     });
-    expect((err as Error).message).toBe('ops_api answered 404 to GET /api/odata: Supplier X unknown');
+    expect((err as Error).message).toBe('ops_api answered 404 to GET: Supplier X unknown');
+    expect(err).toMatchObject({ method: 'GET', path: '/api/odata' });
     expect(isRetryable(err)).toBe(false);
   });
 
@@ -127,7 +140,7 @@ describe('JsonHttpClient', () => {
     expect(err.status).toBe(403);
     for (const secret of [TOKEN, PASSWORD, 'q-secret-value', 'zhang'])
       expect(err.message).not.toContain(secret);
-    expect(err.message).toContain('ops_api answered 403 to GET /api/leaky');
+    expect(err.message).toMatch(/^ops_api answered 403 to GET: /);
 
     const basic = Buffer.from(`TOOLGATE:${PASSWORD}`).toString('base64');
     const sap = new JsonHttpClient({
@@ -141,15 +154,37 @@ describe('JsonHttpClient', () => {
 
   it('keeps the words of an HTML error page; 5xx is retryable', async () => {
     const err = await client.get('/html').catch((e: unknown) => e);
-    expect((err as Error).message).toBe('ops_api answered 502 to GET /api/html: Bad Gateway');
+    expect((err as Error).message).toBe('ops_api answered 502 to GET: Bad Gateway');
     expect(isRetryable(err)).toBe(true);
   });
 
-  it('refuses a 2xx body that is not JSON', async () => {
-    await expect(client.get('/not-json')).rejects.toBeInstanceOf(UpstreamFormatError);
+  it('never puts the URL, the path or a secret configured into the base URL in an error message', async () => {
+    const secret = 'env-secret-9f3a2c';
+    const leaky = new JsonHttpClient({ name: 'ops_api', baseUrl: `${upstream.url}/leak/${secret}/` });
+    const pathErr = (await leaky.get('/x/echo-path').catch((e: unknown) => e)) as UpstreamHttpError;
+    expect(pathErr.message).toBe('ops_api answered 404 to GET: Cannot GET /***/***/x/echo-path');
+    expect(pathErr.path).toBe(`/leak/${secret}/x/echo-path`);
+
+    const urlErr = (await leaky
+      .get('/echo-url', { query: { user: 'zhang' } })
+      .catch((e: unknown) => e)) as UpstreamHttpError;
+    expect(urlErr.message).toBe('ops_api answered 400 to GET: bad request [url]');
   });
 
-  it('names host and port only when the upstream is unreachable', async () => {
+  it('strips tags from an HTML body the way /<[^>]*>/g did', () => {
+    expect(describeErrorBody('<p>Bad <b>Gateway</b>').message).toBe(' Bad  Gateway ');
+    expect(describeErrorBody('a < b > c < d').message).toBe('a   c < d');
+    expect(describeErrorBody('<<a>b').message).toBe(' b');
+    expect(describeErrorBody('<<<<').message).toBe('<<<<');
+  });
+
+  it('refuses a 2xx body that is not JSON, naming neither path nor body', async () => {
+    const err = await client.get('/not-json').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UpstreamFormatError);
+    expect((err as Error).message).toBe('ops_api answered 200 to GET with a body that is not JSON');
+  });
+
+  it('names neither host nor path when the upstream is unreachable', async () => {
     const gone = new ScriptedUpstream();
     const url = await gone.start();
     await gone.close();
@@ -159,7 +194,8 @@ describe('JsonHttpClient', () => {
     });
     const err = await unreachable.get('/echo', { query: { token: 'abc' } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UpstreamUnreachableError);
-    expect((err as Error).message).toBe(`ops_api unreachable at ${new URL(url).host} (ECONNREFUSED)`);
+    expect((err as Error).message).toBe('ops_api unreachable (ECONNREFUSED)');
+    expect(err).toMatchObject({ address: new URL(url).host });
     expect(isRetryable(err)).toBe(true);
   });
 

@@ -39,7 +39,7 @@ export interface JsonRequestOptions {
  * A small JSON client over the global fetch, shared by the connectors. Failures are typed:
  * `UpstreamHttpError` (with `status`, for `isRetryable`), `UpstreamUnreachableError`,
  * `UpstreamFormatError`; an abort rethrows the signal's reason. No error message carries the
- * credentials, the auth headers or the query string.
+ * credentials, the auth headers, the URL (host, path or query) or the configured base URL's parts.
  * @example
  * const http = new JsonHttpClient({ name: 'ops_api', baseUrl, headers: { authorization: `Bearer ${token}` } });
  * const status = await http.get<ServiceDto>(`/services/${encodeURIComponent(name)}`, { signal: ctx.abortSignal });
@@ -54,7 +54,10 @@ export class JsonHttpClient {
       ...Object.values(options.headers ?? {}),
       ...(options.secrets ?? []),
       // Userinfo in the base URL is a credential too.
-      ...[decodeURIComponent(this.base.username), decodeURIComponent(this.base.password)].filter(Boolean),
+      ...[safeDecode(this.base.username), safeDecode(this.base.password)].filter(Boolean),
+      // Host and base path come from configuration, which may interpolate secrets into them; an
+      // upstream echoing the request ("Cannot GET /base/…") must not hand them back.
+      ...configuredParts(this.base),
     ]);
   }
 
@@ -88,6 +91,7 @@ export class JsonHttpClient {
         this.options.signRequest({ method, pathWithQuery: url.pathname + url.search, body: payload }),
       );
     }
+    // For the errors' `path` property (logs), never for their messages.
     const shownPath = url.pathname;
     let response: Response;
     let text: string;
@@ -141,6 +145,20 @@ export class JsonHttpClient {
   }
 }
 
+function safeDecode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
+/** The host and each base path segment, as written and decoded. */
+function configuredParts(base: URL): string[] {
+  const segments = base.pathname.split('/').filter(Boolean);
+  return [base.host, base.hostname, ...segments, ...segments.map(safeDecode)];
+}
+
 /** The system error code under fetch's generic "fetch failed" TypeError. */
 function systemCode(err: unknown): string | undefined {
   const cause = (err as { cause?: { code?: unknown } } | undefined)?.cause;
@@ -159,7 +177,7 @@ export function describeErrorBody(text: string): { message?: string; code?: stri
     parsed = JSON.parse(text);
   } catch {
     // An HTML error page says little in its markup; keep the words.
-    return { message: text.replace(/<[^>]*>/g, ' ') };
+    return { message: withoutTags(text) };
   }
   if (!parsed || typeof parsed !== 'object') return { message: String(parsed) };
   const body = parsed as Record<string, unknown>;
@@ -177,6 +195,24 @@ export function describeErrorBody(text: string): { message?: string; code?: stri
     (typeof error === 'string' && error !== message ? error : undefined) ??
     str(body.code);
   return { message, code };
+}
+
+/**
+ * The text with each `<…>` replaced by a space, as `/<[^>]*>/g` would, in one pass: that regex
+ * rescans to the end from every `<` when no `>` follows (`<<<<…` is quadratic).
+ */
+function withoutTags(html: string): string {
+  const parts: string[] = [];
+  let copied = 0;
+  for (let open = html.indexOf('<'); open !== -1; open = html.indexOf('<', copied)) {
+    const close = html.indexOf('>', open + 1);
+    // No `>` after this `<` means none after any later `<` either: the rest is text.
+    if (close === -1) break;
+    parts.push(html.slice(copied, open));
+    copied = close + 1;
+  }
+  parts.push(html.slice(copied));
+  return parts.join(' ');
 }
 
 function str(v: unknown): string | undefined {

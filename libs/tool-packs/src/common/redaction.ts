@@ -3,6 +3,9 @@ import { cleanErrorMessage } from '@toolgate/toolkit';
 /** Upstream messages longer than this are cut: enough to read the cause, short enough for an envelope. */
 export const MAX_UPSTREAM_MESSAGE_LENGTH = 200;
 
+/** How much of an upstream message is read, in multiples of what is kept. */
+const REDACT_INPUT_FACTOR = 4;
+
 /** Secrets shorter than this are not masked: masking `"1"` everywhere would garble messages. */
 const MIN_SECRET_LENGTH = 4;
 
@@ -21,14 +24,18 @@ export function secretFormsOf(values: Iterable<string>): string[] {
 }
 
 /**
- * Masks known secrets and URL queries, then cleans the message the way the toolkit cleans every
- * thrown message (bearer/basic credentials, URL userinfo, whitespace) and bounds its length.
- * Upstreams echo requests back in errors more often than one would hope.
+ * Masks known secrets, then cleans the message the way the toolkit cleans every thrown message
+ * (URLs, query strings, bearer/basic credentials, whitespace) and bounds its length. Upstreams
+ * echo requests back in errors more often than one would hope. Reads at most a few times the
+ * final length, whatever the upstream sent.
  */
 export function redact(message: string, secrets: readonly string[]): string {
-  let out = message;
+  const longest = secrets.reduce((max, s) => Math.max(max, s.length), 0);
+  const limit = MAX_UPSTREAM_MESSAGE_LENGTH * REDACT_INPUT_FACTOR + longest;
+  const cut = message.length > limit;
+  let out = cut ? message.slice(0, limit) : message;
   for (const secret of secrets) out = out.split(secret).join('***');
-  // A query, with or without the URL in front of it: `/path?a=1`, `?token=x&user=y`.
-  out = out.replace(/\?[^\s?=&]+=\S*/g, '?***');
+  // Only the end of a cut text can hold part of a secret, and that part is shorter than the longest.
+  if (cut) out = out.slice(0, out.length - longest);
   return cleanErrorMessage(out, MAX_UPSTREAM_MESSAGE_LENGTH);
 }

@@ -1,7 +1,8 @@
 /**
  * A non-2xx answer from an upstream API. Carries `status`, so the toolkit's `isRetryable` retries
- * 5xx/429 and leaves 4xx alone. The message names the upstream, the method, the path (never the
- * query, which may carry keys) and a short upstream message with every known secret masked.
+ * 5xx/429 and leaves 4xx alone. The message names the upstream, the method and the status, then a
+ * short upstream message with every known secret masked; never the path or the query, which come
+ * from configuration and input and may carry secrets (`path` stays a property, for logs).
  * @example
  * catch (err) { if (err instanceof UpstreamHttpError && err.status === 404 && err.upstreamCode === 'SERVICE_NOT_FOUND') ... }
  */
@@ -20,15 +21,14 @@ export class UpstreamHttpError extends Error {
     /** The machine-readable code the upstream gave (`error`, `error.code` or `code`), if any. */
     readonly upstreamCode?: string,
   ) {
-    super(
-      `${upstream} answered ${status} to ${method} ${path}${upstreamMessage ? `: ${upstreamMessage}` : ''}`,
-    );
+    super(`${upstream} answered ${status} to ${method}${upstreamMessage ? `: ${upstreamMessage}` : ''}`);
   }
 }
 
 /**
  * The upstream could not be reached at all (refused, reset, DNS). No `status`, so `isRetryable`
- * treats it as transient. Names host and port only: no scheme credentials, no path, no query.
+ * treats it as transient. The message names the upstream and the system error code; `address`
+ * (host and port) stays a property, since a host comes from configuration like a path does.
  */
 export class UpstreamUnreachableError extends Error {
   override readonly name = 'UpstreamUnreachableError';
@@ -40,13 +40,14 @@ export class UpstreamUnreachableError extends Error {
     /** The system error code (`ECONNREFUSED`, `ENOTFOUND`, ...), when there is one. */
     readonly reason?: string,
   ) {
-    super(`${upstream} unreachable at ${address}${reason ? ` (${reason})` : ''}`);
+    super(`${upstream} unreachable${reason ? ` (${reason})` : ''}`);
   }
 }
 
 /**
  * A 2xx answer whose body is not the JSON the client expects. Not retried: the same request would
- * get the same body. `status` is the HTTP status of that answer.
+ * get the same body. `status` is the HTTP status of that answer; like `UpstreamHttpError`, the
+ * message leaves the path out.
  */
 export class UpstreamFormatError extends Error {
   override readonly name = 'UpstreamFormatError';
@@ -55,9 +56,10 @@ export class UpstreamFormatError extends Error {
     readonly upstream: string,
     readonly status: number,
     readonly method: string,
+    /** The request path without its query, for logs. */
     readonly path: string,
     what: string,
   ) {
-    super(`${upstream} answered ${method} ${path} with ${what}`);
+    super(`${upstream} answered ${status} to ${method} with ${what}`);
   }
 }

@@ -71,7 +71,7 @@ describe('get_service_status', () => {
     const r = await bed.run('get_service_status', { service: 'payment-api' });
     expect(r.envelope).toMatchObject({ code: 'UPSTREAM_ERROR' });
     expect((r.envelope as { error: string }).error).toContain(
-      'ops_api answered 500 to GET /services/payment-api: simulated outage',
+      'ops_api answered 500 to GET: simulated outage',
     );
   });
 
