@@ -2,6 +2,7 @@ import { ConnectorRegistry, defineConnector } from '@toolgate/toolkit';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { sharedVariableNamespace, tenantVariablePrefix } from './config/tenant-variables.js';
+import { placeholdersIn } from './config/variables.js';
 import { TenantChange, type TenantFields } from './tenant-change.js';
 
 const registry = new ConnectorRegistry();
@@ -85,5 +86,19 @@ describe('tenant variables', () => {
     expect(tenantVariablePrefix('north-east')).toBe('TOOLGATE_T_NORTH_EAST__');
     expect(sharedVariableNamespace('north_east', ['acme', 'north-east'])).toBe('north-east');
     expect(sharedVariableNamespace('acme_ops', ['acme'])).toBeUndefined();
+  });
+});
+
+describe('placeholders on hostile text', () => {
+  it('stay linear: 1 MiB of unclosed placeholders is read in milliseconds', () => {
+    const hostile = '${A:-'.repeat(200_000);
+    const t0 = performance.now();
+    expect(placeholdersIn(hostile)).toEqual([]);
+    new TenantChange(
+      base,
+      edit((t) => (t.connectors.erp.password = hostile)),
+      registry,
+    ).forAudit();
+    expect(performance.now() - t0).toBeLessThan(200);
   });
 });

@@ -1,5 +1,5 @@
 import type { ConnectorRegistry } from '@toolgate/toolkit';
-import { placeholdersIn } from './config/variables.js';
+import { PLACEHOLDER, placeholdersIn } from './config/variables.js';
 
 /** The parts of a tenant an import may change (bindings are versioned and audited on their own). */
 export interface TenantFields {
@@ -109,6 +109,8 @@ export class TenantChange {
 /** A secret field's value as the trail may show it: its placeholders (defaults hidden), never a literal. */
 function shownSecret(value: unknown): unknown {
   if (typeof value !== 'string') return value === undefined ? undefined : SECRET_SHOWN;
-  if (!placeholdersIn(value).length || value.replace(/\$\{[^}]*\}/g, '') !== '') return SECRET_SHOWN;
-  return value.replace(/\$\{([A-Z_][A-Z0-9_]*):-[^}]*\}/g, `\${$1:-${SECRET_SHOWN}}`);
+  if (!placeholdersIn(value).length || value.replace(PLACEHOLDER, '') !== '') return SECRET_SHOWN;
+  return value.replace(PLACEHOLDER, (whole, name: string, fallback?: string) =>
+    fallback === undefined ? whole : `\${${name}:-${SECRET_SHOWN}}`,
+  );
 }

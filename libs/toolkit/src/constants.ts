@@ -15,3 +15,9 @@ export const MAX_ERROR_MESSAGE_LENGTH = 500;
 export const FILE_PART_WARN_BYTES = 3 * 1024 * 1024;
 /** Inputs nested deeper than this are refused before anything runs or is stored. */
 export const MAX_INPUT_DEPTH = 64;
+
+/**
+ * Deepest output a tool may return. Every consumer (audit redaction, JSON encoding, clients) walks
+ * it recursively; past this the call fails as OUTPUT_INVALID instead of overflowing a stack.
+ */
+export const MAX_OUTPUT_DEPTH = 128;

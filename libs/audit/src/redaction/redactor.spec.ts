@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { sensitive, sensitivePaths } from '@toolgate/toolkit';
-import { Redactor, REDACTED } from './redactor.js';
+import { MAX_FINGERPRINTS_PER_REDACTION, Redactor, REDACTED } from './redactor.js';
 import { isChineseIdNumber, passesLuhn } from './value-patterns.js';
 
 const key = Buffer.from('tenant-secret');
@@ -74,5 +74,20 @@ describe('Redactor', () => {
     const input = { phone: '13812345678' };
     mask.redact(input);
     expect(input.phone).toBe('13812345678');
+  });
+});
+
+describe('fingerprint budget', () => {
+  it('fingerprints the first values of a dense text, masks the rest, and stays fast', () => {
+    const phones = Array.from({ length: 90_000 }, (_, i) => `139${String(i).padStart(8, '0')}`).join(' ');
+    const t0 = performance.now();
+    const out = fp.redactText(phones);
+    const ms = performance.now() - t0;
+    expect(out.split('fp:mobile:').length - 1).toBe(MAX_FINGERPRINTS_PER_REDACTION);
+    expect(out).toContain('139****9999');
+    expect(out).not.toMatch(/139\d{8}/);
+    expect(ms).toBeLessThan(400);
+    // The budget is per redaction: the next one fingerprints again.
+    expect(fp.redactText('13812345678')).toMatch(/^fp:mobile:/);
   });
 });

@@ -18,6 +18,13 @@ export const DEFAULT_REDACTION_POLICY: RedactionPolicy = { mode: 'mask', pattern
 const SECRET_KEY =
   /pass(?:word|wd|phrase)?|secret|token|api[-_]?key|authori[sz]ation|cookie|credential|private[-_]?key|session[-_]?key/i;
 
+/**
+ * Keyed fingerprints one redaction makes at most. Each is an HMAC (a few µs): a megabyte dense with
+ * phone numbers would hold the event loop for a third of a second. Past the budget values are
+ * masked instead — still redacted, only no longer matchable.
+ */
+export const MAX_FINGERPRINTS_PER_REDACTION = 2_000;
+
 /** What a sensitive field or a secret-looking key's value becomes in `mask` mode. */
 export const REDACTED = '[REDACTED]';
 
@@ -28,6 +35,9 @@ export const REDACTED = '[REDACTED]';
  */
 export class Redactor {
   private readonly patterns: ReadonlySet<ValuePattern>;
+  /** Fingerprints left in the redaction under way (redaction is synchronous: one at a time). */
+  private fingerprintsLeft = 0;
+  private depth = 0;
 
   constructor(
     private readonly policy: RedactionPolicy,
@@ -43,11 +53,24 @@ export class Redactor {
    * phone sent as a JSON number becomes the masked string).
    */
   redact(value: unknown, sensitivePaths: readonly (readonly string[])[] = []): unknown {
-    return this.walk(value, sensitivePaths, 0);
+    return this.budgeted(() => this.walk(value, sensitivePaths, 0));
   }
 
   /** Redacts the values inside one string. */
   redactText(text: string): string {
+    return this.budgeted(() => this.redactSpans(text));
+  }
+
+  private budgeted<T>(work: () => T): T {
+    if (this.depth++ === 0) this.fingerprintsLeft = MAX_FINGERPRINTS_PER_REDACTION;
+    try {
+      return work();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private redactSpans(text: string): string {
     const spans = findSpans(text, this.patterns);
     if (!spans.length) return text;
     let out = '';
@@ -62,13 +85,15 @@ export class Redactor {
   }
 
   private replacement(pattern: ValuePattern, text: string, start: number, end: number): string {
-    if (this.policy.mode === 'mask') return maskSpan(pattern, text, start, end);
+    if (this.policy.mode === 'mask' || this.fingerprintsLeft-- <= 0)
+      return maskSpan(pattern, text, start, end);
     return `fp:${pattern}:${this.fingerprint(canonicalValue(pattern, text.slice(start, end)))}`;
   }
 
   /** The whole-value replacement for sensitive fields and secret keys. */
   private sealed(value: unknown): string {
-    if (this.policy.mode === 'fingerprint' && (typeof value === 'string' || typeof value === 'number')) {
+    const fingerprintable = typeof value === 'string' || typeof value === 'number';
+    if (this.policy.mode === 'fingerprint' && fingerprintable && this.fingerprintsLeft-- > 0) {
       return `fp:${this.fingerprint(String(value))}`;
     }
     return REDACTED;
@@ -80,7 +105,7 @@ export class Redactor {
 
   private walk(value: unknown, paths: readonly (readonly string[])[], depth: number): unknown {
     if (paths.length && paths.some((p) => p.length === depth)) return this.sealed(value);
-    if (typeof value === 'string') return this.redactText(value);
+    if (typeof value === 'string') return this.redactSpans(value);
     if (typeof value === 'number') return this.redactNumber(value);
     if (value === null || typeof value !== 'object') return value;
     if (Array.isArray(value)) {
@@ -94,7 +119,7 @@ export class Redactor {
   private redactNumber(value: number): number | string {
     if (!Number.isSafeInteger(value)) return value;
     const text = String(value);
-    const redacted = this.redactText(text);
+    const redacted = this.redactSpans(text);
     return redacted === text ? value : redacted;
   }
 
@@ -106,7 +131,7 @@ export class Redactor {
     const out: Record<string, unknown> = {};
     const keys = new UniqueKeys(out);
     for (const key of Object.keys(value)) {
-      setOwn(out, keys.claim(this.redactText(key)), this.walkEntry(key, value[key], paths, depth));
+      setOwn(out, keys.claim(this.redactSpans(key)), this.walkEntry(key, value[key], paths, depth));
     }
     return out;
   }

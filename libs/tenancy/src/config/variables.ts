@@ -1,4 +1,8 @@
-const PLACEHOLDER = /\$\{([A-Z_][A-Z0-9_]*)(?::-([^}]*))?\}/g;
+/**
+ * `${NAME}` or `${NAME:-default}`. A default holds neither `}` nor `$`: every class stops where the
+ * next placeholder could start, so matching stays linear on hostile text (`${A:-${A:-${A:-…`).
+ */
+export const PLACEHOLDER = /\$\{([A-Z_][A-Z0-9_]*)(?::-([^$}]*))?\}/g;
 
 /** Where `${NAME}` placeholders in tenant files find their values. */
 export type VariableLookup = (name: string) => string | undefined;

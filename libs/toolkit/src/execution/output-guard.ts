@@ -1,4 +1,4 @@
-import { FILE_PART_WARN_BYTES } from '../constants.js';
+import { FILE_PART_WARN_BYTES, MAX_OUTPUT_DEPTH } from '../constants.js';
 
 /** What the output guard found wrong, with the path to it. */
 export interface OutputProblem {
@@ -31,7 +31,8 @@ function describeUnserializable(v: unknown): string | undefined {
 
 /**
  * Makes a tool's output safe to persist and send: Dates become ISO strings; Map, Set, NaN,
- * Infinity, BigInt, functions, binary buffers and cycles are refused with the path to them.
+ * Infinity, BigInt, functions, binary buffers, cycles and nesting deeper than MAX_OUTPUT_DEPTH are
+ * refused with the path to them.
  * Counts strings above the 3 MiB file-part warning threshold.
  */
 export function guardOutput(value: unknown): OutputCheck {
@@ -57,6 +58,7 @@ export function guardOutput(value: unknown): OutputCheck {
       return v.toISOString();
     }
     if (ancestors.has(v)) fail('a circular reference is not JSON');
+    if (path.length >= MAX_OUTPUT_DEPTH) fail(`nested deeper than ${MAX_OUTPUT_DEPTH} levels`);
     ancestors.add(v);
     // Copy on write: a value that is JSON already comes back as itself, without an allocation.
     let out: unknown = v;

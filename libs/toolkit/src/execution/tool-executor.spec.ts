@@ -48,13 +48,18 @@ const failing = defineTool({
 const bad = defineTool({
   name: 'bad_output',
   description: 'Returns what JSON cannot hold.',
-  inputSchema: z.object({ kind: z.enum(['map', 'nan', 'date', 'cycle']) }),
+  inputSchema: z.object({ kind: z.enum(['map', 'nan', 'date', 'cycle', 'deep']) }),
   outputSchema: z.object({ value: z.unknown() }),
   risk: { level: 'L0' },
   execute: ({ kind }) => {
     if (kind === 'map') return { value: new Map() };
     if (kind === 'nan') return { value: Number.NaN };
     if (kind === 'date') return { value: new Date('2026-01-02T03:04:05.006Z') };
+    if (kind === 'deep') {
+      let deep: unknown = 'bottom';
+      for (let i = 0; i < 200_000; i++) deep = { d: deep };
+      return { value: deep };
+    }
     const o: Record<string, unknown> = {};
     o.self = o;
     return { value: o };
@@ -242,7 +247,7 @@ describe('ToolExecutor', () => {
   });
 
   it('refuses outputs JSON cannot hold, naming the path, and turns Dates into ISO strings', async () => {
-    for (const kind of ['map', 'nan', 'cycle']) {
+    for (const kind of ['map', 'nan', 'cycle', 'deep']) {
       const r = await executor.run(request('bad_output', { kind }));
       expect(r.envelope).toMatchObject({ code: 'OUTPUT_INVALID' });
       expect((r.envelope as { error: string }).error).toContain("at path 'value");
