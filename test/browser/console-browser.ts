@@ -117,6 +117,11 @@ export async function signIn(page: Page, consoleUrl: string, key: string): Promi
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   // Loaded pages only: no spinner left (tables, charts, lazy pages).
-  await page.waitForFunction(`!document.querySelector('.ant-spin-spinning')`, undefined, { timeout: 10_000 });
+  // A function, not a string: the console's CSP forbids eval, which a string predicate needs.
+  await page.waitForFunction(
+    () => !(globalThis as any).document.querySelector('.ant-spin-spinning'),
+    undefined,
+    { timeout: 10_000 },
+  );
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
 }
