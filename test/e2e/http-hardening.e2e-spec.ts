@@ -444,6 +444,115 @@ describe('the HTTP edges of the gateway', () => {
     await expectHealthy();
   });
 
+  // Found while fuzzing: on controller routes the 413 said "exceeds ? bytes".
+  it('names the body limit in the 413 of every route', async () => {
+    const body = JSON.stringify({ comment: 'x'.repeat(1_100_000) });
+    for (const [path, key] of [
+      ['/v1/approvals/apr_x/deny', TEST_ADMIN_KEY],
+      [invokePath('noop'), agent],
+    ] as const) {
+      const res = await postRaw(path, body, key);
+      expectEnvelope(res, 413, 'PAYLOAD_TOO_LARGE');
+      expect(res.body.error).toContain(String(gw.settings.server.bodyLimitBytes));
+    }
+    await expectHealthy();
+  });
+
+  // Found by the fuzz suite (api-fuzz.e2e-spec.ts): successes carried no X-Request-Id at all.
+  it('names every answer with its X-Request-Id: successes, streams, exports, files and refused requests', async () => {
+    const given = { 'x-request-id': 'trace-7:ok' };
+    const acmeAuditor = await gw.createKey('auditor', 'acme');
+    const answers = [
+      await gw.api('GET', '/healthz', { key: null, headers: given }),
+      await gw.api('POST', invokePath('noop'), { key: agent, body: { input: {} }, headers: given }),
+      await gw.api('GET', '/console/', { key: null, headers: given }),
+      await gw.api('GET', '/v1/audit/export?format=jsonl', { key: acmeAuditor, headers: given }),
+    ];
+    for (const res of answers) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-request-id')).toBe('trace-7:ok');
+    }
+    const streamed = await fetch(`${gw.url}${invokePath('build_report')}`, {
+      method: 'POST',
+      headers: {
+        ...given,
+        authorization: `Bearer ${agent}`,
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+      },
+      body: JSON.stringify({ input: { project: 'ids' } }),
+      signal: AbortSignal.timeout(5_000),
+    });
+    expect(streamed.headers.get('content-type')).toContain('text/event-stream');
+    expect(streamed.headers.get('x-request-id')).toBe('trace-7:ok');
+    await streamed.text();
+    // Refused by Node's parser: no request exists to take an id from, a fresh one still names it.
+    const host = new URL(gw.url).host;
+    const refused = firstResponse(
+      await rawExchange(gw.url, `BREW /healthz HTTP/1.1\r\nhost: ${host}\r\n\r\n`),
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.headers['x-request-id']).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
+    await expectHealthy();
+  });
+
+  // Found by the fuzz suite: the envelope after the head of a HEAD answer read as a broken next response.
+  it('answers a HEAD request the parser refuses with a head and no body', async () => {
+    const host = new URL(gw.url).host;
+    const request = (method: string) =>
+      Buffer.concat([
+        Buffer.from(`${method} /`),
+        Buffer.from('日本', 'utf8'), // raw UTF-8 in the request line: Node's parser refuses it
+        Buffer.from(` HTTP/1.1\r\nhost: ${host}\r\n\r\n`),
+      ]);
+    const head = await rawExchange(gw.url, request('HEAD'));
+    const [headLines = '', ...rest] = head.split('\r\n\r\n');
+    expect(headLines).toMatch(/^HTTP\/1\.1 400 /);
+    expect(headLines.toLowerCase()).toContain('content-type: application/json');
+    expect(rest.join('')).toBe('');
+    expectEnvelope(firstResponse(await rawExchange(gw.url, request('GET'))), 400, 'INVALID_INPUT');
+    await expectHealthy();
+  });
+
+  // Found by the fuzz suite: the e-mail pattern of the audit redaction backtracked quadratically, so
+  // one L1 call with a long string held the event loop (64 kB: ~8 s; the 1 MiB a body may hold: ~30 min).
+  it('redacts the long input of an audited call in linear time', async () => {
+    for (const service of ['x'.repeat(64 * 1024), `a@${'a'.repeat(64 * 1024)}`]) {
+      const started = performance.now();
+      const res = await gw.api('POST', '/v1/agents/ops_assistant/tools/read_logs/invoke', {
+        key: acmeAgent,
+        body: { input: { service } },
+      });
+      expect(res.body.code).toBe('INVALID_INPUT');
+      expect(performance.now() - started).toBeLessThan(2_000);
+    }
+    await expectHealthy();
+  });
+
+  // Found by the fuzz suite: a parser error of a request whose answer was already streaming wrote a
+  // second, raw answer into the middle of the first (Node itself only closes the connection then).
+  it('closes instead of writing an error into an answer already on the wire', async () => {
+    const { hostname, port, host } = new URL(gw.url);
+    // A GET handler does not wait for a body, so the 1.5 MB file is streaming while the parser still
+    // waits for the 17 bytes the Content-Length promised; the client then closes its side.
+    const raw = await new Promise<string>((resolve) => {
+      const chunks: Buffer[] = [];
+      const socket = connect({ host: hostname, port: Number(port) }, () =>
+        socket.write(
+          `GET /docs/swagger-ui-bundle.js HTTP/1.1\r\nhost: ${host}\r\ncontent-length: 17\r\n\r\n`,
+        ),
+      );
+      socket.once('data', () => socket.end());
+      socket.on('data', (c: Buffer) => chunks.push(c));
+      socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+      socket.on('error', () => undefined);
+      socket.setTimeout(5_000, () => socket.destroy());
+    });
+    expect(raw.startsWith('HTTP/1.1 200 ')).toBe(true);
+    expect(raw.slice(1)).not.toMatch(/HTTP\/1\.1 \d{3} /);
+    await expectHealthy();
+  });
+
   it('echoes a well-formed x-request-id and replaces anything else with a generated one', async () => {
     const idOf = async (id: string) =>
       (await gw.api('GET', '/v1/agents', { key: null, headers: { 'x-request-id': id } })).headers.get(

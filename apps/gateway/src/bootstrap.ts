@@ -8,7 +8,7 @@ import { AppModule } from './app.module.js';
 import { registerConsole } from './console/console-static.js';
 import { clientErrorHandler, frameworkErrorHandler, refuseConnect } from './http/framework-errors.js';
 import { useStrictJsonParser } from './http/json-body-parser.js';
-import { requestIdOf } from './http/request-id.js';
+import { requestIdOf, useRequestIdHeader } from './http/request-id.js';
 import { DEFAULT_LOCALE_PROPERTY } from './http/request-locale.js';
 import { useSecurityHeaders } from './http/security-headers.js';
 import type { Settings } from './settings/settings.js';
@@ -56,6 +56,7 @@ export async function createGateway(
   const fastify = app.getHttpAdapter().getInstance();
   fastify.decorateRequest(DEFAULT_LOCALE_PROPERTY, settings.locale);
   useSecurityHeaders(fastify);
+  useRequestIdHeader(fastify);
   refuseConnect(fastify.server, settings.locale, bodyLimit);
   // Only JSON bodies are accepted: anything else answers 415 instead of reaching a handler as text.
   fastify.removeContentTypeParser(['text/plain']);

@@ -57,12 +57,15 @@ function fromFastify(
   return undefined;
 }
 
-function fromHttpException(err: HttpException, path: string): ToolgateError {
+function fromHttpException(err: HttpException, path: string, bodyLimit: number): ToolgateError {
   const status = err.getStatus();
   if (status === 404) return new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: path } });
   if (status === 401) return new ToolgateError(ErrorCode.UNAUTHENTICATED);
   if (status === 403) return new ToolgateError(ErrorCode.FORBIDDEN);
-  if (status === 413) return new ToolgateError(ErrorCode.PAYLOAD_TOO_LARGE, { params: { limitBytes: '?' } });
+  // On controller routes Nest's Fastify adapter wraps Fastify's errors, the body limit's too, in an
+  // HttpException: the limit is the gateway's own setting, so the client reads it, not a placeholder.
+  if (status === 413)
+    return new ToolgateError(ErrorCode.PAYLOAD_TOO_LARGE, { params: { limitBytes: bodyLimit } });
   if (status === 415) return bodyProblem('send the body as application/json');
   if (status >= 400 && status < 500) return bodyProblem(err.message);
   return new ToolgateError(ErrorCode.INTERNAL_ERROR, { cause: err });
@@ -79,7 +82,7 @@ export function answerForError(
 ): ErrorAnswer {
   let typed: ToolgateError | undefined;
   if (err instanceof ToolgateError) typed = err;
-  else if (err instanceof HttpException) typed = fromHttpException(err, context.path);
+  else if (err instanceof HttpException) typed = fromHttpException(err, context.path, context.bodyLimit);
   else if (err && typeof err === 'object')
     typed = fromFastify(err as Record<string, never>, context.bodyLimit);
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { MethodNotAllowedException } from '@nestjs/common';
@@ -31,27 +32,43 @@ function statusOfParserError(code: string | undefined): number {
   return 400;
 }
 
-/** A whole HTTP/1.1 response for a socket no Fastify reply exists for; the connection then closes. */
-function rawAnswer(answer: ErrorAnswer): string {
+/**
+ * A whole HTTP/1.1 response for a socket no Fastify reply exists for; the connection then closes.
+ * The answer to a HEAD request is its head only: a client reads no body after it, and would take
+ * the envelope for a malformed next response.
+ */
+function rawAnswer(answer: ErrorAnswer, headOnly = false): string {
   const body = JSON.stringify(answer.envelope);
   const head = [
     `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? 'Error'}`,
     'content-type: application/json; charset=utf-8',
     `content-length: ${Buffer.byteLength(body)}`,
     'connection: close',
+    // No request was parsed, so no client id was taken: a fresh one still names the answer.
+    `x-request-id: ${randomUUID()}`,
     ...SECURITY_HEADERS.map(([name, value]) => `${name}: ${value}`),
   ];
-  return `${head.join('\r\n')}\r\n\r\n${body}`;
+  return `${head.join('\r\n')}\r\n\r\n${headOnly ? '' : body}`;
 }
 
-function answerOnSocket(socket: Duplex, answer: ErrorAnswer): void {
+/**
+ * A response of this connection is already on the wire (a streamed export, server-sent events, or a
+ * handler that answered before the body it did not read turned out broken). Node's own rule, with
+ * its own field: an answer written now would land inside that response and corrupt the client's
+ * reading of it.
+ */
+function responseInFlight(socket: Duplex): boolean {
+  return (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+}
+
+function answerOnSocket(socket: Duplex, answer: ErrorAnswer, headOnly = false): void {
   if (socket.destroyed) return;
-  if (!socket.writable) {
+  if (!socket.writable || responseInFlight(socket)) {
     socket.destroy();
     return;
   }
   // Destroyed once written: the parser is in an error state and the request cannot go on.
-  socket.end(rawAnswer(answer), () => socket.destroy());
+  socket.end(rawAnswer(answer, headOnly), () => socket.destroy());
 }
 
 /**
@@ -60,7 +77,7 @@ function answerOnSocket(socket: Duplex, answer: ErrorAnswer): void {
  * oversized headers, a body cut short) are answered with the envelope, not Fastify's own JSON.
  */
 export function clientErrorHandler(locale: Locale, bodyLimit: number) {
-  return (err: Error & { code?: string }, socket: Duplex): void => {
+  return (err: Error & { code?: string; rawPacket?: unknown }, socket: Duplex): void => {
     const refused = err.code?.startsWith('HPE_') || err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
     // Anything else is the network failing (reset, broken pipe): there is nobody to answer.
     if (!refused) {
@@ -68,9 +85,15 @@ export function clientErrorHandler(locale: Locale, bodyLimit: number) {
       return;
     }
     const status = statusOfParserError(err.code);
+    // Node hands over the chunk it was parsing: when the request began in it, the method is known
+    // even though the URL is not. (A request split over several chunks cannot be told: it gets the
+    // body, as before.)
+    const head =
+      Buffer.isBuffer(err.rawPacket) && err.rawPacket.subarray(0, 5).toString('latin1') === 'HEAD ';
     answerOnSocket(
       socket,
       answerForError({ code: err.code, statusCode: status }, locale, { path: UNPARSED, bodyLimit }),
+      head,
     );
   };
 }
