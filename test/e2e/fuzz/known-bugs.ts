@@ -1,20 +1,19 @@
 import type { WireRequest } from './fuzz-http.js';
 import type { RenderedRequest } from './fuzz-render.js';
-import type { HeaderValue, RequestSpec } from './fuzz-routes.js';
-import { KeyRef } from './fuzz-world.js';
+import type { RequestSpec } from './fuzz-routes.js';
 
 /*
  * The bugs the fuzz suite found and that are not fixed yet, each marked `BUG:`: the requests it does
  * not send because of them (TOOLGATE_FUZZ_KNOWN_BUGS=1 sends them anyway), and the outcomes it
  * accepts that a bug explains. The bugs it found and fixed have regression tests of their own in
- * http-hardening.e2e-spec.ts. The other exclusion is in fuzz-bodies.ts (KEY_COUNTS).
+ * http-hardening.e2e-spec.ts.
  */
 
 /**
  * Why a rendered request is not sent: a bug the suite found that is not fixed yet. Decided once the
  * path is resolved, because only then is it known which tool an invoke reaches.
  */
-export function excludedForKnownBug(spec: RequestSpec, rendered: RenderedRequest): string | undefined {
+export function excludedForKnownBug(_spec: RequestSpec, rendered: RenderedRequest): string | undefined {
   const tool = /^\/v1\/agents\/[^/]+\/tools\/([^/]+)\/invoke$/.exec(rendered.path)?.[1];
   // BUG: an audited (L1+) call's input is stored whole in the audit trail, up to the 1 MiB body
   // limit, and read back whole: after a few such calls `GET /v1/audit/events?limit=500` (or the
@@ -27,28 +26,7 @@ export function excludedForKnownBug(spec: RequestSpec, rendered: RenderedRequest
     /read_logs|restart_service/.test(decoded(tool))
   )
     return 'a large input to an audited tool';
-  // BUG: verifying a chain (`GET /v1/audit/verify`, and `POST /v1/audit/checkpoints`, which verifies
-  // before it signs) reads and hashes 2 000 events per chunk without yielding: on SQLite one chunk
-  // holds the event loop for 30-70 ms once a tenant has ~2 000 events (more with larger events), so
-  // /healthz misses its 50 ms while the trail grows. Verifications by a key that may run them are
-  // excluded until the verifier yields between smaller chunks; refused ones (no key, wrong role,
-  // wrong method, bad query) still run.
-  const verifies =
-    (rendered.path === '/v1/audit/verify' &&
-      (rendered.wire.method === 'GET' || rendered.wire.method === 'HEAD')) ||
-    (rendered.path === '/v1/audit/checkpoints' && rendered.wire.method === 'POST');
-  if (verifies && spec.headers.some(([name, value]) => name === 'authorization' && mayVerify(value)))
-    return 'a chain verification';
   return undefined;
-}
-
-/**
- * An `Authorization` value that may hold a working key of a role that may verify the audit chain
- * (a revoked one too: with none revoked yet, a request for one gets a live key).
- */
-function mayVerify(value: HeaderValue): boolean {
-  if (typeof value === 'string') return false;
-  return value.some((v) => v instanceof KeyRef && (v.role === 'auditor' || v.role === 'platform_admin'));
 }
 
 /**

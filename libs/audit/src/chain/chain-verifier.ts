@@ -18,7 +18,12 @@ import type { CheckpointSigner } from './checkpoint-signer.js';
 import { linkVersionOf } from './event-hash.js';
 import { toRecord } from './event-mapping.js';
 
-const CHUNK = 2_000;
+/**
+ * Events read and hashed per round. Small, and each round gives the event loop a turn: verifying
+ * a long chain must not hold up the calls being served meanwhile (SQLite reads synchronously).
+ */
+const CHUNK = 250;
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 const EMPTY_HEAD: ChainHead = { seq: 0, headHash: GENESIS_HASH };
 
 /** The verdict on one tenant's chain. */
@@ -266,6 +271,7 @@ export class ChainVerifier {
       for (const row of rows) yield toRecord(row);
       if (rows.length < CHUNK) return;
       cursor = Number(rows.at(-1)!.seq);
+      await yieldToEventLoop();
     }
   }
 }

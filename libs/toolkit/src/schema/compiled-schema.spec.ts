@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import * as z3 from 'zod/v3';
 import { renderIssue } from './issue-messages.js';
-import { compileSchema } from './compiled-schema.js';
+import { compileSchema, MAX_REPORTED_ISSUES } from './compiled-schema.js';
 
 const messages = (schema: any, value: unknown, locale: 'en' | 'zh-CN' = 'en') => {
   const r = compileSchema(schema, 'input').check(value);
@@ -56,5 +56,17 @@ describe('compiled input schemas', () => {
     expect(
       messages({ type: 'object', properties: { n: { type: 'integer', minimum: 3 } } }, { n: 1 }),
     ).toEqual(["expected a value >= 3 at path 'n'"]);
+  });
+});
+
+describe('many problems in one input', () => {
+  it('lists the first 50 and says how many more, quickly', () => {
+    const input = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`k${i}`, i]));
+    const t0 = performance.now();
+    const r = compileSchema(z.object({ service: z.string() }), 'input').check(input);
+    expect(performance.now() - t0).toBeLessThan(300);
+    if (r.ok) throw new Error('expected a failure');
+    expect(r.issues).toHaveLength(MAX_REPORTED_ISSUES + 1);
+    expect(renderIssue(r.issues.at(-1)!, 'en')).toContain('more problem');
   });
 });

@@ -43,6 +43,22 @@ export function compileJsonSchema(schema: JsonSchemaObject): ValidateFunction {
   }
 }
 
+/**
+ * Issues one check reports at most. An input with 20,000 unknown keys would otherwise answer a
+ * 2 MB list (and hold the event loop building it); the first ones are what a caller fixes first.
+ */
+export const MAX_REPORTED_ISSUES = 50;
+
+/** The first MAX_REPORTED_ISSUES issues, and one more saying how many were left out. */
+function capped(issues: InputIssue[]): InputIssue[] {
+  if (issues.length <= MAX_REPORTED_ISSUES) return issues;
+  const more = issues.length - MAX_REPORTED_ISSUES;
+  return [
+    ...issues.slice(0, MAX_REPORTED_ISSUES),
+    { kind: 'other', path: [], message: `${more} more problem(s) not listed` },
+  ];
+}
+
 function compileZod(
   kind: 'zod4' | 'zod3',
   schema: { safeParse(v: unknown): ZodParseResult },
@@ -59,14 +75,16 @@ function compileZod(
       const parsed = schema.safeParse(value);
       const unknownFields = contract && !contract(value) ? unknownFieldIssues(contract, value) : [];
       if (parsed.success) {
-        return unknownFields.length ? { ok: false, issues: unknownFields } : { ok: true, value: parsed.data };
+        return unknownFields.length
+          ? { ok: false, issues: capped(unknownFields) }
+          : { ok: true, value: parsed.data };
       }
       // Strict Zod objects report unknown keys too; keep the contract's version, which lists the allowed fields.
       const named = new Set(unknownFields.map((i) => i.path.join('\u0000')));
       const zodIssues = fromZodIssues(parsed.error.issues, value).filter(
         (i) => i.kind !== 'unknown_field' || !named.has(i.path.join('\u0000')),
       );
-      return { ok: false, issues: [...zodIssues, ...unknownFields] };
+      return { ok: false, issues: capped([...zodIssues, ...unknownFields]) };
     },
   };
 }
@@ -87,7 +105,10 @@ function compileJson(jsonSchema: JsonSchemaObject): CompiledSchema {
     check(value) {
       if (validate(value)) return { ok: true, value };
       const errors = (validate.errors ?? []).filter((e) => !isInsideUnion(e));
-      return { ok: false, issues: fromAjvErrors(errors.length ? errors : (validate.errors ?? []), value) };
+      return {
+        ok: false,
+        issues: capped(fromAjvErrors(errors.length ? errors : (validate.errors ?? []), value)),
+      };
     },
   };
 }
