@@ -26,6 +26,8 @@ export interface AdminEvent {
   readonly approverId?: string | null;
   readonly input?: unknown;
   readonly sensitivePaths?: readonly (readonly string[])[];
+  /** The input already redacted with this tenant's redactor (saves redacting a large input twice). */
+  readonly redactedInput?: unknown;
 }
 
 /**
@@ -57,7 +59,12 @@ export class AuditTrail {
       approverId: e.approverId ?? null,
       bindingVersion: null,
       definitionHash: null,
-      input: e.input === undefined ? null : redactor.redact(e.input, e.sensitivePaths ?? []),
+      input:
+        e.redactedInput !== undefined
+          ? e.redactedInput
+          : e.input === undefined
+            ? null
+            : redactor.redact(e.input, e.sensitivePaths ?? []),
       outputSummary: null,
       status: null,
       code: null,

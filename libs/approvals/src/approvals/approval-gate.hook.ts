@@ -147,8 +147,7 @@ export class ApprovalGate implements ToolCallHook {
           riskLevel: contract.risk.level,
           agentType: call.request.agentType,
           sessionId: p.sessionId,
-          input: call.input,
-          sensitivePaths: contract.sensitivePaths,
+          redactedInput: inputRedacted,
           details: {
             approvalId: p.approvalId,
             prompt,
