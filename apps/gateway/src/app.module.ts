@@ -1,5 +1,4 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { ConfigModule, ConfigService, registerAs } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ApiKeyGuard, AUTH_MIGRATIONS, AuthModule } from '@toolgate/auth';
 import { APPROVALS_MIGRATIONS, ApprovalsModule } from '@toolgate/approvals';
@@ -17,9 +16,7 @@ import { AuditHttpModule } from './audit/audit-http.module.js';
 import { EnvelopeExceptionFilter } from './http/envelope-exception.filter.js';
 import { SchemaValidationPipe } from './http/schema-validation.pipe.js';
 import { OpsHttpModule } from './ops/ops-http.module.js';
-import { SETTINGS_NAMESPACE, type Settings } from './settings/settings.js';
-
-const settingsOf = (config: ConfigService): Settings => config.getOrThrow<Settings>(SETTINGS_NAMESPACE);
+import type { Settings } from './settings/settings.js';
 
 /** Every migration of every lib in use, in timestamp order. */
 export const MIGRATIONS = [
@@ -31,8 +28,9 @@ export const MIGRATIONS = [
 ];
 
 /**
- * Composes the gateway from the libs. Declares no business providers: only the global guard,
- * pipe and filter of the HTTP layer.
+ * Composes the gateway from the libs, each given its section of the settings with a plain
+ * `forRoot` (ADR 012). Declares no business providers: only the global guard, pipe and filter of
+ * the HTTP layer.
  */
 @Module({})
 export class AppModule {
@@ -44,11 +42,6 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        ConfigModule.forRoot({
-          isGlobal: true,
-          ignoreEnvFile: true,
-          load: [registerAs(SETTINGS_NAMESPACE, () => settings)],
-        }),
         LoggerModule.forRoot({
           // The request logger (pino-http) runs only with the access log on: per-request logging
           // middleware costs measurable throughput (README, "Benchmarks").
@@ -60,41 +53,14 @@ export class AppModule {
             redact: ['req.headers.authorization', 'req.headers.cookie'],
           },
         }),
-        DatabaseModule.forRootAsync({
-          inject: [ConfigService],
-          useFactory: (config: ConfigService) => {
-            const s = settingsOf(config);
-            return { url: s.database.url, poolSize: s.database.poolSize, migrations: MIGRATIONS };
-          },
-        }),
-        InstancesModule.forRootAsync({
-          inject: [ConfigService],
-          useFactory: (config: ConfigService) => settingsOf(config).instances,
-        }),
-        AuditModule.forRootAsync({
-          inject: [ConfigService],
-          useFactory: (config: ConfigService) => settingsOf(config).audit,
-        }),
-        ToolkitModule.forRootAsync({
-          inject: [ConfigService],
-          useFactory: (config: ConfigService) => ({ defaultLocale: settingsOf(config).locale }),
-        }),
-        AuthModule.forRootAsync({
-          inject: [ConfigService],
-          useFactory: (config: ConfigService) => settingsOf(config).auth,
-        }),
-        ApprovalsModule.forRootAsync({
-          inject: [ConfigService],
-          useFactory: (config: ConfigService) => settingsOf(config).approvals,
-        }),
-        QuotasModule.forRootAsync({
-          inject: [ConfigService],
-          useFactory: (config: ConfigService) => settingsOf(config).quotas,
-        }),
-        TenancyModule.forRootAsync({
-          inject: [ConfigService],
-          useFactory: (config: ConfigService) => settingsOf(config).tenancy,
-        }),
+        DatabaseModule.forRoot({ ...settings.database, migrations: MIGRATIONS }),
+        InstancesModule.forRoot(settings.instances),
+        AuditModule.forRoot(settings.audit),
+        ToolkitModule.forRoot({ defaultLocale: settings.locale }),
+        AuthModule.forRoot(settings.auth),
+        ApprovalsModule.forRoot(settings.approvals),
+        QuotasModule.forRoot(settings.quotas),
+        TenancyModule.forRoot(settings.tenancy),
         OpsToolsModule,
         ErpToolsModule,
         ...(settings.tenancy.demo ? [DemoBackendsModule] : []),

@@ -1,5 +1,4 @@
-import { asyncOptionsProvider, type AsyncModuleOptions } from '@toolgate/toolkit';
-import { Module, type DynamicModule } from '@nestjs/common';
+import { ConfigurableModuleBuilder, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CALL_RECORD_SINK } from '@toolgate/audit';
 import { APPROVALS_OPTIONS, type ApprovalsOptions } from './approvals.options.js';
@@ -19,44 +18,46 @@ import { ToolCallEntity } from './entities/tool-call.entity.js';
 import { IdempotencyRepository } from './idempotency/idempotency.repository.js';
 import { IdempotencyService } from './idempotency/idempotency.service.js';
 
-/** Human approval, call records and idempotency: risky calls wait for a person and run exactly once. */
-@Module({})
-export class ApprovalsModule {
-  static forRootAsync(options: AsyncModuleOptions<ApprovalsOptions>): DynamicModule {
-    return {
-      module: ApprovalsModule,
-      global: true,
-      imports: [
-        TypeOrmModule.forFeature([
-          ToolCallEntity,
-          ApprovalEntity,
-          ApprovalDecisionEntity,
-          ApprovalGrantEntity,
-          IdempotencyRecordEntity,
-        ]),
-        ...(options.imports ?? []),
-      ],
-      providers: [
-        asyncOptionsProvider(APPROVALS_OPTIONS, options),
-        CallRecordRepository,
-        CallReaderService,
-        { provide: CALL_RECORD_SINK, useClass: CallRecordsSink },
-        ApprovalRepository,
-        ApprovalGate,
-        ApprovedCallRunner,
-        ApprovalService,
-        ApprovalsScheduler,
-        IdempotencyRepository,
-        IdempotencyService,
-      ],
-      exports: [
-        CALL_RECORD_SINK,
-        CallRecordRepository,
-        CallReaderService,
-        ApprovalService,
-        ApprovalRepository,
-        IdempotencyService,
-      ],
-    };
-  }
-}
+const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<ApprovalsOptions>({
+  optionsInjectionToken: APPROVALS_OPTIONS,
+})
+  .setClassMethodName('forRoot')
+  .build();
+
+/**
+ * Human approval, call records and idempotency: risky calls wait for a person and run exactly once.
+ * `ApprovalsModule.forRoot(options)` (or `forRootAsync`).
+ */
+@Global()
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([
+      ToolCallEntity,
+      ApprovalEntity,
+      ApprovalDecisionEntity,
+      ApprovalGrantEntity,
+      IdempotencyRecordEntity,
+    ]),
+  ],
+  providers: [
+    CallRecordRepository,
+    CallReaderService,
+    { provide: CALL_RECORD_SINK, useClass: CallRecordsSink },
+    ApprovalRepository,
+    ApprovalGate,
+    ApprovedCallRunner,
+    ApprovalService,
+    ApprovalsScheduler,
+    IdempotencyRepository,
+    IdempotencyService,
+  ],
+  exports: [
+    CALL_RECORD_SINK,
+    CallRecordRepository,
+    CallReaderService,
+    ApprovalService,
+    ApprovalRepository,
+    IdempotencyService,
+  ],
+})
+export class ApprovalsModule extends ConfigurableModuleClass {}

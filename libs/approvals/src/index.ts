@@ -2,6 +2,7 @@
 import { CreateApprovals1764480300000 } from './migrations/1764480300000-create-approvals.js';
 import { CallIdentity1764500300000 } from './migrations/1764500300000-call-identity.js';
 
+export { DEFAULT_APPROVALS_OPTIONS } from './approvals.options.js';
 export type { ApprovalsOptions } from './approvals.options.js';
 export { ApprovalsModule } from './approvals.module.js';
 export { actionDigest, ApprovalGate } from './approvals/approval-gate.hook.js';

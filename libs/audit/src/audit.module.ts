@@ -1,5 +1,4 @@
-import { asyncOptionsProvider, type AsyncModuleOptions } from '@toolgate/toolkit';
-import { Module, type DynamicModule } from '@nestjs/common';
+import { ConfigurableModuleBuilder, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditTrail } from './audit-trail.js';
 import { AUDIT_OPTIONS, type AuditOptions } from './audit.options.js';
@@ -17,40 +16,40 @@ import { AuditQueries } from './query/audit-queries.js';
 import { AuditReconciler } from './reconcile/audit-reconciler.js';
 import { TenantRedaction } from './redaction/tenant-redaction.js';
 
-/** The audit trail: pipeline hook, group-commit writer, checkpoints, verification, queries. */
-@Module({})
-export class AuditModule {
-  static forRootAsync(options: AsyncModuleOptions<AuditOptions>): DynamicModule {
-    return {
-      module: AuditModule,
-      global: true,
-      imports: [
-        TypeOrmModule.forFeature([AuditEventEntity, AuditCheckpointEntity, AuditOpenCallEntity]),
-        ...(options.imports ?? []),
-      ],
-      providers: [
-        asyncOptionsProvider(AUDIT_OPTIONS, options),
-        AuditChainRepository,
-        AuditWriter,
-        AuditEventsRepository,
-        AuditQueries,
-        CheckpointRepository,
-        ChainVerifier,
-        CheckpointService,
-        TenantRedaction,
-        AuditHook,
-        AuditTrail,
-        AuditReconciler,
-      ],
-      exports: [
-        AuditTrail,
-        AuditWriter,
-        AuditQueries,
-        AuditEventsRepository,
-        CheckpointService,
-        AuditReconciler,
-        TenantRedaction,
-      ],
-    };
-  }
-}
+const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<AuditOptions>({
+  optionsInjectionToken: AUDIT_OPTIONS,
+})
+  .setClassMethodName('forRoot')
+  .build();
+
+/**
+ * The audit trail: pipeline hook, group-commit writer, checkpoints, verification, queries.
+ * `AuditModule.forRoot(options)` (or `forRootAsync`).
+ */
+@Global()
+@Module({
+  imports: [TypeOrmModule.forFeature([AuditEventEntity, AuditCheckpointEntity, AuditOpenCallEntity])],
+  providers: [
+    AuditChainRepository,
+    AuditWriter,
+    AuditEventsRepository,
+    AuditQueries,
+    CheckpointRepository,
+    ChainVerifier,
+    CheckpointService,
+    TenantRedaction,
+    AuditHook,
+    AuditTrail,
+    AuditReconciler,
+  ],
+  exports: [
+    AuditTrail,
+    AuditWriter,
+    AuditQueries,
+    AuditEventsRepository,
+    CheckpointService,
+    AuditReconciler,
+    TenantRedaction,
+  ],
+})
+export class AuditModule extends ConfigurableModuleClass {}

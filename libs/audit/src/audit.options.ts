@@ -8,6 +8,13 @@ export interface AuditOptions {
   readonly writeDeadlineMs: number;
   /** Events per transaction at most. */
   readonly maxBatch: number;
+  /**
+   * Write lanes: tenants' chains spread over this many concurrent transactions (one tenant's chain
+   * always in the same lane).
+   */
+  readonly writerLanes: number;
+  /** Batches of one lane in flight at once; the next waits on the chain-head lock, ready to go. */
+  readonly batchesInFlight: number;
   /** Pause between retries of writes that must not be lost. */
   readonly retryIntervalMs: number;
   /** Signed checkpoints: how often per tenant with new events (0 turns the schedule off). */
@@ -23,8 +30,32 @@ export interface AuditOptions {
   readonly chainKey: Buffer;
   /** Redaction for tenants that do not set their own. */
   readonly defaultRedaction: RedactionPolicy;
+  /**
+   * How long a tenant's redaction policy is reused before the tenant is read again. A policy
+   * changed on another gateway applies within this time.
+   */
+  readonly redactionCacheTtlMs: number;
   /** How often the reconciler looks for calls of dead gateways. */
   readonly reconcileIntervalMs: number;
 }
+
+/**
+ * The defaults of the settings file (`config/toolgate.yaml` shows them; a spec keeps the two equal).
+ * The redaction default is DEFAULT_REDACTION_POLICY; keys and secrets have none.
+ */
+export const DEFAULT_AUDIT_OPTIONS: Omit<
+  AuditOptions,
+  'signingKeyPem' | 'fingerprintSecret' | 'chainKey' | 'defaultRedaction'
+> = {
+  auditL0: false,
+  writeDeadlineMs: 2_000,
+  maxBatch: 500,
+  writerLanes: 4,
+  batchesInFlight: 3,
+  retryIntervalMs: 1_000,
+  checkpointIntervalMs: 60_000,
+  redactionCacheTtlMs: 5_000,
+  reconcileIntervalMs: 5_000,
+};
 
 export const AUDIT_OPTIONS = Symbol('AUDIT_OPTIONS');

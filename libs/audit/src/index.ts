@@ -12,6 +12,7 @@ export type {
   OutputSummary,
 } from './audit-event.js';
 export { AuditModule } from './audit.module.js';
+export { DEFAULT_AUDIT_OPTIONS } from './audit.options.js';
 export type { AuditOptions } from './audit.options.js';
 export { AuditTrail } from './audit-trail.js';
 export type { AdminEvent } from './audit-trail.js';

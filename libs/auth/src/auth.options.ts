@@ -11,4 +11,7 @@ export interface AuthOptions {
   readonly keyCacheTtlMs: number;
 }
 
+/** The defaults of the settings file (`config/toolgate.yaml` shows them; a spec keeps the two equal). */
+export const DEFAULT_AUTH_OPTIONS: Pick<AuthOptions, 'keyCacheTtlMs'> = { keyCacheTtlMs: 2_000 };
+
 export const AUTH_OPTIONS = Symbol('AUTH_OPTIONS');

@@ -7,6 +7,7 @@ export { ApiKeyGuard } from './api-key.guard.js';
 export { ApiKeyService } from './api-key.service.js';
 export type { ApiKeyView, CreatedKey, CreateKeyCommand } from './api-key.service.js';
 export { AuthModule } from './auth.module.js';
+export { DEFAULT_AUTH_OPTIONS } from './auth.options.js';
 export type { AuthOptions } from './auth.options.js';
 export { canAccessTenant } from './principal.js';
 export type { Principal } from './principal.js';

@@ -59,9 +59,12 @@ export function parseDatabaseUrl(url: string): DatabaseTarget {
   };
 }
 
+/** Connections in a MySQL pool unless `poolSize` says otherwise (`config/toolgate.yaml` shows it). */
+export const DEFAULT_POOL_SIZE = 20;
+
 /** Pool and timeout settings that apply to MySQL targets. */
 export interface ConnectionTuning {
-  /** Connections in the MySQL pool. */
+  /** Connections in the MySQL pool (DEFAULT_POOL_SIZE when unset). */
   readonly poolSize?: number;
   /** Give up connecting after this long, so a dead database fails fast. */
   readonly connectTimeoutMs?: number;
@@ -99,7 +102,7 @@ export function dataSourceOptions(target: DatabaseTarget, tuning: ConnectionTuni
     // Lets the audit writer send a batch's statements in one round trip. Every query is still
     // parameterised (mysql2 escapes the values), so this widens nothing for injection.
     multipleStatements: true,
-    poolSize: tuning.poolSize ?? 20,
-    extra: { enableKeepAlive: true, maxIdle: tuning.poolSize ?? 20 },
+    poolSize: tuning.poolSize ?? DEFAULT_POOL_SIZE,
+    extra: { enableKeepAlive: true, maxIdle: tuning.poolSize ?? DEFAULT_POOL_SIZE },
   };
 }

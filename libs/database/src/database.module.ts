@@ -1,6 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import type { AsyncModuleOptions } from '@toolgate/toolkit';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { dataSourceOptions, parseDatabaseUrl } from './database-url.js';
 import type { DatabaseOptions } from './database.options.js';
@@ -11,30 +10,29 @@ import { TransactionRunner } from './transaction-runner.js';
  * The one TypeORM connection, from `DATABASE_URL`: embedded SQLite by default, MySQL/MariaDB via
  * mysql2. Migrations run at boot (never `synchronize`). Libs register entities with
  * `TypeOrmModule.forFeature` as usual and reach the database only through their repositories.
+ *
+ * A plain `forRoot` rather than ConfigurableModuleBuilder (ADR 012): the options go straight into
+ * TypeORM's module here, no provider of this lib injects them.
  */
 @Module({})
 export class DatabaseModule {
-  static forRootAsync(options: AsyncModuleOptions<DatabaseOptions>): DynamicModule {
+  static forRoot(options: DatabaseOptions): DynamicModule {
     return {
       module: DatabaseModule,
       global: true,
       imports: [
+        // forRootAsync only for its dataSourceFactory: migrations run under a lock before use.
         TypeOrmModule.forRootAsync({
-          imports: options.imports,
-          inject: options.inject,
-          useFactory: async (...args: unknown[]) => {
-            const o = await options.useFactory(...args);
-            return {
-              ...dataSourceOptions(parseDatabaseUrl(o.url), o),
-              migrations: o.migrations,
-              migrationsRun: false,
-              synchronize: false,
-              autoLoadEntities: true,
-              logging: o.logging ?? false,
-              retryAttempts: 3,
-              retryDelay: 1000,
-            };
-          },
+          useFactory: () => ({
+            ...dataSourceOptions(parseDatabaseUrl(options.url), options),
+            migrations: options.migrations,
+            migrationsRun: false,
+            synchronize: false,
+            autoLoadEntities: true,
+            logging: options.logging ?? false,
+            retryAttempts: 3,
+            retryDelay: 1000,
+          }),
           dataSourceFactory: async (dsOptions) => {
             const dataSource = await new DataSource(dsOptions as DataSourceOptions).initialize();
             await runMigrationsLocked(dataSource);

@@ -1,7 +1,7 @@
 import type { MixedList } from 'typeorm';
 import type { ConnectionTuning } from './database-url.js';
 
-/** What `DatabaseModule.forRootAsync` needs: where, and the migrations of every lib in use. */
+/** What `DatabaseModule.forRoot` needs: where, and the migrations of every lib in use. */
 export interface DatabaseOptions extends ConnectionTuning {
   readonly url: string;
   /** Migration classes, collected from each lib's public `*_MIGRATIONS` export. */

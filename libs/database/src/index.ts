@@ -5,6 +5,7 @@ export { DatabaseModule } from './database.module.js';
 export type { DatabaseOptions } from './database.options.js';
 export {
   DEFAULT_DATABASE_URL,
+  DEFAULT_POOL_SIZE,
   dataSourceOptions,
   defaultDatabaseUrl,
   parseDatabaseUrl,
@@ -19,7 +20,7 @@ export type { RefreshingCacheOptions } from './refreshing-cache.js';
 export { TransactionRunner } from './transaction-runner.js';
 export { autoIncrementIdColumn, dateTime3, jsonColumn } from './column-types.js';
 export { useBinaryCollation } from './binary-identifiers.js';
-export { InstanceRegistry } from './instances/instance-registry.js';
+export { DEFAULT_INSTANCE_OPTIONS, InstanceRegistry } from './instances/instance-registry.js';
 export type { InstanceOptions } from './instances/instance-registry.js';
 export { InstancesModule } from './instances/instances.module.js';
 export { CreateGatewayInstances1764479900000 };

@@ -37,7 +37,7 @@ export class QuotaHook implements ToolCallHook, OnApplicationShutdown {
         const parsed = quotaList.safeParse((await bindings.tenant(tenantId))?.settings?.quotas ?? []);
         return parsed.success ? parsed.data : [];
       },
-      { ttlMs: 5_000, waitOnStaleMs: 200 },
+      { ttlMs: options.quotaCacheTtlMs, waitOnStaleMs: 200 },
     );
   }
 

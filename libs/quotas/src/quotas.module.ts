@@ -1,15 +1,13 @@
-import { asyncOptionsProvider, type AsyncModuleOptions } from '@toolgate/toolkit';
-import { Module, type DynamicModule } from '@nestjs/common';
+import { ConfigurableModuleBuilder, Module } from '@nestjs/common';
 import { QuotaHook } from './quota.hook.js';
 import { QUOTAS_OPTIONS, type QuotasOptions } from './quotas.options.js';
 
-/** Call quotas per tenant and per key. */
-@Module({})
-export class QuotasModule {
-  static forRootAsync(options: AsyncModuleOptions<QuotasOptions>): DynamicModule {
-    return {
-      module: QuotasModule,
-      providers: [asyncOptionsProvider(QUOTAS_OPTIONS, options), QuotaHook],
-    };
-  }
-}
+const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<QuotasOptions>({
+  optionsInjectionToken: QUOTAS_OPTIONS,
+})
+  .setClassMethodName('forRoot')
+  .build();
+
+/** Call quotas per tenant and per key. `QuotasModule.forRoot(options)` (or `forRootAsync`). */
+@Module({ providers: [QuotaHook] })
+export class QuotasModule extends ConfigurableModuleClass {}

@@ -22,6 +22,7 @@ export {
 export type { BindingTool, Quota, TenantApprovalSettings, TenantFile } from './config/tenant-file.schema.js';
 export { expandVariables } from './config/variables.js';
 export { TenancyModule } from './tenancy.module.js';
+export { DEFAULT_TENANCY_OPTIONS } from './tenancy.options.js';
 export type { TenancyOptions } from './tenancy.options.js';
 export { TenantAdmin, toTenantView } from './tenant-admin.service.js';
 export { exportTenantFile } from './config/tenant-file.exporter.js';

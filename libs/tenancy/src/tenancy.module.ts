@@ -1,5 +1,4 @@
-import { asyncOptionsProvider, type AsyncModuleOptions } from '@toolgate/toolkit';
-import { Module, type DynamicModule } from '@nestjs/common';
+import { ConfigurableModuleBuilder, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AUDIT_POLICY_SOURCE } from '@toolgate/audit';
 import { BindingAdmin } from './binding-admin.service.js';
@@ -15,37 +14,37 @@ import { TenantAuditPolicy } from './tenant-audit-policy.js';
 import { TenantConnectors } from './tenant-connectors.js';
 import { TenantRepository } from './tenant.repository.js';
 
-/** Tenants, agent types and bindings: imported from `config/tenants`, resolved per call. */
-@Module({})
-export class TenancyModule {
-  static forRootAsync(options: AsyncModuleOptions<TenancyOptions>): DynamicModule {
-    return {
-      module: TenancyModule,
-      global: true,
-      imports: [
-        TypeOrmModule.forFeature([TenantEntity, AgentBindingEntity, BindingHistoryEntity]),
-        ...(options.imports ?? []),
-      ],
-      providers: [
-        asyncOptionsProvider(TENANCY_OPTIONS, options),
-        TenantRepository,
-        BindingResolver,
-        ConfigVariables,
-        TenantConnectors,
-        TenantConfigImporter,
-        BindingAdmin,
-        TenantAdmin,
-        { provide: AUDIT_POLICY_SOURCE, useClass: TenantAuditPolicy },
-      ],
-      exports: [
-        BindingResolver,
-        BindingAdmin,
-        TenantAdmin,
-        ConfigVariables,
-        TenantConnectors,
-        TenantRepository,
-        AUDIT_POLICY_SOURCE,
-      ],
-    };
-  }
-}
+const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<TenancyOptions>({
+  optionsInjectionToken: TENANCY_OPTIONS,
+})
+  .setClassMethodName('forRoot')
+  .build();
+
+/**
+ * Tenants, agent types and bindings: imported from `config/tenants`, resolved per call.
+ * `TenancyModule.forRoot(options)` (or `forRootAsync`).
+ */
+@Global()
+@Module({
+  imports: [TypeOrmModule.forFeature([TenantEntity, AgentBindingEntity, BindingHistoryEntity])],
+  providers: [
+    TenantRepository,
+    BindingResolver,
+    ConfigVariables,
+    TenantConnectors,
+    TenantConfigImporter,
+    BindingAdmin,
+    TenantAdmin,
+    { provide: AUDIT_POLICY_SOURCE, useClass: TenantAuditPolicy },
+  ],
+  exports: [
+    BindingResolver,
+    BindingAdmin,
+    TenantAdmin,
+    ConfigVariables,
+    TenantConnectors,
+    TenantRepository,
+    AUDIT_POLICY_SOURCE,
+  ],
+})
+export class TenancyModule extends ConfigurableModuleClass {}

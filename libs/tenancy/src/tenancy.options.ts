@@ -11,4 +11,9 @@ export interface TenancyOptions {
   readonly bindingCacheTtlMs: number;
 }
 
+/** The defaults of the settings file (`config/toolgate.yaml` shows them; a spec keeps the two equal). */
+export const DEFAULT_TENANCY_OPTIONS: Pick<TenancyOptions, 'bindingCacheTtlMs'> = {
+  bindingCacheTtlMs: 1_000,
+};
+
 export const TENANCY_OPTIONS = Symbol('TENANCY_OPTIONS');

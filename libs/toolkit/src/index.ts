@@ -89,5 +89,3 @@ export type { ToolkitOptions } from './toolkit.options.js';
 export { ToolkitModule } from './toolkit.module.js';
 export { canonicalJson, sha256Hex } from './util/canonical-json.js';
 export { uuidv7 } from './util/ids.js';
-export { asyncOptionsProvider } from './util/module-options.js';
-export type { AsyncModuleOptions } from './util/module-options.js';

@@ -1,76 +1,21 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { DEFAULT_REDACTION_POLICY, redactionSettingsSchema, type AuditOptions } from '@toolgate/audit';
+import type { ApprovalsOptions } from '@toolgate/approvals';
+import type { AuditOptions } from '@toolgate/audit';
+import type { AuthOptions } from '@toolgate/auth';
 import { defaultDatabaseUrl, parseDatabaseUrl, type InstanceOptions } from '@toolgate/database';
-import { parse as parseYaml } from 'yaml';
+import type { QuotasOptions } from '@toolgate/quotas';
+import type { TenancyOptions } from '@toolgate/tenancy';
 import { z } from 'zod';
+import { FILE_DEFAULTS } from './file-defaults.js';
 import { loadAuditKeyMaterial, type AuditKeyMaterial } from './key-material.js';
+import {
+  listIssues,
+  logLevelSchema,
+  readPlatformFile,
+  SettingsError,
+  type PlatformFile,
+} from './platform-file.js';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/**
- * The defaults of `config/toolgate.yaml` (which documents them; these are the source of truth),
- * per section of the file. The redaction default is the audit lib's DEFAULT_REDACTION_POLICY.
- */
-const FILE_DEFAULTS = {
-  server: { bodyLimitBytes: 1024 * 1024, accessLog: false, trustProxy: false },
-  database: { poolSize: 20 },
-  auth: { keyCacheTtlMs: 2_000 },
-  tenancy: { bindingCacheTtlMs: 1_000 },
-  logLevel: 'info',
-  audit: {
-    auditL0: false,
-    /** The audit write's own deadline inside a call's time budget. */
-    writeDeadlineMs: 2_000,
-    maxBatch: 500,
-    retryIntervalMs: 1_000,
-    checkpointIntervalMs: 60_000,
-    reconcileIntervalMs: 5_000,
-  },
-  approvals: { expiryMs: DAY_MS, idempotencyTtlMs: DAY_MS, pollMs: 2_000 },
-  instances: { heartbeatMs: 2_000, staleAfterMs: 15_000 },
-} as const;
-
-const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
-
-/** `config/toolgate.yaml`: platform settings that are not per tenant. Every key is optional. */
-const platformFileSchema = z.strictObject({
-  server: z
-    .strictObject({
-      bodyLimitBytes: z.number().int().positive().optional(),
-      accessLog: z.boolean().optional(),
-      trustProxy: z.boolean().optional(),
-    })
-    .optional(),
-  database: z.strictObject({ poolSize: z.number().int().positive().optional() }).optional(),
-  auth: z.strictObject({ keyCacheTtlMs: z.number().int().nonnegative().optional() }).optional(),
-  tenancy: z.strictObject({ bindingCacheTtlMs: z.number().int().nonnegative().optional() }).optional(),
-  logLevel: logLevel.optional(),
-  audit: z
-    .strictObject({
-      auditL0: z.boolean().optional(),
-      writeDeadlineMs: z.number().int().positive().max(30_000).optional(),
-      maxBatch: z.number().int().min(1).max(5_000).optional(),
-      retryIntervalMs: z.number().int().positive().optional(),
-      checkpointIntervalMs: z.number().int().nonnegative().optional(),
-      reconcileIntervalMs: z.number().int().nonnegative().optional(),
-      redaction: redactionSettingsSchema.optional(),
-    })
-    .optional(),
-  approvals: z
-    .strictObject({
-      expiryMs: z.number().int().positive().optional(),
-      idempotencyTtlMs: z.number().int().positive().optional(),
-      pollMs: z.number().int().positive().optional(),
-    })
-    .optional(),
-  instances: z
-    .strictObject({
-      heartbeatMs: z.number().int().positive().optional(),
-      staleAfterMs: z.number().int().positive().optional(),
-    })
-    .optional(),
-});
+export { SettingsError } from './platform-file.js';
 
 const booleanEnv = z
   .string()
@@ -90,31 +35,16 @@ export interface Settings {
     readonly consoleDir: string;
   };
   readonly database: { readonly url: string; readonly poolSize: number };
-  readonly auth: {
-    readonly adminKey?: string;
-    readonly generateAdminKey: boolean;
-    readonly keyCacheTtlMs: number;
-  };
-  readonly tenancy: {
-    readonly configDir: string;
-    readonly demo: boolean;
-    readonly bindingCacheTtlMs: number;
-  };
+  readonly auth: AuthOptions;
+  readonly tenancy: TenancyOptions;
   readonly audit: AuditOptions & { readonly keySource: string };
   readonly instances: InstanceOptions;
-  readonly approvals: {
-    readonly expiryMs: number;
-    readonly idempotencyTtlMs: number;
-    readonly pollMs: number;
-  };
-  readonly quotas: { readonly redisUrl?: string; readonly redisPrefix: string };
+  readonly approvals: ApprovalsOptions;
+  readonly quotas: QuotasOptions;
   readonly dataDir: string;
   readonly locale: 'zh-CN' | 'en';
   readonly logLevel: string;
 }
-
-/** Raised with every problem of the environment and settings file at once. */
-export class SettingsError extends Error {}
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -125,7 +55,7 @@ const envSchema = z.object({
   TOOLGATE_CONFIG_DIR: z.string().min(1).default('config'),
   TOOLGATE_LOCALE: z.enum(['zh-CN', 'en']).default('zh-CN'),
   TOOLGATE_DEMO: booleanEnv.optional(),
-  TOOLGATE_LOG_LEVEL: logLevel.optional(),
+  TOOLGATE_LOG_LEVEL: logLevelSchema.optional(),
   TOOLGATE_DATA_DIR: z.string().min(1).default('data'),
   TOOLGATE_CONSOLE_DIR: z.string().min(1).default('apps/console/dist'),
   REDIS_URL: z
@@ -139,22 +69,9 @@ const envSchema = z.object({
     .optional(),
 });
 
-const listIssues = (error: z.ZodError) =>
-  error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`).join('\n');
-
-function readPlatformFile(configDir: string): z.infer<typeof platformFileSchema> {
-  const file = join(configDir, 'toolgate.yaml');
-  if (!existsSync(file)) return {};
-  const parsed = platformFileSchema.safeParse(parseYaml(readFileSync(file, 'utf8')) ?? {});
-  if (!parsed.success) {
-    throw new SettingsError(`${file}:\n${listIssues(parsed.error)}`);
-  }
-  return parsed.data;
-}
-
 /**
  * Reads the settings. Environment variables are CONTRACT.md's; the rest comes from
- * `<TOOLGATE_CONFIG_DIR>/toolgate.yaml` with the defaults above.
+ * `<TOOLGATE_CONFIG_DIR>/toolgate.yaml` over FILE_DEFAULTS (file-defaults.ts).
  */
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
@@ -190,24 +107,27 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     audit: auditSettings(file.audit, loadAuditKeyMaterial(env, e.TOOLGATE_DATA_DIR)),
     instances: { instanceId: e.TOOLGATE_INSTANCE_ID, ...FILE_DEFAULTS.instances, ...file.instances },
     approvals: { ...FILE_DEFAULTS.approvals, ...file.approvals },
-    quotas: { redisUrl: e.REDIS_URL, redisPrefix: e.TOOLGATE_REDIS_PREFIX },
+    quotas: {
+      redisUrl: e.REDIS_URL,
+      redisPrefix: e.TOOLGATE_REDIS_PREFIX,
+      ...FILE_DEFAULTS.quotas,
+      ...file.quotas,
+    },
     dataDir: e.TOOLGATE_DATA_DIR,
     locale: e.TOOLGATE_LOCALE,
     logLevel: e.TOOLGATE_LOG_LEVEL ?? file.logLevel ?? FILE_DEFAULTS.logLevel,
   };
 }
 
-function auditSettings(
-  file: z.infer<typeof platformFileSchema>['audit'],
-  keys: AuditKeyMaterial,
-): Settings['audit'] {
+function auditSettings(file: PlatformFile['audit'], keys: AuditKeyMaterial): Settings['audit'] {
+  const { redaction: defaultRedaction, ...defaults } = FILE_DEFAULTS.audit;
   const { redaction, ...rest } = file ?? {};
   return {
-    ...FILE_DEFAULTS.audit,
+    ...defaults,
     ...rest,
     defaultRedaction: {
-      mode: redaction?.mode ?? DEFAULT_REDACTION_POLICY.mode,
-      patterns: redaction?.patterns ?? DEFAULT_REDACTION_POLICY.patterns,
+      mode: redaction?.mode ?? defaultRedaction.mode,
+      patterns: redaction?.patterns ?? defaultRedaction.patterns,
     },
     signingKeyPem: keys.signingKeyPem,
     fingerprintSecret: keys.fingerprintSecret,
@@ -215,6 +135,3 @@ function auditSettings(
     keySource: keys.source,
   };
 }
-
-/** The @nestjs/config namespace the settings live under. */
-export const SETTINGS_NAMESPACE = 'toolgate';

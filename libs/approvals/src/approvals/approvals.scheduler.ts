@@ -11,12 +11,10 @@ import { CallRecordRepository } from '../calls/call-record.repository.js';
 import { ApprovalService } from './approval.service.js';
 import { ApprovedCallRunner } from './approved-call.runner.js';
 
-/** Approved calls left unrun this long are picked up by any gateway. */
-const ORPHAN_AFTER_MS = 5_000;
-
 /**
  * Background duties of every gateway: expire approvals nobody decided, and run approved calls
- * whose approver's gateway went away before running them (the claim keeps it to one run).
+ * whose approver's gateway went away before running them (queued longer than `orphanAfterMs`; the
+ * claim keeps it to one run).
  */
 @Injectable()
 export class ApprovalsScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -44,7 +42,7 @@ export class ApprovalsScheduler implements OnApplicationBootstrap, OnApplication
 
   private async tick(): Promise<void> {
     await this.approvals.sweepExpired();
-    for (const call of await this.calls.queuedBefore(new Date(Date.now() - ORPHAN_AFTER_MS))) {
+    for (const call of await this.calls.queuedBefore(new Date(Date.now() - this.options.orphanAfterMs))) {
       this.runner
         .run({ tenantId: call.tenantId, callId: call.callId })
         .catch((err: Error) => this.logger.warn(`orphaned call ${call.callId}: ${err.message}`));

@@ -15,9 +15,6 @@ export interface IdempotentAnswer {
   readonly replayed?: boolean;
 }
 
-/** How long a request waits for another request with the same key to finish. */
-const WAIT_MS = 40_000;
-const POLL_MS = 40;
 const MAX_KEY_LENGTH = 200;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -54,7 +51,7 @@ export class IdempotencyService {
         params: { summary: `Idempotency-Key must be 1–${MAX_KEY_LENGTH} visible ASCII characters` },
       });
     }
-    const deadline = Date.now() + WAIT_MS;
+    const deadline = Date.now() + this.options.idempotencyWaitMs;
     while (Date.now() < deadline) {
       const callId = uuidv7();
       const now = new Date();
@@ -99,7 +96,7 @@ export class IdempotencyService {
         }
         continue;
       }
-      await sleep(POLL_MS);
+      await sleep(this.options.idempotencyPollMs);
     }
     const current = await this.records.find(request.tenantId, request.key);
     throw new ToolgateError(ErrorCode.IDEMPOTENCY_IN_PROGRESS, {

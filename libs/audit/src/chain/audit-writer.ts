@@ -21,22 +21,16 @@ export class AuditUnavailableError extends Error {
   }
 }
 
-/** Write lanes: tenants' chains spread over this many concurrent transactions. */
-const WRITER_LANES = 4;
-
-/** Batches of one lane in flight at once (see flushOne). */
-const BATCHES_IN_FLIGHT = 3;
-
 interface Lane {
   queue: Group[];
   scheduled: boolean;
   inFlight: number;
 }
 
-function laneOf(tenantId: string): number {
+function laneOf(tenantId: string, lanes: number): number {
   let h = 0;
   for (let i = 0; i < tenantId.length; i++) h = (h * 31 + tenantId.charCodeAt(i)) | 0;
-  return Math.abs(h) % WRITER_LANES;
+  return Math.abs(h) % lanes;
 }
 
 interface Group {
@@ -86,15 +80,11 @@ function toEntries(drafts: readonly AuditEventDraft[], options: AppendOptions = 
 export class AuditWriter implements OnApplicationShutdown {
   private readonly logger = new Logger(AuditWriter.name);
   /**
-   * Independent write lanes, one tenant's chain always in the same lane: while one lane waits on
-   * the database, another prepares or commits its batch. On MySQL they run on separate pooled
-   * connections; on SQLite the transaction runner serializes them anyway.
+   * Independent write lanes (`writerLanes`), one tenant's chain always in the same lane: while one
+   * lane waits on the database, another prepares or commits its batch. On MySQL they run on
+   * separate pooled connections; on SQLite the transaction runner serializes them anyway.
    */
-  private readonly lanes = Array.from({ length: WRITER_LANES }, (): Lane => ({
-    queue: [],
-    scheduled: false,
-    inFlight: 0,
-  }));
+  private readonly lanes: Lane[];
   private readonly retrying = new Set<ChainEntry[]>();
   private retryTimer?: NodeJS.Timeout;
   private closed = false;
@@ -102,7 +92,13 @@ export class AuditWriter implements OnApplicationShutdown {
   constructor(
     private readonly chain: AuditChainRepository,
     @Inject(AUDIT_OPTIONS) private readonly options: AuditOptions,
-  ) {}
+  ) {
+    this.lanes = Array.from({ length: options.writerLanes }, (): Lane => ({
+      queue: [],
+      scheduled: false,
+      inFlight: 0,
+    }));
+  }
 
   /**
    * Appends events atomically (all in one transaction) and resolves once they are durable, or
@@ -154,13 +150,13 @@ export class AuditWriter implements OnApplicationShutdown {
   }
 
   private enqueue(group: Group): void {
-    const lane = this.lanes[laneOf(group.entries[0]?.draft.tenantId ?? '')]!;
+    const lane = this.lanes[laneOf(group.entries[0]?.draft.tenantId ?? '', this.lanes.length)]!;
     lane.queue.push(group);
     this.schedule(lane);
   }
 
   private schedule(lane: Lane): void {
-    if (lane.scheduled || lane.inFlight >= BATCHES_IN_FLIGHT || !lane.queue.length) return;
+    if (lane.scheduled || lane.inFlight >= this.options.batchesInFlight || !lane.queue.length) return;
     lane.scheduled = true;
     // setImmediate lets requests that arrive in the same tick join the batch.
     setImmediate(() => {
@@ -170,7 +166,7 @@ export class AuditWriter implements OnApplicationShutdown {
   }
 
   /**
-   * Writes one batch. Up to BATCHES_IN_FLIGHT batches of a lane run at once: the database queues
+   * Writes one batch. Up to `batchesInFlight` batches of a lane run at once: the database queues
    * them on the chain-head lock, so the next batch is already waiting there when the previous one
    * commits, instead of starting its round trips only then.
    */

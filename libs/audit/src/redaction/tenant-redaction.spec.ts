@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { AuditOptions } from '../audit.options.js';
+import { DEFAULT_AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import { TenantRedaction, type AuditPolicySource, type RedactionSettings } from './tenant-redaction.js';
 
 const options = {
+  redactionCacheTtlMs: DEFAULT_AUDIT_OPTIONS.redactionCacheTtlMs,
   defaultRedaction: { mode: 'mask', patterns: ['mobile'] },
   fingerprintSecret: 'secret',
 } as unknown as AuditOptions;

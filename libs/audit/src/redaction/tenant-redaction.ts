@@ -39,7 +39,7 @@ export class TenantRedaction {
     @Optional() @Inject(AUDIT_POLICY_SOURCE) private readonly source?: AuditPolicySource,
   ) {
     this.redactors = new RefreshingCache((tenantId) => this.load(tenantId), {
-      ttlMs: 5_000,
+      ttlMs: options.redactionCacheTtlMs,
       waitOnStaleMs: 200,
     });
   }

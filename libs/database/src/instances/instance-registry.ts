@@ -21,6 +21,12 @@ export interface InstanceOptions {
   readonly staleAfterMs: number;
 }
 
+/** The defaults of the settings file (`config/toolgate.yaml` shows them; a spec keeps the two equal). */
+export const DEFAULT_INSTANCE_OPTIONS: Pick<InstanceOptions, 'heartbeatMs' | 'staleAfterMs'> = {
+  heartbeatMs: 2_000,
+  staleAfterMs: 15_000,
+};
+
 export const INSTANCE_OPTIONS = Symbol('INSTANCE_OPTIONS');
 
 /**

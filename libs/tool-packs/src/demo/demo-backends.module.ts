@@ -6,7 +6,7 @@ import { DemoBackends } from './demo-backends.service.js';
  * Starts the demo upstreams and registers their URLs for tenant files. Needs `ConfigVariables`
  * (TenancyModule is global). Import it as is, or with `forRoot` to shorten the timeout demo.
  * @example
- * imports: [TenancyModule.forRootAsync(...), DemoBackendsModule]
+ * imports: [TenancyModule.forRoot(...), DemoBackendsModule]
  * imports: [DemoBackendsModule.forRoot({ legacyBatchDelayMs: 300 })]
  */
 @Module({

@@ -1,0 +1,23 @@
+import { DEFAULT_APPROVALS_OPTIONS } from '@toolgate/approvals';
+import { DEFAULT_AUDIT_OPTIONS, DEFAULT_REDACTION_POLICY } from '@toolgate/audit';
+import { DEFAULT_AUTH_OPTIONS } from '@toolgate/auth';
+import { DEFAULT_INSTANCE_OPTIONS, DEFAULT_POOL_SIZE } from '@toolgate/database';
+import { DEFAULT_QUOTAS_OPTIONS } from '@toolgate/quotas';
+import { DEFAULT_TENANCY_OPTIONS } from '@toolgate/tenancy';
+
+/**
+ * The defaults of `config/toolgate.yaml`, per section of the file. Each lib owns the defaults of
+ * its own options (`DEFAULT_*_OPTIONS`); only the HTTP server's and the log level are the gateway's.
+ * The file shows the same values, and `defaults.spec.ts` fails when the two disagree.
+ */
+export const FILE_DEFAULTS = {
+  server: { bodyLimitBytes: 1024 * 1024, accessLog: false, trustProxy: false },
+  database: { poolSize: DEFAULT_POOL_SIZE },
+  auth: DEFAULT_AUTH_OPTIONS,
+  tenancy: DEFAULT_TENANCY_OPTIONS,
+  logLevel: 'info',
+  audit: { ...DEFAULT_AUDIT_OPTIONS, redaction: DEFAULT_REDACTION_POLICY },
+  approvals: DEFAULT_APPROVALS_OPTIONS,
+  quotas: DEFAULT_QUOTAS_OPTIONS,
+  instances: DEFAULT_INSTANCE_OPTIONS,
+} as const;

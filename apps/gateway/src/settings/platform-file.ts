@@ -1,0 +1,77 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { redactionSettingsSchema } from '@toolgate/audit';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+
+export const logLevelSchema = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+
+const ms = z.number().int();
+
+/**
+ * `config/toolgate.yaml`: platform settings that are not per tenant. Every key is optional; the
+ * defaults are FILE_DEFAULTS (file-defaults.ts), and the file in the repository shows them.
+ */
+export const platformFileSchema = z.strictObject({
+  server: z
+    .strictObject({
+      bodyLimitBytes: z.number().int().positive().optional(),
+      accessLog: z.boolean().optional(),
+      trustProxy: z.boolean().optional(),
+    })
+    .optional(),
+  database: z.strictObject({ poolSize: z.number().int().positive().optional() }).optional(),
+  auth: z.strictObject({ keyCacheTtlMs: ms.nonnegative().optional() }).optional(),
+  tenancy: z.strictObject({ bindingCacheTtlMs: ms.nonnegative().optional() }).optional(),
+  logLevel: logLevelSchema.optional(),
+  audit: z
+    .strictObject({
+      auditL0: z.boolean().optional(),
+      writeDeadlineMs: ms.positive().max(30_000).optional(),
+      maxBatch: z.number().int().min(1).max(5_000).optional(),
+      writerLanes: z.number().int().min(1).max(64).optional(),
+      batchesInFlight: z.number().int().min(1).max(16).optional(),
+      retryIntervalMs: ms.positive().optional(),
+      checkpointIntervalMs: ms.nonnegative().optional(),
+      redactionCacheTtlMs: ms.nonnegative().optional(),
+      reconcileIntervalMs: ms.nonnegative().optional(),
+      redaction: redactionSettingsSchema.optional(),
+    })
+    .optional(),
+  approvals: z
+    .strictObject({
+      expiryMs: ms.positive().optional(),
+      idempotencyTtlMs: ms.positive().optional(),
+      pollMs: ms.positive().optional(),
+      orphanAfterMs: ms.positive().optional(),
+      idempotencyWaitMs: ms.positive().optional(),
+      idempotencyPollMs: ms.positive().optional(),
+    })
+    .optional(),
+  quotas: z.strictObject({ quotaCacheTtlMs: ms.nonnegative().optional() }).optional(),
+  instances: z
+    .strictObject({
+      heartbeatMs: ms.positive().optional(),
+      staleAfterMs: ms.positive().optional(),
+    })
+    .optional(),
+});
+
+export type PlatformFile = z.infer<typeof platformFileSchema>;
+
+/** Raised with every problem of the environment and settings file at once. */
+export class SettingsError extends Error {}
+
+export const listIssues = (error: z.ZodError) =>
+  error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`).join('\n');
+
+/** `<configDir>/toolgate.yaml`, checked; `{}` when there is no such file. */
+export function readPlatformFile(configDir: string): PlatformFile {
+  const file = join(configDir, 'toolgate.yaml');
+  if (!existsSync(file)) return {};
+  const parsed = platformFileSchema.safeParse(parseYaml(readFileSync(file, 'utf8')) ?? {});
+  if (!parsed.success) {
+    throw new SettingsError(`${file}:\n${listIssues(parsed.error)}`);
+  }
+  return parsed.data;
+}
