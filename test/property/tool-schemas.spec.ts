@@ -1,6 +1,7 @@
 import { Test } from '@nestjs/testing';
 import { ErpToolsModule, OpsToolsModule } from '@toolgate/tool-packs';
-import { createAjv, ToolkitModule, ToolRegistry, type RegisteredTool } from '@toolgate/toolkit';
+import { ToolkitModule, ToolRegistry } from '@toolgate/toolkit';
+import { createAjv, type RegisteredContract } from '@toolgate/toolkit/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mutationsOf, valuesOf } from '../support/json-schema-arbitrary.js';
@@ -12,7 +13,7 @@ import { TestToolsModule } from '../e2e/test-tools.js';
  * (`.refine`) that JSON Schema cannot express; Zod still enforces them on every call.
  */
 describe('exported input schemas agree with Zod (property test over every registered tool)', () => {
-  let tools: RegisteredTool[];
+  let tools: RegisteredContract[];
   let close: () => Promise<void>;
 
   beforeAll(async () => {
@@ -30,7 +31,7 @@ describe('exported input schemas agree with Zod (property test over every regist
   });
   afterAll(() => close());
 
-  const zodOf = (tool: RegisteredTool) =>
+  const zodOf = (tool: RegisteredContract) =>
     tool.declaration.inputSchema as {
       safeParse(v: unknown): { success: boolean; error?: { issues: { code: string }[] } };
     };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { sensitive, sensitivePaths } from '@toolgate/toolkit';
+import { sensitive } from '@toolgate/toolkit';
+import { sensitivePaths } from '@toolgate/toolkit/testing';
 import { MAX_FINGERPRINTS_PER_REDACTION, Redactor, REDACTED } from './redactor.js';
 import { isChineseIdNumber, passesLuhn } from './value-patterns.js';
 

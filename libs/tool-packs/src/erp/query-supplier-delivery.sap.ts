@@ -7,7 +7,8 @@ import type {
   QuerySupplierDeliveryInput,
   SupplierDeliveryReport,
 } from './query-supplier-delivery.schema.js';
-import { isSapSupplierNotFound, type SapClient, type SapDeliveryRow } from './sap.client.js';
+import { isSapSupplierNotFound, type SapDeliveryRow } from './sap.client.js';
+import { sapConnector } from './sap.connector.js';
 import { buildReport, settleStatus } from './supplier-delivery-report.js';
 
 const ODATA_DATE = /^\/Date\((-?\d+)(?:[+-]\d{4})?\)\/$/;
@@ -17,7 +18,7 @@ export async function querySapDeliveries(
   input: QuerySupplierDeliveryInput,
   ctx: ToolContext,
 ): Promise<SupplierDeliveryReport> {
-  const sap = ctx.connector<SapClient>(SAP_CONNECTOR);
+  const sap = ctx.connector(sapConnector);
   let rows: readonly SapDeliveryRow[];
   try {
     rows = await withRetry(() => sap.deliverySchedules(input.supplierId, ctx.abortSignal), {

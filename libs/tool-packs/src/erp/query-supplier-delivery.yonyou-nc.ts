@@ -1,5 +1,4 @@
 import { withRetry, type ToolContext } from '@toolgate/toolkit';
-import { YONYOU_NC_CONNECTOR } from './erp.constants.js';
 import { supplierNotFound } from './erp.errors.js';
 import type {
   Delivery,
@@ -7,14 +6,15 @@ import type {
   SupplierDeliveryReport,
 } from './query-supplier-delivery.schema.js';
 import { buildReport, settleStatus } from './supplier-delivery-report.js';
-import { isNcSupplierNotFound, type NcArrivalRow, type YonyouNcClient } from './yonyou-nc.client.js';
+import { isNcSupplierNotFound, type NcArrivalRow } from './yonyou-nc.client.js';
+import { yonyouNcConnector } from './yonyou-nc.connector.js';
 
 /** The `yonyou_nc` implementation of `query_supplier_delivery`. */
 export async function queryNcDeliveries(
   input: QuerySupplierDeliveryInput,
   ctx: ToolContext,
 ): Promise<SupplierDeliveryReport> {
-  const nc = ctx.connector<YonyouNcClient>(YONYOU_NC_CONNECTOR);
+  const nc = ctx.connector(yonyouNcConnector);
   let rows: readonly NcArrivalRow[];
   try {
     // A read: safe to retry on 5xx and network failures (business refusals are not retried).

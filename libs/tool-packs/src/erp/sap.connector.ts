@@ -23,7 +23,7 @@ export type SapConfig = z.output<typeof sapConfigSchema>;
  * connectors:
  *   sap: { baseUrl: '${DEMO_SAP_URL}', client: '100', username: 'TOOLGATE', password: '${TOOLGATE_T_ACME__SAP_PASSWORD:-demo-sap-password}' }
  */
-export const sapConnector = defineConnector<SapConfig, SapClient>({
+export const sapConnector = defineConnector({
   name: SAP_CONNECTOR,
   description: 'SAP S/4HANA or ECC through SAP Gateway (OData v2): purchasing schedule lines.',
   configSchema: sapConfigSchema,

@@ -19,7 +19,7 @@ export type YonyouNcConfig = z.output<typeof yonyouNcConfigSchema>;
  * connectors:
  *   yonyou_nc: { baseUrl: '${DEMO_NC_URL}', appKey: 'demo-nc-key', appSecret: '${TOOLGATE_T_GLOBEX__NC_SECRET:-demo-nc-secret}' }
  */
-export const yonyouNcConnector = defineConnector<YonyouNcConfig, YonyouNcClient>({
+export const yonyouNcConnector = defineConnector({
   name: YONYOU_NC_CONNECTOR,
   description: 'Yonyou NC Cloud open API (HMAC-signed): purchase arrivals.',
   configSchema: yonyouNcConfigSchema,

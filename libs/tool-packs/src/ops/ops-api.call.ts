@@ -1,6 +1,6 @@
 import { withRetry, type ToolContext } from '@toolgate/toolkit';
 import type { OpsApiClient } from './ops-api.client.js';
-import { OPS_API_CONNECTOR } from './ops.constants.js';
+import { opsApiConnector } from './ops-api.connector.js';
 import { isServiceNotFound, serviceNotFound } from './ops.errors.js';
 
 /**
@@ -14,7 +14,7 @@ export async function callOpsApi<T>(
   service: string,
   operation: (ops: OpsApiClient, signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
-  const ops = ctx.connector<OpsApiClient>(OPS_API_CONNECTOR);
+  const ops = ctx.connector(opsApiConnector);
   const signal = ctx.abortSignal;
   try {
     return await withRetry(() => operation(ops, signal), { signal });

@@ -20,7 +20,7 @@ export type OpsApiConfig = z.output<typeof opsApiConfigSchema>;
  * connectors:
  *   ops_api: { baseUrl: '${DEMO_OPS_URL}', token: '${TOOLGATE_T_ACME__OPS_TOKEN:-demo-ops-token}' }
  */
-export const opsApiConnector = defineConnector<OpsApiConfig, OpsApiClient>({
+export const opsApiConnector = defineConnector({
   name: OPS_API_CONNECTOR,
   description: 'Internal operations API: service status, log search, rolling restarts.',
   configSchema: opsApiConfigSchema,

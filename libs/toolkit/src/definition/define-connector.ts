@@ -1,9 +1,10 @@
-import type { Callback, ToolSchema } from './tool-definition.js';
+import type { Callback, InferSchema, ToolSchema } from './tool-definition.js';
 
 /**
  * A backend a tool talks to (an ops API, SAP, Yonyou NC). Each tenant configures its own instance
  * in `config/tenants/<tenant>.yaml` under `connectors.<name>`; the config is checked against
- * `configSchema` at boot, and tools reach the client with `ctx.connector(name)`.
+ * `configSchema` at boot, and a tool reaches the tenant's client with `ctx.connector(definition)`,
+ * typed as whatever `create` returns.
  */
 export interface ConnectorDefinition<TConfig = any, TClient = unknown> {
   /** snake_case; the key under `connectors:` in the tenant file. */
@@ -24,7 +25,8 @@ export interface ConnectorDefinition<TConfig = any, TClient = unknown> {
 }
 
 /**
- * Declares a connector. An identity function, for type inference.
+ * Declares a connector. An identity function, for type inference: `create` receives the type of
+ * `configSchema`, and `ctx.connector(theDefinition)` returns the type `create` returns.
  * @example
  * export const opsApiConnector = defineConnector({
  *   name: 'ops_api',
@@ -32,9 +34,12 @@ export interface ConnectorDefinition<TConfig = any, TClient = unknown> {
  *   secretFields: ['token'],
  *   create: (config) => new OpsApiClient(config),
  * });
+ * // in a tool: ctx.connector(opsApiConnector) is an OpsApiClient
  */
-export function defineConnector<TConfig, TClient>(
-  definition: ConnectorDefinition<TConfig, TClient>,
-): ConnectorDefinition<TConfig, TClient> {
+export function defineConnector<S extends ToolSchema, TClient>(
+  definition: Omit<ConnectorDefinition<InferSchema<S>, TClient>, 'configSchema'> & {
+    readonly configSchema: S;
+  },
+): ConnectorDefinition<InferSchema<S>, TClient> {
   return definition;
 }

@@ -1,34 +1,10 @@
-import type { ToolContext } from '../execution/tool-context.js';
-import type { ApprovalConfig, ApprovalPolicy } from './approval-policy.js';
-import type {
-  InferSchema,
-  ToolDeclaration,
-  ToolDefinition,
-  ToolLabel,
-  ToolModelOutput,
-  ToolResult,
-  ToolRisk,
-  ToolSchema,
-} from './tool-definition.js';
+import type { InferSchema, ToolDeclaration, ToolDefinition, ToolSchema } from './tool-definition.js';
 
-/** The typed spelling of a declaration: input and output types follow from the schemas. */
-export interface TypedDeclaration<S extends ToolSchema, O> {
-  name: string;
-  description: string;
-  inputSchema: S;
-  dynamic?: boolean;
-  outputSchema?: ToolSchema;
-  risk: ToolRisk;
-  timeoutMs?: number;
-  approval?: ApprovalPolicy | ApprovalConfig<InferSchema<S>>;
-  approvalKey?: (input: InferSchema<S>) => string;
-  toModelOutput?: (output: O) => ToolModelOutput;
-  endsTurn?: boolean | ((output: O) => boolean);
-  deferred?: boolean;
-  availableInSubagents?: boolean;
-  label?: ToolLabel<InferSchema<S>, O>;
-  implementation?: string;
-}
+/**
+ * `T` with its input type following from the schema it declares: `defineTool` and
+ * `defineToolContract` infer the input from `inputSchema` instead of asking for it.
+ */
+type WithInputSchema<T, S extends ToolSchema> = Omit<T, 'inputSchema'> & { readonly inputSchema: S };
 
 /**
  * Defines a tool as an object, to be registered with `ToolkitModule.forFeature([...])`.
@@ -43,11 +19,9 @@ export interface TypedDeclaration<S extends ToolSchema, O> {
  * });
  */
 export function defineTool<S extends ToolSchema, O>(
-  definition: TypedDeclaration<S, O> & {
-    execute(input: InferSchema<S>, ctx: ToolContext): ToolResult<O>;
-  },
+  definition: WithInputSchema<ToolDefinition<InferSchema<S>, O>, S>,
 ): ToolDefinition<InferSchema<S>, O> {
-  return definition as ToolDefinition<InferSchema<S>, O>;
+  return definition;
 }
 
 /**
@@ -58,7 +32,7 @@ export interface ToolContract<I, O> extends Omit<ToolDeclaration<I, O>, 'impleme
   /** The declaration of one named implementation, for `@Tool(...)`. */
   forImplementation(name: string): ToolDeclaration<I, O>;
   /** A full definition of one named implementation, for `ToolkitModule.forFeature([...])`. */
-  implement(name: string, execute: (input: I, ctx: ToolContext) => ToolResult<O>): ToolDefinition<I, O>;
+  implement(name: string, execute: ToolDefinition<I, O>['execute']): ToolDefinition<I, O>;
 }
 
 /**
@@ -69,14 +43,13 @@ export interface ToolContract<I, O> extends Omit<ToolDeclaration<I, O>, 'impleme
  * @Tool(querySupplierDelivery.forImplementation('sap')) async query(input, ctx) { ... }
  */
 export function defineToolContract<S extends ToolSchema, O = unknown>(
-  declaration: TypedDeclaration<S, O>,
+  declaration: WithInputSchema<ToolDeclaration<InferSchema<S>, O>, S>,
 ): ToolContract<InferSchema<S>, O> {
-  const { implementation: _ignored, ...rest } = declaration;
-  const base = rest as ToolDeclaration<InferSchema<S>, O>;
+  const { implementation: _ignored, ...base } = declaration;
   return Object.freeze({
     ...base,
     forImplementation: (name: string) => Object.freeze({ ...base, implementation: name }),
-    implement: (name: string, execute: (input: InferSchema<S>, ctx: ToolContext) => ToolResult<O>) =>
+    implement: (name: string, execute: ToolDefinition<InferSchema<S>, O>['execute']) =>
       Object.freeze({ ...base, implementation: name, execute }),
   });
 }

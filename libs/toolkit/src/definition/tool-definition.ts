@@ -1,3 +1,23 @@
+/**
+ * The life of a tool, and the one type for each stage (docs/tools.md tells the same story):
+ *
+ * 1. **Declared** — a tool author writes
+ *    - `ToolDeclaration`: everything except the body (what `@Tool(...)` takes);
+ *    - `ToolDefinition`: a declaration plus `execute` (what `defineTool` returns and
+ *      `ToolkitModule.forFeature` registers);
+ *    - `ToolContract`: a declaration shared by several implementations (`defineToolContract`),
+ *      which hands out one `ToolDeclaration` / `ToolDefinition` per implementation.
+ * 2. **Registered** — at boot the registry checks every declaration against the boot rules and keeps
+ *    one `RegisteredContract` per tool name (compiled schemas, filled-in defaults, contract hash)
+ *    holding one `ToolImplementation` per body (`sap`, `yonyou_nc`, `default`).
+ * 3. **Bound** — a tenant's binding picks an implementation for an agent type and may tighten the
+ *    policy: an `EffectiveTool` (contract + implementation + effective time limit and approval).
+ * 4. **Executed** — each call of an `EffectiveTool` is a `ToolCall` in the executor's pipeline; the
+ *    tool body sees its `ToolContext` (`ctx`), and the caller gets a `ToolCallResult`.
+ *
+ * Only the declared stage is written by hand; every later type picks its fields from
+ * `ToolDeclaration` instead of listing them again.
+ */
 import type { ToolContext } from '../execution/tool-context.js';
 import type { ApprovalConfig, ApprovalPolicy } from './approval-policy.js';
 

@@ -29,17 +29,6 @@ export const ErrorCode = {
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
-/** Codes that tools report as data: the call reached the tool layer and has an outcome. */
-export const TOOL_OUTCOME_CODES: ReadonlySet<string> = new Set([
-  ErrorCode.INVALID_INPUT,
-  ErrorCode.TIMEOUT,
-  ErrorCode.UPSTREAM_ERROR,
-  ErrorCode.OUTPUT_INVALID,
-  ErrorCode.APPROVAL_DENIED,
-  ErrorCode.APPROVAL_EXPIRED,
-  ErrorCode.CONNECTOR_NOT_CONFIGURED,
-]);
-
 /**
  * Codes only the platform may produce: each changes what a client does next (wait for a person,
  * back off, retry, re-authenticate), so a tool failing with one would make clients retry side

@@ -2,7 +2,6 @@ import { ErrorCode } from './error-codes.js';
 
 /** The two languages every platform message exists in. */
 export type Locale = 'zh-CN' | 'en';
-export const SUPPORTED_LOCALES: readonly Locale[] = ['zh-CN', 'en'];
 export const DEFAULT_LOCALE: Locale = 'zh-CN';
 
 interface CatalogEntry {

@@ -1,3 +1,4 @@
+import type { ConnectorDefinition } from '../definition/define-connector.js';
 import { ErrorCode } from '../errors/error-codes.js';
 import type { Locale } from '../errors/messages.js';
 import { ToolgateError } from '../errors/toolgate-error.js';
@@ -85,11 +86,15 @@ export class CallContext implements ToolContext {
     return this.abortReason !== undefined;
   }
 
-  connector<T = unknown>(name: string): T {
+  connector<TClient>(connector: ConnectorDefinition<any, TClient>): TClient {
+    const { name } = connector;
     const client = this.request.connectors?.(this.tenant?.id ?? null, name);
     if (client === undefined || client === null) {
       throw new ToolgateError(ErrorCode.CONNECTOR_NOT_CONFIGURED, { params: { connector: name } });
     }
-    return client as T;
+    // The resolver builds the client with the registered definition of this name, and names are
+    // unique (ConnectorRegistry refuses duplicates): passed the definition its pack registers, a
+    // tool gets exactly what that definition's `create` returns.
+    return client as TClient;
   }
 }

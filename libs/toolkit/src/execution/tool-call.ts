@@ -3,15 +3,16 @@ import type { ToolModelOutput } from '../definition/tool-definition.js';
 import type { Envelope, ErrorEnvelope } from '../errors/envelope.js';
 import type { Locale } from '../errors/messages.js';
 import type { InputIssue } from '../schema/input-issue.js';
-import type { RegisteredTool, ToolImplementation } from '../registry/registered-tool.js';
+import type { RegisteredContract, ToolImplementation } from '../registry/registered-contract.js';
 import type { CallPrincipal, ConnectorResolver, TenantRef, ToolContext } from './tool-context.js';
 
 /**
- * A tool as one caller may use it: the contract, the implementation its binding picked, and the
- * effective policy after the tenant's (tighten-only) overrides.
+ * A tool bound for one caller (stage 3 of the lifecycle in tool-definition.ts): the contract, the
+ * implementation its binding picked, and the effective policy after the tenant's (tighten-only)
+ * overrides.
  */
 export interface EffectiveTool {
-  readonly contract: RegisteredTool;
+  readonly contract: RegisteredContract;
   readonly implementation: ToolImplementation;
   readonly timeoutMs: number;
   readonly approval: ApprovalMode;
@@ -79,7 +80,7 @@ export interface ToolCallResult {
   readonly issues?: readonly InputIssue[];
 }
 
-/** A call on its way through the pipeline, as hooks see it. */
+/** A call on its way through the pipeline, as hooks see it (stage 4 of the tool lifecycle). */
 export interface ToolCall {
   readonly id: string;
   readonly request: ToolCallRequest;

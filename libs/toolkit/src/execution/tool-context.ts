@@ -1,3 +1,4 @@
+import type { ConnectorDefinition } from '../definition/define-connector.js';
 import type { Locale } from '../errors/messages.js';
 
 /**
@@ -63,10 +64,12 @@ export interface ToolContext {
   /** The model input that led to this call, when it came from an agent run. */
   readonly messages?: readonly unknown[];
   /**
-   * The tenant's configured backend client for a connector name. Credentials stay inside the
-   * client: they never reach the model, an envelope or the audit trail.
+   * The tenant's client of a connector, typed by the connector's definition:
+   * `ctx.connector(sapConnector)` is whatever `sapConnector.create` returns. Credentials stay
+   * inside the client: they never reach the model, an envelope or the audit trail. Throws
+   * CONNECTOR_NOT_CONFIGURED when the tenant has not configured it.
    */
-  connector<T = unknown>(name: string): T;
+  connector<TClient>(connector: ConnectorDefinition<any, TClient>): TClient;
 }
 
 /** Resolves a tenant's connector clients; supplied by whoever knows the tenant configuration. */

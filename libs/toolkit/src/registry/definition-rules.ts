@@ -6,11 +6,11 @@ import { compileSchema, type CompiledSchema } from '../schema/compiled-schema.js
 import { SchemaExportError } from '../schema/json-schema.js';
 import { schemaKind } from '../schema/schema-kind.js';
 import { canonicalJson, sha256Hex } from '../util/canonical-json.js';
-import type { NormalizedRisk, RegisteredTool } from './registered-tool.js';
+import type { NormalizedRisk, RegisteredContract } from './registered-contract.js';
 
 /** A contract without implementations yet, or the problems that keep it from being one. */
 export type ContractCheck =
-  { ok: true; contract: Omit<RegisteredTool, 'implementations'> } | { ok: false; problems: string[] };
+  { ok: true; contract: Omit<RegisteredContract, 'implementations'> } | { ok: false; problems: string[] };
 
 function normalizeApproval(
   decl: ToolDeclaration,

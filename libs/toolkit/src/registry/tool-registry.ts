@@ -4,10 +4,10 @@ import type { ToolDeclaration, ToolDefinition } from '../definition/tool-definit
 import { ToolDefinitionError } from '../errors/toolgate-error.js';
 import { sha256Hex } from '../util/canonical-json.js';
 import { checkContract } from './definition-rules.js';
-import type { RegisteredTool, ToolImplementation } from './registered-tool.js';
+import type { RegisteredContract, ToolImplementation } from './registered-contract.js';
 
 interface MutableEntry {
-  contract: Omit<RegisteredTool, 'implementations'>;
+  contract: Omit<RegisteredContract, 'implementations'>;
   implementations: Map<string, ToolImplementation>;
   firstSource: string;
 }
@@ -21,7 +21,7 @@ export class ToolRegistry {
   private readonly entries = new Map<string, MutableEntry>();
   private readonly problems: string[] = [];
   private sealed = false;
-  private frozen: ReadonlyMap<string, RegisteredTool> = new Map();
+  private frozen: ReadonlyMap<string, RegisteredContract> = new Map();
 
   /**
    * Adds one implementation. `source` names where it came from, for boot messages.
@@ -97,7 +97,7 @@ export class ToolRegistry {
   seal(): void {
     if (this.sealed) return;
     if (this.problems.length) throw new ToolDefinitionError(this.problems);
-    const frozen = new Map<string, RegisteredTool>();
+    const frozen = new Map<string, RegisteredContract>();
     for (const [name, e] of [...this.entries].sort(([a], [b]) => a.localeCompare(b))) {
       frozen.set(name, Object.freeze({ ...e.contract, implementations: e.implementations }));
     }
@@ -110,12 +110,12 @@ export class ToolRegistry {
   }
 
   /** A contract by name. */
-  get(name: string): RegisteredTool | undefined {
+  get(name: string): RegisteredContract | undefined {
     return this.frozen.get(name);
   }
 
   /** Every contract, sorted by name. */
-  list(): RegisteredTool[] {
+  list(): RegisteredContract[] {
     return [...this.frozen.values()];
   }
 }

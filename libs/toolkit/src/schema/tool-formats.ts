@@ -1,19 +1,14 @@
-import type { ApprovalMode } from '../definition/approval-policy.js';
 import type { JsonSchemaObject } from '../definition/tool-definition.js';
 import type { Locale } from '../errors/messages.js';
 import { humanizeToolName } from '../execution/labels.js';
-import type { RegisteredTool } from '../registry/registered-tool.js';
+import type { EffectiveTool } from '../execution/tool-call.js';
 
 /** The tool-list formats the platform speaks. */
 export const TOOL_LIST_FORMATS = ['jsonschema', 'openai', 'anthropic', 'mcp'] as const;
 export type ToolListFormat = (typeof TOOL_LIST_FORMATS)[number];
 
 /** A tool as one caller sees it: the contract plus its effective (bound) policy. */
-export interface ToolView {
-  readonly contract: RegisteredTool;
-  readonly timeoutMs: number;
-  readonly approval: ApprovalMode;
-}
+export type ToolView = Pick<EffectiveTool, 'contract' | 'timeoutMs' | 'approval'>;
 
 const ENDS_TURN: Record<Locale, { always: string; sometimes: string }> = {
   'zh-CN': { always: '调用此工具会结束你的回合。', sometimes: '调用此工具可能会结束你的回合。' },

@@ -1,0 +1,43 @@
+import type { ApprovalConfig, ApprovalMode } from '../definition/approval-policy.js';
+import type { FieldPath } from '../definition/sensitive.js';
+import type { ToolDeclaration, ToolDefinition, ToolRisk } from '../definition/tool-definition.js';
+import type { CompiledSchema } from '../schema/compiled-schema.js';
+
+/** Risk metadata with every field filled in (a duration has no sensible default: it stays optional). */
+export type NormalizedRisk = Required<Omit<ToolRisk, 'estimatedDurationMs'>> &
+  Pick<ToolRisk, 'estimatedDurationMs'>;
+
+/** One body of a contract (`sap`, `yonyou_nc`, or `default` when a tool has only one). */
+export interface ToolImplementation extends Pick<ToolDefinition, 'execute'> {
+  readonly name: string;
+  /** Where it was defined, for boot messages: `OpsTools.getServiceStatus` or `defineTool`. */
+  readonly source: string;
+  /** Hash of the contract plus the implementation name, for the audit trail. */
+  readonly definitionHash: string;
+}
+
+/** Declaration fields the registry keeps as written. */
+type KeptAsDeclared = 'name' | 'description' | 'approvalKey' | 'toModelOutput' | 'label';
+/** Declaration fields the registry fills with their defaults when absent. */
+type FilledIn = 'dynamic' | 'timeoutMs' | 'endsTurn' | 'deferred' | 'availableInSubagents';
+
+/**
+ * A tool contract that passed the boot rules (stage 2 of the lifecycle in tool-definition.ts):
+ * schemas compiled, defaults filled in, and the implementations registered under it. What the
+ * executor runs, bindings pick from, and the exporters describe.
+ */
+export interface RegisteredContract
+  extends Pick<ToolDeclaration, KeptAsDeclared>, Required<Pick<ToolDeclaration, FilledIn>> {
+  readonly input: CompiledSchema;
+  readonly output?: CompiledSchema;
+  readonly risk: NormalizedRisk;
+  /** The policy's mode, `never` when none was declared, with the approver's prompt if any. */
+  readonly approval: { readonly mode: ApprovalMode } & Pick<ApprovalConfig<any>, 'prompt'>;
+  /** Input fields marked `sensitive()`: never stored in clear by the audit trail. */
+  readonly sensitivePaths: readonly FieldPath[];
+  /** SHA-256 over the contract: description, schemas, risk and policies. */
+  readonly contractHash: string;
+  readonly implementations: ReadonlyMap<string, ToolImplementation>;
+  /** The declaration as written, for exports that need the original. */
+  readonly declaration: ToolDeclaration;
+}
