@@ -97,7 +97,7 @@ describe('QuotaHook', () => {
   it('refuses the call over a tenant quota with RATE_LIMITED and the seconds left in the minute; the tool never runs', async () => {
     limit([{ scope: 'tenant', tool: '*', perMinute: 2 }]);
     expect(await codes(['read_status'], ['read_status'])).toEqual(['ok', 'ok']);
-    vi.setSystemTime(MINUTE_START + 45_500);
+    vi.setSystemTime(MINUTE_START + 45_700); // 14.3 s left: rounded up
     const refused = await call('read_status');
     expect(refused.envelope).toMatchObject({
       code: ErrorCode.RATE_LIMITED,
