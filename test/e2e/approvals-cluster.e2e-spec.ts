@@ -1,5 +1,5 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { OpsSimulator } from '@toolgate/tool-packs';
+import { OpsSimulator } from '@toolgate/tool-packs/testing';
 import {
   callApi,
   createTestDatabase,

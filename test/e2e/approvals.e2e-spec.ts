@@ -1,4 +1,4 @@
-import { DemoBackends } from '@toolgate/tool-packs';
+import { DemoBackends } from '@toolgate/tool-packs/testing';
 import { makeConfigDir, startTestGateway, type TestGateway } from '@toolgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executions, INITECH_YAML, TestToolsModule } from './test-tools.js';

@@ -1,4 +1,4 @@
-import { DemoBackends } from '@toolgate/tool-packs';
+import { DemoBackends } from '@toolgate/tool-packs/testing';
 import {
   makeConfigDir,
   startTestGateway,

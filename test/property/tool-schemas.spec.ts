@@ -47,12 +47,19 @@ describe('exported input schemas agree with Zod (property test over every regist
         'noop',
       ]),
     );
-    for (const t of tools)
-      expect(Object.keys((t.input.jsonSchema.properties as object) ?? {}).length).toBeGreaterThanOrEqual(0);
+    // Every exported schema is a closed object whose required fields are all declared properties.
+    for (const t of tools) {
+      const schema = t.input.jsonSchema as { type?: string; properties?: object; required?: string[] };
+      expect(schema, t.name).toMatchObject({ type: 'object', additionalProperties: false });
+      expect(Object.keys(schema.properties ?? {}), t.name).toEqual(
+        expect.arrayContaining(schema.required ?? []),
+      );
+    }
   });
 
   it('accepts under Ajv what Zod accepts, and rejects what Zod rejects', () => {
     const ajv = createAjv();
+    const checked: string[] = [];
     for (const tool of tools) {
       const schema = tool.input.jsonSchema as Record<string, any>;
       const validate = ajv.compile(schema);
@@ -75,6 +82,8 @@ describe('exported input schemas agree with Zod (property test over every regist
         { numRuns: 150 },
       );
       fc.assert(fc.property(mutationsOf(schema), agree), { numRuns: 300 });
+      checked.push(tool.name);
     }
+    expect(checked).toEqual(expect.arrayContaining(['restart_service', 'query_supplier_delivery', 'noop']));
   });
 });

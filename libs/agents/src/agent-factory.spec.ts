@@ -1,0 +1,183 @@
+import { Test, type TestingModule } from '@nestjs/testing';
+import {
+  BindingResolver,
+  bindTool,
+  TenantConnectors,
+  type BindingTool,
+  type ResolvedAgentType,
+} from '@toolgate/tenancy';
+import { defineTool, ErrorCode, ToolkitModule, ToolRegistry, type EffectiveTool } from '@toolgate/toolkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AgentFactory, type AgentPrincipal } from './agent-factory.js';
+
+/** What the last `who_am_i` call saw of its context. */
+let seen: Record<string, unknown> = {};
+
+const whoAmI = defineTool({
+  name: 'who_am_i',
+  description: 'Tells the tool context back.',
+  inputSchema: z.object({}),
+  risk: { level: 'L0' },
+  timeoutMs: 10_000,
+  execute: (_input, ctx) => {
+    seen = {
+      tenant: ctx.tenant,
+      agentType: ctx.agentType,
+      toolName: ctx.toolName,
+      principal: ctx.session.auth.current?.principalId,
+    };
+    return { tenant: ctx.tenant?.id };
+  },
+});
+const readLogs = defineTool({
+  name: 'read_logs',
+  description: 'Reads logs.',
+  inputSchema: z.object({}),
+  risk: { level: 'L0' },
+  execute: () => [],
+});
+const searchDocs = defineTool({
+  name: 'search_docs',
+  description: 'Searches documents; loaded on demand.',
+  inputSchema: z.object({}),
+  risk: { level: 'L0' },
+  deferred: true,
+  execute: () => [],
+});
+
+const agentKey: AgentPrincipal = {
+  principalType: 'api_key',
+  principalId: 'key_agent',
+  role: 'agent',
+  tenantId: 'acme',
+};
+
+describe('AgentFactory', () => {
+  let moduleRef: TestingModule;
+  let factory: AgentFactory;
+
+  beforeAll(async () => {
+    /** Bindings by tenant and agent type, resolved against the real registry (tighten-only applies). */
+    const bindings: Record<string, Record<string, BindingTool[]>> = {
+      acme: {
+        ops_assistant: [{ name: 'who_am_i', timeoutMs: 2_000 }, { name: 'search_docs' }],
+        support_bot: [{ name: 'read_logs' }],
+      },
+      globex: { ops_assistant: [{ name: 'read_logs' }] },
+    };
+    const resolve = (registry: ToolRegistry, tenantId: string): Map<string, ResolvedAgentType> =>
+      new Map(
+        Object.entries(bindings[tenantId] ?? {}).map(([agentType, tools]) => {
+          const bound = new Map<string, EffectiveTool>();
+          for (const entry of tools) {
+            const result = bindTool(entry, registry, 3);
+            if (result.ok) bound.set(entry.name, result.tool);
+          }
+          return [agentType, { tenantId, agentType, description: agentType, version: 3, tools: bound }];
+        }),
+      );
+    moduleRef = await Test.createTestingModule({
+      imports: [
+        ToolkitModule.forRoot({ defaultLocale: 'en' }),
+        ToolkitModule.forFeature([whoAmI, readLogs, searchDocs], 'agents-spec'),
+      ],
+      providers: [
+        AgentFactory,
+        {
+          provide: BindingResolver,
+          inject: [ToolRegistry],
+          useFactory: (registry: ToolRegistry) => ({
+            agentTypes: async (tenantId: string) => (bindings[tenantId] ? resolve(registry, tenantId) : null),
+            agentType: async (tenantId: string, agentType: string) =>
+              resolve(registry, tenantId).get(agentType) ?? null,
+          }),
+        },
+        { provide: TenantConnectors, useValue: { forTenant: async () => () => undefined } },
+      ],
+    }).compile();
+    await moduleRef.init();
+    factory = moduleRef.get(AgentFactory);
+  });
+  afterAll(() => moduleRef.close());
+
+  it("gives an agent exactly its agent type's bound tools, under the binding's effective policy", async () => {
+    const agent = await factory.create('acme', 'ops_assistant', agentKey);
+    expect(agent.tools().map((t) => t.contract.name)).toEqual(['who_am_i']);
+    expect(agent.tools(true).map((t) => t.contract.name)).toEqual(['who_am_i', 'search_docs']);
+    expect(agent.tool('who_am_i')).toMatchObject({ timeoutMs: 2_000, bindingVersion: 3 });
+  });
+
+  it('answers TOOL_NOT_FOUND for a tool that exists but is not bound, exactly as for one that does not exist', async () => {
+    const agent = await factory.create('acme', 'ops_assistant', agentKey);
+    const failure = (name: string) => {
+      try {
+        agent.tool(name);
+      } catch (err) {
+        return err;
+      }
+      throw new Error(`${name} was found`);
+    };
+    expect(failure('read_logs')).toMatchObject({
+      code: ErrorCode.TOOL_NOT_FOUND,
+      params: { tool: 'read_logs', agentType: 'ops_assistant' },
+    });
+    expect(failure('no_such_tool')).toMatchObject({
+      code: ErrorCode.TOOL_NOT_FOUND,
+      params: { tool: 'no_such_tool' },
+    });
+    await expect(async () => agent.invoke('read_logs', {}, { locale: 'en' })).rejects.toMatchObject({
+      code: ErrorCode.TOOL_NOT_FOUND,
+    });
+  });
+
+  it("resolves bindings per tenant: the same agent type has each tenant's own tools", async () => {
+    const globex = await factory.create('globex', 'ops_assistant', { ...agentKey, tenantId: 'globex' });
+    expect(globex.tools().map((t) => t.contract.name)).toEqual(['read_logs']);
+  });
+
+  it('answers NOT_FOUND for an unknown tenant or agent type, and for an agent type the key is not limited to', async () => {
+    const limited: AgentPrincipal = { ...agentKey, agentTypes: ['support_bot'] };
+    for (const [tenantId, agentType, principal] of [
+      ['nobody', 'ops_assistant', agentKey],
+      ['acme', 'sales_bot', agentKey],
+      ['acme', 'ops_assistant', limited],
+    ] as const)
+      await expect(factory.create(tenantId, agentType, principal)).rejects.toMatchObject({
+        code: ErrorCode.NOT_FOUND,
+        params: { resource: `agent type ${agentType}` },
+      });
+    await expect(factory.create('acme', 'support_bot', limited)).resolves.toMatchObject({
+      agentType: 'support_bot',
+    });
+  });
+
+  it('lists the agent types a principal may use, with their tool counts', async () => {
+    expect(await factory.agentTypes('acme', agentKey)).toEqual([
+      { agentType: 'ops_assistant', description: 'ops_assistant', version: 3, tools: 2 },
+      { agentType: 'support_bot', description: 'support_bot', version: 3, tools: 1 },
+    ]);
+    expect(
+      (await factory.agentTypes('acme', { ...agentKey, agentTypes: ['support_bot'] })).map(
+        (a) => a.agentType,
+      ),
+    ).toEqual(['support_bot']);
+    expect(await factory.agentTypes('nobody', agentKey)).toEqual([]);
+  });
+
+  it("runs a bound tool through the pipeline as the agent's tenant, agent type and principal", async () => {
+    const agent = await factory.create('acme', 'ops_assistant', agentKey);
+    const result = await agent.invoke('who_am_i', {}, { locale: 'en' });
+    expect(result.envelope).toEqual({ status: 'ok', data: { tenant: 'acme' } });
+    expect(seen).toEqual({
+      tenant: { id: 'acme' },
+      agentType: 'ops_assistant',
+      toolName: 'who_am_i',
+      principal: 'key_agent',
+    });
+    expect(JSON.parse(await agent.callable('who_am_i', { locale: 'en' })({}))).toEqual({
+      status: 'ok',
+      data: { tenant: 'acme' },
+    });
+  });
+});
