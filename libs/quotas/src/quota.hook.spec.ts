@@ -12,7 +12,7 @@ import {
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { QuotaHook } from './quota.hook.js';
-import { QUOTAS_OPTIONS, type QuotasOptions } from './quotas.options.js';
+import { DEFAULT_QUOTAS_OPTIONS, QUOTAS_OPTIONS, type QuotasOptions } from './quotas.options.js';
 
 /** 2026-01-01T00:00:00Z: a whole number of minutes since the epoch. */
 const MINUTE_START = Date.UTC(2026, 0, 1);
@@ -32,7 +32,7 @@ describe('QuotaHook', () => {
   /** Quotas by tenant, as the binding resolver would hand out the tenants' settings. */
   let quotas: Map<string, unknown>;
 
-  async function boot(options: QuotasOptions = { redisPrefix: 'spec' }) {
+  async function boot(options: QuotasOptions = { ...DEFAULT_QUOTAS_OPTIONS, redisPrefix: 'spec' }) {
     moduleRef = await Test.createTestingModule({
       imports: [
         ToolkitModule.forRoot({ defaultLocale: 'en' }),
@@ -166,7 +166,7 @@ describe('QuotaHook', () => {
 
   it('lets calls through when the shared quota store does not answer', async () => {
     await moduleRef.close();
-    await boot({ redisUrl: 'redis://127.0.0.1:1', redisPrefix: 'spec' }); // nothing listens on port 1
+    await boot({ ...DEFAULT_QUOTAS_OPTIONS, redisUrl: 'redis://127.0.0.1:1', redisPrefix: 'spec' }); // nothing listens on port 1
     limit([{ scope: 'tenant', tool: '*', perMinute: 1 }]);
     expect(await codes(['read_status'], ['read_status'])).toEqual(['ok', 'ok']);
   });

@@ -19,7 +19,7 @@ import {
 } from '@toolgate/toolkit';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { APPROVALS_OPTIONS, type ApprovalsOptions } from '../approvals.options.js';
+import { APPROVALS_OPTIONS, DEFAULT_APPROVALS_OPTIONS, type ApprovalsOptions } from '../approvals.options.js';
 import {
   approvalsDatabase,
   RecordedAuditEvents,
@@ -29,7 +29,12 @@ import { ApprovalRepository } from './approval.repository.js';
 import { actionDigest, ApprovalGate } from './approval-gate.hook.js';
 
 const NOW = Date.UTC(2026, 0, 1, 9);
-const OPTIONS: ApprovalsOptions = { expiryMs: 15 * 60_000, idempotencyTtlMs: 60_000, pollMs: 1_000 };
+const OPTIONS: ApprovalsOptions = {
+  ...DEFAULT_APPROVALS_OPTIONS,
+  expiryMs: 15 * 60_000,
+  idempotencyTtlMs: 60_000,
+  pollMs: 1_000,
+};
 
 let executions = 0;
 const restart = defineTool({

@@ -1,6 +1,7 @@
 import type { InstanceRegistry } from '@toolgate/database';
 import { ErrorCode, ok } from '@toolgate/toolkit';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_APPROVALS_OPTIONS } from '../approvals.options.js';
 import { IdempotencyRecordEntity } from '../entities/idempotency-record.entity.js';
 import { approvalsDatabase, type ApprovalsDatabase } from '../testing/approvals-database.js';
 import { IdempotencyRepository } from './idempotency.repository.js';
@@ -53,7 +54,7 @@ describe('IdempotencyService', () => {
       new IdempotencyRepository(db.dataSource.getRepository(IdempotencyRecordEntity)),
       db.calls,
       instances as unknown as InstanceRegistry,
-      { expiryMs: TTL_MS, idempotencyTtlMs: TTL_MS, pollMs: 1_000 },
+      { ...DEFAULT_APPROVALS_OPTIONS, expiryMs: TTL_MS, idempotencyTtlMs: TTL_MS, pollMs: 1_000 },
     );
   });
   afterEach(async () => {
