@@ -149,6 +149,15 @@ describe('QuotaHook', () => {
     ]);
   });
 
+  it('counts a call once when two quotas share a counter: the stricter one decides', async () => {
+    limit([
+      { scope: 'tenant', tool: '*', perMinute: 4 },
+      { scope: 'tenant', tool: '*', perMinute: 100 },
+    ]);
+    const five = await codes(...Array.from({ length: 5 }, (): [string] => ['read_status']));
+    expect(five).toEqual(['ok', 'ok', 'ok', 'ok', ErrorCode.RATE_LIMITED]);
+  });
+
   it("never lets one tenant's calls use another tenant's quota", async () => {
     limit([{ scope: 'tenant', tool: '*', perMinute: 1 }]);
     quotas.set('globex', [{ scope: 'tenant', tool: '*', perMinute: 1 }]);

@@ -56,12 +56,16 @@ export class QuotaHook implements ToolCallHook, OnApplicationShutdown {
   ): Promise<ToolCallStop | undefined> {
     const quotas = (await pending) ?? [];
     const tool = call.tool.contract.name;
+    // Two quotas on the same counter (say 4/min and 100/min for all tools) count the call once.
+    const hits = new Map<string, Awaited<ReturnType<QuotaStore['hit']>>>();
     for (const q of quotas) {
       if (q.tool !== '*' && q.tool !== tool) continue;
       const who = q.scope === 'key' ? `key:${call.request.principal?.principalId ?? 'system'}` : 'tenant';
-      let hit;
+      const counter = `${tenantId}:${who}:${q.tool}`;
+      let hit = hits.get(counter);
       try {
-        hit = await this.store.hit(`${tenantId}:${who}:${q.tool}`, MINUTE);
+        hit ??= await this.store.hit(counter, MINUTE);
+        hits.set(counter, hit);
       } catch (err) {
         // A quota store outage must not stop the platform: count nothing, let the call through.
         this.logger.warn(`quota store unavailable: ${(err as Error).message}`);
