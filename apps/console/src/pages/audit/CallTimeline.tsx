@@ -1,10 +1,9 @@
 import { Drawer, Empty, Space, Tag, Timeline, Typography } from 'antd';
-import { getCallStory } from '../../api/audit';
+import { useCallStoryQuery } from '../../api/queries';
 import type { AuditEvent } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatTime } from '../../components/format';
 import { PageSpinner } from '../../components/PageSpinner';
-import { useApi } from '../../components/useApi';
 import { useI18n } from '../../i18n';
 import { EventTag } from './EventTag';
 
@@ -24,8 +23,8 @@ export function CallTimeline(props: {
 }) {
   const { t, language } = useI18n();
   const { callId } = props;
-  const story = useApi(callId ? (signal) => getCallStory(callId, signal) : null, [callId]);
-  const data = story.data?.callId === callId ? story.data : undefined;
+  const story = useCallStoryQuery(callId);
+  const data = story.data;
 
   return (
     <Drawer
@@ -35,8 +34,8 @@ export function CallTimeline(props: {
       title={callId && t('audit.timeline.title', { callId })}
       data-testid="call-timeline"
     >
-      <ErrorAlert error={story.error} onRetry={() => story.reload()} />
-      {story.loading && <PageSpinner />}
+      <ErrorAlert error={story.error} onRetry={() => void story.refetch()} />
+      {story.isLoading && <PageSpinner />}
       {data && (
         <>
           <Tag
