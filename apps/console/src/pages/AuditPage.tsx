@@ -34,7 +34,9 @@ export default function AuditPage() {
   const [actionError, setActionError] = useState<unknown>(null);
   const [verdict, setVerdict] = useState<Verification | null>(null);
 
-  const startAction = () => {
+  const clearError = () => setActionError(null);
+  /** A new verification replaces the verdict on screen (an export leaves it). */
+  const startVerify = () => {
     setActionError(null);
     setVerdict(null);
   };
@@ -57,16 +59,11 @@ export default function AuditPage() {
       data-testid="audit-page"
       extra={
         <Space wrap>
-          <ExportButton format="csv" filter={events.filter} onStart={startAction} onError={setActionError} />
-          <ExportButton
-            format="jsonl"
-            filter={events.filter}
-            onStart={startAction}
-            onError={setActionError}
-          />
+          <ExportButton format="csv" filter={events.filter} onStart={clearError} onError={setActionError} />
+          <ExportButton format="jsonl" filter={events.filter} onStart={clearError} onError={setActionError} />
           <VerifyButton
             filter={events.filter}
-            onStart={startAction}
+            onStart={startVerify}
             onVerdict={setVerdict}
             onError={setActionError}
           />
