@@ -6,6 +6,8 @@ import { formatTime } from '../../components/format';
 import { PageSpinner } from '../../components/PageSpinner';
 import { useI18n } from '../../i18n';
 import { EventTag } from './EventTag';
+import { PrincipalName } from './PrincipalName';
+import { useKeyNames } from './useKeyNames';
 
 function colorOf(e: AuditEvent): string {
   if (e.event === 'started') return 'blue';
@@ -23,6 +25,7 @@ export function CallTimeline(props: {
 }) {
   const { t, language } = useI18n();
   const { callId } = props;
+  const names = useKeyNames();
   const story = useCallStoryQuery(callId);
   const data = story.data;
 
@@ -61,8 +64,13 @@ export function CallTimeline(props: {
                     </Space>
                     <div>
                       <Typography.Text type="secondary">
-                        {e.actor.type}: {e.actor.id}
-                        {e.approver?.id ? ` · ${t('audit.field.approver')} ${e.approver.id}` : ''}
+                        <PrincipalName id={e.actor.id} type={e.actor.type} names={names} />
+                        {e.approver?.id && (
+                          <>
+                            {` · ${t('audit.field.approver')} `}
+                            <PrincipalName id={e.approver.id} names={names} />
+                          </>
+                        )}
                         {e.status ? ` · ${t(`audit.status.${e.status}`)}` : ''}
                         {e.code ? ` · ${e.code}` : ''}
                         {typeof e.durationMs === 'number'
