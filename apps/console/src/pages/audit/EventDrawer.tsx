@@ -52,8 +52,8 @@ export function EventDrawer(props: {
     row('approver', <PrincipalName id={e.approver?.id} names={names} withId />),
     row('status', <StatusTag status={e.status} code={e.code} />),
     row('durationMs', typeof e.durationMs === 'number' ? t('common.msValue', { value: e.durationMs }) : '—'),
-    row('bindingVersion', text(e.bindingVersion)),
-    row('definitionHash', code(e.definitionHash)),
+    row('bindingVersion', text(e.bindingVersion), 2),
+    row('definitionHash', code(e.definitionHash), 2),
     row('hash', code(e.hash), 2),
     row('prevHash', code(e.prevHash), 2),
     ...unknownFields(e).map(([k, v]) => ({
