@@ -1,5 +1,6 @@
 // ESLint flat config: TypeScript-aware rules for the whole monorepo; Prettier owns formatting.
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -23,6 +24,16 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-function-type': 'off',
       'no-console': 'error',
       eqeqeq: ['error', 'always'],
+    },
+  },
+  {
+    // The console: the Rules of React, React Compiler checks included (render stays pure).
+    files: ['apps/console/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat['recommended-latest'],
+    rules: {
+      ...reactHooks.configs.flat['recommended-latest'].rules,
+      // A missing dependency is a stale-closure bug, not a style matter.
+      'react-hooks/exhaustive-deps': 'error',
     },
   },
   {

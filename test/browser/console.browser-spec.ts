@@ -64,6 +64,11 @@ describe('the admin console in a browser', () => {
     if (path) await page.goto(`${base}${path}`);
     return page;
   };
+  /** The id of the key named `name` (the trail records ids; the console shows names). */
+  const keyIdOf = async (name: string): Promise<string> => {
+    const keys: { id: string; name: string }[] = (await gw.api('GET', '/v1/admin/keys')).body.data;
+    return keys.find((k) => k.name === name)!.id;
+  };
   const agentTools = async () =>
     (await gw.api('GET', '/v1/agents/ops_assistant/tools', { key: acmeAgent })).body.data.map(
       (t: { name: string }) => t.name,
@@ -156,11 +161,20 @@ describe('the admin console in a browser', () => {
       .toBe(true);
     await screenshot(page, 'audit-browser');
 
-    // The event drawer shows every field.
+    // The event drawer shows every field, each under its label; an auditor may not list keys, so
+    // the actor is its key id.
     await rows.first().click();
     const drawer = page.getByTestId('event-drawer');
     await drawer.waitFor();
-    expect(await drawer.innerText()).toContain('read_logs');
+    const drawerText = await drawer.innerText();
+    expect(drawerText).toContain('read_logs');
+    for (const label of ['发起人', '绑定版本', '实现定义哈希', '会话 ID'])
+      expect(drawerText).toContain(label);
+    for (const raw of ['initiatorId', 'bindingVersion', 'definitionHash'])
+      expect(drawerText).not.toContain(raw);
+    const agentKeyId = await keyIdOf('agent for tests');
+    const actor = drawer.locator(`[data-principal-id="${agentKeyId}"]`).first();
+    expect(await actor.innerText()).toBe(`api_key: ${agentKeyId}`);
     await screenshot(page, 'audit-event-drawer');
 
     // The call timeline: started → finished.
@@ -194,6 +208,29 @@ describe('the admin console in a browser', () => {
     expect(await verdict.getAttribute('data-ok')).toBe('true');
     expect(await verdict.innerText()).toContain('校验通过');
     await screenshot(page, 'audit-verify');
+    await page.close();
+  });
+
+  it('names the key that acted in the event drawer for a viewer who may list keys, in English too', async () => {
+    const page = await browser.newPage('en');
+    await signIn(page, base, TEST_ADMIN_KEY);
+    await page.goto(`${base}/audit?tool=read_logs`);
+    const rows = page.getByTestId('audit-table').locator('tbody tr.ant-table-row');
+    await rows.first().waitFor();
+    // The table's actor column names the key too.
+    await expect.poll(() => rows.first().innerText()).toContain('api_key: agent for tests');
+    await rows.first().click();
+    const drawer = page.getByTestId('event-drawer');
+    await drawer.waitFor();
+    const keyId = await keyIdOf('agent for tests');
+    const actor = drawer.locator(`[data-principal-id="${keyId}"]`).first();
+    expect(await actor.innerText()).toContain('api_key: agent for tests');
+    expect(await actor.innerText()).toContain(keyId);
+    const text = await drawer.innerText();
+    for (const label of ['Actor', 'Initiated by', 'Binding version', 'Definition hash', 'Session id'])
+      expect(text).toContain(label);
+    for (const raw of ['initiatorId', 'bindingVersion', 'definitionHash']) expect(text).not.toContain(raw);
+    await screenshot(page, 'audit-event-drawer-en');
     await page.close();
   });
 

@@ -1,14 +1,16 @@
 /**
- * The console: providers (language, antd locale, session), then the routes. Pages load lazily so
- * the first paint carries only the frame and the page asked for.
+ * The console: providers (query cache, language, antd locale, session), then the routes. Pages load
+ * lazily so the first paint carries only the frame and the page asked for.
  */
+import { QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider } from 'antd';
 import enUS from 'antd/locale/en_US';
 import zhCNLocale from 'antd/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
-import { lazy, useEffect } from 'react';
+import { lazy, useEffect, useState } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
+import { createQueryClient } from './api/query-client';
 import { pagesOf, type PageId } from './auth/access';
 import { AuthProvider, useAuth } from './auth/AuthContext';
 import { AppLayout } from './components/AppLayout';
@@ -77,9 +79,12 @@ function Localized() {
 }
 
 export function App() {
+  const [queryClient] = useState(createQueryClient);
   return (
-    <I18nProvider>
-      <Localized />
-    </I18nProvider>
+    <QueryClientProvider client={queryClient}>
+      <I18nProvider>
+        <Localized />
+      </I18nProvider>
+    </QueryClientProvider>
   );
 }

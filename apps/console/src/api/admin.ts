@@ -1,5 +1,5 @@
 /** Typed calls of the admin API (CONTRACT.md "Admin") and `GET /v1/me`. */
-import { request, requestFile, withQuery } from './client';
+import { withQuery, type ApiClient } from './client';
 import type {
   ApiKeyView,
   BindingHistoryEntry,
@@ -17,48 +17,60 @@ import type {
 
 const t = (id: string) => `/v1/admin/tenants/${encodeURIComponent(id)}`;
 
-export const getMe = (key?: string, signal?: AbortSignal) =>
-  request<Principal>('GET', '/v1/me', { key, signal });
+export const getMe = (api: ApiClient, signal?: AbortSignal) =>
+  api.request<Principal>('GET', '/v1/me', { signal });
 
-export const listTools = (signal?: AbortSignal) =>
-  request<CatalogTool[]>('GET', '/v1/admin/tools', { signal });
+export const listTools = (api: ApiClient, signal?: AbortSignal) =>
+  api.request<CatalogTool[]>('GET', '/v1/admin/tools', { signal });
 
-export const listTenants = (signal?: AbortSignal) =>
-  request<Tenant[]>('GET', '/v1/admin/tenants', { signal });
+export const listTenants = (api: ApiClient, signal?: AbortSignal) =>
+  api.request<Tenant[]>('GET', '/v1/admin/tenants', { signal });
 
-export const createTenant = (body: { id: string; name: string; locale?: string }) =>
-  request<Tenant>('POST', '/v1/admin/tenants', { body });
+export const createTenant = (api: ApiClient, body: { id: string; name: string; locale?: string }) =>
+  api.request<Tenant>('POST', '/v1/admin/tenants', { body });
 
-export const listBindings = (tenantId: string, signal?: AbortSignal) =>
-  request<BindingView[]>('GET', `${t(tenantId)}/bindings`, { signal });
+export const listBindings = (api: ApiClient, tenantId: string, signal?: AbortSignal) =>
+  api.request<BindingView[]>('GET', `${t(tenantId)}/bindings`, { signal });
 
 export const saveBindings = (
+  api: ApiClient,
   tenantId: string,
   agentType: string,
   body: { version: number; tools: BindingTool[]; description?: string },
-) => request<BindingView>('PUT', `${t(tenantId)}/agents/${encodeURIComponent(agentType)}/bindings`, { body });
-
-export const previewBindings = (tenantId: string, agentType: string, tools: BindingTool[]) =>
-  request<BindingPreview>('POST', `${t(tenantId)}/agents/${encodeURIComponent(agentType)}/bindings/preview`, {
-    body: { tools },
+) =>
+  api.request<BindingView>('PUT', `${t(tenantId)}/agents/${encodeURIComponent(agentType)}/bindings`, {
+    body,
   });
 
-export const bindingHistory = (tenantId: string, agentType?: string, signal?: AbortSignal) =>
-  request<BindingHistoryEntry[]>('GET', withQuery(`${t(tenantId)}/bindings/history`, { agentType }), {
+export const previewBindings = (api: ApiClient, tenantId: string, agentType: string, tools: BindingTool[]) =>
+  api.request<BindingPreview>(
+    'POST',
+    `${t(tenantId)}/agents/${encodeURIComponent(agentType)}/bindings/preview`,
+    { body: { tools } },
+  );
+
+export const bindingHistory = (api: ApiClient, tenantId: string, agentType?: string, signal?: AbortSignal) =>
+  api.request<BindingHistoryEntry[]>('GET', withQuery(`${t(tenantId)}/bindings/history`, { agentType }), {
     signal,
   });
 
-export const exportTenantYaml = (tenantId: string) => requestFile(`${t(tenantId)}/export`);
+export const exportTenantYaml = (api: ApiClient, tenantId: string) =>
+  api.requestFile(`${t(tenantId)}/export`);
 
-export const importTenantYaml = (tenantId: string, yaml: string) =>
-  request<ImportResult>('POST', `${t(tenantId)}/import`, { body: { yaml } });
+export const importTenantYaml = (api: ApiClient, tenantId: string, yaml: string) =>
+  api.request<ImportResult>('POST', `${t(tenantId)}/import`, { body: { yaml } });
 
-export const listKeys = (signal?: AbortSignal) => request<ApiKeyView[]>('GET', '/v1/admin/keys', { signal });
+export const listKeys = (api: ApiClient, signal?: AbortSignal) =>
+  api.request<ApiKeyView[]>('GET', '/v1/admin/keys', { signal });
 
-export const createKey = (body: NewKey) => request<CreatedKey>('POST', '/v1/admin/keys', { body });
+export const createKey = (api: ApiClient, body: NewKey) =>
+  api.request<CreatedKey>('POST', '/v1/admin/keys', { body });
 
-export const revokeKey = (id: string) =>
-  request<unknown>('DELETE', `/v1/admin/keys/${encodeURIComponent(id)}`);
+export const revokeKey = (api: ApiClient, id: string) =>
+  api.request<unknown>('DELETE', `/v1/admin/keys/${encodeURIComponent(id)}`);
 
-export const getStats = (query: { from: string; to: string; bucketMinutes: number }, signal?: AbortSignal) =>
-  request<Stats>('GET', withQuery('/v1/admin/stats', query), { signal });
+export const getStats = (
+  api: ApiClient,
+  query: { from: string; to: string; bucketMinutes: number },
+  signal?: AbortSignal,
+) => api.request<Stats>('GET', withQuery('/v1/admin/stats', query), { signal });

@@ -1,25 +1,26 @@
 /** Typed calls of the compliance API (CONTRACT.md "Audit"). */
-import { request, requestFile, withQuery } from './client';
+import { withQuery, type ApiClient } from './client';
 import type { AuditEvent, AuditFilter, AuditPage, CallStory, IncompleteCall, Verification } from './types';
 
 export const listAuditEvents = (
+  api: ApiClient,
   filter: AuditFilter,
   page: { cursor?: string; limit: number },
   signal?: AbortSignal,
-) => request<AuditPage>('GET', withQuery('/v1/audit/events', { ...filter, ...page }), { signal });
+) => api.request<AuditPage>('GET', withQuery('/v1/audit/events', { ...filter, ...page }), { signal });
 
-export const getAuditEvent = (id: string, signal?: AbortSignal) =>
-  request<AuditEvent>('GET', `/v1/audit/events/${encodeURIComponent(id)}`, { signal });
+export const getAuditEvent = (api: ApiClient, id: string, signal?: AbortSignal) =>
+  api.request<AuditEvent>('GET', `/v1/audit/events/${encodeURIComponent(id)}`, { signal });
 
-export const getCallStory = (callId: string, signal?: AbortSignal) =>
-  request<CallStory>('GET', `/v1/audit/calls/${encodeURIComponent(callId)}`, { signal });
+export const getCallStory = (api: ApiClient, callId: string, signal?: AbortSignal) =>
+  api.request<CallStory>('GET', `/v1/audit/calls/${encodeURIComponent(callId)}`, { signal });
 
-export const listIncomplete = (signal?: AbortSignal) =>
-  request<IncompleteCall[]>('GET', '/v1/audit/incomplete', { signal });
+export const listIncomplete = (api: ApiClient, signal?: AbortSignal) =>
+  api.request<IncompleteCall[]>('GET', '/v1/audit/incomplete', { signal });
 
 /** The filtered trail as a file, fetched with the key as a header. */
-export const exportAudit = (format: 'csv' | 'jsonl', filter: AuditFilter) =>
-  requestFile(withQuery('/v1/audit/export', { format, ...filter }));
+export const exportAudit = (api: ApiClient, format: 'csv' | 'jsonl', filter: AuditFilter) =>
+  api.requestFile(withQuery('/v1/audit/export', { format, ...filter }));
 
-export const verifyAudit = (query: { tenantId?: string; from?: string; to?: string }) =>
-  request<Verification>('GET', withQuery('/v1/audit/verify', query));
+export const verifyAudit = (api: ApiClient, query: { tenantId?: string; from?: string; to?: string }) =>
+  api.request<Verification>('GET', withQuery('/v1/audit/verify', query));

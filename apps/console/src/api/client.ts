@@ -2,6 +2,8 @@
  * The one way the console talks to the gateway: same origin, `Authorization: Bearer <key>`,
  * `Accept-Language` from the chosen language, and every JSON body unwrapped from its envelope.
  * A failure envelope becomes an {@link ApiError} carrying the code and the suggested action.
+ * The credentials are handed to {@link createApiClient} explicitly (see ApiClientContext): no
+ * module state, so rendering never has to configure anything.
  */
 import type { Issue } from './types';
 
@@ -27,18 +29,27 @@ export class ApiError extends Error {
 
 type Query = Record<string, string | number | undefined | null>;
 
-interface ClientHooks {
-  key: () => string | null;
-  language: () => string;
-  /** The key is unknown or revoked: the session is over. */
-  onUnauthenticated: () => void;
+/** What a client sends with every request; the providers build one client per session and language. */
+export interface Credentials {
+  /** The API key, or null before sign-in. */
+  readonly key: string | null;
+  /** Sent as Accept-Language, so envelope messages match the UI. */
+  readonly language: string;
+  /** A request with this key was answered 401 (key unknown or revoked): the session is over. */
+  readonly onUnauthenticated: () => void;
 }
 
-const hooks: ClientHooks = { key: () => null, language: () => 'zh-CN', onUnauthenticated: () => {} };
+interface RequestOptions {
+  readonly body?: unknown;
+  readonly signal?: AbortSignal;
+}
 
-/** Wires the client to the session and the language (done once by the providers). */
-export function configureClient(next: Partial<ClientHooks>): void {
-  Object.assign(hooks, next);
+/** The gateway as seen with one set of credentials. */
+export interface ApiClient {
+  /** Sends a request and returns the envelope's `data`; throws {@link ApiError} on a failure envelope. */
+  request<T>(method: string, path: string, options?: RequestOptions): Promise<T>;
+  /** Like `request` for answers that are files (YAML, CSV, JSON Lines): the body as a Blob. */
+  requestFile(path: string, signal?: AbortSignal): Promise<{ blob: Blob; filename: string | null }>;
 }
 
 /** A path with its query string; empty values are left out. */
@@ -50,32 +61,7 @@ export function withQuery(path: string, query: Query = {}): string {
   return qs ? `${path}?${qs}` : path;
 }
 
-interface RequestOptions {
-  readonly body?: unknown;
-  readonly signal?: AbortSignal;
-  /** Use this key instead of the session's (sign-in checks a key before keeping it). */
-  readonly key?: string;
-}
-
-async function send(method: string, path: string, options: RequestOptions): Promise<Response> {
-  const headers: Record<string, string> = { 'accept-language': hooks.language() };
-  const key = options.key ?? hooks.key();
-  if (key) headers.authorization = `Bearer ${key}`;
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  try {
-    return await fetch(path, {
-      method,
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      signal: options.signal,
-    });
-  } catch (err) {
-    if ((err as Error).name === 'AbortError') throw err;
-    throw new ApiError(0, 'NETWORK_ERROR', (err as Error).message, null, null);
-  }
-}
-
-async function failure(res: Response, sentKey: boolean): Promise<ApiError> {
+async function failure(res: Response): Promise<ApiError> {
   const text = await res.text();
   let body: Record<string, unknown> | null = null;
   try {
@@ -83,7 +69,6 @@ async function failure(res: Response, sentKey: boolean): Promise<ApiError> {
   } catch {
     /* not an envelope: keep the status text */
   }
-  if (res.status === 401 && sentKey) hooks.onUnauthenticated();
   return new ApiError(
     res.status,
     typeof body?.code === 'string' ? body.code : `HTTP_${res.status}`,
@@ -93,24 +78,42 @@ async function failure(res: Response, sentKey: boolean): Promise<ApiError> {
   );
 }
 
-/** Sends a request and returns the envelope's `data`; throws {@link ApiError} on a failure envelope. */
-export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-  const res = await send(method, path, options);
-  if (!res.ok) throw await failure(res, !options.key && Boolean(hooks.key()));
-  const body = (await res.json()) as { data: T; status?: string };
-  return body.data;
-}
+/** A client that sends `credentials` with every request (nothing global: each caller holds its own). */
+export function createApiClient(credentials: Credentials): ApiClient {
+  async function send(method: string, path: string, options: RequestOptions): Promise<Response> {
+    const headers: Record<string, string> = { 'accept-language': credentials.language };
+    if (credentials.key) headers.authorization = `Bearer ${credentials.key}`;
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    let res: Response;
+    try {
+      res = await fetch(path, {
+        method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        signal: options.signal,
+      });
+    } catch (err) {
+      if ((err as Error).name === 'AbortError') throw err;
+      throw new ApiError(0, 'NETWORK_ERROR', (err as Error).message, null, null);
+    }
+    if (res.ok) return res;
+    if (res.status === 401 && credentials.key) credentials.onUnauthenticated();
+    throw await failure(res);
+  }
 
-/** Like {@link request} for answers that are files (YAML, CSV, JSON Lines): the body as a Blob. */
-export async function requestFile(
-  path: string,
-  signal?: AbortSignal,
-): Promise<{ blob: Blob; filename: string | null }> {
-  const res = await send('GET', path, { signal });
-  if (!res.ok) throw await failure(res, true);
-  const disposition = res.headers.get('content-disposition') ?? '';
-  const filename = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? null;
-  return { blob: await res.blob(), filename };
+  return {
+    async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+      const res = await send(method, path, options);
+      const body = (await res.json()) as { data: T; status?: string };
+      return body.data;
+    },
+    async requestFile(path: string, signal?: AbortSignal) {
+      const res = await send('GET', path, { signal });
+      const disposition = res.headers.get('content-disposition') ?? '';
+      const filename = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? null;
+      return { blob: await res.blob(), filename };
+    },
+  };
 }
 
 /** Hands a Blob to the browser as a download (fetch → Blob → object URL: the key stays a header). */

@@ -1,11 +1,16 @@
 /**
- * The signed-in principal. Sign-in checks a key with `GET /v1/me` before keeping it; a 401 on any
- * later request (key revoked) ends the session.
+ * The signed-in principal and the API client of its session. Sign-in checks a key with
+ * `GET /v1/me` before keeping it; a 401 on any later request (key revoked) ends the session. The
+ * query cache is cleared whenever the principal changes, so no screen ever shows what another
+ * key was allowed to read.
  */
+import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { getMe } from '../api/admin';
-import { ApiError, configureClient } from '../api/client';
+import { ApiClientContext } from '../api/ApiClientContext';
+import { ApiError, createApiClient } from '../api/client';
 import type { Principal } from '../api/types';
+import { useI18n } from '../i18n';
 import { mayUseConsole } from './access';
 import { clearSessionKey, readSessionKey, writeSessionKey } from './session';
 
@@ -30,52 +35,89 @@ export class AgentKeyError extends Error {
   }
 }
 
+/** A signed-in key and who it is. */
+interface Session {
+  readonly key: string;
+  readonly principal: Principal;
+}
+
 const AuthContext = createContext<Auth | null>(null);
+const ignore401 = () => {};
 
 export function AuthProvider({ children }: { children: ReactNode }) {
-  const [principal, setPrincipal] = useState<Principal | null>(null);
-  const [restoring, setRestoring] = useState(() => readSessionKey() !== null);
+  const { language } = useI18n();
+  const cache = useQueryClient();
+  const [session, setSession] = useState<Session | null>(null);
+  /** The key kept from an earlier page load, until `GET /v1/me` has said who it is. */
+  const [storedKey, setStoredKey] = useState(readSessionKey);
   const [signOutReason, setSignOutReason] = useState<SignOutReason>(null);
 
-  const endSession = useCallback((reason: SignOutReason) => {
-    clearSessionKey();
-    setPrincipal(null);
-    setSignOutReason(reason);
-  }, []);
+  const endSession = useCallback(
+    (reason: SignOutReason) => {
+      clearSessionKey();
+      cache.clear();
+      setSession(null);
+      setSignOutReason(reason);
+    },
+    [cache],
+  );
 
-  // Set during render so that the first requests of the children already carry the key.
-  configureClient({ key: readSessionKey, onUnauthenticated: () => endSession('expired') });
+  /** Asks who a key is, with that key (a 401 here is an answer, not the end of a session). */
+  const whoIs = useCallback(
+    (key: string, signal?: AbortSignal) =>
+      getMe(createApiClient({ key, language, onUnauthenticated: ignore401 }), signal),
+    [language],
+  );
 
   useEffect(() => {
-    const key = readSessionKey();
-    if (!key) return;
+    if (!storedKey) return;
     const ctrl = new AbortController();
-    getMe(key, ctrl.signal)
-      .then((me) => (mayUseConsole(me.role) ? setPrincipal(me) : endSession(null)))
+    whoIs(storedKey, ctrl.signal)
+      .then((me) => {
+        if (!mayUseConsole(me.role)) return endSession(null);
+        cache.clear();
+        setSession({ key: storedKey, principal: me });
+      })
       .catch((err: unknown) => {
         if ((err as Error).name === 'AbortError') return;
         endSession(err instanceof ApiError && err.status === 401 ? 'expired' : null);
       })
       .finally(() => {
-        if (!ctrl.signal.aborted) setRestoring(false);
+        if (!ctrl.signal.aborted) setStoredKey(null);
       });
     return () => ctrl.abort();
-  }, [endSession]);
+  }, [storedKey, whoIs, endSession, cache]);
 
-  const signIn = useCallback(async (key: string) => {
-    const me = await getMe(key);
-    if (!mayUseConsole(me.role)) throw new AgentKeyError();
-    writeSessionKey(key);
-    setSignOutReason(null);
-    setPrincipal(me);
-    return me;
-  }, []);
+  const signIn = useCallback(
+    async (key: string) => {
+      const me = await whoIs(key);
+      if (!mayUseConsole(me.role)) throw new AgentKeyError();
+      writeSessionKey(key);
+      cache.clear();
+      setSignOutReason(null);
+      setSession({ key, principal: me });
+      return me;
+    },
+    [whoIs, cache],
+  );
 
+  const sessionKey = session?.key ?? null;
+  const api = useMemo(
+    () => createApiClient({ key: sessionKey, language, onUnauthenticated: () => endSession('expired') }),
+    [sessionKey, language, endSession],
+  );
+
+  const principal = session?.principal ?? null;
+  const restoring = storedKey !== null;
   const value = useMemo<Auth>(
     () => ({ principal, restoring, signOutReason, signIn, signOut: () => endSession(null) }),
     [principal, restoring, signOutReason, signIn, endSession],
   );
-  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+  return (
+    <AuthContext.Provider value={value}>
+      <ApiClientContext.Provider value={api}>{children}</ApiClientContext.Provider>
+    </AuthContext.Provider>
+  );
 }
 
 export function useAuth(): Auth {

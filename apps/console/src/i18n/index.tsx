@@ -3,7 +3,6 @@
  * (it is not a secret) and goes to the API as Accept-Language, so envelope messages match the UI.
  */
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
-import { configureClient } from '../api/client';
 import { en } from './en';
 import { zhCN, type MessageKey } from './zh-CN';
 
@@ -47,8 +46,6 @@ const I18nContext = createContext<I18n | null>(null);
 
 export function I18nProvider({ children }: { children: ReactNode }) {
   const [language, setLanguageState] = useState<Language>(storedLanguage);
-  // Set during render, not in an effect: children fetch in their effects, which run before ours.
-  configureClient({ language: () => language });
 
   const setLanguage = useCallback((next: Language) => {
     try {

@@ -1,10 +1,9 @@
 import { SyncOutlined } from '@ant-design/icons';
 import { Badge, Card, List, Space, Tabs, Typography } from 'antd';
-import { useEffect, useState } from 'react';
-import { listApprovals } from '../api/approvals';
+import { useState } from 'react';
+import { useApprovalsQuery } from '../api/queries';
 import type { Approval, ApprovalStatus } from '../api/types';
 import { ErrorAlert } from '../components/ErrorAlert';
-import { useApi } from '../components/useApi';
 import { useT } from '../i18n';
 import { ApprovalCard } from './approvals/ApprovalCard';
 import { DecisionModal, type Decision } from './approvals/DecisionModal';
@@ -17,16 +16,9 @@ const STATUSES: ApprovalStatus[] = ['pending', 'approved', 'denied', 'expired'];
 export default function ApprovalsPage() {
   const t = useT();
   const [status, setStatus] = useState<ApprovalStatus>('pending');
-  const approvals = useApi((signal) => listApprovals(status, signal), [status]);
+  // Polled while the tab is visible (TanStack pauses the interval in a background tab).
+  const approvals = useApprovalsQuery(status, APPROVALS_POLL_MS);
   const [deciding, setDeciding] = useState<{ approval: Approval; decision: Decision } | null>(null);
-  const { reload } = approvals;
-
-  useEffect(() => {
-    const timer = setInterval(() => {
-      if (document.visibilityState === 'visible') reload(true);
-    }, APPROVALS_POLL_MS);
-    return () => clearInterval(timer);
-  }, [reload]);
 
   const pendingCount = status === 'pending' ? (approvals.data?.length ?? 0) : undefined;
 
@@ -36,7 +28,7 @@ export default function ApprovalsPage() {
       data-testid="approvals-page"
       extra={
         <Typography.Text type="secondary">
-          <SyncOutlined spin={approvals.loading} />{' '}
+          <SyncOutlined spin={approvals.isLoading} />{' '}
           {t('approvals.autoRefresh', { seconds: APPROVALS_POLL_MS / 1000 })}
         </Typography.Text>
       }
@@ -57,9 +49,9 @@ export default function ApprovalsPage() {
             ),
         }))}
       />
-      <ErrorAlert error={approvals.error} onRetry={() => reload()} />
+      <ErrorAlert error={approvals.error} onRetry={() => void approvals.refetch()} />
       <List<Approval>
-        loading={approvals.loading}
+        loading={approvals.isLoading}
         dataSource={approvals.data ? [...approvals.data] : []}
         rowKey="approvalId"
         locale={{ emptyText: status === 'pending' ? t('approvals.emptyPending') : t('common.empty') }}
@@ -77,10 +69,7 @@ export default function ApprovalsPage() {
       <DecisionModal
         target={deciding}
         onClose={() => setDeciding(null)}
-        onDecided={() => {
-          setDeciding(null);
-          reload(true);
-        }}
+        onDecided={() => setDeciding(null)}
       />
     </Card>
   );

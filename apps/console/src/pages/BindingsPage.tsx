@@ -2,11 +2,10 @@ import { PlusOutlined } from '@ant-design/icons';
 import { Button, Card, Empty, Select, Space, Tabs } from 'antd';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { listBindings, listTenants, listTools } from '../api/admin';
+import { useBindingsQuery, useTenantsQuery, useToolsQuery } from '../api/queries';
 import { usePrincipal } from '../auth/AuthContext';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { PageSpinner } from '../components/PageSpinner';
-import { useApi } from '../components/useApi';
 import { useT } from '../i18n';
 import { BindingEditor } from './bindings/BindingEditor';
 import { HistoryPanel } from './bindings/HistoryPanel';
@@ -24,11 +23,10 @@ export default function BindingsPage() {
   const me = usePrincipal();
   const [params, setParams] = useSearchParams();
   const [creating, setCreating] = useState(false);
-  const [refresh, setRefresh] = useState(0);
-  const tenants = useApi((signal) => listTenants(signal), []);
-  const catalog = useApi((signal) => listTools(signal), []);
+  const tenants = useTenantsQuery();
+  const catalog = useToolsQuery();
   const tenantId = params.get('tenant') ?? me.tenantId ?? tenants.data?.[0]?.id ?? null;
-  const bindings = useApi(tenantId ? (signal) => listBindings(tenantId, signal) : null, [tenantId, refresh]);
+  const bindings = useBindingsQuery(tenantId);
   const agentType = params.get('agent') ?? bindings.data?.[0]?.agentType ?? null;
   const binding = bindings.data?.find((b) => b.agentType === agentType) ?? null;
   const tab = (params.get('tab') as TabKey | null) ?? 'editor';
@@ -54,13 +52,6 @@ export default function BindingsPage() {
     }
   }, [tenantId, agentType, params, setParams]);
 
-  /** A binding changed: its list and history load again. */
-  const changed = () => setRefresh((n) => n + 1);
-  /** A tenant was created or imported: the tenant list loads again too. */
-  const tenantChanged = () => {
-    tenants.reload();
-    changed();
-  };
   const platform = me.role === 'platform_admin';
 
   return (
@@ -73,7 +64,7 @@ export default function BindingsPage() {
             style={{ width: 220 }}
             value={tenantId ?? undefined}
             placeholder={t('bindings.pickTenant')}
-            loading={tenants.loading}
+            loading={tenants.isLoading}
             disabled={!platform}
             onChange={(v: string) => choose({ tenant: v })}
             options={(tenants.data ?? []).map((x) => ({ value: x.id, label: `${x.name} (${x.id})` }))}
@@ -83,7 +74,7 @@ export default function BindingsPage() {
             style={{ width: 220 }}
             value={agentType ?? undefined}
             placeholder={t('bindings.pickAgentType')}
-            loading={bindings.loading}
+            loading={bindings.isLoading}
             onChange={(v: string) => choose({ agent: v })}
             options={(bindings.data ?? []).map((b) => ({ value: b.agentType, label: b.agentType }))}
             data-testid="pick-agent"
@@ -96,9 +87,9 @@ export default function BindingsPage() {
         </Space>
       }
     >
-      <ErrorAlert error={tenants.error} onRetry={() => tenants.reload()} />
-      <ErrorAlert error={catalog.error} onRetry={() => catalog.reload()} />
-      <ErrorAlert error={bindings.error} onRetry={() => bindings.reload()} />
+      <ErrorAlert error={tenants.error} onRetry={() => void tenants.refetch()} />
+      <ErrorAlert error={catalog.error} onRetry={() => void catalog.refetch()} />
+      <ErrorAlert error={bindings.error} onRetry={() => void bindings.refetch()} />
       {!tenantId ? (
         <Empty description={t('bindings.pickFirst')} />
       ) : (
@@ -110,7 +101,7 @@ export default function BindingsPage() {
               key: 'editor',
               label: t('bindings.tab.editor'),
               children:
-                (bindings.loading && !bindings.data) || (catalog.loading && !catalog.data) ? (
+                bindings.isLoading || catalog.isLoading ? (
                   <PageSpinner />
                 ) : binding && catalog.data ? (
                   <BindingEditor
@@ -118,7 +109,6 @@ export default function BindingsPage() {
                     tenantId={tenantId}
                     binding={binding}
                     catalog={catalog.data}
-                    onChanged={changed}
                   />
                 ) : (
                   <Empty
@@ -130,7 +120,7 @@ export default function BindingsPage() {
               key: 'history',
               label: t('bindings.tab.history'),
               children: agentType ? (
-                <HistoryPanel tenantId={tenantId} agentType={agentType} refresh={refresh} />
+                <HistoryPanel tenantId={tenantId} agentType={agentType} />
               ) : (
                 <Empty description={t('bindings.pickFirst')} />
               ),
@@ -138,7 +128,7 @@ export default function BindingsPage() {
             {
               key: 'yaml',
               label: t('bindings.tab.yaml'),
-              children: <YamlPanel tenantId={tenantId} onImported={tenantChanged} />,
+              children: <YamlPanel tenantId={tenantId} />,
             },
           ]}
         />
@@ -148,7 +138,6 @@ export default function BindingsPage() {
         onClose={() => setCreating(false)}
         onCreated={(tenant) => {
           setCreating(false);
-          tenantChanged();
           choose({ tenant: tenant.id });
         }}
       />

@@ -1,11 +1,11 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { App, Button, Card, Popconfirm, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import { listKeys, revokeKey } from '../api/admin';
+import { useRevokeKey } from '../api/mutations';
+import { useKeysQuery } from '../api/queries';
 import type { ApiKeyView, CreatedKey } from '../api/types';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { formatTime } from '../components/format';
-import { useApi } from '../components/useApi';
 import { useI18n } from '../i18n';
 import { CreateKeyModal } from './keys/CreateKeyModal';
 import { SecretModal } from './keys/SecretModal';
@@ -14,7 +14,8 @@ import { SecretModal } from './keys/SecretModal';
 export default function KeysPage() {
   const { t, language } = useI18n();
   const { message } = App.useApp();
-  const keys = useApi((signal) => listKeys(signal), []);
+  const keys = useKeysQuery();
+  const revokeKey = useRevokeKey();
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const [actionError, setActionError] = useState<unknown>(null);
@@ -22,9 +23,8 @@ export default function KeysPage() {
   const revoke = async (key: ApiKeyView) => {
     setActionError(null);
     try {
-      await revokeKey(key.id);
+      await revokeKey.mutateAsync(key.id);
       message.success(t('keys.revokedOk'));
-      keys.reload(true);
     } catch (err) {
       setActionError(err);
     }
@@ -45,12 +45,12 @@ export default function KeysPage() {
         </Button>
       }
     >
-      <ErrorAlert error={keys.error} onRetry={() => keys.reload()} />
+      <ErrorAlert error={keys.error} onRetry={() => void keys.refetch()} />
       <ErrorAlert error={actionError} />
       <Table<ApiKeyView>
         rowKey="id"
         size="middle"
-        loading={keys.loading}
+        loading={keys.isLoading}
         dataSource={keys.data ? [...keys.data] : []}
         pagination={{
           pageSize: 20,
@@ -113,7 +113,6 @@ export default function KeysPage() {
         onCreated={(key) => {
           setCreating(false);
           setCreated(key);
-          keys.reload(true);
         }}
       />
       <SecretModal created={created} onClose={() => setCreated(null)} />

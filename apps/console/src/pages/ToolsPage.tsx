@@ -1,10 +1,9 @@
 import { Card, Input, Select, Space, Table, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
-import { listTools } from '../api/admin';
+import { useToolsQuery } from '../api/queries';
 import { RISK_LEVELS, type CatalogTool, type RiskLevel } from '../api/types';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { RiskBadge } from '../components/RiskBadge';
-import { useApi } from '../components/useApi';
 import { useT } from '../i18n';
 import { ToolDrawer } from './tools/ToolDrawer';
 
@@ -17,7 +16,7 @@ function matches(tool: CatalogTool, text: string, risk: RiskLevel | undefined): 
 /** The tool catalog: every contract, its risk, policy, schemas, implementations and who binds it. */
 export default function ToolsPage() {
   const t = useT();
-  const tools = useApi((signal) => listTools(signal), []);
+  const tools = useToolsQuery();
   const [text, setText] = useState('');
   const [risk, setRisk] = useState<RiskLevel | undefined>();
   const [open, setOpen] = useState<CatalogTool | null>(null);
@@ -28,7 +27,7 @@ export default function ToolsPage() {
 
   return (
     <Card title={t('tools.title')} data-testid="tools-page">
-      <ErrorAlert error={tools.error} onRetry={() => tools.reload()} />
+      <ErrorAlert error={tools.error} onRetry={() => void tools.refetch()} />
       <Space wrap style={{ marginBottom: 16 }}>
         <Input.Search
           allowClear
@@ -50,7 +49,7 @@ export default function ToolsPage() {
       <Table<CatalogTool>
         rowKey="name"
         size="middle"
-        loading={tools.loading}
+        loading={tools.isLoading}
         dataSource={rows}
         locale={{ emptyText: t('tools.none') }}
         pagination={{

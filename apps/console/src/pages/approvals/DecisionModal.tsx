@@ -1,12 +1,12 @@
 import { App, Form, Input } from 'antd';
-import { approve, deny } from '../../api/approvals';
+import { useDecideApproval } from '../../api/mutations';
 import type { Approval } from '../../api/types';
 import { FormModal } from '../../components/FormModal';
 import { useT } from '../../i18n';
 
 export type Decision = 'approve' | 'deny';
 
-/** Asks for the comment (required to deny) and sends the decision. */
+/** Asks for the comment (required to deny) and sends the decision; the inbox refetches. */
 export function DecisionModal(props: {
   target: { approval: Approval; decision: Decision } | null;
   onClose: () => void;
@@ -15,16 +15,18 @@ export function DecisionModal(props: {
   const t = useT();
   const { message } = App.useApp();
   const [form] = Form.useForm<{ comment?: string }>();
+  const decide = useDecideApproval();
   const target = props.target;
   const denying = target?.decision === 'deny';
 
   const submit = async ({ comment }: { comment?: string }) => {
     if (!target) return;
     const text = comment?.trim() || undefined;
-    const result =
-      target.decision === 'approve'
-        ? await approve(target.approval.approvalId, text)
-        : await deny(target.approval.approvalId, text ?? '');
+    const result = await decide.mutateAsync({
+      approvalId: target.approval.approvalId,
+      decision: target.decision,
+      comment: text,
+    });
     message.success(t('approvals.decided', { status: t(`call.${result.call.status}`) }));
     form.resetFields();
     props.onDecided();

@@ -1,12 +1,13 @@
 import { Drawer, Empty, Space, Tag, Timeline, Typography } from 'antd';
-import { getCallStory } from '../../api/audit';
+import { useCallStoryQuery } from '../../api/queries';
 import type { AuditEvent } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatTime } from '../../components/format';
 import { PageSpinner } from '../../components/PageSpinner';
-import { useApi } from '../../components/useApi';
 import { useI18n } from '../../i18n';
 import { EventTag } from './EventTag';
+import { PrincipalName } from './PrincipalName';
+import { useKeyNames } from './useKeyNames';
 
 function colorOf(e: AuditEvent): string {
   if (e.event === 'started') return 'blue';
@@ -24,8 +25,9 @@ export function CallTimeline(props: {
 }) {
   const { t, language } = useI18n();
   const { callId } = props;
-  const story = useApi(callId ? (signal) => getCallStory(callId, signal) : null, [callId]);
-  const data = story.data?.callId === callId ? story.data : undefined;
+  const names = useKeyNames();
+  const story = useCallStoryQuery(callId);
+  const data = story.data;
 
   return (
     <Drawer
@@ -35,8 +37,8 @@ export function CallTimeline(props: {
       title={callId && t('audit.timeline.title', { callId })}
       data-testid="call-timeline"
     >
-      <ErrorAlert error={story.error} onRetry={() => story.reload()} />
-      {story.loading && <PageSpinner />}
+      <ErrorAlert error={story.error} onRetry={() => void story.refetch()} />
+      {story.isLoading && <PageSpinner />}
       {data && (
         <>
           <Tag
@@ -62,8 +64,13 @@ export function CallTimeline(props: {
                     </Space>
                     <div>
                       <Typography.Text type="secondary">
-                        {e.actor.type}: {e.actor.id}
-                        {e.approver?.id ? ` · ${t('audit.field.approver')} ${e.approver.id}` : ''}
+                        <PrincipalName id={e.actor.id} type={e.actor.type} names={names} />
+                        {e.approver?.id && (
+                          <>
+                            {` · ${t('audit.field.approver')} `}
+                            <PrincipalName id={e.approver.id} names={names} />
+                          </>
+                        )}
                         {e.status ? ` · ${t(`audit.status.${e.status}`)}` : ''}
                         {e.code ? ` · ${e.code}` : ''}
                         {typeof e.durationMs === 'number'

@@ -1,35 +1,23 @@
 import { Table, Tag } from 'antd';
-import { bindingHistory } from '../../api/admin';
+import { useBindingHistoryQuery } from '../../api/queries';
 import type { BindingHistoryEntry } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatTime } from '../../components/format';
-import { useApi } from '../../components/useApi';
 import { useI18n } from '../../i18n';
 import { describeEntry } from './binding-rules';
 import { DiffView } from './DiffView';
 
 /** Saved versions of one agent type: who, when, how, and the diff against the version before. */
-export function HistoryPanel({
-  tenantId,
-  agentType,
-  refresh,
-}: {
-  tenantId: string;
-  agentType: string;
-  refresh: number;
-}) {
+export function HistoryPanel({ tenantId, agentType }: { tenantId: string; agentType: string }) {
   const { t, language } = useI18n();
-  const history = useApi(
-    (signal) => bindingHistory(tenantId, agentType, signal),
-    [tenantId, agentType, refresh],
-  );
+  const history = useBindingHistoryQuery(tenantId, agentType);
   return (
     <>
-      <ErrorAlert error={history.error} onRetry={() => history.reload()} />
+      <ErrorAlert error={history.error} onRetry={() => void history.refetch()} />
       <Table<BindingHistoryEntry>
         rowKey={(h) => `${h.agentType}-${h.version}`}
         size="middle"
-        loading={history.loading}
+        loading={history.isLoading}
         dataSource={history.data ? [...history.data] : []}
         locale={{ emptyText: t('bindings.history.empty') }}
         pagination={{

@@ -1,5 +1,5 @@
 import { Form, Input, Select } from 'antd';
-import { createTenant } from '../../api/admin';
+import { useCreateTenant } from '../../api/mutations';
 import type { Tenant } from '../../api/types';
 import { FormModal } from '../../components/FormModal';
 import { LANGUAGE_OPTIONS, useT } from '../../i18n';
@@ -18,9 +18,12 @@ export function NewTenantModal(props: {
 }) {
   const t = useT();
   const [form] = Form.useForm<Values>();
+  const createTenant = useCreateTenant();
 
   const submit = async (v: Values) => {
-    props.onCreated(await createTenant({ id: v.id.trim(), name: v.name.trim(), locale: v.locale }));
+    props.onCreated(
+      await createTenant.mutateAsync({ id: v.id.trim(), name: v.name.trim(), locale: v.locale }),
+    );
   };
 
   return (

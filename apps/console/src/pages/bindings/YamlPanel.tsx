@@ -1,16 +1,23 @@
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { Alert, App, Button, Card, Input, Space, Typography, Upload } from 'antd';
 import { useState } from 'react';
-import { exportTenantYaml, importTenantYaml } from '../../api/admin';
+import { exportTenantYaml } from '../../api/admin';
+import { useApiClient } from '../../api/ApiClientContext';
 import { saveBlob } from '../../api/client';
+import { useImportTenantYaml } from '../../api/mutations';
 import type { ImportResult } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useT } from '../../i18n';
 
-/** A tenant's bindings as a config/tenants YAML file: download it, or upload / paste one back. */
-export function YamlPanel({ tenantId, onImported }: { tenantId: string; onImported: () => void }) {
+/**
+ * A tenant's bindings as a config/tenants YAML file: download it, or upload / paste one back (the
+ * tenant lists and bindings refetch after an import).
+ */
+export function YamlPanel({ tenantId }: { tenantId: string }) {
   const t = useT();
   const { message } = App.useApp();
+  const api = useApiClient();
+  const importYaml = useImportTenantYaml(tenantId);
   const [yaml, setYaml] = useState('');
   const [busy, setBusy] = useState<'export' | 'import' | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -20,7 +27,7 @@ export function YamlPanel({ tenantId, onImported }: { tenantId: string; onImport
     setBusy('export');
     setError(null);
     try {
-      const { blob, filename } = await exportTenantYaml(tenantId);
+      const { blob, filename } = await exportTenantYaml(api, tenantId);
       saveBlob(blob, filename ?? `${tenantId}.yaml`);
     } catch (err) {
       setError(err);
@@ -34,12 +41,11 @@ export function YamlPanel({ tenantId, onImported }: { tenantId: string; onImport
     setError(null);
     setResult(null);
     try {
-      const r = await importTenantYaml(tenantId, yaml);
+      const r = await importYaml.mutateAsync(yaml);
       setResult(r);
       message.success(
         t('bindings.yaml.result', { changed: r.changed.length, unchanged: countOf(r.unchanged) }),
       );
-      onImported();
     } catch (err) {
       setError(err);
     } finally {

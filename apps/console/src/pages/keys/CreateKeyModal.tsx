@@ -1,9 +1,9 @@
 import { Form, Input, Select } from 'antd';
-import { createKey, listBindings, listTenants } from '../../api/admin';
+import { useCreateKey } from '../../api/mutations';
+import { useBindingsQuery, useTenantsQuery } from '../../api/queries';
 import type { CreatedKey, NewKey, Role } from '../../api/types';
 import { usePrincipal } from '../../auth/AuthContext';
 import { FormModal } from '../../components/FormModal';
-import { useApi } from '../../components/useApi';
 import { useT } from '../../i18n';
 
 const ALL_ROLES: Role[] = ['platform_admin', 'tenant_admin', 'approver', 'auditor', 'agent'];
@@ -31,20 +31,15 @@ export function CreateKeyModal(props: {
   const role = Form.useWatch('role', form);
   const tenantId = Form.useWatch('tenantId', form) ?? me.tenantId ?? undefined;
   const platform = me.role === 'platform_admin';
-  const tenants = useApi(platform && props.open ? (signal) => listTenants(signal) : null, [
-    platform,
-    props.open,
-  ]);
-  const agentTypes = useApi(
-    role === 'agent' && tenantId ? (signal) => listBindings(tenantId, signal) : null,
-    [role, tenantId],
-  );
+  const tenants = useTenantsQuery(platform && props.open);
+  const agentTypes = useBindingsQuery(tenantId, role === 'agent');
+  const createKey = useCreateKey();
 
   const submit = async (values: Values) => {
     const body: NewKey = { name: values.name.trim(), role: values.role };
     if (values.tenantId) body.tenantId = values.tenantId;
     if (values.role === 'agent' && values.agentTypes?.length) body.agentTypes = values.agentTypes;
-    const created = await createKey(body);
+    const created = await createKey.mutateAsync(body);
     form.resetFields();
     props.onCreated(created);
   };
@@ -86,7 +81,7 @@ export function CreateKeyModal(props: {
         >
           <Select
             allowClear
-            loading={tenants.loading}
+            loading={tenants.isLoading}
             placeholder={t('keys.noTenant')}
             options={(tenants.data ?? []).map((x) => ({ value: x.id, label: `${x.name} (${x.id})` }))}
           />
@@ -96,7 +91,7 @@ export function CreateKeyModal(props: {
         <Form.Item name="agentTypes" label={t('keys.agentTypes')} extra={t('keys.agentTypesHint')}>
           <Select
             mode="tags"
-            loading={agentTypes.loading}
+            loading={agentTypes.isLoading}
             options={(agentTypes.data ?? []).map((b) => ({ value: b.agentType, label: b.agentType }))}
           />
         </Form.Item>

@@ -1,0 +1,105 @@
+/**
+ * The console's reads as cached queries. Each key starts with the endpoint and ends with its
+ * parameters, so two screens asking the same thing share one answer, and a mutation invalidates by
+ * prefix (`queryKeys.tenant(id)` covers that tenant's bindings and their history).
+ */
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { bindingHistory, getStats, listBindings, listKeys, listTenants, listTools } from './admin';
+import { listApprovals } from './approvals';
+import { useApiClient } from './ApiClientContext';
+import { getCallStory, listAuditEvents } from './audit';
+import type { ApprovalStatus, AuditFilter } from './types';
+
+type StatsQuery = { from: string; to: string; bucketMinutes: number };
+type AuditPaging = { cursor?: string; limit: number };
+
+export const queryKeys = {
+  tools: ['/v1/admin/tools'] as const,
+  tenants: ['/v1/admin/tenants'] as const,
+  tenant: (tenantId: string) => ['/v1/admin/tenants', tenantId] as const,
+  bindings: (tenantId: string) => ['/v1/admin/tenants', tenantId, 'bindings'] as const,
+  bindingHistory: (tenantId: string, agentType: string) =>
+    ['/v1/admin/tenants', tenantId, 'bindings/history', { agentType }] as const,
+  keys: ['/v1/admin/keys'] as const,
+  stats: (query: StatsQuery) => ['/v1/admin/stats', query] as const,
+  approvals: ['/v1/approvals'] as const,
+  approvalsWith: (status: ApprovalStatus) => ['/v1/approvals', { status }] as const,
+  auditEvents: (filter: AuditFilter, paging: AuditPaging) => ['/v1/audit/events', filter, paging] as const,
+  callStory: (callId: string) => ['/v1/audit/calls', callId] as const,
+};
+
+export function useToolsQuery() {
+  const api = useApiClient();
+  return useQuery({ queryKey: queryKeys.tools, queryFn: ({ signal }) => listTools(api, signal) });
+}
+
+export function useTenantsQuery(enabled = true) {
+  const api = useApiClient();
+  return useQuery({
+    queryKey: queryKeys.tenants,
+    queryFn: ({ signal }) => listTenants(api, signal),
+    enabled,
+  });
+}
+
+export function useBindingsQuery(tenantId: string | null | undefined, enabled = true) {
+  const api = useApiClient();
+  return useQuery({
+    queryKey: queryKeys.bindings(tenantId ?? ''),
+    queryFn: ({ signal }) => listBindings(api, tenantId ?? '', signal),
+    enabled: enabled && Boolean(tenantId),
+  });
+}
+
+export function useBindingHistoryQuery(tenantId: string, agentType: string) {
+  const api = useApiClient();
+  return useQuery({
+    queryKey: queryKeys.bindingHistory(tenantId, agentType),
+    queryFn: ({ signal }) => bindingHistory(api, tenantId, agentType, signal),
+  });
+}
+
+/** The API keys; `enabled` false for viewers the API would refuse (they get no list, not an error). */
+export function useKeysQuery(enabled = true) {
+  const api = useApiClient();
+  return useQuery({ queryKey: queryKeys.keys, queryFn: ({ signal }) => listKeys(api, signal), enabled });
+}
+
+/** Stats of a time range; the previous range stays on screen while the next one loads. */
+export function useStatsQuery(query: StatsQuery) {
+  const api = useApiClient();
+  return useQuery({
+    queryKey: queryKeys.stats(query),
+    queryFn: ({ signal }) => getStats(api, query, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The inbox of one status, polled every `pollMs` while the tab is visible. */
+export function useApprovalsQuery(status: ApprovalStatus, pollMs: number) {
+  const api = useApiClient();
+  return useQuery({
+    queryKey: queryKeys.approvalsWith(status),
+    queryFn: ({ signal }) => listApprovals(api, status, signal),
+    refetchInterval: pollMs,
+  });
+}
+
+/** One page of the trail; the page on screen stays there while the next one loads. */
+export function useAuditEventsQuery(filter: AuditFilter, paging: AuditPaging) {
+  const api = useApiClient();
+  return useQuery({
+    queryKey: queryKeys.auditEvents(filter, paging),
+    queryFn: ({ signal }) => listAuditEvents(api, filter, paging, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useCallStoryQuery(callId: string | null) {
+  const api = useApiClient();
+  return useQuery({
+    queryKey: queryKeys.callStory(callId ?? ''),
+    queryFn: ({ signal }) => getCallStory(api, callId ?? '', signal),
+    enabled: callId !== null,
+  });
+}

@@ -1,0 +1,138 @@
+/**
+ * The state of one binding editor: the version it was read at (`base`), the edited tools
+ * (`draft`), the issues the gateway named, a save conflict, the preview. Saving goes through the
+ * preview; a stale version (409) keeps the other person's version as `conflict`; a refusal (400)
+ * keeps each issue for its row.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ApiError } from '../../api/client';
+import { usePreviewBindings, useSaveBindings } from '../../api/mutations';
+import { queryKeys } from '../../api/queries';
+import type { BindingPreview, BindingTool, BindingView, Issue } from '../../api/types';
+import { normalize, sameTools } from './binding-rules';
+
+export interface BindingDraft {
+  readonly base: BindingView;
+  readonly draft: readonly BindingTool[];
+  readonly dirty: boolean;
+  readonly issues: readonly Issue[];
+  readonly conflict: BindingView | null;
+  readonly preview: BindingPreview | null;
+  readonly error: unknown;
+  readonly busy: 'preview' | 'save' | null;
+  /** Replaces the draft (an edit clears the issues of the last answer). */
+  readonly edit: (next: BindingTool[]) => void;
+  readonly discard: () => void;
+  readonly openPreview: () => Promise<void>;
+  readonly closePreview: () => void;
+  /** Saves the draft; resolves with the new version, or null when the gateway refused it. */
+  readonly save: () => Promise<BindingView | null>;
+  /** Conflict: drop the draft and continue from the other person's version. */
+  readonly reloadLatest: () => void;
+  /** Conflict: keep the draft and save it on top of the other person's version. */
+  readonly rebase: () => void;
+}
+
+export function useBindingDraft(tenantId: string, binding: BindingView): BindingDraft {
+  const cache = useQueryClient();
+  const previewing = usePreviewBindings(tenantId, binding.agentType);
+  const saving = useSaveBindings(tenantId, binding.agentType);
+  const [base, setBase] = useState<BindingView>(binding);
+  const [draft, setDraft] = useState<BindingTool[]>(() => binding.tools.map(normalize));
+  const [issues, setIssues] = useState<Issue[]>([]);
+  const [conflict, setConflict] = useState<BindingView | null>(null);
+  const [preview, setPreview] = useState<BindingPreview | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const dirty = !sameTools(draft, base.tools);
+
+  // A newer version read by the page replaces an untouched editor (never unsaved work). Adjusted
+  // during render, as React advises for state derived from props, instead of an effect.
+  if (binding.version > base.version && !dirty && !conflict) {
+    setBase(binding);
+    setDraft(binding.tools.map(normalize));
+  }
+
+  /** The page's list is behind the version we now know of. */
+  const refreshList = () => void cache.invalidateQueries({ queryKey: queryKeys.bindings(tenantId) });
+
+  const edit = (next: BindingTool[]) => {
+    setDraft(next);
+    setIssues([]);
+  };
+
+  const openPreview = async () => {
+    setError(null);
+    try {
+      const p = await previewing.mutateAsync(draft.map(normalize));
+      setIssues([...p.problems]);
+      setPreview(p);
+    } catch (err) {
+      setError(err);
+    }
+  };
+
+  const save = async () => {
+    setError(null);
+    try {
+      const saved = await saving.mutateAsync({
+        version: base.version,
+        tools: draft.map(normalize),
+        description: base.description,
+      });
+      setPreview(null);
+      setBase(saved);
+      setDraft(saved.tools.map(normalize));
+      setIssues([]);
+      setConflict(null);
+      return saved;
+    } catch (err) {
+      setPreview(null);
+      const current =
+        err instanceof ApiError && err.code === 'VERSION_CONFLICT' ? err.details?.current : null;
+      if (current) {
+        setConflict(current as BindingView);
+      } else {
+        setError(err);
+        if (err instanceof ApiError && err.issues.length) setIssues(err.issues);
+      }
+      return null;
+    }
+  };
+
+  const reloadLatest = () => {
+    if (!conflict) return;
+    setBase(conflict);
+    setDraft(conflict.tools.map(normalize));
+    setConflict(null);
+    setIssues([]);
+    setError(null);
+    refreshList();
+  };
+
+  const rebase = () => {
+    if (!conflict) return;
+    setBase(conflict);
+    setConflict(null);
+    setError(null);
+    refreshList();
+  };
+
+  return {
+    base,
+    draft,
+    dirty,
+    issues,
+    conflict,
+    preview,
+    error,
+    busy: previewing.isPending ? 'preview' : saving.isPending ? 'save' : null,
+    edit,
+    discard: () => edit(base.tools.map(normalize)),
+    openPreview,
+    closePreview: () => setPreview(null),
+    save,
+    reloadLatest,
+    rebase,
+  };
+}
