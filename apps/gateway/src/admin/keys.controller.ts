@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/co
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
 import { ok } from '@toolgate/toolkit';
-import { createKeyBody, type CreateKeyBody } from './keys.dto.js';
+import { createKeyBody, type CreateKeyBody } from '@toolgate/contract';
 import { KeysAdminService } from './keys.service.js';
 
 /** CONTRACT.md "Admin" keys: create (secret shown once), list (never the secret), revoke. */

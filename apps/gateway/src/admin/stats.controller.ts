@@ -1,17 +1,10 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
+import { statsQuery, type StatsQuery } from '@toolgate/contract';
 import { ok } from '@toolgate/toolkit';
-import { z } from 'zod';
 import { adminScope } from './admin-scope.js';
 import { StatsService } from './stats.service.js';
-
-const statsQuery = z.strictObject({
-  from: z.iso.datetime({ offset: true }).optional(),
-  to: z.iso.datetime({ offset: true }).optional(),
-  bucketMinutes: z.coerce.number().int().min(1).max(1440).default(5),
-});
-type StatsQuery = z.infer<typeof statsQuery>;
 
 /** The console overview: audited calls, errors, p95 latency per tenant and tool over time. */
 @ApiTags('admin')

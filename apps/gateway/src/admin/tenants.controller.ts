@@ -15,7 +15,7 @@ import {
   type ImportTenantBody,
   type PreviewBindingsBody,
   type ReplaceBindingsBody,
-} from './admin.dto.js';
+} from '@toolgate/contract';
 import { actorOf, adminScope, tenantInScope } from './admin-scope.js';
 import { ToolCatalog } from './tool-catalog.service.js';
 

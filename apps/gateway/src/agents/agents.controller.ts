@@ -4,7 +4,7 @@ import { AgentFactory } from '@toolgate/agents';
 import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
 import { ok, type Locale } from '@toolgate/toolkit';
 import { RequestLocale } from '../http/request-locale.js';
-import { toolListQuery, type ToolListQuery } from './agents.dto.js';
+import { toolListQuery, type ToolListQuery } from '@toolgate/contract';
 
 /** CONTRACT.md "Agents": agent types and their tools in four formats (invoke: see invoke.route.ts). */
 @ApiTags('agents')

@@ -8,7 +8,7 @@ import { answerForError } from '../http/error-envelope.js';
 import { sendError } from '../http/error-reply.js';
 import { localeOf } from '../http/request-locale.js';
 import { checkRequestPart } from '../http/request-schemas.js';
-import { invokeBody, invokeQuery, type InvokeBody, type InvokeQuery } from './agents.dto.js';
+import { invokeBody, invokeQuery, type InvokeBody, type InvokeQuery } from '@toolgate/contract';
 import { InvokeToolUseCase, type InvokeAnswer, type InvokeCommand } from './invoke-tool.usecase.js';
 import { SseStream } from './sse-stream.js';
 

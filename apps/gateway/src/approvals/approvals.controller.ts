@@ -2,23 +2,15 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/com
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApprovalService, CallReaderService } from '@toolgate/approvals';
 import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
+import {
+  approvalListQuery,
+  approveBody,
+  denyBody,
+  type ApprovalListQuery,
+  type ApproveBody,
+  type DenyBody,
+} from '@toolgate/contract';
 import { ok } from '@toolgate/toolkit';
-import { z } from 'zod';
-
-const listQuery = z.strictObject({
-  status: z.enum(['pending', 'approved', 'denied', 'expired']).optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(200),
-});
-type ListQuery = z.infer<typeof listQuery>;
-const approveBody = z.strictObject({ comment: z.string().max(1000).optional() });
-// A deny is read later by the requester and the auditors: whitespace says nothing.
-const denyBody = z.strictObject({
-  comment: z
-    .string()
-    .max(1000)
-    .refine((comment) => /\S/.test(comment), 'say why (the comment is blank)'),
-});
-type Comment = { comment?: string };
 
 /** CONTRACT.md "Approvals": the inbox and the decisions. */
 @ApiTags('approvals')
@@ -30,7 +22,7 @@ export class ApprovalsController {
 
   @Get()
   @ApiOperation({ summary: "Approvals of the caller's tenant, newest first" })
-  async list(@CurrentPrincipal() p: Principal, @Query({ schema: listQuery }) q: ListQuery) {
+  async list(@CurrentPrincipal() p: Principal, @Query({ schema: approvalListQuery }) q: ApprovalListQuery) {
     return ok(await this.approvals.list(p, q.status, q.limit));
   }
 
@@ -47,7 +39,7 @@ export class ApprovalsController {
   async approve(
     @CurrentPrincipal() p: Principal,
     @Param('approvalId') id: string,
-    @Body({ schema: approveBody }) body: Comment,
+    @Body({ schema: approveBody }) body: ApproveBody,
   ) {
     return ok(await this.approvals.decide(p, id, 'approve', body.comment));
   }
@@ -58,7 +50,7 @@ export class ApprovalsController {
   async deny(
     @CurrentPrincipal() p: Principal,
     @Param('approvalId') id: string,
-    @Body({ schema: denyBody }) body: Comment,
+    @Body({ schema: denyBody }) body: DenyBody,
   ) {
     return ok(await this.approvals.decide(p, id, 'deny', body.comment));
   }

@@ -10,12 +10,9 @@ import {
   type AuditVerifyQuery,
 } from '@toolgate/audit';
 import { canAccessTenant, CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
+import { checkpointTenantQuery, type CheckpointTenantQuery } from '@toolgate/contract';
 import { ErrorCode, ok, ToolgateError } from '@toolgate/toolkit';
 import type { FastifyReply } from 'fastify';
-import { z } from 'zod';
-
-const tenantQuery = z.strictObject({ tenantId: z.string().max(64).optional() });
-type TenantQuery = z.infer<typeof tenantQuery>;
 
 /**
  * CONTRACT.md "Audit": compliance reads the trail, exports it and proves nobody edited it.
@@ -97,14 +94,20 @@ export class AuditController {
 
   @Get('checkpoints')
   @ApiOperation({ summary: 'Signed checkpoints and the public key, for an outside anchor' })
-  async checkpoints(@CurrentPrincipal() p: Principal, @Query({ schema: tenantQuery }) query: TenantQuery) {
+  async checkpoints(
+    @CurrentPrincipal() p: Principal,
+    @Query({ schema: checkpointTenantQuery }) query: CheckpointTenantQuery,
+  ) {
     return ok(await this.audit.checkpointsOf(p.tenantId, query.tenantId));
   }
 
   @Post('checkpoints')
   @HttpCode(201)
   @ApiOperation({ summary: 'Sign a checkpoint now (for the tenant given, or every tenant whose chain grew)' })
-  async checkpointNow(@CurrentPrincipal() p: Principal, @Body({ schema: tenantQuery }) body: TenantQuery) {
+  async checkpointNow(
+    @CurrentPrincipal() p: Principal,
+    @Body({ schema: checkpointTenantQuery }) body: CheckpointTenantQuery,
+  ) {
     return ok(await this.audit.checkpointNow(p.tenantId, body.tenantId));
   }
 }

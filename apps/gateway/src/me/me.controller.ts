@@ -1,6 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '@toolgate/auth';
+import type { PrincipalView } from '@toolgate/contract';
 import { ok } from '@toolgate/toolkit';
 
 /** Who the key belongs to: what the console needs to show a person only what its role allows. */
@@ -17,6 +18,6 @@ export class MeController {
       role: p.role,
       tenantId: p.tenantId,
       agentTypes: p.agentTypes,
-    });
+    } satisfies PrincipalView);
   }
 }
