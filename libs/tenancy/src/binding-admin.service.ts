@@ -155,7 +155,7 @@ export class BindingAdmin {
           changedBy: r.changedBy,
           changedAt: r.changedAt.toISOString(),
           tools: r.tools,
-          diff: withDiff.get(r),
+          diff: withDiff.get(r)!,
         }) satisfies BindingHistoryEntry,
     );
   }

@@ -73,8 +73,8 @@ export const incompleteCallSchema = named(
   z.object({
     callId: z.string(),
     tenantId: z.string(),
-    tool: z.string(),
-    instanceId: z.string(),
+    tool: z.string().nullable(),
+    instanceId: z.string().nullable().describe('The gateway process that ran it, when known'),
     startedAt: instant(),
   }),
 );

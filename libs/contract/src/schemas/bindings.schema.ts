@@ -80,7 +80,7 @@ export type BindingPreview = z.infer<typeof bindingPreviewSchema>;
 export const BINDING_CHANGE_KINDS = ['import', 'update'] as const;
 export type BindingChangeKind = (typeof BINDING_CHANGE_KINDS)[number];
 
-/** An item of `GET .../bindings/history`, newest first; the diff is against the version before. */
+/** An item of `GET .../bindings/history`, newest first; the diff is against the version before (the first: against nothing). */
 export const bindingHistoryEntrySchema = named(
   'BindingHistoryEntry',
   z.object({
@@ -90,7 +90,7 @@ export const bindingHistoryEntrySchema = named(
     changedBy: z.string(),
     changedAt: instant(),
     tools: z.array(bindingToolSchema),
-    diff: bindingDiffSchema.optional(),
+    diff: bindingDiffSchema,
   }),
 );
 export type BindingHistoryEntry = z.infer<typeof bindingHistoryEntrySchema>;

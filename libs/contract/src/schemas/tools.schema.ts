@@ -23,11 +23,8 @@ export const jsonSchemaToolSchema = named(
     timeoutMs: z.number().int(),
     approval: approvalModeSchema,
     deferred: z.boolean(),
-    endsTurn: z
-      .union([z.boolean(), z.literal('dynamic')])
-      .optional()
-      .describe('"dynamic": the tool decides per call'),
-    availableInSubagents: z.boolean().optional(),
+    endsTurn: z.union([z.boolean(), z.literal('dynamic')]).describe('"dynamic": the tool decides per call'),
+    availableInSubagents: z.boolean(),
   }),
 );
 export type JsonSchemaTool = z.infer<typeof jsonSchemaToolSchema>;
