@@ -25,7 +25,8 @@ export function DecisionModal(props: {
       target.decision === 'approve'
         ? await approve(target.approval.approvalId, text)
         : await deny(target.approval.approvalId, text ?? '');
-    message.success(t('approvals.decided', { status: t(`call.${result.call.status}`) }));
+    // No call comes back when the approval was already closed by someone else (the call is gone).
+    if (result.call) message.success(t('approvals.decided', { status: t(`call.${result.call.status}`) }));
     form.resetFields();
     props.onDecided();
   };

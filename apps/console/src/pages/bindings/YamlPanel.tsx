@@ -36,9 +36,7 @@ export function YamlPanel({ tenantId, onImported }: { tenantId: string; onImport
     try {
       const r = await importTenantYaml(tenantId, yaml);
       setResult(r);
-      message.success(
-        t('bindings.yaml.result', { changed: r.changed.length, unchanged: countOf(r.unchanged) }),
-      );
+      message.success(importSummary(t, r));
       onImported();
     } catch (err) {
       setError(err);
@@ -95,10 +93,7 @@ export function YamlPanel({ tenantId, onImported }: { tenantId: string; onImport
             <Alert
               type="success"
               showIcon
-              title={t('bindings.yaml.result', {
-                changed: result.changed.length,
-                unchanged: countOf(result.unchanged),
-              })}
+              title={importSummary(t, result)}
               description={
                 result.changed.length
                   ? t('bindings.yaml.changedList', { list: result.changed.join(', ') })
@@ -112,4 +107,6 @@ export function YamlPanel({ tenantId, onImported }: { tenantId: string; onImport
   );
 }
 
-const countOf = (v: readonly string[] | number) => (typeof v === 'number' ? v : v.length);
+/** The gateway says which agent types got a new version, and whether the file changed nothing. */
+const importSummary = (t: ReturnType<typeof useT>, r: ImportResult) =>
+  r.unchanged ? t('bindings.yaml.unchanged') : t('bindings.yaml.result', { changed: r.changed.length });
