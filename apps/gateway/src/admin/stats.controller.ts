@@ -5,6 +5,8 @@ import { statsQuery, type StatsQuery } from '@toolgate/contract';
 import { ok } from '@toolgate/toolkit';
 import { adminScope } from './admin-scope.js';
 import { StatsService } from './stats.service.js';
+import { statsSchema } from '@toolgate/contract';
+import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 
 /** The console overview: audited calls, errors, p95 latency per tenant and tool over time. */
 @ApiTags('admin')
@@ -19,6 +21,7 @@ export class StatsController {
     summary:
       'Calls, error rate and p95 latency per tenant, tool and time bucket (default: the last 6 h in 5-minute buckets)',
   })
+  @ApiEnvelope(statsSchema)
   async get(@CurrentPrincipal() p: Principal, @Query({ schema: statsQuery }) q: StatsQuery) {
     const to = q.to ? new Date(q.to) : new Date();
     const from = q.from ? new Date(q.from) : new Date(to.getTime() - 6 * 60 * 60 * 1000);

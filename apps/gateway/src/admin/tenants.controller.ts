@@ -18,6 +18,16 @@ import {
 } from '@toolgate/contract';
 import { actorOf, adminScope, tenantInScope } from './admin-scope.js';
 import { ToolCatalog } from './tool-catalog.service.js';
+import {
+  bindingHistoryEntrySchema,
+  bindingPreviewSchema,
+  bindingViewSchema,
+  catalogToolSchema,
+  importResultSchema,
+  tenantDetailSchema,
+  tenantViewSchema,
+} from '@toolgate/contract';
+import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 
 /** CONTRACT.md "Admin": the tool catalog, tenants, and per-agent-type bindings with versions. */
 @ApiTags('admin')
@@ -33,11 +43,13 @@ export class TenantsController {
 
   @Get('tools')
   @ApiOperation({ summary: 'The tool catalog: contracts, implementations, risk, schemas, who binds them' })
+  @ApiEnvelope([catalogToolSchema])
   async tools(@CurrentPrincipal() actor: Principal) {
     return ok(await this.catalog.list(adminScope(actor)));
   }
 
   @Get('tenants')
+  @ApiEnvelope([tenantViewSchema])
   async list(@CurrentPrincipal() actor: Principal) {
     return ok(await this.tenants.list(adminScope(actor)));
   }
@@ -45,6 +57,7 @@ export class TenantsController {
   @Post('tenants')
   @HttpCode(201)
   @ApiOperation({ summary: 'Create a tenant (platform admins)' })
+  @ApiEnvelope(tenantDetailSchema, { status: 201, errors: ['ALREADY_EXISTS'] })
   async create(
     @CurrentPrincipal() actor: Principal,
     @Body({ schema: createTenantBody }) body: CreateTenantBody,
@@ -54,12 +67,14 @@ export class TenantsController {
   }
 
   @Get('tenants/:tenantId')
+  @ApiEnvelope(tenantDetailSchema, { errors: ['NOT_FOUND'] })
   async get(@CurrentPrincipal() actor: Principal, @Param('tenantId') tenantId: string) {
     return ok(await this.tenants.get(tenantInScope(actor, tenantId)));
   }
 
   @Get('tenants/:tenantId/bindings')
   @ApiOperation({ summary: 'Bindings per agent type, each with its version' })
+  @ApiEnvelope([bindingViewSchema], { errors: ['NOT_FOUND'] })
   async bindingsOf(@CurrentPrincipal() actor: Principal, @Param('tenantId') tenantId: string) {
     return ok(await this.bindings.list(tenantInScope(actor, tenantId)));
   }
@@ -69,6 +84,7 @@ export class TenantsController {
     summary:
       'Replace one agent type’s bindings (409 VERSION_CONFLICT when stale, 400 when looser than declared)',
   })
+  @ApiEnvelope(bindingViewSchema, { errors: ['NOT_FOUND', 'VERSION_CONFLICT'] })
   async replace(
     @CurrentPrincipal() actor: Principal,
     @Param('tenantId') tenantId: string,
@@ -81,6 +97,7 @@ export class TenantsController {
   @Post('tenants/:tenantId/agents/:agentType/bindings/preview')
   @HttpCode(200)
   @ApiOperation({ summary: 'The effective tool set and the diff a change would give, without saving' })
+  @ApiEnvelope(bindingPreviewSchema, { errors: ['NOT_FOUND'] })
   async preview(
     @CurrentPrincipal() actor: Principal,
     @Param('tenantId') tenantId: string,
@@ -92,6 +109,7 @@ export class TenantsController {
 
   @Get('tenants/:tenantId/bindings/history')
   @ApiOperation({ summary: 'Saved versions: who, when, and the diff' })
+  @ApiEnvelope([bindingHistoryEntrySchema], { errors: ['NOT_FOUND'] })
   async history(
     @CurrentPrincipal() actor: Principal,
     @Param('tenantId') tenantId: string,
@@ -103,6 +121,7 @@ export class TenantsController {
   @Get('tenants/:tenantId/export')
   @Header('content-type', 'application/yaml; charset=utf-8')
   @ApiOperation({ summary: 'The tenant as a config/tenants YAML file' })
+  @ApiEnvelope(null, { text: ['application/yaml'], errors: ['NOT_FOUND'] })
   async export(@CurrentPrincipal() actor: Principal, @Param('tenantId') tenantId: string): Promise<string> {
     return this.tenants.exportYaml(tenantInScope(actor, tenantId));
   }
@@ -113,6 +132,7 @@ export class TenantsController {
     summary:
       'Apply a tenant file; changed agent types become new versions (exporting then importing changes nothing)',
   })
+  @ApiEnvelope(importResultSchema, { errors: ['NOT_FOUND', 'VERSION_CONFLICT'] })
   async import(
     @CurrentPrincipal() actor: Principal,
     @Param('tenantId') tenantId: string,

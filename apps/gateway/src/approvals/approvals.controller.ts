@@ -11,6 +11,8 @@ import {
   type DenyBody,
 } from '@toolgate/contract';
 import { ok } from '@toolgate/toolkit';
+import { approvalViewSchema, callReadSchema, decisionResultSchema } from '@toolgate/contract';
+import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 
 /** CONTRACT.md "Approvals": the inbox and the decisions. */
 @ApiTags('approvals')
@@ -22,11 +24,13 @@ export class ApprovalsController {
 
   @Get()
   @ApiOperation({ summary: "Approvals of the caller's tenant, newest first" })
+  @ApiEnvelope([approvalViewSchema])
   async list(@CurrentPrincipal() p: Principal, @Query({ schema: approvalListQuery }) q: ApprovalListQuery) {
     return ok(await this.approvals.list(p, q.status, q.limit));
   }
 
   @Get(':approvalId')
+  @ApiEnvelope(approvalViewSchema, { errors: ['NOT_FOUND'] })
   async get(@CurrentPrincipal() p: Principal, @Param('approvalId') id: string) {
     return ok(await this.approvals.get(p, id));
   }
@@ -36,6 +40,7 @@ export class ApprovalsController {
   @ApiOperation({
     summary: 'Approve; once enough approvers agree the call runs (exactly once) and its outcome is answered',
   })
+  @ApiEnvelope(decisionResultSchema, { errors: ['NOT_FOUND', 'APPROVAL_EXPIRED', 'APPROVAL_DENIED'] })
   async approve(
     @CurrentPrincipal() p: Principal,
     @Param('approvalId') id: string,
@@ -47,6 +52,7 @@ export class ApprovalsController {
   @Post(':approvalId/deny')
   @HttpCode(200)
   @ApiOperation({ summary: 'Deny with a comment; the tool never runs' })
+  @ApiEnvelope(decisionResultSchema, { errors: ['NOT_FOUND', 'APPROVAL_EXPIRED', 'APPROVAL_DENIED'] })
   async deny(
     @CurrentPrincipal() p: Principal,
     @Param('approvalId') id: string,
@@ -68,6 +74,7 @@ export class CallsController {
     summary:
       'A call of the caller’s tenant: pending_approval | running | succeeded | failed | denied | expired | interrupted. The full result goes to the key that made the call and to admins; other readers get it redacted.',
   })
+  @ApiEnvelope(callReadSchema, { errors: ['NOT_FOUND'] })
   async get(@CurrentPrincipal() p: Principal, @Param('callId') callId: string) {
     return ok(await this.calls.view(p, callId));
   }

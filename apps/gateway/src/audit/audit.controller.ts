@@ -13,6 +13,16 @@ import { canAccessTenant, CurrentPrincipal, Roles, type Principal } from '@toolg
 import { checkpointTenantQuery, type CheckpointTenantQuery } from '@toolgate/contract';
 import { ErrorCode, ok, ToolgateError } from '@toolgate/toolkit';
 import type { FastifyReply } from 'fastify';
+import {
+  auditEventViewSchema,
+  auditPageSchema,
+  callStorySchema,
+  checkpointExportSchema,
+  checkpointSchema,
+  incompleteCallSchema,
+  verificationSchema,
+} from '@toolgate/contract';
+import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 
 /**
  * CONTRACT.md "Audit": compliance reads the trail, exports it and proves nobody edited it.
@@ -29,6 +39,7 @@ export class AuditController {
   @ApiOperation({
     summary: 'Events, newest first, filtered, with a keyset cursor that stays stable while rows are added',
   })
+  @ApiEnvelope(auditPageSchema)
   async events(
     @CurrentPrincipal() p: Principal,
     @Query({ schema: auditListQuerySchema }) query: AuditListQuery,
@@ -38,18 +49,21 @@ export class AuditController {
 
   @Get('events/:id')
   @ApiOperation({ summary: 'One event' })
+  @ApiEnvelope(auditEventViewSchema, { errors: ['NOT_FOUND'] })
   async event(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
     return ok(await this.audit.event(id, p.tenantId));
   }
 
   @Get('calls/:callId')
   @ApiOperation({ summary: "A call's whole story: started → approval → finished / late completion" })
+  @ApiEnvelope(callStorySchema, { errors: ['NOT_FOUND'] })
   async call(@CurrentPrincipal() p: Principal, @Param('callId') callId: string) {
     return ok(await this.audit.call(callId, p.tenantId));
   }
 
   @Get('incomplete')
   @ApiOperation({ summary: 'Calls with a started event and no closing event yet' })
+  @ApiEnvelope([incompleteCallSchema])
   async incomplete(@CurrentPrincipal() p: Principal) {
     return ok(await this.audit.incomplete(p.tenantId));
   }
@@ -58,6 +72,7 @@ export class AuditController {
   @ApiOperation({
     summary: 'The filtered events as CSV (UTF-8 with BOM, opens in Excel) or JSON Lines, streamed',
   })
+  @ApiEnvelope(null, { text: ['text/csv', 'application/x-ndjson'] })
   async export(
     @CurrentPrincipal() p: Principal,
     @Query({ schema: auditExportQuerySchema }) query: AuditExportQuery,
@@ -85,6 +100,7 @@ export class AuditController {
   @ApiOperation({
     summary: 'Recompute the chain against the signed checkpoints; names the first broken event',
   })
+  @ApiEnvelope(verificationSchema)
   async verify(
     @CurrentPrincipal() p: Principal,
     @Query({ schema: auditVerifyQuerySchema }) query: AuditVerifyQuery,
@@ -94,6 +110,7 @@ export class AuditController {
 
   @Get('checkpoints')
   @ApiOperation({ summary: 'Signed checkpoints and the public key, for an outside anchor' })
+  @ApiEnvelope(checkpointExportSchema)
   async checkpoints(
     @CurrentPrincipal() p: Principal,
     @Query({ schema: checkpointTenantQuery }) query: CheckpointTenantQuery,
@@ -104,6 +121,7 @@ export class AuditController {
   @Post('checkpoints')
   @HttpCode(201)
   @ApiOperation({ summary: 'Sign a checkpoint now (for the tenant given, or every tenant whose chain grew)' })
+  @ApiEnvelope([checkpointSchema], { status: 201, errors: ['AUDIT_CHAIN_BROKEN'] })
   async checkpointNow(
     @CurrentPrincipal() p: Principal,
     @Body({ schema: checkpointTenantQuery }) body: CheckpointTenantQuery,

@@ -3,6 +3,8 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '@toolgate/auth';
 import type { PrincipalView } from '@toolgate/contract';
 import { ok } from '@toolgate/toolkit';
+import { principalViewSchema } from '@toolgate/contract';
+import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 
 /** Who the key belongs to: what the console needs to show a person only what its role allows. */
 @ApiTags('auth')
@@ -11,6 +13,7 @@ import { ok } from '@toolgate/toolkit';
 export class MeController {
   @Get()
   @ApiOperation({ summary: 'The principal behind the key: id, name, role, tenant, agent types' })
+  @ApiEnvelope(principalViewSchema)
   me(@CurrentPrincipal() p: Principal) {
     return ok({
       principalId: p.principalId,
