@@ -4,7 +4,7 @@
  * resolves, and a client generated from it by openapi-typescript type-checks a call — and refuses a
  * field the server does not send.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
@@ -19,6 +19,29 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 function operationsOf(document: Json): [string, Json][] {
   return Object.entries(document.paths as Json).flatMap(([path, item]) =>
     METHODS.filter((m) => item[m]).map((m) => [`${m.toUpperCase()} ${path}`, item[m]] as [string, Json]),
+  );
+}
+
+/** The documentation's own routes: the UI and the document are not operations of the API. */
+const DOCUMENTATION_ROUTES = new Set(['GET /docs', 'GET /docs-json']);
+
+/**
+ * Every route docs/CONTRACT.md names, as `METHOD /path/{param}`: each code span that starts with
+ * a method (or methods joined by `|`) and a path; a query string is not part of the route.
+ * Sections whose heading says "planned" describe routes not served yet.
+ */
+function contractRoutes(markdown: string): string[] {
+  const served = markdown
+    .split(/^## /m)
+    .filter((section) => !/^[^\n]*planned/i.test(section))
+    .join('\n');
+  const routes = [
+    ...served.matchAll(
+      /`((?:GET|POST|PUT|PATCH|DELETE)(?:\|(?:GET|POST|PUT|PATCH|DELETE))*) (\/[^`\s?]*)[^`]*`/g,
+    ),
+  ];
+  return routes.flatMap(([, methods, path]) =>
+    methods!.split('|').map((m) => `${m} ${path!.replace(/:(\w+)/g, '{$1}')}`),
   );
 }
 
@@ -100,6 +123,13 @@ describe('OpenAPI at /docs-json', () => {
       ];
     });
     expect(lacking).toEqual([]);
+  });
+
+  it('serves exactly the routes docs/CONTRACT.md lists', () => {
+    const documented = new Set(contractRoutes(readFileSync('docs/CONTRACT.md', 'utf8')));
+    const served = new Set(operationsOf(document).map(([name]) => name));
+    expect([...documented].filter((r) => !served.has(r) && !DOCUMENTATION_ROUTES.has(r)).sort()).toEqual([]);
+    expect([...served].filter((r) => !documented.has(r)).sort()).toEqual([]);
   });
 
   it('resolves every $ref to a schema of its components', () => {
