@@ -2,9 +2,8 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/co
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
 import { ok } from '@toolgate/toolkit';
-import { createKeyBody, type CreateKeyBody } from '@toolgate/contract';
+import { apiKeyViewSchema, createdKeySchema, createKeyBody, type CreateKeyBody } from '@toolgate/contract';
 import { KeysAdminService } from './keys.service.js';
-import { apiKeyViewSchema, createdKeySchema } from '@toolgate/contract';
 import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 
 /** CONTRACT.md "Admin" keys: create (secret shown once), list (never the secret), revoke. */

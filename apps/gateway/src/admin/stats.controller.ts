@@ -1,11 +1,10 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
-import { statsQuery, type StatsQuery } from '@toolgate/contract';
+import { statsQuery, statsSchema, type StatsQuery } from '@toolgate/contract';
 import { ok } from '@toolgate/toolkit';
 import { adminScope } from './admin-scope.js';
 import { StatsService } from './stats.service.js';
-import { statsSchema } from '@toolgate/contract';
 import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 
 /** The console overview: audited calls, errors, p95 latency per tenant and tool over time. */

@@ -5,11 +5,18 @@ import { BindingAdmin, TenantAdmin } from '@toolgate/tenancy';
 import { ErrorCode, ok, ToolgateError } from '@toolgate/toolkit';
 import {
   agentTypeParam,
+  bindingHistoryEntrySchema,
+  bindingPreviewSchema,
+  bindingViewSchema,
+  catalogToolSchema,
   createTenantBody,
   historyQuery,
+  importResultSchema,
   importTenantBody,
   previewBindingsBody,
   replaceBindingsBody,
+  tenantDetailSchema,
+  tenantViewSchema,
   type CreateTenantBody,
   type HistoryQuery,
   type ImportTenantBody,
@@ -18,15 +25,6 @@ import {
 } from '@toolgate/contract';
 import { actorOf, adminScope, tenantInScope } from './admin-scope.js';
 import { ToolCatalog } from './tool-catalog.service.js';
-import {
-  bindingHistoryEntrySchema,
-  bindingPreviewSchema,
-  bindingViewSchema,
-  catalogToolSchema,
-  importResultSchema,
-  tenantDetailSchema,
-  tenantViewSchema,
-} from '@toolgate/contract';
 import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 
 /** CONTRACT.md "Admin": the tool catalog, tenants, and per-agent-type bindings with versions. */

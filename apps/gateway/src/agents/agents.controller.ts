@@ -4,8 +4,12 @@ import { AgentFactory } from '@toolgate/agents';
 import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
 import { ok, type Locale } from '@toolgate/toolkit';
 import { RequestLocale } from '../http/request-locale.js';
-import { toolListQuery, type ToolListQuery } from '@toolgate/contract';
-import { agentTypeSummarySchema, toolListItemSchema } from '@toolgate/contract';
+import {
+  agentTypeSummarySchema,
+  toolListItemSchema,
+  toolListQuery,
+  type ToolListQuery,
+} from '@toolgate/contract';
 import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 
 /** CONTRACT.md "Agents": agent types and their tools in four formats (invoke: see invoke.route.ts). */

@@ -4,14 +4,16 @@ import { ApprovalService, CallReaderService } from '@toolgate/approvals';
 import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
 import {
   approvalListQuery,
+  approvalViewSchema,
   approveBody,
+  callReadSchema,
+  decisionResultSchema,
   denyBody,
   type ApprovalListQuery,
   type ApproveBody,
   type DenyBody,
 } from '@toolgate/contract';
 import { ok } from '@toolgate/toolkit';
-import { approvalViewSchema, callReadSchema, decisionResultSchema } from '@toolgate/contract';
 import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 
 /** CONTRACT.md "Approvals": the inbox and the decisions. */

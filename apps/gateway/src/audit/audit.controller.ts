@@ -10,18 +10,19 @@ import {
   type AuditVerifyQuery,
 } from '@toolgate/audit';
 import { canAccessTenant, CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
-import { checkpointTenantQuery, type CheckpointTenantQuery } from '@toolgate/contract';
-import { ErrorCode, ok, ToolgateError } from '@toolgate/toolkit';
-import type { FastifyReply } from 'fastify';
 import {
   auditEventViewSchema,
   auditPageSchema,
   callStorySchema,
   checkpointExportSchema,
   checkpointSchema,
+  checkpointTenantQuery,
   incompleteCallSchema,
   verificationSchema,
+  type CheckpointTenantQuery,
 } from '@toolgate/contract';
+import { ErrorCode, ok, ToolgateError } from '@toolgate/toolkit';
+import type { FastifyReply } from 'fastify';
 import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 
 /**

@@ -1,9 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '@toolgate/auth';
-import type { PrincipalView } from '@toolgate/contract';
+import { principalViewSchema, type PrincipalView } from '@toolgate/contract';
 import { ok } from '@toolgate/toolkit';
-import { principalViewSchema } from '@toolgate/contract';
 import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 
 /** Who the key belongs to: what the console needs to show a person only what its role allows. */
