@@ -22,11 +22,15 @@ import {
   RISK_LEVELS,
   ROLES,
   TOOL_LIST_FORMATS,
+  bindingDiffSchema,
+  bindingToolSchema,
   type AgentTypeSummary,
   type ApprovalView,
   type AuditEventView,
+  type BindingDiff,
   type BindingHistoryEntry,
   type BindingPreview,
+  type BindingTool,
   type BindingView,
   type CallRead,
   type CallState,
@@ -54,6 +58,7 @@ import {
   type toJsonSchemaItem,
 } from '@toolgate/toolkit';
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { z } from 'zod';
 import type { StatsService } from '../../apps/gateway/src/admin/stats.service.js';
 import type { ToolCatalog } from '../../apps/gateway/src/admin/tool-catalog.service.js';
 
@@ -136,6 +141,11 @@ describe('the gateway sends what libs/contract declares', () => {
     sameShape<Result<StatsService['stats']>, Stats>();
     expectTypeOf<Stats['buckets'][number]['p95Ms']>().toEqualTypeOf<number>();
     sameShape<ToolkitErrorEnvelope, ErrorEnvelope>();
+  });
+
+  it("the Zod-free rule types are the schemas' types", () => {
+    expectTypeOf<z.output<typeof bindingToolSchema>>().toEqualTypeOf<BindingTool>();
+    expectTypeOf<z.output<typeof bindingDiffSchema>>().toEqualTypeOf<BindingDiff>();
   });
 
   it('the word lists are the ones the libs use', () => {
