@@ -87,6 +87,10 @@ const updatedAt: string = call.data.updatedAt;
 declare const history: Ok<'/v1/admin/tenants/{tenantId}/bindings/history', 'get'>;
 const kind: 'import' | 'update' = history.data[0]!.kind;
 
+declare const decision: Ok<'/v1/approvals/{approvalId}/approve', 'post'>;
+// @ts-expect-error the call is null when there is no call record
+decision.data.call.status;
+
 declare const failure: components['schemas']['ErrorEnvelope'];
 const code: string = failure.code;
 

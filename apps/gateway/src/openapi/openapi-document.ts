@@ -7,8 +7,8 @@ type Node = Record<string, unknown>;
 
 /**
  * Response schemas are descriptions of what the server sends, not validators: additions are
- * welcome (docs/CONTRACT.md), so objects stay open to new fields, and an ISO-8601 instant keeps its
- * `format` without Zod's long pattern.
+ * welcome (docs/CONTRACT.md), so objects stay open to new fields; an ISO-8601 instant keeps its
+ * `format` without Zod's long pattern, an integer its type without the safe-integer bounds.
  */
 function forResponses(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(forResponses);
@@ -17,6 +17,9 @@ function forResponses(node: unknown): unknown {
   for (const [key, value] of Object.entries(node as Node)) {
     if (key === 'additionalProperties' && value === false) continue;
     if (key === 'pattern' && (node as Node).format === 'date-time') continue;
+    // Zod bounds every integer by the safe range; that says nothing a client needs.
+    if ((key === 'minimum' || key === 'maximum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER)
+      continue;
     out[key] = forResponses(value);
   }
   return out;
