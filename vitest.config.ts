@@ -27,7 +27,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['libs/**/*.spec.ts', 'apps/gateway/**/*.spec.ts', 'test/property/**/*.spec.ts'],
+          include: [
+            'libs/**/*.spec.ts',
+            'apps/gateway/**/*.spec.ts',
+            'test/property/**/*.spec.ts',
+            'test/types/**/*.spec.ts',
+          ],
           globalSetup: [],
         },
       },

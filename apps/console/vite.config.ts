@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
+const contractSrc = fileURLToPath(new URL('../../libs/contract/src/', import.meta.url));
 
 /**
  * The admin console: a single-page app the gateway serves at /console from apps/console/dist.
@@ -12,6 +13,14 @@ export default defineConfig({
   root,
   base: '/console/',
   plugins: [react()],
+  resolve: {
+    // The REST contract shared with the gateway (libs/contract). Pages import its types and its
+    // Zod-free `rules` entry; the Zod schemas stay out of the bundle.
+    alias: [
+      { find: /^@toolgate\/contract\/rules$/, replacement: `${contractSrc}rules/index.ts` },
+      { find: /^@toolgate\/contract$/, replacement: `${contractSrc}index.ts` },
+    ],
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

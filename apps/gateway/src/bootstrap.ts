@@ -1,9 +1,9 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import type { DynamicModule } from '@nestjs/common';
 import { Logger } from 'nestjs-pino';
-import { documentInvokeRoute, registerInvokeRoute } from './agents/invoke.route.js';
+import { registerInvokeRoute } from './agents/invoke.route.js';
 import { AppModule } from './app.module.js';
 import { registerConsole } from './console/console-static.js';
 import { clientErrorHandler, frameworkErrorHandler, refuseConnect } from './http/framework-errors.js';
@@ -11,6 +11,7 @@ import { useStrictJsonParser } from './http/json-body-parser.js';
 import { requestIdOf, useRequestIdHeader } from './http/request-id.js';
 import { DEFAULT_LOCALE_PROPERTY } from './http/request-locale.js';
 import { useSecurityHeaders } from './http/security-headers.js';
+import { buildOpenApiDocument } from './openapi/openapi-document.js';
 import type { Settings } from './settings/settings.js';
 
 /** Options for building a gateway in a test or a benchmark. */
@@ -66,21 +67,7 @@ export async function createGateway(
   registerInvokeRoute(app, bodyLimit);
   await registerConsole(app, settings.server.consoleDir);
   // Built on the first request for /docs, not at every boot.
-  SwaggerModule.setup('docs', app, () => {
-    const document = SwaggerModule.createDocument(
-      app,
-      new DocumentBuilder()
-        .setTitle('Toolgate')
-        .setDescription(
-          'Governed tool calls: definitions, tenant bindings, approval and a tamper-evident audit trail. Every JSON body is an envelope.',
-        )
-        .setVersion('1')
-        .addBearerAuth()
-        .build(),
-    );
-    documentInvokeRoute(document);
-    return document;
-  });
+  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app));
   app.enableShutdownHooks();
   return app;
 }

@@ -1,19 +1,8 @@
-/** Events of the trail. Call events carry a call id; admin events do not. */
-export const AUDIT_EVENT_TYPES = [
-  'started',
-  'finished',
-  'late_completion',
-  'not_executed',
-  'interrupted',
-  'approval_requested',
-  'approval_decided',
-  'key_created',
-  'key_revoked',
-  'binding_changed',
-  'tenant_created',
-  'tenant_changed',
-] as const;
-export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
+import type { AuditEventType } from '@toolgate/contract';
+
+// Events of the trail (call events carry a call id; admin events do not) are the REST contract's.
+export { AUDIT_EVENT_TYPES } from '@toolgate/contract';
+export type { AuditEventType } from '@toolgate/contract';
 
 /** Events that end a call; each `started` gets exactly one of them. */
 export const CLOSING_EVENTS: ReadonlySet<AuditEventType> = new Set([

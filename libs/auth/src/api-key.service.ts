@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ApiKeyView, CreatedKey } from '@toolgate/contract';
 import { AuditTrail, type AdminEvent } from '@toolgate/audit';
 import { isUniqueViolation, RefreshingCache } from '@toolgate/database';
 import { ErrorCode, ToolgateError, uuidv7 } from '@toolgate/toolkit';
@@ -17,23 +18,9 @@ export interface CreateKeyCommand {
   readonly agentTypes?: readonly string[] | null;
 }
 
-/** A key as the API shows it: never the secret, never the hash. */
-export interface ApiKeyView {
-  readonly id: string;
-  readonly name: string;
-  readonly role: Role;
-  readonly tenantId: string | null;
-  readonly agentTypes: readonly string[] | null;
-  readonly prefix: string;
-  readonly createdAt: string;
-  readonly createdBy: string;
-  readonly revokedAt: string | null;
-}
-
-/** Answers the caller of a creation: the view plus the secret, shown this once. */
-export interface CreatedKey extends ApiKeyView {
-  readonly key: string;
-}
+// A key as the API shows it (never the secret, never the hash) is the REST contract's ApiKeyView;
+// CreatedKey adds the secret, shown this once.
+export type { ApiKeyView, CreatedKey } from '@toolgate/contract';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -43,7 +30,7 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  */
 const KEY_LOOKUP_DEADLINE_MS = 2_000;
 
-function toView(e: ApiKeyEntity): ApiKeyView {
+function toView(e: ApiKeyEntity) {
   return {
     id: e.id,
     name: e.name,
@@ -54,7 +41,7 @@ function toView(e: ApiKeyEntity): ApiKeyView {
     createdAt: e.createdAt.toISOString(),
     createdBy: e.createdBy,
     revokedAt: e.revokedAt ? e.revokedAt.toISOString() : null,
-  };
+  } satisfies ApiKeyView;
 }
 
 function toPrincipal(e: ApiKeyEntity): Principal {

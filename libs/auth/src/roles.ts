@@ -1,6 +1,8 @@
-/** The roles of CONTRACT.md "Auth". */
-export const ROLES = ['platform_admin', 'tenant_admin', 'approver', 'auditor', 'agent'] as const;
-export type Role = (typeof ROLES)[number];
+import type { Role } from '@toolgate/contract';
+
+// The roles of CONTRACT.md "Auth" are the contract's.
+export { ROLES } from '@toolgate/contract';
+export type { Role } from '@toolgate/contract';
 
 /** Roles a tenant admin may hand out, always within its own tenant. */
 export const TENANT_GRANTABLE_ROLES: readonly Role[] = ['tenant_admin', 'approver', 'auditor', 'agent'];

@@ -1,41 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { AuditTrail, type AuditActor } from '@toolgate/audit';
-import { canonicalJson, ErrorCode, ToolgateError, ToolRegistry, type EffectiveTool } from '@toolgate/toolkit';
+import {
+  diffBindings,
+  withoutUnsetFields,
+  type BindingDiff,
+  type BindingHistoryEntry,
+  type BindingPreview,
+  type BindingView,
+  type EffectiveTool as EffectiveToolView,
+} from '@toolgate/contract';
+import { ErrorCode, ToolgateError, ToolRegistry, type EffectiveTool } from '@toolgate/toolkit';
 import { BindingResolver } from './binding-resolver.js';
 import { bindingProblems, bindTool } from './binding-rules.js';
 import type { BindingTool } from './config/tenant-file.schema.js';
 import type { AgentBindingEntity } from './entities/agent-binding.entity.js';
 import { TenantRepository } from './tenant.repository.js';
-
-/** One agent type's bindings as the admin API shows them. */
-export interface BindingView {
-  readonly agentType: string;
-  readonly description: string;
-  readonly version: number;
-  readonly tools: BindingTool[];
-  readonly updatedAt: string;
-  readonly updatedBy: string;
-}
-
-/** A tool as an agent would see it under a binding, with what the tool itself declares. */
-export interface EffectiveToolView {
-  readonly name: string;
-  readonly description: string;
-  readonly implementation: string;
-  readonly riskLevel: string;
-  readonly dataDomains: readonly string[];
-  readonly timeoutMs: number;
-  readonly declaredTimeoutMs: number;
-  readonly approval: string;
-  readonly declaredApproval: string;
-}
-
-/** What a change does to a binding. */
-export interface BindingDiff {
-  readonly added: string[];
-  readonly removed: string[];
-  readonly changed: { name: string; from: BindingTool; to: BindingTool }[];
-}
 
 /** What an admin asks for: the full new tool list of one agent type, against the version read. */
 export interface BindingChange {
@@ -44,7 +23,7 @@ export interface BindingChange {
   readonly description?: string;
 }
 
-export function toBindingView(row: AgentBindingEntity): BindingView {
+export function toBindingView(row: AgentBindingEntity) {
   return {
     agentType: row.agentType,
     description: row.description,
@@ -52,27 +31,10 @@ export function toBindingView(row: AgentBindingEntity): BindingView {
     tools: row.tools,
     updatedAt: row.updatedAt.toISOString(),
     updatedBy: row.updatedBy,
-  };
+  } satisfies BindingView;
 }
 
-/** Normalized entry: only the fields that are set, so equal bindings compare equal. */
-function normal(t: BindingTool): BindingTool {
-  return Object.fromEntries(Object.entries(t).filter(([, v]) => v !== undefined)) as BindingTool;
-}
-
-export function diffBindings(before: readonly BindingTool[], after: readonly BindingTool[]): BindingDiff {
-  const old = new Map(before.map((t) => [t.name, normal(t)]));
-  const now = new Map(after.map((t) => [t.name, normal(t)]));
-  return {
-    added: [...now.keys()].filter((n) => !old.has(n)),
-    removed: [...old.keys()].filter((n) => !now.has(n)),
-    changed: [...now.entries()]
-      .filter(([n, t]) => old.has(n) && canonicalJson(old.get(n)) !== canonicalJson(t))
-      .map(([name, to]) => ({ name, from: old.get(name)!, to })),
-  };
-}
-
-function toEffectiveView(tool: EffectiveTool): EffectiveToolView {
+function toEffectiveView(tool: EffectiveTool) {
   const c = tool.contract;
   return {
     name: c.name,
@@ -84,7 +46,7 @@ function toEffectiveView(tool: EffectiveTool): EffectiveToolView {
     declaredTimeoutMs: c.timeoutMs,
     approval: tool.approval,
     declaredApproval: c.approval.mode,
-  };
+  } satisfies EffectiveToolView;
 }
 
 /**
@@ -123,7 +85,7 @@ export class BindingAdmin {
         message: p.problem,
       })),
       diff: diffBindings(current?.tools ?? [], tools),
-    };
+    } satisfies BindingPreview;
   }
 
   /** Saves a new version; 400 naming tool and field when it loosens a declaration, 409 when stale. */
@@ -145,7 +107,7 @@ export class BindingAdmin {
       });
     }
     const current = (await this.tenants.bindingsOf(tenantId)).find((b) => b.agentType === agentType);
-    const tools = change.tools.map(normal);
+    const tools = change.tools.map(withoutUnsetFields);
     const description = change.description ?? current?.description ?? '';
     const diff = diffBindings(current?.tools ?? [], tools);
     const version = await this.tenants.saveBinding(
@@ -183,15 +145,19 @@ export class BindingAdmin {
       withDiff.set(r, diffBindings(previous.get(r.agentType) ?? [], r.tools));
       previous.set(r.agentType, r.tools);
     }
-    return rows.map((r) => ({
-      agentType: r.agentType,
-      version: r.version,
-      kind: r.kind,
-      changedBy: r.changedBy,
-      changedAt: r.changedAt.toISOString(),
-      tools: r.tools,
-      diff: withDiff.get(r),
-    }));
+    return rows.map(
+      (r) =>
+        ({
+          agentType: r.agentType,
+          version: r.version,
+          // Written by this lib only: 'import' from tenant files, 'update' from the admin API.
+          kind: r.kind as BindingHistoryEntry['kind'],
+          changedBy: r.changedBy,
+          changedAt: r.changedAt.toISOString(),
+          tools: r.tools,
+          diff: withDiff.get(r)!,
+        }) satisfies BindingHistoryEntry,
+    );
   }
 
   private async requireTenant(tenantId: string): Promise<void> {

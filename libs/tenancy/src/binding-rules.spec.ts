@@ -1,7 +1,7 @@
 import { always, defineTool, defineToolContract, once, ToolRegistry } from '@toolgate/toolkit';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { diffBindings } from './binding-admin.service.js';
+import { diffBindings } from '@toolgate/contract/rules';
 import { bindingProblems, bindTool, type BoundTool } from './binding-rules.js';
 
 const readStatus = defineTool({

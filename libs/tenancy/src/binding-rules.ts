@@ -1,4 +1,5 @@
-import { isAtLeastAsStrict, type EffectiveTool, type ToolRegistry } from '@toolgate/toolkit';
+import { isAtLeastAsStrict } from '@toolgate/contract';
+import type { EffectiveTool, ToolRegistry } from '@toolgate/toolkit';
 import type { BindingTool } from './config/tenant-file.schema.js';
 
 /** The binding field a problem is about. */

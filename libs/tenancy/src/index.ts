@@ -1,8 +1,11 @@
 // Public surface of the tenancy lib: tenant files, bindings, the resolver, connector clients.
 import { CreateTenancy1764480100000 } from './migrations/1764480100000-create-tenancy.js';
 
-export { BindingAdmin, diffBindings, toBindingView } from './binding-admin.service.js';
-export type { BindingChange, BindingDiff, BindingView, EffectiveToolView } from './binding-admin.service.js';
+export { BindingAdmin, toBindingView } from './binding-admin.service.js';
+export type { BindingChange } from './binding-admin.service.js';
+// The views and the diff rule are the REST contract's; re-exported for the lib's existing users.
+export { diffBindings } from '@toolgate/contract';
+export type { BindingDiff, BindingView, EffectiveTool as EffectiveToolView } from '@toolgate/contract';
 export { BindingResolver } from './binding-resolver.js';
 export type { ResolvedAgentType } from './binding-resolver.js';
 export { bindingProblems, bindTool } from './binding-rules.js';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuditTrail, type AuditActor } from '@toolgate/audit';
+import type { ImportResult, Locale, TenantDetail, TenantView } from '@toolgate/contract';
 import { canonicalJson, ConnectorRegistry, ErrorCode, ToolgateError } from '@toolgate/toolkit';
 import { BindingAdmin, toBindingView } from './binding-admin.service.js';
 import { BindingResolver } from './binding-resolver.js';
@@ -18,13 +19,14 @@ export function toTenantView(t: TenantEntity) {
   return {
     id: t.id,
     name: t.name,
-    locale: t.locale,
+    // Validated on the way in (tenant files and the admin API accept the contract's locales only).
+    locale: t.locale as Locale | null,
     demo: t.demo,
     connectors: Object.keys(t.connectors ?? {}),
     settings: t.settings,
     createdAt: t.createdAt.toISOString(),
     updatedAt: t.updatedAt.toISOString(),
-  };
+  } satisfies TenantView;
 }
 
 const invalid = (problems: readonly string[]) =>
@@ -56,7 +58,10 @@ export class TenantAdmin {
   async get(id: string) {
     const tenant = await this.tenants.findTenant(id);
     if (!tenant) throw notFound(id);
-    return { ...toTenantView(tenant), agentTypes: (await this.tenants.bindingsOf(id)).map(toBindingView) };
+    return {
+      ...toTenantView(tenant),
+      agentTypes: (await this.tenants.bindingsOf(id)).map(toBindingView),
+    } satisfies TenantDetail;
   }
 
   async create(input: { id: string; name: string; locale?: 'zh-CN' | 'en' }, actor: AuditActor) {
@@ -188,6 +193,6 @@ export class TenantAdmin {
       );
       changed.push(agentType);
     }
-    return { tenantId: id, changed, unchanged: changed.length === 0 };
+    return { tenantId: id, changed, unchanged: changed.length === 0 } satisfies ImportResult;
   }
 }

@@ -1,8 +1,9 @@
+import { ROLES } from '@toolgate/contract';
 import fc from 'fast-check';
 import type { Finding } from './fuzz-findings.js';
 
-/** The roles a fuzzed request may authenticate as. */
-export const FUZZ_ROLES = ['platform_admin', 'tenant_admin', 'approver', 'auditor', 'agent'] as const;
+/** The roles a fuzzed request may authenticate as: every role of the contract. */
+export const FUZZ_ROLES = ROLES;
 export type FuzzRole = (typeof FUZZ_ROLES)[number];
 
 /** Identifiers the gateway handed out in earlier answers, by kind. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiKeyService, type ApiKeyView, type CreatedKey, type Principal } from '@toolgate/auth';
 import { TenantRepository } from '@toolgate/tenancy';
 import { ErrorCode, ToolgateError } from '@toolgate/toolkit';
-import type { CreateKeyBody } from './keys.dto.js';
+import type { CreateKeyBody } from '@toolgate/contract';
 
 /** Key administration: the auth lib's rules plus the check that the tenant exists. */
 @Injectable()

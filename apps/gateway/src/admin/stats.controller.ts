@@ -1,17 +1,11 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
+import { statsQuery, statsSchema, type StatsQuery } from '@toolgate/contract';
 import { ok } from '@toolgate/toolkit';
-import { z } from 'zod';
 import { adminScope } from './admin-scope.js';
 import { StatsService } from './stats.service.js';
-
-const statsQuery = z.strictObject({
-  from: z.iso.datetime({ offset: true }).optional(),
-  to: z.iso.datetime({ offset: true }).optional(),
-  bucketMinutes: z.coerce.number().int().min(1).max(1440).default(5),
-});
-type StatsQuery = z.infer<typeof statsQuery>;
+import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 
 /** The console overview: audited calls, errors, p95 latency per tenant and tool over time. */
 @ApiTags('admin')
@@ -26,6 +20,7 @@ export class StatsController {
     summary:
       'Calls, error rate and p95 latency per tenant, tool and time bucket (default: the last 6 h in 5-minute buckets)',
   })
+  @ApiEnvelope(statsSchema)
   async get(@CurrentPrincipal() p: Principal, @Query({ schema: statsQuery }) q: StatsQuery) {
     const to = q.to ? new Date(q.to) : new Date();
     const from = q.from ? new Date(q.from) : new Date(to.getTime() - 6 * 60 * 60 * 1000);

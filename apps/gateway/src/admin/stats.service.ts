@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApprovalRepository } from '@toolgate/approvals';
 import { AuditEventsRepository } from '@toolgate/audit';
+import type { Stats } from '@toolgate/contract';
 
 /**
  * Upper bounds (ms, inclusive) of the duration classes p95 is estimated from, Prometheus-style;
@@ -63,7 +64,7 @@ export class StatsService {
     private readonly approvals: ApprovalRepository,
   ) {}
 
-  async stats(scope: string | null, from: Date, to: Date, bucketMinutes: number) {
+  async stats(scope: string | null, from: Date, to: Date, bucketMinutes: number): Promise<Stats> {
     const rows = await this.events.durationHistogram(
       scope,
       from,
@@ -103,6 +104,6 @@ export class StatsService {
         })),
       pendingApprovals: await this.approvals.countPending(scope),
       incompleteCalls: await this.events.countOpenCalls(scope),
-    };
+    } satisfies Stats;
   }
 }

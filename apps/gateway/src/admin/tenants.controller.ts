@@ -5,19 +5,27 @@ import { BindingAdmin, TenantAdmin } from '@toolgate/tenancy';
 import { ErrorCode, ok, ToolgateError } from '@toolgate/toolkit';
 import {
   agentTypeParam,
+  bindingHistoryEntrySchema,
+  bindingPreviewSchema,
+  bindingViewSchema,
+  catalogToolSchema,
   createTenantBody,
   historyQuery,
+  importResultSchema,
   importTenantBody,
   previewBindingsBody,
   replaceBindingsBody,
+  tenantDetailSchema,
+  tenantViewSchema,
   type CreateTenantBody,
   type HistoryQuery,
   type ImportTenantBody,
   type PreviewBindingsBody,
   type ReplaceBindingsBody,
-} from './admin.dto.js';
+} from '@toolgate/contract';
 import { actorOf, adminScope, tenantInScope } from './admin-scope.js';
 import { ToolCatalog } from './tool-catalog.service.js';
+import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 
 /** CONTRACT.md "Admin": the tool catalog, tenants, and per-agent-type bindings with versions. */
 @ApiTags('admin')
@@ -33,11 +41,13 @@ export class TenantsController {
 
   @Get('tools')
   @ApiOperation({ summary: 'The tool catalog: contracts, implementations, risk, schemas, who binds them' })
+  @ApiEnvelope([catalogToolSchema])
   async tools(@CurrentPrincipal() actor: Principal) {
     return ok(await this.catalog.list(adminScope(actor)));
   }
 
   @Get('tenants')
+  @ApiEnvelope([tenantViewSchema])
   async list(@CurrentPrincipal() actor: Principal) {
     return ok(await this.tenants.list(adminScope(actor)));
   }
@@ -45,6 +55,7 @@ export class TenantsController {
   @Post('tenants')
   @HttpCode(201)
   @ApiOperation({ summary: 'Create a tenant (platform admins)' })
+  @ApiEnvelope(tenantDetailSchema, { status: 201, errors: ['ALREADY_EXISTS'] })
   async create(
     @CurrentPrincipal() actor: Principal,
     @Body({ schema: createTenantBody }) body: CreateTenantBody,
@@ -54,12 +65,14 @@ export class TenantsController {
   }
 
   @Get('tenants/:tenantId')
+  @ApiEnvelope(tenantDetailSchema, { errors: ['NOT_FOUND'] })
   async get(@CurrentPrincipal() actor: Principal, @Param('tenantId') tenantId: string) {
     return ok(await this.tenants.get(tenantInScope(actor, tenantId)));
   }
 
   @Get('tenants/:tenantId/bindings')
   @ApiOperation({ summary: 'Bindings per agent type, each with its version' })
+  @ApiEnvelope([bindingViewSchema], { errors: ['NOT_FOUND'] })
   async bindingsOf(@CurrentPrincipal() actor: Principal, @Param('tenantId') tenantId: string) {
     return ok(await this.bindings.list(tenantInScope(actor, tenantId)));
   }
@@ -69,6 +82,7 @@ export class TenantsController {
     summary:
       'Replace one agent type’s bindings (409 VERSION_CONFLICT when stale, 400 when looser than declared)',
   })
+  @ApiEnvelope(bindingViewSchema, { errors: ['NOT_FOUND', 'VERSION_CONFLICT'] })
   async replace(
     @CurrentPrincipal() actor: Principal,
     @Param('tenantId') tenantId: string,
@@ -81,6 +95,7 @@ export class TenantsController {
   @Post('tenants/:tenantId/agents/:agentType/bindings/preview')
   @HttpCode(200)
   @ApiOperation({ summary: 'The effective tool set and the diff a change would give, without saving' })
+  @ApiEnvelope(bindingPreviewSchema, { errors: ['NOT_FOUND'] })
   async preview(
     @CurrentPrincipal() actor: Principal,
     @Param('tenantId') tenantId: string,
@@ -92,6 +107,7 @@ export class TenantsController {
 
   @Get('tenants/:tenantId/bindings/history')
   @ApiOperation({ summary: 'Saved versions: who, when, and the diff' })
+  @ApiEnvelope([bindingHistoryEntrySchema], { errors: ['NOT_FOUND'] })
   async history(
     @CurrentPrincipal() actor: Principal,
     @Param('tenantId') tenantId: string,
@@ -103,6 +119,7 @@ export class TenantsController {
   @Get('tenants/:tenantId/export')
   @Header('content-type', 'application/yaml; charset=utf-8')
   @ApiOperation({ summary: 'The tenant as a config/tenants YAML file' })
+  @ApiEnvelope(null, { text: ['application/yaml'], errors: ['NOT_FOUND'] })
   async export(@CurrentPrincipal() actor: Principal, @Param('tenantId') tenantId: string): Promise<string> {
     return this.tenants.exportYaml(tenantInScope(actor, tenantId));
   }
@@ -113,6 +130,7 @@ export class TenantsController {
     summary:
       'Apply a tenant file; changed agent types become new versions (exporting then importing changes nothing)',
   })
+  @ApiEnvelope(importResultSchema, { errors: ['NOT_FOUND', 'VERSION_CONFLICT'] })
   async import(
     @CurrentPrincipal() actor: Principal,
     @Param('tenantId') tenantId: string,

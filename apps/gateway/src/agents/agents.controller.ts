@@ -4,7 +4,13 @@ import { AgentFactory } from '@toolgate/agents';
 import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
 import { ok, type Locale } from '@toolgate/toolkit';
 import { RequestLocale } from '../http/request-locale.js';
-import { toolListQuery, type ToolListQuery } from './agents.dto.js';
+import {
+  agentTypeSummarySchema,
+  toolListItemSchema,
+  toolListQuery,
+  type ToolListQuery,
+} from '@toolgate/contract';
+import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 
 /** CONTRACT.md "Agents": agent types and their tools in four formats (invoke: see invoke.route.ts). */
 @ApiTags('agents')
@@ -16,12 +22,14 @@ export class AgentsController {
 
   @Get()
   @ApiOperation({ summary: "The caller's agent types" })
+  @ApiEnvelope([agentTypeSummarySchema])
   async list(@CurrentPrincipal() principal: Principal) {
     return ok(await this.agents.agentTypes(principal.tenantId!, principal));
   }
 
   @Get(':agentType/tools')
   @ApiOperation({ summary: 'The tools bound to an agent type, as jsonschema, openai, anthropic or mcp' })
+  @ApiEnvelope([toolListItemSchema], { errors: ['NOT_FOUND'] })
   async tools(
     @CurrentPrincipal() principal: Principal,
     @Param('agentType') agentType: string,

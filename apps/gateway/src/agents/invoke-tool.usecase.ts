@@ -10,7 +10,7 @@ import {
   type ToolCallResult,
 } from '@toolgate/toolkit';
 import { statusOfInvoke } from '../http/error-status.js';
-import type { InvokeBody } from './agents.dto.js';
+import type { InvokeBody } from '@toolgate/contract';
 
 /** One invoke request, as the route hands it over. */
 export interface InvokeCommand {

@@ -8,9 +8,15 @@ import { answerForError } from '../http/error-envelope.js';
 import { sendError } from '../http/error-reply.js';
 import { localeOf } from '../http/request-locale.js';
 import { checkRequestPart } from '../http/request-schemas.js';
-import { invokeBody, invokeQuery, type InvokeBody, type InvokeQuery } from './agents.dto.js';
+import { invokeBody, invokeQuery, type InvokeBody, type InvokeQuery } from '@toolgate/contract';
 import { InvokeToolUseCase, type InvokeAnswer, type InvokeCommand } from './invoke-tool.usecase.js';
 import { SseStream } from './sse-stream.js';
+import {
+  errorEnvelopeSchema,
+  errorResponses,
+  KEYED_ROUTE_ERRORS,
+  okEnvelopeSchema,
+} from '../openapi/envelope-schemas.js';
 
 export const INVOKE_PATH = '/v1/agents/:agentType/tools/:toolName/invoke';
 
@@ -127,12 +133,22 @@ export function registerInvokeRoute(app: NestFastifyApplication, bodyLimit: numb
     );
 }
 
-/** The OpenAPI description of the invoke route, which Swagger cannot see (it is not a controller). */
+/**
+ * The OpenAPI description of the invoke route, which Swagger cannot see (it is not a controller).
+ * A tool's own failure is 200 on purpose (clients retry 5xx; a retried side effect is a second one),
+ * so 200 is either envelope.
+ */
 export function documentInvokeRoute(document: OpenAPIObject): void {
-  const envelope = {
-    type: 'object',
-    description: '{ data, status: "ok" } or { error, code, suggestedAction, details?, callId?, approvalId? }',
-  };
+  const errors = errorResponses([
+    ...KEYED_ROUTE_ERRORS,
+    'TOOL_NOT_FOUND',
+    'NOT_FOUND',
+    'IDEMPOTENCY_CONFLICT',
+    'PAYLOAD_TOO_LARGE',
+    'RATE_LIMITED',
+    'AUDIT_UNAVAILABLE',
+  ]);
+  delete errors['202'];
   document.paths['/v1/agents/{agentType}/tools/{toolName}/invoke'] = {
     post: {
       tags: ['agents'],
@@ -152,20 +168,22 @@ export function documentInvokeRoute(document: OpenAPIObject): void {
       responses: {
         '200': {
           description:
-            'The tool outcome: success, or a tool failure (INVALID_INPUT, TIMEOUT, UPSTREAM_ERROR, ...) — 200 on purpose, so clients do not retry side effects',
-          content: { 'application/json': { schema: envelope } },
+            'The tool outcome: success, or a tool failure (INVALID_INPUT, TIMEOUT, UPSTREAM_ERROR, OUTPUT_INVALID or the tool’s own code) — 200 on purpose, so clients do not retry side effects',
+          content: {
+            'application/json': {
+              schema: { oneOf: [okEnvelopeSchema('any'), { $ref: '#/components/schemas/ErrorEnvelope' }] },
+            },
+            'text/event-stream': {
+              schema: { type: 'string', description: 'label / partial events, then one result event' },
+            },
+          },
         },
         '202': {
-          description: 'APPROVAL_PENDING: parked until an approver decides',
-          content: { 'application/json': { schema: envelope } },
+          description:
+            'APPROVAL_PENDING: parked until an approver decides; the body has callId and approvalId',
+          content: { 'application/json': { schema: errorEnvelopeSchema(['APPROVAL_PENDING']) } },
         },
-        '401': { description: 'UNAUTHENTICATED' },
-        '403': { description: 'FORBIDDEN' },
-        '404': { description: 'TOOL_NOT_FOUND / NOT_FOUND' },
-        '409': { description: 'IDEMPOTENCY_CONFLICT' },
-        '413': { description: 'PAYLOAD_TOO_LARGE' },
-        '429': { description: 'RATE_LIMITED' },
-        '503': { description: 'AUDIT_UNAVAILABLE: the call could not be audited, so it did not run' },
+        ...errors,
       },
     },
   } as OpenAPIObject['paths'][string];

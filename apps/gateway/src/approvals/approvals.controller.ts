@@ -2,23 +2,19 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/com
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApprovalService, CallReaderService } from '@toolgate/approvals';
 import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
+import {
+  approvalListQuery,
+  approvalViewSchema,
+  approveBody,
+  callReadSchema,
+  decisionResultSchema,
+  denyBody,
+  type ApprovalListQuery,
+  type ApproveBody,
+  type DenyBody,
+} from '@toolgate/contract';
 import { ok } from '@toolgate/toolkit';
-import { z } from 'zod';
-
-const listQuery = z.strictObject({
-  status: z.enum(['pending', 'approved', 'denied', 'expired']).optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(200),
-});
-type ListQuery = z.infer<typeof listQuery>;
-const approveBody = z.strictObject({ comment: z.string().max(1000).optional() });
-// A deny is read later by the requester and the auditors: whitespace says nothing.
-const denyBody = z.strictObject({
-  comment: z
-    .string()
-    .max(1000)
-    .refine((comment) => /\S/.test(comment), 'say why (the comment is blank)'),
-});
-type Comment = { comment?: string };
+import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 
 /** CONTRACT.md "Approvals": the inbox and the decisions. */
 @ApiTags('approvals')
@@ -30,11 +26,13 @@ export class ApprovalsController {
 
   @Get()
   @ApiOperation({ summary: "Approvals of the caller's tenant, newest first" })
-  async list(@CurrentPrincipal() p: Principal, @Query({ schema: listQuery }) q: ListQuery) {
+  @ApiEnvelope([approvalViewSchema])
+  async list(@CurrentPrincipal() p: Principal, @Query({ schema: approvalListQuery }) q: ApprovalListQuery) {
     return ok(await this.approvals.list(p, q.status, q.limit));
   }
 
   @Get(':approvalId')
+  @ApiEnvelope(approvalViewSchema, { errors: ['NOT_FOUND'] })
   async get(@CurrentPrincipal() p: Principal, @Param('approvalId') id: string) {
     return ok(await this.approvals.get(p, id));
   }
@@ -44,10 +42,11 @@ export class ApprovalsController {
   @ApiOperation({
     summary: 'Approve; once enough approvers agree the call runs (exactly once) and its outcome is answered',
   })
+  @ApiEnvelope(decisionResultSchema, { errors: ['NOT_FOUND', 'APPROVAL_EXPIRED', 'APPROVAL_DENIED'] })
   async approve(
     @CurrentPrincipal() p: Principal,
     @Param('approvalId') id: string,
-    @Body({ schema: approveBody }) body: Comment,
+    @Body({ schema: approveBody }) body: ApproveBody,
   ) {
     return ok(await this.approvals.decide(p, id, 'approve', body.comment));
   }
@@ -55,10 +54,11 @@ export class ApprovalsController {
   @Post(':approvalId/deny')
   @HttpCode(200)
   @ApiOperation({ summary: 'Deny with a comment; the tool never runs' })
+  @ApiEnvelope(decisionResultSchema, { errors: ['NOT_FOUND', 'APPROVAL_EXPIRED', 'APPROVAL_DENIED'] })
   async deny(
     @CurrentPrincipal() p: Principal,
     @Param('approvalId') id: string,
-    @Body({ schema: denyBody }) body: Comment,
+    @Body({ schema: denyBody }) body: DenyBody,
   ) {
     return ok(await this.approvals.decide(p, id, 'deny', body.comment));
   }
@@ -76,6 +76,7 @@ export class CallsController {
     summary:
       'A call of the caller’s tenant: pending_approval | running | succeeded | failed | denied | expired | interrupted. The full result goes to the key that made the call and to admins; other readers get it redacted.',
   })
+  @ApiEnvelope(callReadSchema, { errors: ['NOT_FOUND'] })
   async get(@CurrentPrincipal() p: Principal, @Param('callId') callId: string) {
     return ok(await this.calls.view(p, callId));
   }

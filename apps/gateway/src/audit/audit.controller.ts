@@ -10,12 +10,20 @@ import {
   type AuditVerifyQuery,
 } from '@toolgate/audit';
 import { canAccessTenant, CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
+import {
+  auditEventViewSchema,
+  auditPageSchema,
+  callStorySchema,
+  checkpointExportSchema,
+  checkpointSchema,
+  checkpointTenantQuery,
+  incompleteCallSchema,
+  verificationSchema,
+  type CheckpointTenantQuery,
+} from '@toolgate/contract';
 import { ErrorCode, ok, ToolgateError } from '@toolgate/toolkit';
 import type { FastifyReply } from 'fastify';
-import { z } from 'zod';
-
-const tenantQuery = z.strictObject({ tenantId: z.string().max(64).optional() });
-type TenantQuery = z.infer<typeof tenantQuery>;
+import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 
 /**
  * CONTRACT.md "Audit": compliance reads the trail, exports it and proves nobody edited it.
@@ -32,6 +40,7 @@ export class AuditController {
   @ApiOperation({
     summary: 'Events, newest first, filtered, with a keyset cursor that stays stable while rows are added',
   })
+  @ApiEnvelope(auditPageSchema)
   async events(
     @CurrentPrincipal() p: Principal,
     @Query({ schema: auditListQuerySchema }) query: AuditListQuery,
@@ -41,18 +50,21 @@ export class AuditController {
 
   @Get('events/:id')
   @ApiOperation({ summary: 'One event' })
+  @ApiEnvelope(auditEventViewSchema, { errors: ['NOT_FOUND'] })
   async event(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
     return ok(await this.audit.event(id, p.tenantId));
   }
 
   @Get('calls/:callId')
   @ApiOperation({ summary: "A call's whole story: started → approval → finished / late completion" })
+  @ApiEnvelope(callStorySchema, { errors: ['NOT_FOUND'] })
   async call(@CurrentPrincipal() p: Principal, @Param('callId') callId: string) {
     return ok(await this.audit.call(callId, p.tenantId));
   }
 
   @Get('incomplete')
   @ApiOperation({ summary: 'Calls with a started event and no closing event yet' })
+  @ApiEnvelope([incompleteCallSchema])
   async incomplete(@CurrentPrincipal() p: Principal) {
     return ok(await this.audit.incomplete(p.tenantId));
   }
@@ -61,6 +73,7 @@ export class AuditController {
   @ApiOperation({
     summary: 'The filtered events as CSV (UTF-8 with BOM, opens in Excel) or JSON Lines, streamed',
   })
+  @ApiEnvelope(null, { text: ['text/csv', 'application/x-ndjson'] })
   async export(
     @CurrentPrincipal() p: Principal,
     @Query({ schema: auditExportQuerySchema }) query: AuditExportQuery,
@@ -88,6 +101,7 @@ export class AuditController {
   @ApiOperation({
     summary: 'Recompute the chain against the signed checkpoints; names the first broken event',
   })
+  @ApiEnvelope(verificationSchema)
   async verify(
     @CurrentPrincipal() p: Principal,
     @Query({ schema: auditVerifyQuerySchema }) query: AuditVerifyQuery,
@@ -97,14 +111,22 @@ export class AuditController {
 
   @Get('checkpoints')
   @ApiOperation({ summary: 'Signed checkpoints and the public key, for an outside anchor' })
-  async checkpoints(@CurrentPrincipal() p: Principal, @Query({ schema: tenantQuery }) query: TenantQuery) {
+  @ApiEnvelope(checkpointExportSchema)
+  async checkpoints(
+    @CurrentPrincipal() p: Principal,
+    @Query({ schema: checkpointTenantQuery }) query: CheckpointTenantQuery,
+  ) {
     return ok(await this.audit.checkpointsOf(p.tenantId, query.tenantId));
   }
 
   @Post('checkpoints')
   @HttpCode(201)
   @ApiOperation({ summary: 'Sign a checkpoint now (for the tenant given, or every tenant whose chain grew)' })
-  async checkpointNow(@CurrentPrincipal() p: Principal, @Body({ schema: tenantQuery }) body: TenantQuery) {
+  @ApiEnvelope([checkpointSchema], { status: 201, errors: ['AUDIT_CHAIN_BROKEN'] })
+  async checkpointNow(
+    @CurrentPrincipal() p: Principal,
+    @Body({ schema: checkpointTenantQuery }) body: CheckpointTenantQuery,
+  ) {
     return ok(await this.audit.checkpointNow(p.tenantId, body.tenantId));
   }
 }

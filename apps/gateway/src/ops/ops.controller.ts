@@ -4,6 +4,8 @@ import { HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Public } from '@toolgate/auth';
 import { ErrorCode, ok, ToolgateError } from '@toolgate/toolkit';
 import { MetricsRegistry } from './metrics.registry.js';
+import { healthSchema } from '@toolgate/contract';
+import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 
 /** Liveness, readiness and Prometheus metrics; no key needed. */
 @ApiTags('ops')
@@ -18,12 +20,14 @@ export class OpsController {
 
   @Get('healthz')
   @ApiOperation({ summary: 'Liveness: 200 once the gateway serves' })
+  @ApiEnvelope(healthSchema, { public: true })
   healthz() {
     return ok({ status: 'up' });
   }
 
   @Get('readyz')
   @ApiOperation({ summary: 'Readiness: 200 when the database answers' })
+  @ApiEnvelope(healthSchema, { public: true })
   async readyz() {
     try {
       const result = await this.health.check([() => this.db.pingCheck('database', { timeout: 1500 })]);
@@ -36,6 +40,7 @@ export class OpsController {
   @Get('metrics')
   @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
   @ApiOperation({ summary: 'Prometheus metrics: calls by tool and code, latency' })
+  @ApiEnvelope(null, { public: true, text: ['text/plain'] })
   metricsText(): Promise<string> {
     return this.metrics.registry.metrics();
   }

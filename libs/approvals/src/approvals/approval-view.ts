@@ -1,3 +1,4 @@
+import type { ApprovalView as ContractApprovalView, ApprovalMode, RiskLevel } from '@toolgate/contract';
 import type { ApprovalDecisionEntity } from '../entities/approval-decision.entity.js';
 import type { ApprovalEntity } from '../entities/approval.entity.js';
 
@@ -10,13 +11,14 @@ export function toApprovalView(a: ApprovalEntity, decisions: readonly ApprovalDe
     agentType: a.agentType,
     tool: a.tool,
     implementation: a.implementation,
-    riskLevel: a.riskLevel,
+    // Stored from the tool's declaration and the binding, so always one of the contract's words.
+    riskLevel: a.riskLevel as RiskLevel,
     prompt: a.prompt,
     ...(a.promptError ? { promptError: a.promptError } : {}),
     input: a.inputRedacted,
     requestedBy: a.requestedBy,
     status: a.status,
-    mode: a.mode,
+    mode: a.mode as ApprovalMode,
     requiredApprovals: a.required,
     decisions: decisions.map((d) => ({
       approverId: d.approverId,
@@ -27,6 +29,6 @@ export function toApprovalView(a: ApprovalEntity, decisions: readonly ApprovalDe
     createdAt: a.createdAt.toISOString(),
     expiresAt: a.expiresAt.toISOString(),
     decidedAt: a.decidedAt ? a.decidedAt.toISOString() : null,
-  };
+  } satisfies ContractApprovalView;
 }
 export type ApprovalView = ReturnType<typeof toApprovalView>;

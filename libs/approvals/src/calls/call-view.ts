@@ -1,3 +1,4 @@
+import type { CallState } from '@toolgate/contract';
 import type { Locale } from '@toolgate/toolkit';
 import type { ToolCallEntity } from '../entities/tool-call.entity.js';
 
@@ -18,9 +19,10 @@ export function toCallView(c: ToolCallEntity) {
     tool: c.tool,
     agentType: c.agentType,
     ...(c.approvalId ? { approvalId: c.approvalId } : {}),
-    ...(c.envelope ? { result: c.envelope } : {}),
+    // The stored envelope is the one the call answered (a JSON column types it loosely).
+    ...(c.envelope ? { result: c.envelope as NonNullable<CallState['result']> } : {}),
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
-  };
+  } satisfies CallState;
 }
 export type CallView = ReturnType<typeof toCallView>;

@@ -1,37 +1,12 @@
 import { redactionSettingsSchema } from '@toolgate/audit';
+import { AGENT_TYPE, bindingToolEntrySchema, TENANT_ID } from '@toolgate/contract';
 import { z } from 'zod';
 
-/**
- * Tenant and agent-type identifiers: lower-case, readable in URLs and file names. Single `-` or
- * `_` between letters and digits only, so that no tenant's variable namespace
- * (`TOOLGATE_T_<ID>__`) can be the start of another's.
- */
-export const TENANT_ID = z
-  .string()
-  .max(64)
-  .regex(
-    /^[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*$/,
-    'use lower-case letters and digits, with single - or _ between them (at most 64)',
-  );
-export const AGENT_TYPE = z.string().regex(/^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/, 'use snake_case');
-
-/** One tool in a binding: which tool, which implementation, which (tighten-only) overrides. */
-export const bindingToolSchema = z.strictObject({
-  name: z.string().min(1),
-  implementation: z.string().min(1).optional(),
-  timeoutMs: z.number().int().positive().optional(),
-  approval: z.enum(['never', 'once', 'always']).optional(),
-});
-export type BindingTool = z.infer<typeof bindingToolSchema>;
-
-/** A binding entry as written in a file or an admin request: a bare tool name is shorthand for { name }. */
-export const bindingToolEntrySchema = z.union([
-  z
-    .string()
-    .min(1)
-    .transform((name) => ({ name })),
-  bindingToolSchema,
-]);
+// Tenant and agent-type identifiers (lower-case, readable in URLs and file names; single `-` or
+// `_` between letters and digits only, so that no tenant's variable namespace `TOOLGATE_T_<ID>__`
+// can be the start of another's) and binding entries are the REST contract's, shared with files.
+export { AGENT_TYPE, bindingToolEntrySchema, bindingToolSchema, TENANT_ID } from '@toolgate/contract';
+export type { BindingTool } from '@toolgate/contract';
 
 const agentTypeSchema = z.strictObject({
   description: z.string().default(''),

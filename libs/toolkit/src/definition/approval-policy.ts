@@ -1,9 +1,9 @@
+import type { ApprovalMode } from '@toolgate/contract/rules';
 import type { Callback } from './tool-definition.js';
 
-/** How often a call needs a person's approval. Ordered from loosest to tightest. */
-export type ApprovalMode = 'never' | 'once' | 'always';
-
-export const APPROVAL_MODES: readonly ApprovalMode[] = ['never', 'once', 'always'];
+// The modes, their order (never < once < always) and the tighten-only rule are the REST
+// contract's vocabulary: one definition for the toolkit, the gateway and the console.
+export { APPROVAL_MODES, isAtLeastAsStrict, type ApprovalMode } from '@toolgate/contract/rules';
 
 /** An approval policy value, as produced by `never()`, `once()` and `always()`. */
 export interface ApprovalPolicy {
@@ -21,9 +21,4 @@ export const once = (): ApprovalPolicy => ({ mode: 'once' });
 export interface ApprovalConfig<TInput> {
   readonly request: ApprovalPolicy;
   readonly prompt?: Callback<[args: { input: TInput }], string>;
-}
-
-/** True when `candidate` asks for at least as much approval as `declared`. */
-export function isAtLeastAsStrict(candidate: ApprovalMode, declared: ApprovalMode): boolean {
-  return APPROVAL_MODES.indexOf(candidate) >= APPROVAL_MODES.indexOf(declared);
 }

@@ -28,8 +28,8 @@ import type { ApprovalConfig, ApprovalPolicy } from './approval-policy.js';
 export type Callback<A extends unknown[], R> = { bivarianceHack(...args: A): R }['bivarianceHack'];
 
 /** L0 read-only · L1 sensitive reads or small side effects · L2 reversible writes · L3 irreversible. */
-export type RiskLevel = 'L0' | 'L1' | 'L2' | 'L3';
-export const RISK_LEVELS: readonly RiskLevel[] = ['L0', 'L1', 'L2', 'L3'];
+import type { RiskLevel } from '@toolgate/contract/rules';
+export { RISK_LEVELS, type RiskLevel } from '@toolgate/contract/rules';
 
 /** The risk metadata every tool declares (seed 001, the fifth mandatory attribute). */
 export interface ToolRisk {

@@ -1,33 +1,15 @@
-/**
- * Every code the platform itself produces. Tools may add their own UPPER_SNAKE codes through
- * `ToolError`; those pass through unchanged.
- */
-export const ErrorCode = {
-  INVALID_INPUT: 'INVALID_INPUT',
-  TIMEOUT: 'TIMEOUT',
-  UPSTREAM_ERROR: 'UPSTREAM_ERROR',
-  OUTPUT_INVALID: 'OUTPUT_INVALID',
-  APPROVAL_PENDING: 'APPROVAL_PENDING',
-  APPROVAL_DENIED: 'APPROVAL_DENIED',
-  APPROVAL_EXPIRED: 'APPROVAL_EXPIRED',
-  UNAUTHENTICATED: 'UNAUTHENTICATED',
-  FORBIDDEN: 'FORBIDDEN',
-  NOT_FOUND: 'NOT_FOUND',
-  TOOL_NOT_FOUND: 'TOOL_NOT_FOUND',
-  IDEMPOTENCY_CONFLICT: 'IDEMPOTENCY_CONFLICT',
-  IDEMPOTENCY_IN_PROGRESS: 'IDEMPOTENCY_IN_PROGRESS',
-  VERSION_CONFLICT: 'VERSION_CONFLICT',
-  ALREADY_EXISTS: 'ALREADY_EXISTS',
-  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
-  RATE_LIMITED: 'RATE_LIMITED',
-  AUDIT_UNAVAILABLE: 'AUDIT_UNAVAILABLE',
-  AUDIT_CHAIN_BROKEN: 'AUDIT_CHAIN_BROKEN',
-  CONNECTOR_NOT_CONFIGURED: 'CONNECTOR_NOT_CONFIGURED',
-  NOT_READY: 'NOT_READY',
-  INTERNAL_ERROR: 'INTERNAL_ERROR',
-} as const;
+import { ERROR_CODES, type ErrorCode as ErrorCodeName } from '@toolgate/contract/rules';
 
-export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+/**
+ * Every code the platform itself produces, by name (`ErrorCode.TIMEOUT`); the list is the REST
+ * contract's (libs/contract). Tools may add their own UPPER_SNAKE codes through `ToolError`; those
+ * pass through unchanged.
+ */
+export const ErrorCode = Object.freeze(Object.fromEntries(ERROR_CODES.map((code) => [code, code]))) as {
+  readonly [C in ErrorCodeName]: C;
+};
+
+export type ErrorCode = ErrorCodeName;
 
 /**
  * Codes only the platform may produce: each changes what a client does next (wait for a person,

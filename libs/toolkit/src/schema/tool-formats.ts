@@ -4,8 +4,8 @@ import { humanizeToolName } from '../execution/labels.js';
 import type { EffectiveTool } from '../execution/tool-call.js';
 
 /** The tool-list formats the platform speaks. */
-export const TOOL_LIST_FORMATS = ['jsonschema', 'openai', 'anthropic', 'mcp'] as const;
-export type ToolListFormat = (typeof TOOL_LIST_FORMATS)[number];
+import type { ToolListFormat } from '@toolgate/contract/rules';
+export { TOOL_LIST_FORMATS, type ToolListFormat } from '@toolgate/contract/rules';
 
 /** A tool as one caller sees it: the contract plus its effective (bound) policy. */
 export type ToolView = Pick<EffectiveTool, 'contract' | 'timeoutMs' | 'approval'>;

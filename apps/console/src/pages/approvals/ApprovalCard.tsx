@@ -60,8 +60,7 @@ export function ApprovalCard({
                 key: 'progress',
                 label: t('approvals.decisions'),
                 children: t('approvals.progress', {
-                  count: a.decisions.filter((d) => d.decision === 'approve' || d.decision === 'approved')
-                    .length,
+                  count: a.decisions.filter((d) => d.decision === 'approve').length,
                   required: a.requiredApprovals,
                 }),
               },

@@ -27,7 +27,8 @@ export function DecisionModal(props: {
       decision: target.decision,
       comment: text,
     });
-    message.success(t('approvals.decided', { status: t(`call.${result.call.status}`) }));
+    // No call comes back when the approval was already closed by someone else (the call is gone).
+    if (result.call) message.success(t('approvals.decided', { status: t(`call.${result.call.status}`) }));
     form.resetFields();
     props.onDecided();
   };

@@ -6,7 +6,7 @@ import { RISK_LEVELS, type AuditFilter, type RiskLevel } from '../../api/types';
 import { usePrincipal } from '../../auth/AuthContext';
 import { RiskBadge } from '../../components/RiskBadge';
 import { useT } from '../../i18n';
-import { AUDIT_EVENT_TYPES } from './audit-events';
+import { AUDIT_EVENT_TYPES } from '@toolgate/contract/rules';
 
 /** The filter as the form holds it: `from` and `to` as one date range. */
 interface Values extends Omit<AuditFilter, 'from' | 'to'> {

@@ -1,6 +1,6 @@
 import { Tag } from 'antd';
 import { useT } from '../../i18n';
-import { isKnownEvent } from './audit-events';
+import { isAuditEventType as isKnownEvent } from '@toolgate/contract/rules';
 
 const COLORS: Record<string, string> = {
   started: 'blue',

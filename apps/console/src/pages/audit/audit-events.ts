@@ -1,24 +1,5 @@
-/** Audit event types and how the console reads the filters from the address bar. */
+/** How the console reads the audit filters from the address bar (event types: @toolgate/contract). */
 import { RISK_LEVELS, type AuditFilter } from '../../api/types';
-
-export const AUDIT_EVENT_TYPES = [
-  'started',
-  'finished',
-  'late_completion',
-  'not_executed',
-  'interrupted',
-  'approval_requested',
-  'approval_decided',
-  'key_created',
-  'key_revoked',
-  'binding_changed',
-  'tenant_created',
-  'tenant_changed',
-] as const;
-export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
-
-export const isKnownEvent = (e: string): e is AuditEventType =>
-  (AUDIT_EVENT_TYPES as readonly string[]).includes(e);
 
 /** Page sizes offered: small enough that a page renders at once whatever the trail holds. */
 export const PAGE_SIZES = [50, 100, 200] as const;

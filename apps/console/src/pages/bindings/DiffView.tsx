@@ -1,7 +1,8 @@
 import { Space, Tag, Typography } from 'antd';
 import type { BindingDiff } from '../../api/types';
 import { useT } from '../../i18n';
-import { describeEntry, isEmptyDiff } from './binding-rules';
+import { isEmptyDiff } from '@toolgate/contract/rules';
+import { describeEntry } from './binding-rules';
 
 /** Added, removed and changed tools of a binding change. */
 export function DiffView({ diff }: { diff: BindingDiff }) {

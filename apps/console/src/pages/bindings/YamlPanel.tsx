@@ -43,9 +43,7 @@ export function YamlPanel({ tenantId }: { tenantId: string }) {
     try {
       const r = await importYaml.mutateAsync(yaml);
       setResult(r);
-      message.success(
-        t('bindings.yaml.result', { changed: r.changed.length, unchanged: countOf(r.unchanged) }),
-      );
+      message.success(importSummary(t, r));
     } catch (err) {
       setError(err);
     } finally {
@@ -101,10 +99,7 @@ export function YamlPanel({ tenantId }: { tenantId: string }) {
             <Alert
               type="success"
               showIcon
-              title={t('bindings.yaml.result', {
-                changed: result.changed.length,
-                unchanged: countOf(result.unchanged),
-              })}
+              title={importSummary(t, result)}
               description={
                 result.changed.length
                   ? t('bindings.yaml.changedList', { list: result.changed.join(', ') })
@@ -118,4 +113,6 @@ export function YamlPanel({ tenantId }: { tenantId: string }) {
   );
 }
 
-const countOf = (v: readonly string[] | number) => (typeof v === 'number' ? v : v.length);
+/** The gateway says which agent types got a new version, and whether the file changed nothing. */
+const importSummary = (t: ReturnType<typeof useT>, r: ImportResult) =>
+  r.unchanged ? t('bindings.yaml.unchanged') : t('bindings.yaml.result', { changed: r.changed.length });

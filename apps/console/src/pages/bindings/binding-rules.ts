@@ -1,18 +1,16 @@
 /**
- * The tighten-only rule as the editor shows it (the gateway enforces it; this only guides input):
- * a binding may shorten a tool's time limit and add approval, never loosen what the tool declares.
+ * The binding editor's helpers around the contract's rules (libs/contract: the tighten-only
+ * approval order and the diff, the same functions the gateway enforces with): form entries
+ * cleaned before they are compared, and request issues grouped by row.
  */
+import { allowedApprovals as approvalsAllowed, diffBindings } from '@toolgate/contract/rules';
 import type { ApprovalMode, BindingDiff, BindingTool, CatalogTool, Issue } from '../../api/types';
 
-export const APPROVAL_ORDER: readonly ApprovalMode[] = ['never', 'once', 'always'];
-
 /** Approval modes a binding may pick for a tool: the declared one or stricter; none for L0 tools. */
-export function allowedApprovals(tool: CatalogTool): ApprovalMode[] {
-  if (tool.risk.level === 'L0') return ['never'];
-  return APPROVAL_ORDER.slice(APPROVAL_ORDER.indexOf(tool.approval));
-}
+export const allowedApprovals = (tool: CatalogTool): ApprovalMode[] =>
+  approvalsAllowed(tool.risk.level, tool.approval);
 
-/** An entry with only the fields that are set, so equal bindings compare equal. */
+/** A form entry with only the fields that are filled in, so equal bindings compare equal. */
 export function normalize(entry: BindingTool): BindingTool {
   const out: BindingTool = { name: entry.name };
   if (entry.implementation) out.implementation = entry.implementation;
@@ -24,20 +22,9 @@ export function normalize(entry: BindingTool): BindingTool {
 const same = (a: BindingTool, b: BindingTool) =>
   JSON.stringify(normalize(a)) === JSON.stringify(normalize(b));
 
-/** What changes from `before` to `after` (the same shape the API answers). */
-export function diffTools(before: readonly BindingTool[], after: readonly BindingTool[]): BindingDiff {
-  const old = new Map(before.map((t) => [t.name, t]));
-  const now = new Map(after.map((t) => [t.name, t]));
-  return {
-    added: [...now.keys()].filter((n) => !old.has(n)),
-    removed: [...old.keys()].filter((n) => !now.has(n)),
-    changed: [...now.values()]
-      .filter((t) => old.has(t.name) && !same(old.get(t.name)!, t))
-      .map((t) => ({ name: t.name, from: normalize(old.get(t.name)!), to: normalize(t) })),
-  };
-}
-
-export const isEmptyDiff = (d: BindingDiff) => !d.added.length && !d.removed.length && !d.changed.length;
+/** What changes from `before` to `after`: the gateway's own diff, over the cleaned entries. */
+export const diffTools = (before: readonly BindingTool[], after: readonly BindingTool[]): BindingDiff =>
+  diffBindings(before.map(normalize), after.map(normalize));
 
 /** True when two tool lists are the same binding. */
 export function sameTools(a: readonly BindingTool[], b: readonly BindingTool[]): boolean {

@@ -1,0 +1,46 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
+import type { ErrorCode } from '@toolgate/contract';
+import {
+  errorResponses,
+  KEYED_ROUTE_ERRORS,
+  okEnvelopeSchema,
+  PUBLIC_ROUTE_ERRORS,
+  type DataSchema,
+} from './envelope-schemas.js';
+
+export interface ApiEnvelopeOptions {
+  /** The success status (200 unless the route says `@HttpCode(201)`). */
+  readonly status?: number;
+  /** Codes this route answers beyond the ones every route of its kind may. */
+  readonly errors?: readonly ErrorCode[];
+  /** A route without an API key (health, metrics). */
+  readonly public?: boolean;
+  /** The answer is a file, not an envelope: its media types (the body is text). */
+  readonly text?: readonly string[];
+}
+
+/**
+ * Documents a route's answers in OpenAPI from the contract's schemas (libs/contract): the success
+ * envelope with its `data` schema, and the error envelope under each status the route may answer,
+ * with the codes of that status. `data` is a contract schema, `[schema]` for a list, or 'any'.
+ */
+export function ApiEnvelope(data: DataSchema | null, options: ApiEnvelopeOptions = {}): MethodDecorator {
+  const status = options.status ?? 200;
+  const base = options.public ? PUBLIC_ROUTE_ERRORS : KEYED_ROUTE_ERRORS;
+  const success = options.text
+    ? ApiResponse({
+        status,
+        description: options.text.join(' or '),
+        content: Object.fromEntries(options.text.map((type) => [type, { schema: { type: 'string' } }])),
+      })
+    : ApiResponse({
+        status,
+        description: 'Success: the envelope { data, status: "ok" }',
+        content: { 'application/json': { schema: okEnvelopeSchema(data ?? 'any') } },
+      });
+  const failures = Object.entries(errorResponses([...base, ...(options.errors ?? [])])).map(
+    ([code, response]) => ApiResponse({ status: Number(code), ...(response as object) } as never),
+  );
+  return applyDecorators(success, ...failures);
+}

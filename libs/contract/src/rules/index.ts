@@ -1,0 +1,27 @@
+// The contract's plain values and pure rules: no Zod, safe for the console bundle.
+export { allowedApprovals, isAtLeastAsStrict } from './approval-order.js';
+export { diffBindings, isEmptyDiff, withoutUnsetFields } from './binding-diff.js';
+export type { BindingDiff, BindingTool } from './binding-diff.js';
+export {
+  APPROVAL_MODES,
+  APPROVAL_STATUSES,
+  AUDIT_EVENT_TYPES,
+  CALL_STATUSES,
+  ERROR_CODES,
+  isAuditEventType,
+  LOCALES,
+  RISK_LEVELS,
+  ROLES,
+  TOOL_LIST_FORMATS,
+} from './vocabulary.js';
+export type {
+  ApprovalMode,
+  ApprovalStatus,
+  AuditEventType,
+  CallStatus,
+  ErrorCode,
+  Locale,
+  RiskLevel,
+  Role,
+  ToolListFormat,
+} from './vocabulary.js';

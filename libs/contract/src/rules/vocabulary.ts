@@ -1,0 +1,84 @@
+/**
+ * The words of the REST contract (docs/CONTRACT.md) as plain constant lists: roles, risk levels,
+ * approval modes, statuses, audit event types and error codes. No Zod here, so the console can
+ * import these values without bundling the schemas.
+ */
+
+export const ROLES = ['platform_admin', 'tenant_admin', 'approver', 'auditor', 'agent'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const RISK_LEVELS = ['L0', 'L1', 'L2', 'L3'] as const;
+export type RiskLevel = (typeof RISK_LEVELS)[number];
+
+/** Approval modes, loosest first: the order the tighten-only rule compares them in. */
+export const APPROVAL_MODES = ['never', 'once', 'always'] as const;
+export type ApprovalMode = (typeof APPROVAL_MODES)[number];
+
+export const APPROVAL_STATUSES = ['pending', 'approved', 'denied', 'expired'] as const;
+export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
+
+/** What `GET /v1/calls/:callId` says of a call (a call queued to run reads as `running`). */
+export const CALL_STATUSES = [
+  'pending_approval',
+  'running',
+  'succeeded',
+  'failed',
+  'denied',
+  'expired',
+  'interrupted',
+] as const;
+export type CallStatus = (typeof CALL_STATUSES)[number];
+
+/** Formats of `GET /v1/agents/:agentType/tools`. */
+export const TOOL_LIST_FORMATS = ['jsonschema', 'openai', 'anthropic', 'mcp'] as const;
+export type ToolListFormat = (typeof TOOL_LIST_FORMATS)[number];
+
+export const LOCALES = ['zh-CN', 'en'] as const;
+export type Locale = (typeof LOCALES)[number];
+
+/** Events of the audit trail. Call events carry a call id; admin events do not. */
+export const AUDIT_EVENT_TYPES = [
+  'started',
+  'finished',
+  'late_completion',
+  'not_executed',
+  'interrupted',
+  'approval_requested',
+  'approval_decided',
+  'key_created',
+  'key_revoked',
+  'binding_changed',
+  'tenant_created',
+  'tenant_changed',
+] as const;
+export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
+
+export const isAuditEventType = (event: string): event is AuditEventType =>
+  (AUDIT_EVENT_TYPES as readonly string[]).includes(event);
+
+/** Every `code` an error envelope may carry from the platform (tools may add their own). */
+export const ERROR_CODES = [
+  'INVALID_INPUT',
+  'TIMEOUT',
+  'UPSTREAM_ERROR',
+  'OUTPUT_INVALID',
+  'APPROVAL_PENDING',
+  'APPROVAL_DENIED',
+  'APPROVAL_EXPIRED',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'TOOL_NOT_FOUND',
+  'IDEMPOTENCY_CONFLICT',
+  'IDEMPOTENCY_IN_PROGRESS',
+  'VERSION_CONFLICT',
+  'ALREADY_EXISTS',
+  'PAYLOAD_TOO_LARGE',
+  'RATE_LIMITED',
+  'AUDIT_UNAVAILABLE',
+  'AUDIT_CHAIN_BROKEN',
+  'CONNECTOR_NOT_CONFIGURED',
+  'NOT_READY',
+  'INTERNAL_ERROR',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];

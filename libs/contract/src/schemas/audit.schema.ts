@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { AUDIT_EVENT_TYPES } from '../rules/vocabulary.js';
+import { instant, riskLevelSchema } from './common.schema.js';
+import { named } from './registry.js';
+
+export const auditEventTypeSchema = named('AuditEventType', z.enum(AUDIT_EVENT_TYPES));
+
+/** The bounded record of a tool's output: a summary, its full size and SHA-256. */
+export const outputSummarySchema = named(
+  'OutputSummary',
+  z.object({
+    text: z.string().optional().describe('The model projection as text, when the tool has one'),
+    json: z.string().optional().describe('The output as JSON, cut to 1 KiB'),
+    truncated: z.boolean(),
+    bytes: z.number().int(),
+    sha256: z.string(),
+  }),
+);
+
+/** One event of the trail (`GET /v1/audit/events` items); every field is already redacted. */
+export const auditEventViewSchema = named(
+  'AuditEvent',
+  z.object({
+    id: z.string(),
+    tenantId: z.string(),
+    seq: z.number().int(),
+    callId: z.string().nullable(),
+    event: auditEventTypeSchema,
+    tool: z.string().nullable(),
+    implementation: z.string().nullable(),
+    riskLevel: riskLevelSchema.nullable(),
+    agentType: z.string().nullable(),
+    sessionId: z.string().nullable(),
+    actor: z.object({ type: z.enum(['api_key', 'user', 'system']), id: z.string() }),
+    initiatorId: z.string().nullable().describe('The key that started the call an event belongs to'),
+    approver: z.object({ id: z.string() }).optional(),
+    bindingVersion: z.number().int().nullable(),
+    definitionHash: z.string().nullable(),
+    input: z.unknown().describe('Redacted'),
+    outputSummary: outputSummarySchema.nullable(),
+    status: z.enum(['ok', 'error']).nullable(),
+    code: z.string().nullable(),
+    durationMs: z.number().nullable(),
+    details: z.record(z.string(), z.unknown()).nullable(),
+    occurredAt: instant(),
+    prevHash: z.string(),
+    hash: z.string(),
+  }),
+);
+export type AuditEventView = z.infer<typeof auditEventViewSchema>;
+
+/** `GET /v1/audit/events`: a page, newest first, and the cursor of the next one. */
+export const auditPageSchema = named(
+  'AuditPage',
+  z.object({ items: z.array(auditEventViewSchema), nextCursor: z.string().nullable() }),
+);
+export type AuditPage = z.infer<typeof auditPageSchema>;
+
+/** `GET /v1/audit/calls/:callId`: every event of one call, in order. */
+export const callStorySchema = named(
+  'CallStory',
+  z.object({
+    callId: z.string(),
+    complete: z.boolean().describe('The call has a closing event'),
+    events: z.array(auditEventViewSchema),
+  }),
+);
+export type CallStory = z.infer<typeof callStorySchema>;
+
+/** An item of `GET /v1/audit/incomplete`: a call with a `started` and no closing event yet. */
+export const incompleteCallSchema = named(
+  'IncompleteCall',
+  z.object({
+    callId: z.string(),
+    tenantId: z.string(),
+    tool: z.string().nullable(),
+    instanceId: z.string().nullable().describe('The gateway process that ran it, when known'),
+    startedAt: instant(),
+  }),
+);
+export type IncompleteCall = z.infer<typeof incompleteCallSchema>;
+
+/** One tenant's chain in `GET /v1/audit/verify`. */
+export const tenantVerificationSchema = named(
+  'TenantVerification',
+  z.object({
+    tenantId: z.string(),
+    ok: z.boolean(),
+    checked: z.number().int(),
+    checkpoints: z.number().int().describe('Signed checkpoints checked'),
+    firstBrokenEventId: z.string().optional(),
+    firstBrokenSeq: z.number().int().optional(),
+    problem: z.string().optional(),
+  }),
+);
+export type TenantVerification = z.infer<typeof tenantVerificationSchema>;
+
+/** `GET /v1/audit/verify`: against one consistent view: checkpoints, the chain head, the events up to it. */
+export const verificationSchema = named(
+  'Verification',
+  z.object({
+    ok: z.boolean(),
+    checked: z.number().int(),
+    firstBrokenEventId: z.string().optional(),
+    problem: z.string().optional(),
+    tenants: z.array(tenantVerificationSchema).readonly(),
+  }),
+);
+export type Verification = z.infer<typeof verificationSchema>;
+
+/** A signed checkpoint: a tenant's chain head, signed with Ed25519. */
+export const checkpointSchema = named(
+  'Checkpoint',
+  z.object({
+    tenantId: z.string(),
+    seq: z.number().int(),
+    headHash: z.string(),
+    signedAt: instant(),
+    keyId: z.string(),
+    signature: z.string(),
+  }),
+);
+export type Checkpoint = z.infer<typeof checkpointSchema>;
+
+/** `GET /v1/audit/checkpoints`: the checkpoints and the public key, for an outside anchor. */
+export const checkpointExportSchema = named(
+  'CheckpointExport',
+  z.object({ publicKeyPem: z.string(), keyId: z.string(), checkpoints: z.array(checkpointSchema) }),
+);
+export type CheckpointExport = z.infer<typeof checkpointExportSchema>;
+
+/** Query of `GET /v1/audit/checkpoints` and body of `POST /v1/audit/checkpoints`. */
+export const checkpointTenantQuery = z.strictObject({ tenantId: z.string().max(64).optional() });
+export type CheckpointTenantQuery = z.infer<typeof checkpointTenantQuery>;

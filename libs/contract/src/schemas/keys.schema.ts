@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { instant, roleSchema } from './common.schema.js';
+import { named } from './registry.js';
+
+/** An API key as listed: never the secret. `createdBy` is a key id, or `system` for boot-time keys. */
+export const apiKeyViewSchema = named(
+  'ApiKeyView',
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    role: roleSchema,
+    tenantId: z.string().nullable(),
+    agentTypes: z.array(z.string()).readonly().nullable(),
+    prefix: z.string(),
+    createdAt: instant(),
+    createdBy: z.string(),
+    revokedAt: instant().nullable(),
+  }),
+);
+export type ApiKeyView = z.infer<typeof apiKeyViewSchema>;
+
+/** `POST /v1/admin/keys`: the view plus the secret, shown this once. */
+export const createdKeySchema = named('CreatedKey', apiKeyViewSchema.extend({ key: z.string() }));
+export type CreatedKey = z.infer<typeof createdKeySchema>;
+
+/** Body of `POST /v1/admin/keys`. */
+export const createKeyBody = z.strictObject({
+  name: z.string().min(1).max(200),
+  role: roleSchema,
+  tenantId: z.string().min(1).max(64).optional(),
+  agentTypes: z.array(z.string().min(1).max(64)).max(100).optional(),
+});
+export type CreateKeyBody = z.infer<typeof createKeyBody>;

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { bindingViewSchema } from './bindings.schema.js';
+import { instant, localeSchema, TENANT_ID } from './common.schema.js';
+import { named } from './registry.js';
+
+/** A tenant as the admin API shows it: connector names only, never their settings or secrets. */
+export const tenantViewSchema = named(
+  'Tenant',
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    locale: localeSchema.nullable().describe('null: the platform default'),
+    demo: z.boolean(),
+    connectors: z.array(z.string()),
+    settings: z.record(z.string(), z.unknown()),
+    createdAt: instant(),
+    updatedAt: instant(),
+  }),
+);
+export type TenantView = z.infer<typeof tenantViewSchema>;
+
+/** `GET /v1/admin/tenants/:tenantId`: the tenant and its bindings. */
+export const tenantDetailSchema = named(
+  'TenantDetail',
+  tenantViewSchema.extend({ agentTypes: z.array(bindingViewSchema) }),
+);
+export type TenantDetail = z.infer<typeof tenantDetailSchema>;
+
+/** `POST .../import`: the agent types that became new versions. */
+export const importResultSchema = named(
+  'ImportResult',
+  z.object({
+    tenantId: z.string(),
+    changed: z.array(z.string()),
+    unchanged: z.boolean().describe('true when the file changed nothing'),
+  }),
+);
+export type ImportResult = z.infer<typeof importResultSchema>;
+
+/** Body of `POST /v1/admin/tenants`. */
+export const createTenantBody = z.strictObject({
+  id: TENANT_ID,
+  name: z.string().min(1).max(200),
+  locale: localeSchema.optional(),
+});
+export type CreateTenantBody = z.infer<typeof createTenantBody>;
+
+/** Body of `POST .../import`: a tenant file as exported. */
+export const importTenantBody = z.strictObject({
+  yaml: z
+    .string()
+    .min(1)
+    .max(512 * 1024),
+});
+export type ImportTenantBody = z.infer<typeof importTenantBody>;
