@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { GENESIS_HASH, type AuditEventDraft, type AuditEventRecord } from '../audit-event.js';
+import { GENESIS_HASH } from '../audit-event.js';
+import type { AuditEventDraft, AuditEventRecord } from '../audit-fields.js';
 import { ChainWalk } from './chain-walk.js';
 import { deriveChainKey, eventHash, unkeyedEventHash } from './event-hash.js';
 

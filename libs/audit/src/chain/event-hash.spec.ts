@@ -1,7 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { canonicalJson } from '@toolgate/toolkit';
 import { describe, expect, it } from 'vitest';
-import type { AuditEventDraft, AuditEventRecord } from '../audit-event.js';
+import type { AuditEventDraft, AuditEventRecord } from '../audit-fields.js';
 import { canonicalEvent, deriveChainKey, eventHash, linkVersionOf, unkeyedEventHash } from './event-hash.js';
 
 const d: AuditEventDraft = {
