@@ -1,7 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { canonicalJson } from '@toolgate/toolkit';
 import { describe, expect, it } from 'vitest';
-import type { AuditEventDraft, AuditEventRecord } from '../audit-fields.js';
+import { AUDIT_FIELD_ENTRIES, type AuditEventDraft, type AuditEventRecord } from '../audit-fields.js';
 import { canonicalEvent, deriveChainKey, eventHash, linkVersionOf, unkeyedEventHash } from './event-hash.js';
 
 const d: AuditEventDraft = {
@@ -95,6 +95,14 @@ describe('golden digests', () => {
     expect(unkeyedEventHash(genesis, admin, 1)).toBe(
       '0ee0682e2110e499c741ea08cc14294e4702d619629e9abb9032838bac45d2ec',
     );
+  });
+});
+
+describe('the field table against the canonical form', () => {
+  it('marks as hashed exactly the fields the canonical form lists (besides its version)', () => {
+    const { v: _version, ...listed } = JSON.parse(canonicalEvent(d, 7)) as Record<string, unknown>;
+    const hashed = AUDIT_FIELD_ENTRIES.filter(([, f]) => f.hashed).map(([name]) => name);
+    expect(Object.keys(listed).sort()).toEqual(hashed.sort());
   });
 });
 
