@@ -40,14 +40,21 @@ export interface Field<T> extends FieldSpec {
   readonly [valueType]?: T;
 }
 
+/** A field spec as the table states it: its part comes from the builder it is written with. */
+type Spec = Omit<FieldSpec, 'part'>;
+
 /**
- * A field whose value has type `T`. `nullable` must agree with `T`, so the table and the event
- * types derived from it cannot disagree about null.
+ * Builders of a field whose value has type `T`, one per part. `nullable` must agree with `T`, so
+ * the table and the event types derived from it cannot disagree about null.
  */
-const field =
+const partOf =
+  <P extends FieldPart>(part: P) =>
   <T>() =>
-  <const S extends FieldSpec & { readonly nullable: null extends T ? true : false }>(spec: S) =>
-    spec as S & Field<T>;
+  <const S extends Spec & { readonly nullable: null extends T ? true : false }>(spec: S) =>
+    ({ part, ...spec }) as S & { readonly part: P } & Field<T>;
+const draft = partOf('draft');
+const chain = partOf('chain');
+const row = partOf('row');
 
 /**
  * Every field of an audit event, declared once, in the order the API view lists them. The event
@@ -56,154 +63,82 @@ const field =
  * against it (audit-event.entity.spec.ts) and so is the hash (event-hash.spec.ts).
  */
 export const AUDIT_FIELDS = {
-  id: field<string>()({
-    part: 'chain',
-    columns: ['id'],
-    codec: 'bigint',
-    nullable: false,
-    hashed: false,
-    generated: true,
-  }),
-  tenantId: field<string>()({
-    part: 'draft',
-    columns: ['tenant_id'],
-    codec: 'text',
-    nullable: false,
-    hashed: true,
-  }),
-  seq: field<number>()({ part: 'chain', columns: ['seq'], codec: 'number', nullable: false, hashed: true }),
-  callId: field<string | null>()({
-    part: 'draft',
-    columns: ['call_id'],
-    codec: 'text',
-    nullable: true,
-    hashed: true,
-  }),
-  event: field<AuditEventType>()({
-    part: 'draft',
-    columns: ['event'],
-    codec: 'text',
-    nullable: false,
-    hashed: true,
-  }),
-  tool: field<string | null>()({
-    part: 'draft',
-    columns: ['tool'],
-    codec: 'text',
-    nullable: true,
-    hashed: true,
-  }),
-  implementation: field<string | null>()({
-    part: 'draft',
+  id: chain<string>()({ columns: ['id'], codec: 'bigint', nullable: false, hashed: false, generated: true }),
+  tenantId: draft<string>()({ columns: ['tenant_id'], codec: 'text', nullable: false, hashed: true }),
+  seq: chain<number>()({ columns: ['seq'], codec: 'number', nullable: false, hashed: true }),
+  callId: draft<string | null>()({ columns: ['call_id'], codec: 'text', nullable: true, hashed: true }),
+  event: draft<AuditEventType>()({ columns: ['event'], codec: 'text', nullable: false, hashed: true }),
+  tool: draft<string | null>()({ columns: ['tool'], codec: 'text', nullable: true, hashed: true }),
+  implementation: draft<string | null>()({
     columns: ['implementation'],
     codec: 'text',
     nullable: true,
     hashed: true,
   }),
-  riskLevel: field<string | null>()({
-    part: 'draft',
-    columns: ['risk_level'],
-    codec: 'text',
-    nullable: true,
-    hashed: true,
-  }),
-  agentType: field<string | null>()({
-    part: 'draft',
-    columns: ['agent_type'],
-    codec: 'text',
-    nullable: true,
-    hashed: true,
-  }),
-  sessionId: field<string | null>()({
-    part: 'draft',
-    columns: ['session_id'],
-    codec: 'text',
-    nullable: true,
-    hashed: true,
-  }),
-  actor: field<AuditActor>()({
-    part: 'draft',
+  riskLevel: draft<string | null>()({ columns: ['risk_level'], codec: 'text', nullable: true, hashed: true }),
+  agentType: draft<string | null>()({ columns: ['agent_type'], codec: 'text', nullable: true, hashed: true }),
+  sessionId: draft<string | null>()({ columns: ['session_id'], codec: 'text', nullable: true, hashed: true }),
+  actor: draft<AuditActor>()({
     columns: ['actor_type', 'actor_id'],
     codec: 'actor',
     nullable: false,
     hashed: true,
   }),
-  initiatorId: field<string | null>()({
-    part: 'draft',
+  initiatorId: draft<string | null>()({
     columns: ['initiator_id'],
     codec: 'text',
     nullable: true,
     hashed: true,
   }),
-  approverId: field<string | null>()({
-    part: 'draft',
+  approverId: draft<string | null>()({
     columns: ['approver_id'],
     codec: 'text',
     nullable: true,
     hashed: true,
     view: 'ref',
   }),
-  bindingVersion: field<number | null>()({
-    part: 'draft',
+  bindingVersion: draft<number | null>()({
     columns: ['binding_version'],
     codec: 'number',
     nullable: true,
     hashed: true,
   }),
-  definitionHash: field<string | null>()({
-    part: 'draft',
+  definitionHash: draft<string | null>()({
     columns: ['definition_hash'],
     codec: 'text',
     nullable: true,
     hashed: true,
   }),
-  input: field<unknown>()({ part: 'draft', columns: ['input'], codec: 'json', nullable: true, hashed: true }),
-  outputSummary: field<OutputSummary | null>()({
-    part: 'draft',
+  input: draft<unknown>()({ columns: ['input'], codec: 'json', nullable: true, hashed: true }),
+  outputSummary: draft<OutputSummary | null>()({
     columns: ['output_summary'],
     codec: 'json',
     nullable: true,
     hashed: true,
   }),
-  status: field<'ok' | 'error' | null>()({
-    part: 'draft',
+  status: draft<'ok' | 'error' | null>()({
     columns: ['status'],
     codec: 'text',
     nullable: true,
     hashed: true,
   }),
-  code: field<string | null>()({
-    part: 'draft',
-    columns: ['code'],
-    codec: 'text',
-    nullable: true,
-    hashed: true,
-  }),
-  durationMs: field<number | null>()({
-    part: 'draft',
+  code: draft<string | null>()({ columns: ['code'], codec: 'text', nullable: true, hashed: true }),
+  durationMs: draft<number | null>()({
     columns: ['duration_ms'],
     codec: 'number',
     nullable: true,
     hashed: true,
   }),
   /** Admin event particulars (key id, binding diff), approval prompt and decision, error text. */
-  details: field<Record<string, unknown> | null>()({
-    part: 'draft',
+  details: draft<Record<string, unknown> | null>()({
     columns: ['details'],
     codec: 'json',
     nullable: true,
     hashed: true,
   }),
-  occurredAt: field<Date>()({
-    part: 'draft',
-    columns: ['occurred_at'],
-    codec: 'date',
-    nullable: false,
-    hashed: true,
-  }),
+  occurredAt: draft<Date>()({ columns: ['occurred_at'], codec: 'date', nullable: false, hashed: true }),
   /** The process that ran the call; the reconciler closes calls of dead processes. */
-  instanceId: field<string | null>()({
-    part: 'draft',
+  instanceId: draft<string | null>()({
     columns: ['instance_id'],
     codec: 'text',
     nullable: true,
@@ -211,22 +146,15 @@ export const AUDIT_FIELDS = {
     view: 'hidden',
   }),
   /** Makes retried writes idempotent (`<tenant>/<callId>:started`, ...); see audit-chain.repository.ts. */
-  dedupeKey: field<string | null>()({
-    part: 'row',
+  dedupeKey: row<string | null>()({
     columns: ['dedupe_key'],
     codec: 'text',
     nullable: true,
     hashed: false,
     view: 'hidden',
   }),
-  prevHash: field<string>()({
-    part: 'chain',
-    columns: ['prev_hash'],
-    codec: 'text',
-    nullable: false,
-    hashed: false,
-  }),
-  hash: field<string>()({ part: 'chain', columns: ['hash'], codec: 'text', nullable: false, hashed: false }),
+  prevHash: chain<string>()({ columns: ['prev_hash'], codec: 'text', nullable: false, hashed: false }),
+  hash: chain<string>()({ columns: ['hash'], codec: 'text', nullable: false, hashed: false }),
 };
 
 type Fields = typeof AUDIT_FIELDS;
