@@ -17,10 +17,19 @@ export type ChainPlace = FieldValues<
   Exclude<FieldsWhere<{ part: 'chain' | 'row' }>, FieldsWhere<{ generated: true }>>
 >;
 
+// Resolved once: this runs for every event written (merging draft and place into one object
+// first would cost more than the rest of the row).
+const WRITERS = INSERTED.map(([name, f]) => ({
+  name,
+  fromDraft: f.part === 'draft',
+  write: CODECS[f.codec].write,
+}));
+
 /** The values of one row of an INSERT into `audit_events`, matching `EVENT_COLUMNS` (both databases). */
 export function eventRow(draft: AuditEventDraft, place: ChainPlace): unknown[] {
-  const values: Readonly<Record<string, unknown>> = { ...draft, ...place };
+  const fromDraft = draft as Readonly<Record<string, unknown>>;
+  const fromPlace = place as Readonly<Record<string, unknown>>;
   const row: unknown[] = [];
-  for (const [name, f] of INSERTED) CODECS[f.codec].write(values[name], row);
+  for (const w of WRITERS) w.write((w.fromDraft ? fromDraft : fromPlace)[w.name], row);
   return row;
 }

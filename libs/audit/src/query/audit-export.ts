@@ -54,8 +54,10 @@ export function csvCell(value: unknown): string {
   return /[",;\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+const CSV_WRITERS = CSV_FIELDS.map((name) => ({ name, cells: CODECS[AUDIT_FIELDS[name].codec].cells }));
+
 function csvRow(e: AuditEventRecord): string {
-  const cells = CSV_FIELDS.flatMap((name) => CODECS[AUDIT_FIELDS[name].codec].cells(e[name]));
+  const cells = CSV_WRITERS.flatMap((w) => w.cells(e[w.name]));
   return `${cells.map(csvCell).join(',')}\r\n`;
 }
 
