@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AuditWriter, CheckpointService, type AuditEventDraft } from '@toolgate/audit';
+import { AuditWriter, CheckpointService, draftEvent, type AuditEventDraft } from '@toolgate/audit';
 import {
   draftFromApiEvent,
   openRawSql,
@@ -190,29 +190,22 @@ describe('call events of two tenants with the same call id', () => {
     await gw?.close();
   });
 
-  const callEvent = (tenantId: string, event: 'started' | 'finished', callId: string): AuditEventDraft => ({
-    tenantId,
-    event,
-    callId,
-    tool: 'read_logs',
-    implementation: 'default',
-    riskLevel: 'L1',
-    agentType: 'ops_assistant',
-    sessionId: null,
-    actor: { type: 'api_key', id: `key_${tenantId}` },
-    initiatorId: null,
-    approverId: null,
-    bindingVersion: 1,
-    definitionHash: null,
-    input: null,
-    outputSummary: null,
-    status: event === 'finished' ? 'ok' : null,
-    code: null,
-    durationMs: event === 'finished' ? 3 : null,
-    details: null,
-    occurredAt: new Date(),
-    instanceId: 'test',
-  });
+  const callEvent = (tenantId: string, event: 'started' | 'finished', callId: string): AuditEventDraft =>
+    draftEvent({
+      tenantId,
+      event,
+      callId,
+      tool: 'read_logs',
+      implementation: 'default',
+      riskLevel: 'L1',
+      agentType: 'ops_assistant',
+      actor: { type: 'api_key', id: `key_${tenantId}` },
+      bindingVersion: 1,
+      status: event === 'finished' ? 'ok' : null,
+      durationMs: event === 'finished' ? 3 : null,
+      occurredAt: new Date(),
+      instanceId: 'test',
+    });
 
   it("records both, keeps each tenant's retries idempotent and closes each tenant's call only", async () => {
     const writer = gw.app.get(AuditWriter);

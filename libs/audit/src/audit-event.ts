@@ -31,43 +31,5 @@ export interface OutputSummary {
   readonly sha256: string;
 }
 
-/**
- * An event as its writer hands it over: everything but its place in the chain. Every field is
- * already redacted.
- */
-export interface AuditEventDraft {
-  readonly tenantId: string;
-  readonly event: AuditEventType;
-  readonly callId: string | null;
-  readonly tool: string | null;
-  readonly implementation: string | null;
-  readonly riskLevel: string | null;
-  readonly agentType: string | null;
-  readonly sessionId: string | null;
-  readonly actor: AuditActor;
-  readonly initiatorId: string | null;
-  readonly approverId: string | null;
-  readonly bindingVersion: number | null;
-  readonly definitionHash: string | null;
-  readonly input: unknown;
-  readonly outputSummary: OutputSummary | null;
-  readonly status: 'ok' | 'error' | null;
-  readonly code: string | null;
-  readonly durationMs: number | null;
-  /** Admin event particulars (key id, binding diff), approval prompt and decision, error text. */
-  readonly details: Record<string, unknown> | null;
-  readonly occurredAt: Date;
-  /** The process that ran the call; the reconciler closes calls of dead processes. */
-  readonly instanceId: string | null;
-}
-
-/** A stored event: a draft with its id, place and hashes. */
-export interface AuditEventRecord extends AuditEventDraft {
-  readonly id: string;
-  readonly seq: number;
-  readonly prevHash: string;
-  readonly hash: string;
-}
-
 /** The hash the first event of every chain links to. */
 export const GENESIS_HASH = '0'.repeat(64);

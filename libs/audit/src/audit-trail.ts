@@ -1,12 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InstanceRegistry } from '@toolgate/database';
 import type { EntityManager } from 'typeorm';
-import {
-  PLATFORM_TENANT,
-  type AuditActor,
-  type AuditEventDraft,
-  type AuditEventType,
-} from './audit-event.js';
+import { PLATFORM_TENANT, type AuditActor, type AuditEventType } from './audit-event.js';
+import { draftEvent, type AuditEventDraft } from './audit-fields.js';
 import { AuditWriter } from './chain/audit-writer.js';
 import { TenantRedaction } from './redaction/tenant-redaction.js';
 
@@ -45,34 +41,27 @@ export class AuditTrail {
   private async draft(e: AdminEvent): Promise<AuditEventDraft> {
     const tenantId = e.tenantId ?? PLATFORM_TENANT;
     const redactor = await this.redaction.redactorFor(tenantId);
-    return {
+    return draftEvent({
       tenantId,
       event: e.event,
-      callId: e.callId ?? null,
-      tool: e.tool ?? null,
-      implementation: e.implementation ?? null,
-      riskLevel: e.riskLevel ?? null,
-      agentType: e.agentType ?? null,
-      sessionId: e.sessionId ?? null,
+      callId: e.callId,
+      tool: e.tool,
+      implementation: e.implementation,
+      riskLevel: e.riskLevel,
+      agentType: e.agentType,
+      sessionId: e.sessionId,
       actor: e.actor,
-      initiatorId: null,
-      approverId: e.approverId ?? null,
-      bindingVersion: null,
-      definitionHash: null,
+      approverId: e.approverId,
       input:
         e.redactedInput !== undefined
           ? e.redactedInput
           : e.input === undefined
             ? null
             : redactor.redact(e.input, e.sensitivePaths ?? []),
-      outputSummary: null,
-      status: null,
-      code: null,
-      durationMs: null,
       details: redactor.redact(e.details) as Record<string, unknown>,
       occurredAt: new Date(),
       instanceId: this.instances.instanceId,
-    };
+    });
   }
 
   /** Records events in the caller's transaction: they commit or roll back with the change. */

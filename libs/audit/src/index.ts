@@ -4,13 +4,9 @@ import { OpenCallsPerTenant1764500100000 } from './migrations/1764500100000-open
 import { AuditBinaryIdentifiers1764500200000 } from './migrations/1764500200000-binary-identifiers.js';
 
 export { AUDIT_EVENT_TYPES, CLOSING_EVENTS, GENESIS_HASH, PLATFORM_TENANT } from './audit-event.js';
-export type {
-  AuditActor,
-  AuditEventDraft,
-  AuditEventRecord,
-  AuditEventType,
-  OutputSummary,
-} from './audit-event.js';
+export type { AuditActor, AuditEventType, OutputSummary } from './audit-event.js';
+export { draftEvent } from './audit-fields.js';
+export type { AuditEventDraft, AuditEventRecord, DraftFields } from './audit-fields.js';
 export { AuditModule } from './audit.module.js';
 export { DEFAULT_AUDIT_OPTIONS } from './audit.options.js';
 export type { AuditOptions } from './audit.options.js';

@@ -1,4 +1,4 @@
-import { AuditWriter, CheckpointService, type AuditEventDraft } from '@toolgate/audit';
+import { AuditWriter, CheckpointService, draftEvent, type AuditEventDraft } from '@toolgate/audit';
 import { createGateway } from '../../../apps/gateway/src/bootstrap.js';
 import { loadSettings } from '../../../apps/gateway/src/settings/settings.js';
 import { BenchToolsModule } from './bench-tools.js';
@@ -68,29 +68,15 @@ export async function auditedThroughput(
 
 /** An admin-style audit event for load: its content does not matter, its size is realistic. */
 export function auditDraft(i: number, tenantId: string): AuditEventDraft {
-  return {
+  return draftEvent({
     tenantId,
     event: 'key_created',
-    callId: null,
-    tool: null,
-    implementation: null,
-    riskLevel: null,
-    agentType: null,
-    sessionId: null,
     actor: { type: 'system', id: 'bench' },
-    initiatorId: null,
-    approverId: null,
-    bindingVersion: null,
-    definitionHash: null,
     input: { note: `event ${i}`, phone: '138****5678' },
-    outputSummary: null,
-    status: null,
-    code: null,
-    durationMs: null,
     details: { i },
     occurredAt: new Date(),
     instanceId: 'bench',
-  };
+  });
 }
 
 /**

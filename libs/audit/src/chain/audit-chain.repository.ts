@@ -3,7 +3,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { isMysql, toSqlDateTime, TransactionRunner } from '@toolgate/database';
 import type { EntityManager } from 'typeorm';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
-import { GENESIS_HASH, type AuditEventDraft } from '../audit-event.js';
+import { GENESIS_HASH } from '../audit-event.js';
+import type { AuditEventDraft } from '../audit-fields.js';
+import { EVENT_COLUMNS, eventRow } from './event-columns.js';
 import { eventHash } from './event-hash.js';
 
 /** A statement that commits in the same transaction as the events (parameterised). */
@@ -34,39 +36,9 @@ export interface ChainEntry {
 /** What became of an entry. */
 export type EntryOutcome = 'written' | 'dropped';
 
-const EVENT_COLUMNS = [
-  'tenant_id',
-  'seq',
-  'event',
-  'call_id',
-  'tool',
-  'implementation',
-  'risk_level',
-  'agent_type',
-  'session_id',
-  'actor_type',
-  'actor_id',
-  'initiator_id',
-  'approver_id',
-  'binding_version',
-  'definition_hash',
-  'input',
-  'output_summary',
-  'status',
-  'code',
-  'duration_ms',
-  'details',
-  'occurred_at',
-  'instance_id',
-  'dedupe_key',
-  'prev_hash',
-  'hash',
-] as const;
 const ROWS_PER_INSERT = 400;
 const ROW_PLACEHOLDERS = `(${EVENT_COLUMNS.map(() => '?').join(',')})`;
 const INSERT_EVENTS = `INSERT INTO audit_events (${EVENT_COLUMNS.join(',')}) VALUES `;
-
-const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
 interface HeadRow {
   tenant_id: string;
@@ -224,7 +196,7 @@ export class AuditChainRepository {
       const head = heads.get(entry.draft.tenantId)!;
       const seq = head.seq + 1;
       const hash = eventHash(this.chainKey, head.hash, entry.draft, seq);
-      rows.push(this.row(entry, seq, head.hash, hash));
+      rows.push(eventRow(entry.draft, { seq, prevHash: head.hash, hash, dedupeKey: entry.dedupeKey }));
       heads.set(entry.draft.tenantId, { seq, hash, changed: true });
       if (entry.opens) opened.push(entry);
       if (entry.closes) closed.push(entry);
@@ -295,37 +267,5 @@ export class AuditChainRepository {
       ),
       present: presentKeys(keyRows),
     };
-  }
-
-  private row(entry: ChainEntry, seq: number, prevHash: string, hash: string): unknown[] {
-    const d = entry.draft;
-    return [
-      d.tenantId,
-      seq,
-      d.event,
-      d.callId,
-      d.tool,
-      d.implementation,
-      d.riskLevel,
-      d.agentType,
-      d.sessionId,
-      d.actor.type,
-      d.actor.id,
-      d.initiatorId,
-      d.approverId,
-      d.bindingVersion,
-      d.definitionHash,
-      json(d.input),
-      json(d.outputSummary),
-      d.status,
-      d.code,
-      d.durationMs,
-      json(d.details),
-      toSqlDateTime(d.occurredAt),
-      d.instanceId,
-      entry.dedupeKey,
-      prevHash,
-      hash,
-    ];
   }
 }

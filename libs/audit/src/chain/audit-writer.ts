@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/
 import { isRetryableTransactionError } from '@toolgate/database';
 import type { EntityManager } from 'typeorm';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
-import { CLOSING_EVENTS, type AuditEventDraft } from '../audit-event.js';
+import { CLOSING_EVENTS } from '../audit-event.js';
+import type { AuditEventDraft } from '../audit-fields.js';
 import {
   AuditChainRepository,
   closedKey,

@@ -10,7 +10,8 @@ import {
   type Repository,
 } from 'typeorm';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
-import { GENESIS_HASH, type AuditEventRecord } from '../audit-event.js';
+import { GENESIS_HASH } from '../audit-event.js';
+import type { AuditEventRecord } from '../audit-fields.js';
 import { AuditEventEntity } from '../entities/audit-event.entity.js';
 import { ChainWalk, GENESIS_POSITION, type ChainPosition } from './chain-walk.js';
 import { CheckpointRepository, type ChainHead, type StoredCheckpoint } from './checkpoint.repository.js';

@@ -1,33 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { GENESIS_HASH, type AuditEventDraft, type AuditEventRecord } from '../audit-event.js';
+import { GENESIS_HASH } from '../audit-event.js';
+import { draftEvent, type AuditEventDraft, type AuditEventRecord } from '../audit-fields.js';
 import { ChainWalk } from './chain-walk.js';
 import { deriveChainKey, eventHash, unkeyedEventHash } from './event-hash.js';
 
 const KEY = deriveChainKey('the audit secret');
 
-const draft = (n: number): AuditEventDraft => ({
-  tenantId: 'acme',
-  event: 'key_created',
-  callId: null,
-  tool: null,
-  implementation: null,
-  riskLevel: null,
-  agentType: null,
-  sessionId: null,
-  actor: { type: 'system', id: 'test' },
-  initiatorId: null,
-  approverId: null,
-  bindingVersion: null,
-  definitionHash: null,
-  input: null,
-  outputSummary: null,
-  status: null,
-  code: null,
-  durationMs: null,
-  details: { n },
-  occurredAt: new Date(1_700_000_000_000 + n),
-  instanceId: null,
-});
+const draft = (n: number): AuditEventDraft =>
+  draftEvent({
+    tenantId: 'acme',
+    event: 'key_created',
+    actor: { type: 'system', id: 'test' },
+    details: { n },
+    occurredAt: new Date(1_700_000_000_000 + n),
+  });
 
 /** A chain whose links are keyed ('k') or legacy ('u'), in the order given. */
 function chain(kinds: string): AuditEventRecord[] {

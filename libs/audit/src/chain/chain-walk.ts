@@ -1,4 +1,5 @@
-import { GENESIS_HASH, type AuditEventRecord } from '../audit-event.js';
+import { GENESIS_HASH } from '../audit-event.js';
+import type { AuditEventRecord } from '../audit-fields.js';
 import { linkVersionOf } from './event-hash.js';
 
 /** Where a walk along one tenant's chain stands: the last event it accepted. */

@@ -1,7 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { canonicalJson } from '@toolgate/toolkit';
 import { describe, expect, it } from 'vitest';
-import type { AuditEventDraft, AuditEventRecord } from '../audit-event.js';
+import { AUDIT_FIELD_ENTRIES, type AuditEventDraft, type AuditEventRecord } from '../audit-fields.js';
 import { canonicalEvent, deriveChainKey, eventHash, linkVersionOf, unkeyedEventHash } from './event-hash.js';
 
 const d: AuditEventDraft = {
@@ -27,6 +27,30 @@ const d: AuditEventDraft = {
   occurredAt: new Date('2026-11-30T01:02:03.004Z'),
   instanceId: 'ignored',
 };
+/** An admin event: most fields null, Unicode in its details, an approver, on the platform chain. */
+const admin: AuditEventDraft = {
+  tenantId: '_platform',
+  event: 'key_created',
+  callId: null,
+  tool: null,
+  implementation: null,
+  riskLevel: null,
+  agentType: null,
+  sessionId: null,
+  actor: { type: 'user', id: 'admin-1' },
+  initiatorId: null,
+  approverId: 'u2',
+  bindingVersion: null,
+  definitionHash: null,
+  input: null,
+  outputSummary: null,
+  status: null,
+  code: null,
+  durationMs: null,
+  details: { keyId: 'k9', name: '已记录 ✓' },
+  occurredAt: new Date('2026-01-02T03:04:05.000Z'),
+  instanceId: null,
+};
 const PREV = 'a'.repeat(64);
 const KEY = deriveChainKey('the audit secret');
 
@@ -48,6 +72,37 @@ describe('canonicalEvent', () => {
   it('is exactly canonicalJson of the hashed fields, version 2 unless asked for 1', () => {
     expect(canonicalEvent(d, 7)).toBe(expectedCanonical(d, 7, 2));
     expect(canonicalEvent(d, 7, 1)).toBe(expectedCanonical(d, 7, 1));
+  });
+});
+
+describe('golden digests', () => {
+  // Computed once with the code that wrote the existing trails: stored chains verify only while
+  // these bytes stay the same, whatever is refactored around the hash.
+  it('keeps the v2 and v1 digests of a call event', () => {
+    expect(eventHash(KEY, PREV, d, 7)).toBe(
+      'd5c869bdf7bc9f720fc211c6be1444c6e2f85d9d66db6670f7affcaf847fa588',
+    );
+    expect(unkeyedEventHash(PREV, d, 7)).toBe(
+      '1bf30053acaed7fce2ed5578e9e1dd1e4e60082f4540e550c38f1ec4eb358e1b',
+    );
+  });
+
+  it('keeps the v2 and v1 digests of an admin event at the head of a chain', () => {
+    const genesis = '0'.repeat(64);
+    expect(eventHash(KEY, genesis, admin, 1)).toBe(
+      'fcfce91f1414ba62b0afb91c60277fe17a7c55a5e03934e378a8e2162f2fc42f',
+    );
+    expect(unkeyedEventHash(genesis, admin, 1)).toBe(
+      '0ee0682e2110e499c741ea08cc14294e4702d619629e9abb9032838bac45d2ec',
+    );
+  });
+});
+
+describe('the field table against the canonical form', () => {
+  it('marks as hashed exactly the fields the canonical form lists (besides its version)', () => {
+    const { v: _version, ...listed } = JSON.parse(canonicalEvent(d, 7)) as Record<string, unknown>;
+    const hashed = AUDIT_FIELD_ENTRIES.filter(([, f]) => f.hashed).map(([name]) => name);
+    expect(Object.keys(listed).sort()).toEqual(hashed.sort());
   });
 });
 

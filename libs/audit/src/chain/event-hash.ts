@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import { canonicalJson } from '@toolgate/toolkit';
-import type { AuditEventDraft, AuditEventRecord } from '../audit-event.js';
+import type { AuditEventDraft, AuditEventRecord } from '../audit-fields.js';
 
 const J = JSON.stringify;
 

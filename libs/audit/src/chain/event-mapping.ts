@@ -1,65 +1,59 @@
-import { fromSqlDateTime } from '@toolgate/database';
-import type { AuditEventRecord } from '../audit-event.js';
+import {
+  AUDIT_FIELD_ENTRIES,
+  AUDIT_FIELDS,
+  blankOf,
+  type AuditEventRecord,
+  type ValueOf,
+} from '../audit-fields.js';
 import type { AuditEventEntity } from '../entities/audit-event.entity.js';
+import { CODECS, propertyOf } from '../field-codecs.js';
+
+/** The fields of a stored event in the table's order, resolved once (this runs for every row read). */
+const RECORD_FIELDS = AUDIT_FIELD_ENTRIES.filter(([, f]) => f.part !== 'row').map(([name, f]) => ({
+  name,
+  view: f.view ?? 'value',
+  properties: f.columns.map(propertyOf),
+  ...CODECS[f.codec],
+}));
+
+const BLANK_RECORD = blankOf(RECORD_FIELDS.map((f) => f.name));
 
 /** A stored row as the domain sees it (and as its hash was computed). */
 export function toRecord(e: AuditEventEntity): AuditEventRecord {
-  return {
-    id: String(e.id),
-    tenantId: e.tenantId,
-    seq: Number(e.seq),
-    event: e.event as AuditEventRecord['event'],
-    callId: e.callId,
-    tool: e.tool,
-    implementation: e.implementation,
-    riskLevel: e.riskLevel,
-    agentType: e.agentType,
-    sessionId: e.sessionId,
-    actor: { type: e.actorType as AuditEventRecord['actor']['type'], id: e.actorId },
-    initiatorId: e.initiatorId,
-    approverId: e.approverId,
-    bindingVersion: e.bindingVersion === null ? null : Number(e.bindingVersion),
-    definitionHash: e.definitionHash,
-    input: e.input ?? null,
-    outputSummary: e.outputSummary ?? null,
-    status: e.status,
-    code: e.code,
-    durationMs: e.durationMs === null ? null : Number(e.durationMs),
-    details: e.details ?? null,
-    occurredAt: fromSqlDateTime(e.occurredAt),
-    instanceId: e.instanceId,
-    prevHash: e.prevHash,
-    hash: e.hash,
-  };
+  const row = e as unknown as Readonly<Record<string, unknown>>;
+  const record: Record<string, unknown> = { ...BLANK_RECORD };
+  for (const f of RECORD_FIELDS) record[f.name] = f.read(row, f.properties);
+  return record as AuditEventRecord;
 }
 
-/** The public (CONTRACT.md) shape of an event. */
-export function toApiEvent(r: AuditEventRecord) {
-  return {
-    id: r.id,
-    tenantId: r.tenantId,
-    seq: r.seq,
-    callId: r.callId,
-    event: r.event,
-    tool: r.tool,
-    implementation: r.implementation,
-    riskLevel: r.riskLevel,
-    agentType: r.agentType,
-    sessionId: r.sessionId,
-    actor: r.actor,
-    initiatorId: r.initiatorId,
-    ...(r.approverId ? { approver: { id: r.approverId } } : {}),
-    bindingVersion: r.bindingVersion,
-    definitionHash: r.definitionHash,
-    input: r.input,
-    outputSummary: r.outputSummary,
-    status: r.status,
-    code: r.code,
-    durationMs: r.durationMs,
-    details: r.details,
-    occurredAt: r.occurredAt.toISOString(),
-    prevHash: r.prevHash,
-    hash: r.hash,
-  };
+type Fields = typeof AUDIT_FIELDS;
+type RecordField = keyof AuditEventRecord;
+type ShownField = {
+  [K in RecordField]: Fields[K] extends { view: 'hidden' | 'ref' } ? never : K;
+}[RecordField];
+type RefField = { [K in RecordField]: Fields[K] extends { view: 'ref' } ? K : never }[RecordField];
+/** `approverId` → `approver`. */
+type RefName<K> = K extends `${infer Name}Id` ? Name : never;
+
+/** The public (docs/CONTRACT.md) shape of an event. */
+export type ApiAuditEvent = {
+  [K in ShownField]: Fields[K] extends { codec: 'date' } ? string : ValueOf<Fields[K]>;
+} & { [K in RefField as RefName<K>]?: { id: string } };
+
+const refName = (field: string) => field.replace(/Id$/, '');
+const VIEW_FIELDS = RECORD_FIELDS.filter((f) => f.view !== 'hidden').map((f) => ({
+  ...f,
+  viewName: f.view === 'ref' ? refName(f.name) : f.name,
+}));
+
+/** The public (docs/CONTRACT.md) shape of an event, its keys in the table's order. */
+export function toApiEvent(r: AuditEventRecord): ApiAuditEvent {
+  const record = r as unknown as Readonly<Record<string, unknown>>;
+  const view: Record<string, unknown> = {};
+  for (const f of VIEW_FIELDS) {
+    const value = record[f.name];
+    if (f.view !== 'ref') view[f.name] = f.show(value);
+    else if (value) view[f.viewName] = { id: value };
+  }
+  return view as ApiAuditEvent;
 }
-export type ApiAuditEvent = ReturnType<typeof toApiEvent>;

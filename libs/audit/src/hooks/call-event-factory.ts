@@ -5,12 +5,8 @@ import {
   type ToolCall,
   type ToolCallResult,
 } from '@toolgate/toolkit';
-import {
-  PLATFORM_TENANT,
-  type AuditActor,
-  type AuditEventDraft,
-  type AuditEventType,
-} from '../audit-event.js';
+import { PLATFORM_TENANT, type AuditActor } from '../audit-event.js';
+import { draftEvent, type AuditEventDraft, type DraftFields } from '../audit-fields.js';
 import type { Redactor } from '../redaction/redactor.js';
 import { summarizeOutput } from './output-summary.js';
 
@@ -27,11 +23,11 @@ export class CallEventFactory {
     private readonly instanceId: string,
   ) {}
 
-  private base(call: ToolCall, event: AuditEventType, occurredAt = new Date()): AuditEventDraft {
+  /** A draft of one of the call's events, now unless said: what all of them state, and `fields`. */
+  private draft(call: ToolCall, fields: Pick<DraftFields, 'event'> & Partial<DraftFields>): AuditEventDraft {
     const r = call.request;
-    return {
+    return draftEvent({
       tenantId: r.tenant?.id ?? PLATFORM_TENANT,
-      event,
       callId: call.id,
       tool: call.tool.contract.name,
       implementation: call.tool.implementation.name,
@@ -43,74 +39,70 @@ export class CallEventFactory {
       approverId: r.approval?.responder.principalId ?? null,
       bindingVersion: call.tool.bindingVersion,
       definitionHash: call.tool.implementation.definitionHash,
-      input: null,
-      outputSummary: null,
-      status: null,
-      code: null,
-      durationMs: null,
-      details: null,
-      occurredAt,
+      occurredAt: new Date(),
       instanceId: this.instanceId,
-    };
+      ...fields,
+    });
   }
 
   /** `started`: the validated input (or the raw input, when it failed validation), redacted. */
   started(call: ToolCall, validated: boolean): AuditEventDraft {
     const input = validated ? call.input : call.rawInput;
-    return {
-      ...this.base(call, 'started', new Date(call.startedAt)),
+    return this.draft(call, {
+      event: 'started',
+      occurredAt: new Date(call.startedAt),
       input: this.redactor.redact(input ?? null, call.tool.contract.sensitivePaths),
-    };
+    });
   }
 
   /** `finished`: status, code, duration, output summary or the redacted error. */
   finished(call: ToolCall, result: ToolCallResult): AuditEventDraft {
     const durationMs = Math.round(result.durationMs);
     if (isOk(result.envelope)) {
-      return {
-        ...this.base(call, 'finished'),
+      return this.draft(call, {
+        event: 'finished',
         status: 'ok',
         durationMs,
         outputSummary: summarizeOutput(result.output, result.modelOutput, this.redactor),
-      };
+      });
     }
-    return {
-      ...this.base(call, 'finished'),
+    return this.draft(call, {
+      event: 'finished',
       status: 'error',
       code: result.envelope.code,
       durationMs,
       details: this.errorDetails(result.envelope),
-    };
+    });
   }
 
   /** `not_executed`: the call was refused before the tool ran (its start could not be audited). */
   notExecuted(call: ToolCall, reason: string): AuditEventDraft {
-    return {
-      ...this.base(call, 'not_executed'),
+    return this.draft(call, {
+      event: 'not_executed',
       status: 'error',
       code: 'AUDIT_UNAVAILABLE',
       details: { reason },
-    };
+    });
   }
 
   /** `late_completion`: a call that answered TIMEOUT finished after all; what it really did. */
   late(call: ToolCall, outcome: LateOutcome): AuditEventDraft {
     const durationMs = Math.round(outcome.durationMs);
     if (outcome.status === 'ok') {
-      return {
-        ...this.base(call, 'late_completion'),
+      return this.draft(call, {
+        event: 'late_completion',
         status: 'ok',
         durationMs,
         outputSummary: summarizeOutput(outcome.output, undefined, this.redactor),
-      };
+      });
     }
-    return {
-      ...this.base(call, 'late_completion'),
+    return this.draft(call, {
+      event: 'late_completion',
       status: 'error',
       code: outcome.envelope.code,
       durationMs,
       details: this.errorDetails(outcome.envelope),
-    };
+    });
   }
 
   private errorDetails(envelope: ErrorEnvelope): Record<string, unknown> {

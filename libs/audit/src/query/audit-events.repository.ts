@@ -2,7 +2,7 @@ import { isMysql, toSqlDateTime } from '@toolgate/database';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository, SelectQueryBuilder } from 'typeorm';
-import type { AuditEventRecord } from '../audit-event.js';
+import type { AuditEventRecord } from '../audit-fields.js';
 import { toRecord } from '../chain/event-mapping.js';
 import { AuditEventEntity } from '../entities/audit-event.entity.js';
 import { AuditOpenCallEntity } from '../entities/audit-open-call.entity.js';

@@ -1,5 +1,7 @@
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { csvCell } from './audit-export.js';
+import { draftEvent, type AuditEventRecord } from '../audit-fields.js';
+import { csvCell, writeExport } from './audit-export.js';
 
 describe('csvCell', () => {
   it.each([
@@ -27,5 +29,45 @@ describe('csvCell', () => {
     ['an array as quoted JSON', [1, 2], '"[1,2]"'],
   ])('%s', (_name, value, expected) => {
     expect(csvCell(value)).toBe(expected);
+  });
+});
+
+describe('writeExport as CSV', () => {
+  const event: AuditEventRecord = {
+    ...draftEvent({
+      tenantId: 'acme',
+      event: 'finished',
+      callId: 'c1',
+      actor: { type: 'api_key', id: 'k1' },
+      approverId: 'u2',
+      initiatorId: 'not exported',
+      input: { q: 'a,b' },
+      status: 'ok',
+      durationMs: 5,
+      occurredAt: new Date('2026-11-30T01:02:03.004Z'),
+    }),
+    id: '42',
+    seq: 7,
+    prevHash: 'p',
+    hash: 'h',
+  };
+
+  it('writes the published columns, the actor as two cells', async () => {
+    const out = new PassThrough();
+    let text = '';
+    out.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    await writeExport(
+      out,
+      'csv',
+      (async function* () {
+        yield [event];
+      })(),
+    );
+    expect(text.split('\r\n')).toEqual([
+      '\uFEFFid,tenantId,seq,occurredAt,event,callId,tool,implementation,riskLevel,agentType,sessionId,' +
+        'actorType,actorId,approverId,status,code,durationMs,input,outputSummary,details,prevHash,hash',
+      '42,acme,7,2026-11-30T01:02:03.004Z,finished,c1,,,,,,api_key,k1,u2,ok,,5,"{""q"":""a,b""}",,,p,h',
+      '',
+    ]);
   });
 });

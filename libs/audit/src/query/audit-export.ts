@@ -1,9 +1,15 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import type { AuditEventRecord } from '../audit-event.js';
+import { AUDIT_FIELDS, type AuditEventRecord } from '../audit-fields.js';
+import { CODECS, propertyOf } from '../field-codecs.js';
 import { toApiEvent } from '../chain/event-mapping.js';
 
-const CSV_COLUMNS = [
+/**
+ * The export's fields in its published column order (spreadsheets and scripts key on it, so it is
+ * kept as it was first shipped); how each is written comes from the field table. The actor spans
+ * two columns, `actorType` and `actorId`.
+ */
+const CSV_FIELDS = [
   'id',
   'tenantId',
   'seq',
@@ -15,8 +21,7 @@ const CSV_COLUMNS = [
   'riskLevel',
   'agentType',
   'sessionId',
-  'actorType',
-  'actorId',
+  'actor',
   'approverId',
   'status',
   'code',
@@ -26,7 +31,12 @@ const CSV_COLUMNS = [
   'details',
   'prevHash',
   'hash',
-] as const;
+] as const satisfies readonly (keyof AuditEventRecord)[];
+
+const CSV_HEADER = CSV_FIELDS.flatMap((name) => {
+  const { columns } = AUDIT_FIELDS[name];
+  return columns.length > 1 ? columns.map(propertyOf) : [name];
+}).join(',');
 
 /**
  * One CSV cell: formula-looking text is defused so Excel shows it as text, and a cell holding a
@@ -44,32 +54,11 @@ export function csvCell(value: unknown): string {
   return /[",;\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+const CSV_WRITERS = CSV_FIELDS.map((name) => ({ name, cells: CODECS[AUDIT_FIELDS[name].codec].cells }));
+
 function csvRow(e: AuditEventRecord): string {
-  const v: Record<(typeof CSV_COLUMNS)[number], unknown> = {
-    id: e.id,
-    tenantId: e.tenantId,
-    seq: e.seq,
-    occurredAt: e.occurredAt.toISOString(),
-    event: e.event,
-    callId: e.callId,
-    tool: e.tool,
-    implementation: e.implementation,
-    riskLevel: e.riskLevel,
-    agentType: e.agentType,
-    sessionId: e.sessionId,
-    actorType: e.actor.type,
-    actorId: e.actor.id,
-    approverId: e.approverId,
-    status: e.status,
-    code: e.code,
-    durationMs: e.durationMs,
-    input: e.input,
-    outputSummary: e.outputSummary,
-    details: e.details,
-    prevHash: e.prevHash,
-    hash: e.hash,
-  };
-  return `${CSV_COLUMNS.map((c) => csvCell(v[c])).join(',')}\r\n`;
+  const cells = CSV_WRITERS.flatMap((w) => w.cells(e[w.name]));
+  return `${cells.map(csvCell).join(',')}\r\n`;
 }
 
 /**
@@ -85,7 +74,7 @@ export async function writeExport(
   const write = async (text: string) => {
     if (!out.write(text)) await once(out, 'drain');
   };
-  if (format === 'csv') await write(`\uFEFF${CSV_COLUMNS.join(',')}\r\n`);
+  if (format === 'csv') await write(`\uFEFF${CSV_HEADER}\r\n`);
   for await (const chunk of chunks) {
     if (out.destroyed) break;
     await write(

@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { fromSqlDateTime, InstanceRegistry, runPeriodically } from '@toolgate/database';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
-import type { AuditEventDraft } from '../audit-event.js';
+import { draftEvent } from '../audit-fields.js';
 import { AuditWriter } from '../chain/audit-writer.js';
 import { CALL_RECORD_SINK, type CallRecordSink } from '../hooks/call-record-sink.js';
 import { AuditEventsRepository } from '../query/audit-events.repository.js';
@@ -57,32 +57,23 @@ export class AuditReconciler implements OnApplicationBootstrap, OnApplicationShu
       (o) => o.instanceId !== this.instances.instanceId || fromSqlDateTime(o.startedAt) < this.bootAt,
     );
     if (!orphaned.length) return 0;
-    const drafts: AuditEventDraft[] = orphaned.map((o) => ({
-      tenantId: o.tenantId,
-      event: 'interrupted',
-      callId: o.callId,
-      tool: o.tool,
-      implementation: null,
-      riskLevel: null,
-      agentType: null,
-      sessionId: null,
-      actor: { type: 'system', id: 'reconciler' },
-      initiatorId: null,
-      approverId: null,
-      bindingVersion: null,
-      definitionHash: null,
-      input: null,
-      outputSummary: null,
-      status: 'error',
-      code: 'INTERRUPTED',
-      durationMs: null,
-      details: {
-        reason: `gateway ${o.instanceId} stopped while the call was running`,
-        startedAt: fromSqlDateTime(o.startedAt).toISOString(),
-      },
-      occurredAt: new Date(),
-      instanceId: this.instances.instanceId,
-    }));
+    const drafts = orphaned.map((o) =>
+      draftEvent({
+        tenantId: o.tenantId,
+        event: 'interrupted',
+        callId: o.callId,
+        tool: o.tool,
+        actor: { type: 'system', id: 'reconciler' },
+        status: 'error',
+        code: 'INTERRUPTED',
+        details: {
+          reason: `gateway ${o.instanceId} stopped while the call was running`,
+          startedAt: fromSqlDateTime(o.startedAt).toISOString(),
+        },
+        occurredAt: new Date(),
+        instanceId: this.instances.instanceId,
+      }),
+    );
     const outcomes = (
       await Promise.all(
         drafts.map((d) =>
