@@ -385,7 +385,11 @@ describe('the admin console in a browser', () => {
 
     // Closed with its button: Escape reaches the dialog only when focus is inside it, which
     // Chromium 156 no longer guarantees after the create dialog closes.
-    await page.getByRole('dialog').getByRole('button', { name: /关\s*闭|Close/ }).last().click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: /关\s*闭|Close/ })
+      .last()
+      .click();
     await secret.waitFor({ state: 'hidden' });
 
     // English, persisted, and sent to the API as Accept-Language.
