@@ -120,7 +120,7 @@ describe('governed tool calls over REST', () => {
     expect(owned.body.details.issues[0].path).toBe('tenantId');
   });
 
-  it('times out legacy-batch after 10 s with the seed texts', async () => {
+  it('times out legacy-batch after 10 s with the texts of tool-design-rules §A3', async () => {
     const t0 = Date.now();
     const res = await invoke(
       acme,

@@ -15,7 +15,7 @@ export interface AgentTypeSummary {
 }
 
 /**
- * Builds agents the way seed 001 describes: the tool list is injected at creation from the
+ * Builds agents the way docs/tool-design-rules.md §A6 describes: the tool list is injected at creation from the
  * tenant's binding, so one agent type serves tenants with different backends.
  */
 @Injectable()

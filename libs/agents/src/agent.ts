@@ -89,7 +89,7 @@ export class Agent {
     });
   }
 
-  /** The uniform signature of seed 001 for one bound tool: `(input) => Promise<string>`. */
+  /** The uniform signature of docs/tool-design-rules.md §A1 for one bound tool: `(input) => Promise<string>`. */
   callable(name: string, options: AgentInvokeOptions): (input: unknown) => Promise<string> {
     return async (input) => JSON.stringify((await this.invoke(name, input, options)).envelope);
   }

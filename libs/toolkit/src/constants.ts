@@ -1,6 +1,6 @@
 /** Limits and defaults of the tool runtime, in one place. */
 
-/** Default time limit of a tool call (seed 001: 10 s covers 95% of normal operations). */
+/** Default time limit of a tool call (docs/tool-design-rules.md §A3: 10 s covers 95% of normal operations). */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 /** The longest time limit a tool may declare (business operations). */
 export const MAX_TIMEOUT_MS = 30_000;
@@ -11,7 +11,7 @@ export const MAX_TOOL_NAME_LENGTH = 64;
 export const DEFAULT_IMPLEMENTATION = 'default';
 /** Upstream error messages are cut to this many characters before they reach an envelope. */
 export const MAX_ERROR_MESSAGE_LENGTH = 500;
-/** A base64 file part above this size gets a warning (seed 000, 4.5). */
+/** A base64 file part above this size gets a warning (docs/tool-design-rules.md §4.5). */
 export const FILE_PART_WARN_BYTES = 3 * 1024 * 1024;
 /** Inputs nested deeper than this are refused before anything runs or is stored. */
 export const MAX_INPUT_DEPTH = 64;

@@ -29,7 +29,7 @@ export function actionDigest(tool: string, implementation: string, input: unknow
 }
 
 /**
- * The approval step of the pipeline (seed 000, 4.4): after validation, before audit and execute.
+ * The approval step of the pipeline (docs/tool-design-rules.md §4.4): after validation, before audit and execute.
  * A call that needs a person parks — its record and approval stored, nothing run, no compute held
  * — and answers APPROVAL_PENDING. L3 always asks; a binding may add approval, never remove it.
  */

@@ -22,7 +22,7 @@ const STARTED = Symbol('audit.started');
 const FACTORY = Symbol('audit.factory');
 
 /**
- * Audit as a framework duty (seed 001): every L1+ call is recorded before and after it runs,
+ * Audit as a framework duty (docs/tool-design-rules.md §A5): every L1+ call is recorded before and after it runs,
  * without a line of audit code in any tool. Fails closed: if `started` cannot be made durable in
  * time, the tool does not run and the caller gets AUDIT_UNAVAILABLE.
  */

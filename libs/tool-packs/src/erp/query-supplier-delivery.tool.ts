@@ -6,7 +6,7 @@ import {
 } from './query-supplier-delivery.schema.js';
 
 /**
- * `query_supplier_delivery`, declared once and implemented per ERP (seed 001: the same agent bound
+ * `query_supplier_delivery`, declared once and implemented per ERP (docs/tool-design-rules.md §A6: the same agent bound
  * to SAP for one customer and to Yonyou NC for another). Which implementation runs is the
  * tenant's binding; the agent sees one contract.
  * @example

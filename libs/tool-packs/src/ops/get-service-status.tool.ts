@@ -7,7 +7,7 @@ import {
   type ServiceStatus,
 } from './get-service-status.schema.js';
 
-/** `get_service_status`: L0, current health only (seed 000, 4.1 and 4.2). */
+/** `get_service_status`: L0, current health only (docs/tool-design-rules.md §4.1 and 4.2). */
 export const getServiceStatusTool: ToolDeclaration<GetServiceStatusInput, ServiceStatus> = {
   name: 'get_service_status',
   description:

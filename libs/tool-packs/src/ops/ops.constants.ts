@@ -11,7 +11,7 @@ export const DEMO_OPS_TOKEN = 'demo-ops-token';
 
 /** Health states a service can report. */
 export const SERVICE_STATUSES = ['healthy', 'degraded', 'down'] as const;
-/** Longest service name a tool accepts (seed 000, 4.3). */
+/** Longest service name a tool accepts (docs/tool-design-rules.md §4.3). */
 export const SERVICE_NAME_MAX_LENGTH = 64;
 
 /** Time windows `read_logs` can search. */
@@ -24,14 +24,14 @@ export const DEFAULT_LOG_WINDOW = '1h';
 export const DEFAULT_LOG_LEVEL = 'error';
 /** `read_logs` line count when the model gives none. */
 export const DEFAULT_LOG_LIMIT = 50;
-/** Most lines one `read_logs` call returns: more would flood the model's context (seed 000, 4.3). */
+/** Most lines one `read_logs` call returns: more would flood the model's context (docs/tool-design-rules.md §4.3). */
 export const MAX_LOG_LIMIT = 200;
-/** Lines of the log sample the model sees (seed 000, exercise 3). */
+/** Lines of the log sample the model sees (docs/tool-design-rules.md §4.13, exercise 3). */
 export const MODEL_SUMMARY_LINES = 3;
 
 /** Restart reasons shorter than this say nothing useful in the change log. */
 export const MIN_RESTART_REASON_LENGTH = 10;
-/** A rolling restart takes 10-30 s: the business-operation limit of seed 001. */
+/** A rolling restart takes 10-30 s: the business-operation limit of docs/tool-design-rules.md §A3. */
 export const RESTART_TIMEOUT_MS = 30_000;
 
 /** How long the demo `legacy-batch` service takes to answer anything: past the 10 s default limit. */

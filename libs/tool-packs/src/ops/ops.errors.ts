@@ -13,7 +13,7 @@ export function isServiceNotFound(err: unknown): boolean {
 
 /**
  * The agent-facing failure for an unknown service, in the caller's language: says what was wrong
- * and how to recover, so the model can correct itself (seed 000, 4.9).
+ * and how to recover, so the model can correct itself (docs/tool-design-rules.md §4.9).
  */
 export function serviceNotFound(service: string, locale: Locale): ToolError {
   return locale === 'en'

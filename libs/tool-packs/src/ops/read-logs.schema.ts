@@ -9,7 +9,7 @@ import {
 } from './ops.constants.js';
 import { serviceNameField } from './service-name.schema.js';
 
-/** Input of `read_logs` (seed 000, 4.11). */
+/** Input of `read_logs` (docs/tool-design-rules.md §4.11). */
 export const readLogsInput = z.object({
   service: serviceNameField,
   window: z.enum(LOG_WINDOWS).default(DEFAULT_LOG_WINDOW).describe('时间窗：最近 5 分钟、1 小时或 24 小时'),

@@ -8,7 +8,7 @@ import {
   type ReadLogsOutput,
 } from './read-logs.schema.js';
 
-/** `read_logs`: L1 (logs may hold personal data), the seed's first full example (000, 4.11). */
+/** `read_logs`: L1 (logs may hold personal data), the first full example of docs/tool-design-rules.md §4.11. */
 export const readLogsTool: ToolDeclaration<ReadLogsInput, ReadLogsOutput> = {
   name: 'read_logs',
   description:
@@ -23,7 +23,7 @@ export const readLogsTool: ToolDeclaration<ReadLogsInput, ReadLogsOutput> = {
 
 /**
  * The body of `read_logs`. Asks upstream for one line more than `limit` and drops it: that extra
- * line is how the tool knows, without a count query, that there is more (seed 000, 4.11).
+ * line is how the tool knows, without a count query, that there is more (docs/tool-design-rules.md §4.11).
  */
 export async function readLogs(
   { service, window, level, limit }: ReadLogsInput,
@@ -37,7 +37,7 @@ export async function readLogs(
 
 /**
  * What the model sees: the count and the first lines only. Channels and hooks still get every
- * line; the model needs the gist to decide its next step (seed 000, exercise 3).
+ * line; the model needs the gist to decide its next step (docs/tool-design-rules.md §4.13, exercise 3).
  */
 export function summarizeLogs(output: ReadLogsOutput): ToolModelOutput {
   const { lines, truncated } = output;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MIN_RESTART_REASON_LENGTH } from './ops.constants.js';
 import { serviceNameField } from './service-name.schema.js';
 
-/** Input of `restart_service` (seed 000, 4.11). */
+/** Input of `restart_service` (docs/tool-design-rules.md §4.11). */
 export const restartServiceInput = z.object({
   service: serviceNameField,
   reason: z.string().min(MIN_RESTART_REASON_LENGTH).describe('重启原因，会记录到变更日志'),

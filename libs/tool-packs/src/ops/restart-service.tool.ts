@@ -8,7 +8,7 @@ import {
   type RestartServiceOutput,
 } from './restart-service.schema.js';
 
-/** `restart_service`: L3, approval on every call, the seed's side-effect example (000, 4.11). */
+/** `restart_service`: L3, approval on every call, the side-effect example of docs/tool-design-rules.md §4.11. */
 export const restartServiceTool: ToolDeclaration<RestartServiceInput, RestartServiceOutput> = {
   name: 'restart_service',
   description:
@@ -28,7 +28,7 @@ export const restartServiceTool: ToolDeclaration<RestartServiceInput, RestartSer
 /**
  * The body of `restart_service`. Approval does not replace deduplication: a call re-run after an
  * interruption must not restart twice, so the call's stable `ctx.idempotencyKey` goes upstream
- * (seed 000, 4.10), and the same key also makes the client's retries safe.
+ * (docs/tool-design-rules.md §4.10), and the same key also makes the client's retries safe.
  */
 export async function restartService(
   { service, reason }: RestartServiceInput,

@@ -31,7 +31,7 @@ export type Callback<A extends unknown[], R> = { bivarianceHack(...args: A): R }
 import type { RiskLevel } from '@toolgate/contract/rules';
 export { RISK_LEVELS, type RiskLevel } from '@toolgate/contract/rules';
 
-/** The risk metadata every tool declares (seed 001, the fifth mandatory attribute). */
+/** The risk metadata every tool declares (docs/tool-design-rules.md §A1, the fifth mandatory attribute). */
 export interface ToolRisk {
   readonly level: RiskLevel;
   /** Whether a call needs a person's approval. Implied by an `approval` policy other than never. */
@@ -63,7 +63,7 @@ export type InferSchema<S> = S extends { _zod: { output: infer O } }
     ? O
     : Record<string, unknown>;
 
-/** What the model sees instead of the raw output (seed 000, 4.5). */
+/** What the model sees instead of the raw output (docs/tool-design-rules.md §4.5). */
 export type ToolModelOutput =
   | { readonly type: 'text'; readonly value: string }
   | { readonly type: 'json'; readonly value: unknown }
@@ -86,7 +86,7 @@ export type ToolResult<TOutput> = TOutput | Promise<TOutput> | AsyncIterable<TOu
 
 /**
  * Everything about a tool except its body: the contract that every implementation of the tool
- * shares. Field by field, the union of both seeds.
+ * shares. Field by field, the union of docs/tool-design-rules.md §A1 and §4.1.
  */
 export interface ToolDeclaration<TInput = any, TOutput = any> {
   /** snake_case, unique; the name the model sees. */

@@ -12,7 +12,7 @@ type Catalog = Record<ErrorCode, CatalogEntry>;
 
 /**
  * The one message catalog. `{name}` placeholders are filled from the error's params.
- * The zh-CN timeout texts are the seed's own (`工具调用超时` / `缩小查询范围或重试`).
+ * The zh-CN timeout texts are those of docs/tool-design-rules.md §A3 (`工具调用超时` / `缩小查询范围或重试`).
  */
 const CATALOG: Record<Locale, Catalog> = {
   'zh-CN': {

@@ -17,7 +17,7 @@ export interface HttpStatusError {
 
 /**
  * Default retry rule: network failures and 5xx/429 answers are retried; 4xx answers are not
- * (seed 000, 4.9: "4xx 重试没意义"), nor is an abort.
+ * (docs/tool-design-rules.md §4.9: "4xx 重试没意义"), nor is an abort.
  */
 export function isRetryable(error: unknown): boolean {
   if (error && typeof error === 'object') {

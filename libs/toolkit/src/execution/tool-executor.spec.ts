@@ -197,7 +197,7 @@ describe('ToolExecutor', () => {
     }
   });
 
-  it('times out with the seed texts, fires the abort signal and does not wait', async () => {
+  it('times out with the texts of tool-design-rules §A3, fires the abort signal and does not wait', async () => {
     const t = Date.now();
     const r = await executor.run(request('slow_call', {}, { locale: 'zh-CN' }));
     expect(Date.now() - t).toBeLessThan(250);

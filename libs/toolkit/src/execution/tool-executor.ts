@@ -158,7 +158,7 @@ export class ToolExecutor {
   }
 
   /**
-   * The uniform tool signature of seed 001, `(input) => Promise<string>`: the envelope as JSON.
+   * The uniform tool signature of docs/tool-design-rules.md §A1, `(input) => Promise<string>`: the envelope as JSON.
    * @example const call = executor.callable({ tool, tenant, ... }); const json = await call({ service: 'x' });
    */
   callable(base: Omit<ToolCallRequest, 'input'>): (input: unknown) => Promise<string> {

@@ -17,7 +17,7 @@ describe('compiled input schemas', () => {
   it.each([
     ['zod 4', v4],
     ['zod 3', v3],
-  ])('%s: reads like the seed, in both languages', (_name, schema) => {
+  ])('%s: reads like tool-design-rules §A2, in both languages', (_name, schema) => {
     expect(messages(schema, { supplierId: 42 })).toEqual([
       "expected string at path 'supplierId', received number",
     ]);

@@ -42,7 +42,7 @@ function visit(node: unknown, fn: (n: Node) => void): void {
 }
 
 /**
- * Rewrites draft-07 spellings into 2020-12 so one validator handles both (seed 000: "2020-12 rules,
+ * Rewrites draft-07 spellings into 2020-12 so one validator handles both (docs/tool-design-rules.md §4.3: "2020-12 rules,
  * draft-07 keywords accepted"): tuple `items` arrays, `additionalItems`, `dependencies`.
  */
 export function upgradeDraft07(schema: JsonSchemaObject): JsonSchemaObject {

@@ -15,7 +15,7 @@ const ENDS_TURN: Record<Locale, { always: string; sometimes: string }> = {
   en: { always: 'Calling this tool ends your turn.', sometimes: 'Calling this tool may end your turn.' },
 };
 
-/** The description the model reads; `endsTurn` tools say so themselves (seed 000, 4.6). */
+/** The description the model reads; `endsTurn` tools say so themselves (docs/tool-design-rules.md §4.6). */
 export function modelDescription(tool: ToolView, locale: Locale): string {
   const { endsTurn, description } = tool.contract;
   if (endsTurn === false) return description;
@@ -47,7 +47,7 @@ export function toJsonSchemaItem(tool: ToolView) {
   };
 }
 
-/** OpenAI function calling. Strict mode stays off so optional fields stay optional (seed 000, 4.3). */
+/** OpenAI function calling. Strict mode stays off so optional fields stay optional (docs/tool-design-rules.md §4.3). */
 export function toOpenAiTool(tool: ToolView, locale: Locale) {
   return {
     type: 'function' as const,
