@@ -306,7 +306,7 @@ describe('the admin console in a browser', () => {
     await page.getByTestId('yaml-import').click();
     await page
       .getByTestId('yaml-panel')
-      .getByText(/导入完成：0 个智能体类型产生新版本/)
+      .getByText(/导入完成：没有变化/)
       .waitFor();
     await screenshot(page, 'bindings-yaml');
     await page.close();

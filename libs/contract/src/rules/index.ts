@@ -5,6 +5,7 @@ export type { BindingDiff, BindingTool } from './binding-diff.js';
 export {
   APPROVAL_MODES,
   APPROVAL_STATUSES,
+  AUDIT_EVENT_FIELDS,
   AUDIT_EVENT_TYPES,
   CALL_STATUSES,
   ERROR_CODES,
@@ -17,6 +18,7 @@ export {
 export type {
   ApprovalMode,
   ApprovalStatus,
+  AuditEventField,
   AuditEventType,
   CallStatus,
   ErrorCode,

@@ -56,6 +56,38 @@ export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 export const isAuditEventType = (event: string): event is AuditEventType =>
   (AUDIT_EVENT_TYPES as readonly string[]).includes(event);
 
+/**
+ * The fields of an audit event as the API sends them, in the order a reader wants them. The
+ * schema `auditEventViewSchema` is compile-checked to have exactly these keys.
+ */
+export const AUDIT_EVENT_FIELDS = [
+  'id',
+  'tenantId',
+  'seq',
+  'callId',
+  'event',
+  'tool',
+  'implementation',
+  'riskLevel',
+  'agentType',
+  'sessionId',
+  'actor',
+  'initiatorId',
+  'approver',
+  'bindingVersion',
+  'definitionHash',
+  'input',
+  'outputSummary',
+  'status',
+  'code',
+  'durationMs',
+  'details',
+  'occurredAt',
+  'prevHash',
+  'hash',
+] as const;
+export type AuditEventField = (typeof AUDIT_EVENT_FIELDS)[number];
+
 /** Every `code` an error envelope may carry from the platform (tools may add their own). */
 export const ERROR_CODES = [
   'INVALID_INPUT',

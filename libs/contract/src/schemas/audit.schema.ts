@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AUDIT_EVENT_TYPES } from '../rules/vocabulary.js';
+import { AUDIT_EVENT_TYPES, type AuditEventField } from '../rules/vocabulary.js';
 import { instant, riskLevelSchema } from './common.schema.js';
 import { named } from './registry.js';
 
@@ -48,6 +48,14 @@ export const auditEventViewSchema = named(
   }),
 );
 export type AuditEventView = z.infer<typeof auditEventViewSchema>;
+
+// Compiles only while the schema's keys and AUDIT_EVENT_FIELDS (the console's list) are the same set.
+const sameFields: [keyof AuditEventView] extends [AuditEventField]
+  ? [AuditEventField] extends [keyof AuditEventView]
+    ? true
+    : false
+  : false = true;
+void sameFields;
 
 /** `GET /v1/audit/events`: a page, newest first, and the cursor of the next one. */
 export const auditPageSchema = named(

@@ -1,38 +1,13 @@
 /** The fields of an audit event as the API sends them, each with its label in the i18n files. */
+import { AUDIT_EVENT_FIELDS, type AuditEventField } from '@toolgate/contract/rules';
 import type { MessageKey } from '../../i18n/zh-CN';
 
-export const EVENT_FIELDS = [
-  'id',
-  'tenantId',
-  'seq',
-  'callId',
-  'event',
-  'tool',
-  'implementation',
-  'riskLevel',
-  'agentType',
-  'sessionId',
-  'actor',
-  'initiatorId',
-  'approver',
-  'bindingVersion',
-  'definitionHash',
-  'input',
-  'outputSummary',
-  'status',
-  'code',
-  'durationMs',
-  'details',
-  'occurredAt',
-  'prevHash',
-  'hash',
-] as const;
-export type EventField = (typeof EVENT_FIELDS)[number];
+export type EventField = AuditEventField;
 
 /** The message key of a field's label (the compiler checks that every field has one). */
 export const fieldLabel = (field: EventField): MessageKey => `audit.field.${field}`;
 
-const KNOWN: ReadonlySet<string> = new Set(EVENT_FIELDS);
+const KNOWN: ReadonlySet<string> = new Set(AUDIT_EVENT_FIELDS);
 
 /** Fields the API sent that this console does not know yet (shown under their own name). */
 export const unknownFields = (event: object) => Object.entries(event).filter(([k]) => !KNOWN.has(k));
