@@ -13,6 +13,8 @@ export {
   LOCALES,
   RISK_LEVELS,
   ROLES,
+  RUN_EVENT_TYPES,
+  RUN_STATUSES,
   TOOL_LIST_FORMATS,
 } from './vocabulary.js';
 export type {
@@ -25,5 +27,7 @@ export type {
   Locale,
   RiskLevel,
   Role,
+  RunEventType,
+  RunStatus,
   ToolListFormat,
 } from './vocabulary.js';

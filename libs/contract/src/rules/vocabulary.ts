@@ -36,6 +36,25 @@ export type ToolListFormat = (typeof TOOL_LIST_FORMATS)[number];
 export const LOCALES = ['zh-CN', 'en'] as const;
 export type Locale = (typeof LOCALES)[number];
 
+/** A run of an agent (`GET /v1/runs/:runId`): `awaiting_approval` holds no compute. */
+export const RUN_STATUSES = ['running', 'awaiting_approval', 'completed', 'failed', 'cancelled'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/** Events of a run, streamed as SSE and replayable with Last-Event-ID. */
+export const RUN_EVENT_TYPES = [
+  'run_started',
+  'model_started',
+  'model_finished',
+  'text_delta',
+  'tool_call_requested',
+  'tool_partial',
+  'tool_result',
+  'approval_requested',
+  'approval_decided',
+  'run_finished',
+] as const;
+export type RunEventType = (typeof RUN_EVENT_TYPES)[number];
+
 /** Events of the audit trail. Call events carry a call id; admin events do not. */
 export const AUDIT_EVENT_TYPES = [
   'started',
