@@ -131,5 +131,12 @@ export const ERROR_CODES = [
   'CONNECTOR_NOT_CONFIGURED',
   'NOT_READY',
   'INTERNAL_ERROR',
+  // Agent runs: why a run failed.
+  'MODEL_UNAVAILABLE',
+  'MODEL_REJECTED',
+  'STEP_LIMIT',
+  'DEADLINE_EXCEEDED',
+  'BUDGET_EXCEEDED',
+  'RUN_CANCELLED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

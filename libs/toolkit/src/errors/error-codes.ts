@@ -34,6 +34,12 @@ export const PLATFORM_RESERVED_CODES: ReadonlySet<string> = new Set([
   ErrorCode.NOT_READY,
   ErrorCode.OUTPUT_INVALID,
   ErrorCode.INTERNAL_ERROR,
+  ErrorCode.MODEL_UNAVAILABLE,
+  ErrorCode.MODEL_REJECTED,
+  ErrorCode.STEP_LIMIT,
+  ErrorCode.DEADLINE_EXCEEDED,
+  ErrorCode.BUDGET_EXCEEDED,
+  ErrorCode.RUN_CANCELLED,
 ]);
 
 /** A code a tool author may use: UPPER_SNAKE, letters, digits and underscores. */

@@ -80,6 +80,27 @@ const CATALOG: Record<Locale, Catalog> = {
       error: '服务器内部错误',
       suggestedAction: '稍后重试；若持续出现，请携带 X-Request-Id 联系管理员',
     },
+    MODEL_UNAVAILABLE: {
+      error: '模型服务不可用：{reason}',
+      suggestedAction: '稍后重试；若持续出现，请管理员检查模型服务的地址和状态',
+    },
+    MODEL_REJECTED: {
+      error: '模型服务拒绝了请求：{reason}',
+      suggestedAction: '请管理员检查模型名称和 API 密钥配置',
+    },
+    STEP_LIMIT: {
+      error: '智能体在 {maxSteps} 步内没有完成',
+      suggestedAction: '把问题拆小，或请管理员调高该智能体类型的 maxSteps',
+    },
+    DEADLINE_EXCEEDED: {
+      error: '运行超过了 {deadlineMs} 毫秒的时限',
+      suggestedAction: '把问题拆小后重试，或请管理员调高 deadlineMs',
+    },
+    BUDGET_EXCEEDED: {
+      error: 'Token 预算已用完：{budget}',
+      suggestedAction: '缩短问题或会话，或请管理员调高 tokenBudget',
+    },
+    RUN_CANCELLED: { error: '运行已被取消', suggestedAction: '如仍需要，请重新发起运行' },
   },
   en: {
     INVALID_INPUT: {
@@ -163,6 +184,31 @@ const CATALOG: Record<Locale, Catalog> = {
     INTERNAL_ERROR: {
       error: 'Internal server error',
       suggestedAction: 'Try again later; if it persists, report the X-Request-Id to an admin',
+    },
+    MODEL_UNAVAILABLE: {
+      error: 'The model service is unavailable: {reason}',
+      suggestedAction:
+        "Try again later; if it persists, ask an admin to check the model provider's address and health",
+    },
+    MODEL_REJECTED: {
+      error: 'The model service refused the request: {reason}',
+      suggestedAction: "Ask an admin to check the model name and the provider's API key",
+    },
+    STEP_LIMIT: {
+      error: 'The agent did not finish within {maxSteps} steps',
+      suggestedAction: "Ask a narrower question, or ask an admin to raise the agent type's maxSteps",
+    },
+    DEADLINE_EXCEEDED: {
+      error: 'The run went past its {deadlineMs} ms deadline',
+      suggestedAction: 'Ask a narrower question, or ask an admin to raise deadlineMs',
+    },
+    BUDGET_EXCEEDED: {
+      error: 'The token budget is spent: {budget}',
+      suggestedAction: 'Shorten the question or the session, or ask an admin to raise tokenBudget',
+    },
+    RUN_CANCELLED: {
+      error: 'The run was cancelled',
+      suggestedAction: 'Start a new run if it is still needed',
     },
   },
 };
