@@ -31,6 +31,8 @@ export default defineConfig({
             'libs/**/*.spec.ts',
             'apps/gateway/**/*.spec.ts',
             'test/property/**/*.spec.ts',
+            // Specs of libs against test/support's fakes (libs' own specs do not import test support).
+            'test/integration/**/*.spec.ts',
             'test/types/**/*.spec.ts',
           ],
           globalSetup: [],

@@ -190,6 +190,101 @@ describe('admin API', () => {
     expect(wrong.status).toBe(400);
   });
 
+  it('carries agent types’ run settings: defaults, edits by tenant admins, sub-agent rules, export/import', async () => {
+    const { stringify } = await import('yaml');
+    const review = (await bindings(acmeAdmin)).find((b: any) => b.agentType === 'contract_review');
+    // The demo tenant file names no model (the platform default) and gives zh-CN instructions.
+    expect(review.run).toMatchObject({
+      model: null,
+      instructions: expect.stringContaining('合同审查助手'),
+      maxSteps: 4,
+      deadlineMs: 120_000,
+      subAgents: [],
+    });
+    const before = await ops(acmeAdmin);
+    const run = {
+      model: { provider: 'default', name: 'qwen-plus' },
+      instructions: '你是 ACME 的运维助手。先查看状态与日志，再决定是否重启。',
+      maxSteps: 12,
+      tokenBudget: 40_000,
+      subAgents: ['contract_review'],
+    };
+    const saved = await put({ version: before.version, tools: before.tools, run }, acmeAdmin);
+    expect(saved.status).toBe(200);
+    expect(saved.body.data).toMatchObject({
+      version: before.version + 1,
+      description: before.description,
+      run: { ...run, deadlineMs: 120_000, maxParallelToolCalls: 4 },
+    });
+    // Without `run` an update keeps the run settings, like the description.
+    const kept = await put({ version: before.version + 1, tools: ['get_service_status'] }, acmeAdmin);
+    expect(kept.body.data.run).toEqual(saved.body.data.run);
+    const version = kept.body.data.version;
+    expect((await gw.api('GET', '/v1/admin/tenants/acme', { key: acmeAdmin })).body.data.agentTypes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ agentType: 'ops_assistant', run: kept.body.data.run }),
+      ]),
+    );
+
+    const refused = async (body: Record<string, unknown>, agentType = 'ops_assistant') => {
+      const res = await put({ version, tools: [], ...body }, acmeAdmin, agentType);
+      expect(res.status).toBe(400);
+      return res.body.details.issues as { path: string; message: string }[];
+    };
+    expect(await refused({ run: { subAgents: ['ops_assistant', 'nobody'] } })).toEqual([
+      { path: 'run.subAgents.0', message: 'an agent type cannot be its own sub-agent' },
+      { path: 'run.subAgents.1', message: '"nobody" is not an agent type of this tenant' },
+    ]);
+    const cycle = await refused(
+      { version: review.version, run: { subAgents: ['ops_assistant'] } },
+      'contract_review',
+    );
+    expect(cycle[0]!.message).toContain('leads back: contract_review → ops_assistant → contract_review');
+    expect((await refused({ run: { maxSteps: 51 } }))[0]!.path).toContain('maxSteps');
+    expect((await refused({ run: { deadlineMs: 500 } }))[0]!.path).toContain('deadlineMs');
+    // A model names a platform provider, never where it is or which key it sends.
+    await refused({ run: { model: { provider: 'default', name: 'x', baseUrl: 'https://evil.example' } } });
+    await refused({ run: { model: { provider: 'https://evil.example', name: 'x' } } });
+    const preview = await gw.api('POST', '/v1/admin/tenants/acme/agents/ops_assistant/bindings/preview', {
+      key: acmeAdmin,
+      body: { tools: [], run: { subAgents: ['nobody'] } },
+    });
+    expect(preview.body.data.problems).toEqual([
+      { path: 'run.subAgents.0', message: '"nobody" is not an agent type of this tenant' },
+    ]);
+    expect((await ops(acmeAdmin)).version).toBe(version);
+
+    // The export keeps them; importing it changes nothing; a new pair of agent types imports in any order.
+    const exported = await gw.api('GET', '/v1/admin/tenants/acme/export', { key: acmeAdmin });
+    const doc = parse(exported.text);
+    expect(doc.agentTypes.ops_assistant).toMatchObject({
+      model: run.model,
+      instructions: run.instructions,
+      maxSteps: 12,
+      tokenBudget: 40_000,
+      subAgents: ['contract_review'],
+    });
+    expect(doc.agentTypes.ops_assistant.deadlineMs).toBeUndefined();
+    const importYaml = (yaml: string) =>
+      gw.api('POST', '/v1/admin/tenants/acme/import', { key: acmeAdmin, body: { yaml } });
+    expect((await importYaml(exported.text)).body.data).toMatchObject({ unchanged: true });
+    doc.agentTypes.ops_assistant.instructions = '只读排查，不做重启。';
+    doc.agentTypes.triage = { instructions: '分派问题。', subAgents: ['log_digest'] };
+    doc.agentTypes.log_digest = { tools: ['read_logs'], maxSteps: 3 };
+    const changed = await importYaml(stringify(doc));
+    expect(changed.status).toBe(200);
+    expect(changed.body.data.changed.sort()).toEqual(['log_digest', 'ops_assistant', 'triage']);
+    const after = await bindings(acmeAdmin);
+    expect(after.find((b: any) => b.agentType === 'ops_assistant').run.instructions).toBe(
+      '只读排查，不做重启。',
+    );
+    expect(after.find((b: any) => b.agentType === 'triage').run.subAgents).toEqual(['log_digest']);
+    doc.agentTypes.log_digest.subAgents = ['triage'];
+    const cyclic = await importYaml(stringify(doc));
+    expect(cyclic.status).toBe(400);
+    expect(JSON.stringify(cyclic.body.details.issues)).toContain('agentTypes.log_digest.subAgents[0]');
+  });
+
   it('lets a tenant admin manage its own tenant’s keys only', async () => {
     const approver = await gw.api('POST', '/v1/admin/keys', {
       key: acmeAdmin,

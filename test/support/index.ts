@@ -10,3 +10,11 @@ export { TcpProxy } from './tcp-proxy.js';
 export { runLoad, startGatewayProcess } from './gateway-process.js';
 export type { GatewayProcess } from './gateway-process.js';
 export { draftFromApiEvent } from './audit-events.js';
+export { startFakeOpenAI } from './fake-openai.js';
+export type {
+  FakeChatRequest,
+  FakeOpenAI,
+  FakeOpenAIScript,
+  FakeReply,
+  FakeToolCall,
+} from './fake-openai.js';

@@ -26,8 +26,11 @@ const PAGES: Record<PageId, React.LazyExoticComponent<() => React.JSX.Element>> 
   bindings: lazy(() => import('./pages/BindingsPage')),
   approvals: lazy(() => import('./pages/ApprovalsPage')),
   audit: lazy(() => import('./pages/AuditPage')),
+  runs: lazy(() => import('./pages/RunsPage')),
   keys: lazy(() => import('./pages/KeysPage')),
 };
+/** A run's transcript: its own address, so a run can be linked to. */
+const RunTranscriptPage = lazy(() => import('./pages/RunTranscriptPage'));
 
 function ConsoleRoutes() {
   const { principal, restoring } = useAuth();
@@ -52,6 +55,14 @@ function ConsoleRoutes() {
             />
           );
         })}
+        <Route
+          path="/runs/:runId"
+          element={
+            <RequirePage page="runs">
+              <RunTranscriptPage />
+            </RequirePage>
+          }
+        />
         <Route path="*" element={<NotFound />} />
       </Route>
     </Routes>

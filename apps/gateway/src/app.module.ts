@@ -4,7 +4,9 @@ import { ApiKeyGuard, AUTH_MIGRATIONS, AuthModule } from '@toolgate/auth';
 import { APPROVALS_MIGRATIONS, ApprovalsModule } from '@toolgate/approvals';
 import { AUDIT_MIGRATIONS, AuditModule } from '@toolgate/audit';
 import { DATABASE_MIGRATIONS, DatabaseModule, InstancesModule } from '@toolgate/database';
+import { ModelsModule } from '@toolgate/models';
 import { QuotasModule } from '@toolgate/quotas';
+import { RUNS_MIGRATIONS, RunsModule } from '@toolgate/runs';
 import { TENANCY_MIGRATIONS, TenancyModule } from '@toolgate/tenancy';
 import { DemoBackendsModule, ErpToolsModule, OpsToolsModule } from '@toolgate/tool-packs';
 import { ToolkitModule } from '@toolgate/toolkit';
@@ -12,6 +14,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { AdminHttpModule } from './admin/admin-http.module.js';
 import { AgentsHttpModule } from './agents/agents-http.module.js';
 import { ApprovalsHttpModule } from './approvals/approvals-http.module.js';
+import { RunsHttpModule } from './runs/runs-http.module.js';
 import { AuditHttpModule } from './audit/audit-http.module.js';
 import { EnvelopeExceptionFilter } from './http/envelope-exception.filter.js';
 import { SchemaValidationPipe } from './http/schema-validation.pipe.js';
@@ -25,6 +28,7 @@ export const MIGRATIONS = [
   ...TENANCY_MIGRATIONS,
   ...AUDIT_MIGRATIONS,
   ...APPROVALS_MIGRATIONS,
+  ...RUNS_MIGRATIONS,
 ];
 
 /**
@@ -61,6 +65,8 @@ export class AppModule {
         ApprovalsModule.forRoot(settings.approvals),
         QuotasModule.forRoot(settings.quotas),
         TenancyModule.forRoot(settings.tenancy),
+        ModelsModule.forRoot(settings.models),
+        RunsModule.forRoot(settings.runs),
         OpsToolsModule,
         ErpToolsModule,
         ...(settings.tenancy.demo ? [DemoBackendsModule] : []),
@@ -69,6 +75,7 @@ export class AppModule {
         AdminHttpModule,
         AuditHttpModule,
         ApprovalsHttpModule,
+        RunsHttpModule,
         OpsHttpModule,
       ],
       providers: [

@@ -2,7 +2,9 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import {
   BindingResolver,
   bindTool,
+  storedRunSettings,
   TenantConnectors,
+  toAgentRunSettings,
   type BindingTool,
   type ResolvedAgentType,
 } from '@toolgate/tenancy';
@@ -74,7 +76,8 @@ describe('AgentFactory', () => {
             const result = bindTool(entry, registry, 3);
             if (result.ok) bound.set(entry.name, result.tool);
           }
-          return [agentType, { tenantId, agentType, description: agentType, version: 3, tools: bound }];
+          const run = toAgentRunSettings(storedRunSettings(null));
+          return [agentType, { tenantId, agentType, description: agentType, version: 3, tools: bound, run }];
         }),
       );
     moduleRef = await Test.createTestingModule({

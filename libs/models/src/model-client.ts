@@ -45,6 +45,7 @@ export interface ModelTurnRequest {
   readonly tools: readonly ModelTool[];
   /** Whether the model may ask for several tool calls in one turn. */
   readonly parallelToolCalls?: boolean;
+  /** Aborting rejects the turn with the signal's reason (not a ModelError): the caller knows why it stopped. */
   readonly signal?: AbortSignal;
   /** Text as the provider streams it; a client that cannot stream never calls it. */
   readonly onTextDelta?: (delta: string) => void;

@@ -6,21 +6,28 @@ import {
   type BindingDiff,
   type BindingHistoryEntry,
   type BindingPreview,
+  type AgentRunSettingsView,
   type BindingView,
   type EffectiveTool as EffectiveToolView,
+  type Issue,
 } from '@toolgate/contract';
 import { ErrorCode, ToolgateError, ToolRegistry, type EffectiveTool } from '@toolgate/toolkit';
+import { storedRunSettings, subAgentProblems } from './agent-run-settings.js';
 import { BindingResolver } from './binding-resolver.js';
 import { bindingProblems, bindTool } from './binding-rules.js';
 import type { BindingTool } from './config/tenant-file.schema.js';
 import type { AgentBindingEntity } from './entities/agent-binding.entity.js';
 import { TenantRepository } from './tenant.repository.js';
 
-/** What an admin asks for: the full new tool list of one agent type, against the version read. */
+/**
+ * What an admin asks for: the full new tool list of one agent type, against the version read.
+ * Description and run settings are kept when not given.
+ */
 export interface BindingChange {
   readonly version: number;
   readonly tools: readonly BindingTool[];
   readonly description?: string;
+  readonly run?: AgentRunSettingsView;
 }
 
 export function toBindingView(row: AgentBindingEntity) {
@@ -29,6 +36,7 @@ export function toBindingView(row: AgentBindingEntity) {
     description: row.description,
     version: row.version,
     tools: row.tools,
+    run: storedRunSettings(row.run),
     updatedAt: row.updatedAt.toISOString(),
     updatedBy: row.updatedBy,
   } satisfies BindingView;
@@ -50,6 +58,23 @@ function toEffectiveView(tool: EffectiveTool) {
 }
 
 /**
+ * What is wrong with the sub-agents of one agent type's new run settings, among the tenant's agent
+ * types as stored (it may be new itself).
+ */
+function runProblems(
+  rows: readonly AgentBindingEntity[],
+  agentType: string,
+  run: AgentRunSettingsView,
+): Issue[] {
+  const graph = new Map(rows.map((r) => [r.agentType, storedRunSettings(r.run).subAgents]));
+  graph.set(agentType, run.subAgents);
+  return subAgentProblems(graph, agentType).map((p) => ({
+    path: `run.subAgents.${p.index}`,
+    message: p.problem,
+  }));
+}
+
+/**
  * Editing bindings from the admin API: read with a version, preview the effective tool set, save
  * under optimistic concurrency and the tighten-only rule, keep history, audit every change.
  */
@@ -68,9 +93,15 @@ export class BindingAdmin {
   }
 
   /** "What would this agent see, under which policy" — and what would change — before saving. */
-  async preview(tenantId: string, agentType: string, tools: readonly BindingTool[]) {
+  async preview(
+    tenantId: string,
+    agentType: string,
+    tools: readonly BindingTool[],
+    run?: AgentRunSettingsView,
+  ) {
     await this.requireTenant(tenantId);
-    const current = (await this.tenants.bindingsOf(tenantId)).find((b) => b.agentType === agentType);
+    const rows = await this.tenants.bindingsOf(tenantId);
+    const current = rows.find((b) => b.agentType === agentType);
     const effective: EffectiveToolView[] = [];
     for (const entry of tools) {
       const bound = bindTool(entry, this.registry, 0);
@@ -80,10 +111,13 @@ export class BindingAdmin {
       agentType,
       currentVersion: current?.version ?? 0,
       effective,
-      problems: bindingProblems(tools, this.registry).map((p) => ({
-        path: `tools.${p.index}.${p.field}`,
-        message: p.problem,
-      })),
+      problems: [
+        ...bindingProblems(tools, this.registry).map((p) => ({
+          path: `tools.${p.index}.${p.field}`,
+          message: p.problem,
+        })),
+        ...(run ? runProblems(rows, agentType, run) : []),
+      ],
       diff: diffBindings(current?.tools ?? [], tools),
     } satisfies BindingPreview;
   }
@@ -97,21 +131,27 @@ export class BindingAdmin {
     kind = 'update',
   ): Promise<BindingView> {
     await this.requireTenant(tenantId);
-    const problems = bindingProblems(change.tools, this.registry);
+    const rows = await this.tenants.bindingsOf(tenantId);
+    const problems: Issue[] = [
+      ...bindingProblems(change.tools, this.registry).map((p) => ({
+        path: `tools.${p.index}.${p.field}`,
+        message: p.problem,
+      })),
+      ...(change.run ? runProblems(rows, agentType, change.run) : []),
+    ];
     if (problems.length) {
       throw new ToolgateError(ErrorCode.INVALID_INPUT, {
-        params: { summary: problems.map((p) => p.problem).join('; ') },
-        details: {
-          issues: problems.map((p) => ({ path: `tools.${p.index}.${p.field}`, message: p.problem })),
-        },
+        params: { summary: problems.map((p) => p.message).join('; ') },
+        details: { issues: problems },
       });
     }
-    const current = (await this.tenants.bindingsOf(tenantId)).find((b) => b.agentType === agentType);
+    const current = rows.find((b) => b.agentType === agentType);
     const tools = change.tools.map(withoutUnsetFields);
     const description = change.description ?? current?.description ?? '';
+    const run = change.run ?? storedRunSettings(current?.run);
     const diff = diffBindings(current?.tools ?? [], tools);
     const version = await this.tenants.saveBinding(
-      { tenantId, agentType, expectedVersion: change.version, description, tools, kind, by: actor.id },
+      { tenantId, agentType, expectedVersion: change.version, description, tools, run, kind, by: actor.id },
       (em, v) =>
         this.audit.recordIn(em, [
           {

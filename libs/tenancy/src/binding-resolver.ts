@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { RefreshingCache } from '@toolgate/database';
 import { ToolRegistry, type EffectiveTool } from '@toolgate/toolkit';
+import { storedRunSettings, toAgentRunSettings, type AgentRunSettings } from './agent-run-settings.js';
 import { bindTool } from './binding-rules.js';
 import type { TenantEntity } from './entities/tenant.entity.js';
 import { TENANCY_OPTIONS, type TenancyOptions } from './tenancy.options.js';
@@ -14,6 +15,8 @@ export interface ResolvedAgentType {
   readonly version: number;
   /** By contract name, in binding order. */
   readonly tools: ReadonlyMap<string, EffectiveTool>;
+  /** How its runs go (defaults filled). */
+  readonly run: AgentRunSettings;
 }
 
 /** A tenant's row and its resolved agent types; null for an unknown tenant. */
@@ -86,6 +89,7 @@ export class BindingResolver {
         description: row.description,
         version: row.version,
         tools,
+        run: toAgentRunSettings(storedRunSettings(row.run)),
       });
     }
     return { tenant, agentTypes };

@@ -1,6 +1,9 @@
 // Public surface of the tenancy lib: tenant files, bindings, the resolver, connector clients.
 import { CreateTenancy1764480100000 } from './migrations/1764480100000-create-tenancy.js';
+import { AgentRunSettings1764600100000 } from './migrations/1764600100000-agent-run-settings.js';
 
+export { storedRunSettings, subAgentProblems, toAgentRunSettings } from './agent-run-settings.js';
+export type { AgentModelRef, AgentRunSettings, SubAgentProblem } from './agent-run-settings.js';
 export { BindingAdmin, toBindingView } from './binding-admin.service.js';
 export type { BindingChange } from './binding-admin.service.js';
 // The views and the diff rule are the REST contract's; re-exported for the lib's existing users.
@@ -18,11 +21,18 @@ export {
   bindingToolEntrySchema,
   bindingToolSchema,
   quotaSchema,
+  runSettingsOf,
   TENANT_ID,
   tenantApprovalSettingsSchema,
   tenantFileSchema,
 } from './config/tenant-file.schema.js';
-export type { BindingTool, Quota, TenantApprovalSettings, TenantFile } from './config/tenant-file.schema.js';
+export type {
+  BindingTool,
+  Quota,
+  TenantApprovalSettings,
+  TenantFile,
+  TenantFileAgentType,
+} from './config/tenant-file.schema.js';
 export { expandVariables } from './config/variables.js';
 export { TenancyModule } from './tenancy.module.js';
 export { DEFAULT_TENANCY_OPTIONS } from './tenancy.options.js';
@@ -31,7 +41,7 @@ export { TenantAdmin, toTenantView } from './tenant-admin.service.js';
 export { exportTenantFile } from './config/tenant-file.exporter.js';
 export { TenantConnectors } from './tenant-connectors.js';
 export { TenantRepository } from './tenant.repository.js';
-export { CreateTenancy1764480100000 };
+export { AgentRunSettings1764600100000, CreateTenancy1764480100000 };
 
 /** The tenancy lib's migrations, in order. */
-export const TENANCY_MIGRATIONS = [CreateTenancy1764480100000];
+export const TENANCY_MIGRATIONS = [CreateTenancy1764480100000, AgentRunSettings1764600100000];

@@ -2,11 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { AuditTrail, type AuditActor } from '@toolgate/audit';
 import type { ImportResult, Locale, TenantDetail, TenantView } from '@toolgate/contract';
 import { canonicalJson, ConnectorRegistry, ErrorCode, ToolgateError } from '@toolgate/toolkit';
+import { storedRunSettings } from './agent-run-settings.js';
 import { BindingAdmin, toBindingView } from './binding-admin.service.js';
 import { BindingResolver } from './binding-resolver.js';
 import { exportTenantFile } from './config/tenant-file.exporter.js';
 import { parseTenantFile, TenantConfigError } from './config/tenant-file.loader.js';
-import type { TenantFile } from './config/tenant-file.schema.js';
+import { runSettingsOf, type TenantFile } from './config/tenant-file.schema.js';
 import type { TenantEntity } from './entities/tenant.entity.js';
 import { sharedVariableNamespace, tenantVariablePrefix } from './config/tenant-variables.js';
 import { TenantChange } from './tenant-change.js';
@@ -37,6 +38,24 @@ const invalid = (problems: readonly string[]) =>
 
 const notFound = (id: string) =>
   new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `tenant ${id}` } });
+
+/**
+ * Agent types in an order that saves each one's sub-agents before it, so every save finds the
+ * agent types it delegates to (the file was checked to have no delegation cycle); file order
+ * otherwise.
+ */
+function subAgentsFirst(
+  agentTypes: ReadonlyMap<string, { run: { subAgents: readonly string[] } }>,
+): string[] {
+  const ordered: string[] = [];
+  const visit = (agentType: string, path: ReadonlySet<string>) => {
+    if (ordered.includes(agentType) || path.has(agentType) || !agentTypes.has(agentType)) return;
+    for (const sub of agentTypes.get(agentType)!.run.subAgents) visit(sub, new Set([...path, agentType]));
+    ordered.push(agentType);
+  };
+  for (const agentType of agentTypes.keys()) visit(agentType, new Set());
+  return ordered;
+}
 
 /** Tenants from the admin API: list, create, detail, and YAML export/import. */
 @Injectable()
@@ -175,19 +194,29 @@ export class TenantAdmin {
       changed.push('tenant');
     }
     const current = new Map((await this.tenants.bindingsOf(id)).map((b) => [b.agentType, b]));
-    const wanted = new Map(Object.entries(file.agentTypes));
-    for (const agentType of current.keys())
+    const wanted = new Map(
+      Object.entries(file.agentTypes).map(([agentType, a]) => [
+        agentType,
+        { description: a.description, tools: a.tools, run: runSettingsOf(a) },
+      ]),
+    );
+    // Agent types missing from the file are emptied (their tools), not forgotten.
+    for (const [agentType, now] of current)
       if (!wanted.has(agentType))
-        wanted.set(agentType, { description: current.get(agentType)!.description, tools: [] });
-    for (const [agentType, a] of wanted) {
+        wanted.set(agentType, { description: now.description, tools: [], run: storedRunSettings(now.run) });
+    for (const agentType of subAgentsFirst(wanted)) {
+      const a = wanted.get(agentType)!;
       const now = current.get(agentType);
       const same =
-        now && now.description === a.description && canonicalJson(now.tools) === canonicalJson(a.tools);
+        now &&
+        now.description === a.description &&
+        canonicalJson(now.tools) === canonicalJson(a.tools) &&
+        canonicalJson(storedRunSettings(now.run)) === canonicalJson(a.run);
       if (same) continue;
       await this.bindings.replace(
         id,
         agentType,
-        { version: now?.version ?? 0, tools: a.tools, description: a.description },
+        { version: now?.version ?? 0, tools: a.tools, description: a.description, run: a.run },
         actor,
         'import',
       );

@@ -4,7 +4,7 @@ import { AuditTrail } from '@toolgate/audit';
 import { ConnectorRegistry, ToolRegistry } from '@toolgate/toolkit';
 import { bindingProblems } from './binding-rules.js';
 import { loadTenantFiles, TenantConfigError, type LoadedTenantFile } from './config/tenant-file.loader.js';
-import { TENANT_SETTINGS_KEYS, type TenantFile } from './config/tenant-file.schema.js';
+import { runSettingsOf, TENANT_SETTINGS_KEYS, type TenantFile } from './config/tenant-file.schema.js';
 import { sharedVariableNamespace, tenantVariablePrefix } from './config/tenant-variables.js';
 import { TENANCY_OPTIONS, type TenancyOptions } from './tenancy.options.js';
 import { TenantConnectors } from './tenant-connectors.js';
@@ -64,6 +64,7 @@ export class TenantConfigImporter implements OnApplicationBootstrap {
             agentType,
             description: a.description,
             tools: a.tools,
+            run: runSettingsOf(a),
           })),
         },
         'config',

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { AgentRunSettingsView } from '@toolgate/contract';
 import { isUniqueViolation, TransactionRunner } from '@toolgate/database';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { BindingTool } from './config/tenant-file.schema.js';
@@ -10,7 +11,12 @@ import { TenantEntity } from './entities/tenant.entity.js';
 /** A tenant to import, with the bindings of each agent type. */
 export interface TenantImport {
   readonly tenant: Omit<TenantEntity, 'createdAt' | 'updatedAt'>;
-  readonly agentTypes: readonly { agentType: string; description: string; tools: BindingTool[] }[];
+  readonly agentTypes: readonly {
+    agentType: string;
+    description: string;
+    tools: BindingTool[];
+    run: AgentRunSettingsView;
+  }[];
 }
 
 /** The only way to the tenancy tables: tenants, agent_bindings, binding_history. */
@@ -60,6 +66,7 @@ export class TenantRepository {
               description: a.description,
               version: 1,
               tools: a.tools,
+              run: a.run,
               updatedAt: now,
               updatedBy: by,
             }),
@@ -135,6 +142,7 @@ export class TenantRepository {
       expectedVersion: number;
       description: string;
       tools: BindingTool[];
+      run: AgentRunSettingsView;
       kind: string;
       by: string;
     },
@@ -153,6 +161,7 @@ export class TenantRepository {
               description: change.description,
               version,
               tools: change.tools,
+              run: change.run,
               updatedAt: now,
               updatedBy: change.by,
             }),
@@ -164,6 +173,7 @@ export class TenantRepository {
             {
               version,
               tools: change.tools as never,
+              run: change.run as never,
               description: change.description,
               updatedAt: now,
               updatedBy: change.by,

@@ -17,6 +17,8 @@ const LEAKS: readonly RegExp[] = [
 const CODE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const INVOKE = /^\/v1\/agents\/[^/]+\/tools\/[^/]+\/invoke$/;
+/** Routes that answer a run as SSE when asked (`Accept: text/event-stream`). */
+const RUN_STREAM = /^\/v1\/(agents\/[^/]+\/runs|runs\/[^/]+\/events)$/;
 
 /** 5xx answers a client may see: the audit store or the key store is down (CONTRACT.md). */
 const ALLOWED_5XX = new Map([[503, new Set(['AUDIT_UNAVAILABLE', 'NOT_READY'])]]);
@@ -58,7 +60,7 @@ function otherSuccessTypes(asked: AskedFor): RegExp | undefined {
   if (path === '/console' || path.startsWith('/console/')) return /./;
   if (path === '/v1/audit/export') return /^(text\/csv|application\/x-ndjson)/;
   if (/^\/v1\/admin\/tenants\/[^/]+\/export$/.test(path)) return /^application\/yaml/;
-  if (asked.sse && INVOKE.test(path)) return /^text\/event-stream/;
+  if (asked.sse && (INVOKE.test(path) || RUN_STREAM.test(path))) return /^text\/event-stream/;
   return undefined;
 }
 
@@ -94,9 +96,13 @@ function isSuccessEnvelope(value: unknown): boolean {
   );
 }
 
-/** Problems of a stream of server-sent events: it must end with one `result` event holding an envelope. */
-function sseProblems(body: Buffer): string[] {
-  const events = body
+interface SseEvent {
+  readonly event: string | undefined;
+  readonly data: string;
+}
+
+function parseSse(body: Buffer): SseEvent[] {
+  return body
     .toString('utf8')
     .split('\n\n')
     .filter((block) => block.trim())
@@ -112,6 +118,10 @@ function sseProblems(body: Buffer): string[] {
         .join('\n');
       return { event, data };
     });
+}
+
+/** Problems of an invoke's event stream: it must end with one `result` event holding an envelope. */
+function invokeStreamProblems(events: SseEvent[]): string[] {
   const last = events[events.length - 1];
   if (last?.event !== 'result')
     return [`the event stream does not end with a result event (${events.length} events)`];
@@ -119,6 +129,27 @@ function sseProblems(body: Buffer): string[] {
   if (!parsed.ok) return ['the result event does not hold JSON'];
   if (isSuccessEnvelope(parsed.value) || errorEnvelopeProblems(parsed.value).length === 0) return [];
   return ['the result event does not hold an envelope'];
+}
+
+/**
+ * Problems of a run's event stream: every event holds a JSON run event of its own type, and the
+ * stream ends when the run finishes or parks for a person (CONTRACT.md "Runs").
+ */
+function runStreamProblems(events: SseEvent[]): string[] {
+  for (const { event, data } of events) {
+    const parsed = parseJson(Buffer.from(data));
+    if (!parsed.ok || (parsed.value as { type?: unknown } | null)?.type !== event)
+      return [`the run event ${JSON.stringify(event)} does not hold a run event of its type`];
+  }
+  const last = events[events.length - 1]?.event;
+  if (last !== 'run_finished' && last !== 'approval_requested')
+    return [`the run's event stream ends with ${JSON.stringify(last)}, not run_finished or a parked run`];
+  return [];
+}
+
+function sseProblems(asked: AskedFor, body: Buffer): string[] {
+  const events = parseSse(body);
+  return INVOKE.test(asked.path) ? invokeStreamProblems(events) : runStreamProblems(events);
 }
 
 /** Problems of the headers every answer must carry. */
@@ -168,7 +199,7 @@ function successProblems(asked: AskedFor, answer: WireAnswer, type: string): str
   const isJson = type.startsWith('application/json');
   if (other && !isJson) {
     if (!other.test(type)) return [`a ${answer.status} of ${asked.path} as ${JSON.stringify(type)}`];
-    return type.startsWith('text/event-stream') ? sseProblems(answer.body) : [];
+    return type.startsWith('text/event-stream') ? sseProblems(asked, answer.body) : [];
   }
   // Swagger's own JSON (the OpenAPI document) is a file, not an API answer.
   if (other && /^\/docs/.test(asked.path)) return [];

@@ -4,13 +4,14 @@ import type {
   ApiKeyView,
   BindingHistoryEntry,
   BindingPreview,
-  BindingTool,
   BindingView,
   CatalogTool,
   CreatedKey,
   ImportResult,
   NewKey,
+  PreviewBindingsBody,
   Principal,
+  ReplaceBindingsBody,
   Stats,
   Tenant,
 } from './types';
@@ -36,17 +37,22 @@ export const saveBindings = (
   api: ApiClient,
   tenantId: string,
   agentType: string,
-  body: { version: number; tools: BindingTool[]; description?: string },
+  body: ReplaceBindingsBody,
 ) =>
   api.request<BindingView>('PUT', `${t(tenantId)}/agents/${encodeURIComponent(agentType)}/bindings`, {
     body,
   });
 
-export const previewBindings = (api: ApiClient, tenantId: string, agentType: string, tools: BindingTool[]) =>
+export const previewBindings = (
+  api: ApiClient,
+  tenantId: string,
+  agentType: string,
+  body: PreviewBindingsBody,
+) =>
   api.request<BindingPreview>(
     'POST',
     `${t(tenantId)}/agents/${encodeURIComponent(agentType)}/bindings/preview`,
-    { body: { tools } },
+    { body },
   );
 
 export const bindingHistory = (api: ApiClient, tenantId: string, agentType?: string, signal?: AbortSignal) =>

@@ -7,7 +7,8 @@ import { createKey, createTenant, importTenantYaml, previewBindings, revokeKey, 
 import { useApiClient } from './ApiClientContext';
 import { approve, deny } from './approvals';
 import { queryKeys } from './queries';
-import type { BindingTool, NewKey } from './types';
+import { cancelRun } from './runs';
+import type { NewKey, PreviewBindingsBody, ReplaceBindingsBody } from './types';
 
 /**
  * Marks answers stale and refetches the ones on screen. Not awaited: the write's caller goes on
@@ -21,7 +22,7 @@ function invalidate(cache: QueryClient, ...keys: QueryKey[]): void {
 export function usePreviewBindings(tenantId: string, agentType: string) {
   const api = useApiClient();
   return useMutation({
-    mutationFn: (tools: BindingTool[]) => previewBindings(api, tenantId, agentType, tools),
+    mutationFn: (body: PreviewBindingsBody) => previewBindings(api, tenantId, agentType, body),
   });
 }
 
@@ -30,8 +31,7 @@ export function useSaveBindings(tenantId: string, agentType: string) {
   const api = useApiClient();
   const cache = useQueryClient();
   return useMutation({
-    mutationFn: (body: { version: number; tools: BindingTool[]; description?: string }) =>
-      saveBindings(api, tenantId, agentType, body),
+    mutationFn: (body: ReplaceBindingsBody) => saveBindings(api, tenantId, agentType, body),
     onSuccess: () => invalidate(cache, queryKeys.tenant(tenantId), queryKeys.tools),
   });
 }
@@ -83,5 +83,18 @@ export function useDecideApproval() {
         ? approve(api, d.approvalId, d.comment)
         : deny(api, d.approvalId, d.comment ?? ''),
     onSuccess: () => invalidate(cache, queryKeys.approvals, ['/v1/admin/stats']),
+  });
+}
+
+/** Cancels a run: its page and every list of runs change. */
+export function useCancelRun() {
+  const api = useApiClient();
+  const cache = useQueryClient();
+  return useMutation({
+    mutationFn: (runId: string) => cancelRun(api, runId),
+    onSuccess: (run) => {
+      cache.setQueryData(queryKeys.run(run.runId), run);
+      invalidate(cache, queryKeys.runs);
+    },
   });
 }

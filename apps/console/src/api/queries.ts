@@ -8,10 +8,12 @@ import { bindingHistory, getStats, listBindings, listKeys, listTenants, listTool
 import { listApprovals } from './approvals';
 import { useApiClient } from './ApiClientContext';
 import { getCallStory, listAuditEvents } from './audit';
-import type { ApprovalStatus, AuditFilter } from './types';
+import { getRun, listRuns } from './runs';
+import type { ApprovalStatus, AuditFilter, RunFilter, RunStatus } from './types';
 
 type StatsQuery = { from: string; to: string; bucketMinutes: number };
 type AuditPaging = { cursor?: string; limit: number };
+type RunPaging = { cursor?: string; limit: number };
 
 export const queryKeys = {
   tools: ['/v1/admin/tools'] as const,
@@ -26,6 +28,9 @@ export const queryKeys = {
   approvalsWith: (status: ApprovalStatus) => ['/v1/approvals', { status }] as const,
   auditEvents: (filter: AuditFilter, paging: AuditPaging) => ['/v1/audit/events', filter, paging] as const,
   callStory: (callId: string) => ['/v1/audit/calls', callId] as const,
+  runs: ['/v1/runs'] as const,
+  runList: (filter: RunFilter, paging: RunPaging) => ['/v1/runs', { ...filter, ...paging }] as const,
+  run: (runId: string) => ['/v1/runs', runId] as const,
 };
 
 export function useToolsQuery() {
@@ -101,5 +106,34 @@ export function useCallStoryQuery(callId: string | null) {
     queryKey: queryKeys.callStory(callId ?? ''),
     queryFn: ({ signal }) => getCallStory(api, callId ?? '', signal),
     enabled: callId !== null,
+  });
+}
+
+/** How often a run still under way is asked for news (the list too, while it shows one). */
+export const RUN_POLL_MS = 2000;
+
+/** A run is under way while it runs or waits for an approval; then its page stops polling. */
+export const isRunLive = (status: RunStatus) => status === 'running' || status === 'awaiting_approval';
+
+/** One page of runs; polled while a run on it is still under way. */
+export function useRunsQuery(filter: RunFilter, paging: RunPaging) {
+  const api = useApiClient();
+  return useQuery({
+    queryKey: queryKeys.runList(filter, paging),
+    queryFn: ({ signal }) => listRuns(api, filter, paging, signal),
+    placeholderData: keepPreviousData,
+    refetchInterval: (query) =>
+      query.state.data?.items.some((run) => isRunLive(run.status)) ? RUN_POLL_MS : false,
+  });
+}
+
+/** One run with its steps; polled until it has finished. */
+export function useRunQuery(runId: string) {
+  const api = useApiClient();
+  return useQuery({
+    queryKey: queryKeys.run(runId),
+    queryFn: ({ signal }) => getRun(api, runId, signal),
+    refetchInterval: (query) =>
+      query.state.data && isRunLive(query.state.data.status) ? RUN_POLL_MS : false,
   });
 }

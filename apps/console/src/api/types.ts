@@ -3,10 +3,11 @@
  * (libs/contract, docs/CONTRACT.md), imported, never copied. Types only — the contract's Zod
  * schemas stay out of the bundle; plain values come from its Zod-free `rules` entry.
  */
-import type { RiskLevel } from '@toolgate/contract';
+import type { RiskLevel, RunStatus } from '@toolgate/contract';
 
-export { RISK_LEVELS } from '@toolgate/contract/rules';
+export { RISK_LEVELS, RUN_STATUSES } from '@toolgate/contract/rules';
 export type {
+  AgentRunSettingsView as AgentRunSettings,
   ApiKeyView,
   ApprovalDecision,
   ApprovalMode,
@@ -30,9 +31,18 @@ export type {
   ImportResult,
   IncompleteCall,
   Issue,
+  PreviewBindingsBody,
   PrincipalView as Principal,
+  ReplaceBindingsBody,
   RiskLevel,
   Role,
+  RunEvent,
+  RunPage,
+  RunStatus,
+  RunStep,
+  RunToolCall,
+  RunUsage,
+  RunView,
   Stats,
   StatsBucket,
   TenantView as Tenant,
@@ -52,4 +62,13 @@ export interface AuditFilter {
   callId?: string;
   from?: string;
   to?: string;
+}
+
+/** Filters of `GET /v1/runs`, as the console keeps them in the address bar. */
+export interface RunFilter {
+  /** Platform admins only: the tenant whose runs to list. */
+  tenantId?: string;
+  agentType?: string;
+  status?: RunStatus;
+  sessionId?: string;
 }

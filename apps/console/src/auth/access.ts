@@ -1,7 +1,7 @@
 /** What each role may open: the navigation and the route guards read this one table. */
 import type { Role } from '../api/types';
 
-export type PageId = 'overview' | 'tools' | 'bindings' | 'approvals' | 'audit' | 'keys';
+export type PageId = 'overview' | 'tools' | 'bindings' | 'approvals' | 'audit' | 'runs' | 'keys';
 
 /** Pages in menu order, each with the roles the API lets through. */
 export const PAGE_ROLES: Readonly<Record<PageId, readonly Role[]>> = {
@@ -10,10 +10,23 @@ export const PAGE_ROLES: Readonly<Record<PageId, readonly Role[]>> = {
   bindings: ['platform_admin', 'tenant_admin'],
   approvals: ['platform_admin', 'tenant_admin', 'approver'],
   audit: ['platform_admin', 'auditor'],
+  runs: ['platform_admin', 'tenant_admin', 'auditor'],
   keys: ['platform_admin', 'tenant_admin'],
 };
 
-export const PAGE_ORDER: readonly PageId[] = ['overview', 'tools', 'bindings', 'approvals', 'audit', 'keys'];
+/** Runs come after the audit trail, so an auditor's console still opens on the trail. */
+export const PAGE_ORDER: readonly PageId[] = [
+  'overview',
+  'tools',
+  'bindings',
+  'approvals',
+  'audit',
+  'runs',
+  'keys',
+];
+
+/** Who may cancel a run (the API's rule: tenant admins of its tenant, platform admins). */
+export const mayCancelRuns = (role: Role): boolean => role === 'platform_admin' || role === 'tenant_admin';
 
 export function canOpen(role: Role, page: PageId): boolean {
   return PAGE_ROLES[page].includes(role);

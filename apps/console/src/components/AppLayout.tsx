@@ -6,6 +6,7 @@ import {
   KeyOutlined,
   LogoutOutlined,
   PartitionOutlined,
+  RobotOutlined,
 } from '@ant-design/icons';
 import { Button, Layout, Menu, Segmented, Space, Tag, Typography } from 'antd';
 import { Suspense, type ReactNode } from 'react';
@@ -21,6 +22,7 @@ const ICONS: Record<PageId, ReactNode> = {
   bindings: <PartitionOutlined />,
   approvals: <CheckSquareOutlined />,
   audit: <AuditOutlined />,
+  runs: <RobotOutlined />,
   keys: <KeyOutlined />,
 };
 

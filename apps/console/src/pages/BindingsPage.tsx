@@ -109,6 +109,7 @@ export default function BindingsPage() {
                     tenantId={tenantId}
                     binding={binding}
                     catalog={catalog.data}
+                    agentTypes={(bindings.data ?? []).map((b) => b.agentType)}
                   />
                 ) : (
                   <Empty

@@ -102,7 +102,7 @@ export class TenantsController {
     @Param('agentType', { schema: agentTypeParam }) agentType: string,
     @Body({ schema: previewBindingsBody }) body: PreviewBindingsBody,
   ) {
-    return ok(await this.bindings.preview(tenantInScope(actor, tenantId), agentType, body.tools));
+    return ok(await this.bindings.preview(tenantInScope(actor, tenantId), agentType, body.tools, body.run));
   }
 
   @Get('tenants/:tenantId/bindings/history')

@@ -2,7 +2,9 @@ import { DEFAULT_APPROVALS_OPTIONS } from '@toolgate/approvals';
 import { DEFAULT_AUDIT_OPTIONS, DEFAULT_REDACTION_POLICY } from '@toolgate/audit';
 import { DEFAULT_AUTH_OPTIONS } from '@toolgate/auth';
 import { DEFAULT_INSTANCE_OPTIONS, DEFAULT_POOL_SIZE } from '@toolgate/database';
+import { DEFAULT_MODELS_OPTIONS } from '@toolgate/models';
 import { DEFAULT_QUOTAS_OPTIONS } from '@toolgate/quotas';
+import { DEFAULT_RUNS_OPTIONS } from '@toolgate/runs';
 import { DEFAULT_TENANCY_OPTIONS } from '@toolgate/tenancy';
 
 /**
@@ -20,4 +22,6 @@ export const FILE_DEFAULTS = {
   approvals: DEFAULT_APPROVALS_OPTIONS,
   quotas: DEFAULT_QUOTAS_OPTIONS,
   instances: DEFAULT_INSTANCE_OPTIONS,
+  models: DEFAULT_MODELS_OPTIONS,
+  runs: DEFAULT_RUNS_OPTIONS,
 } as const;

@@ -8,6 +8,34 @@ export const logLevelSchema = z.enum(['fatal', 'error', 'warn', 'info', 'debug',
 
 const ms = z.number().int();
 
+/** Keys come from the environment only: the file names the variable, never the key itself. */
+const environmentPlaceholder = z
+  .string()
+  .regex(/^\$\{[A-Z_][A-Z0-9_]*\}$/, 'write ${NAME_OF_AN_ENVIRONMENT_VARIABLE}, never the key itself');
+
+const modelProviderSchema = z.strictObject({
+  baseUrl: z.url({ protocol: /^https?$/ }),
+  apiKey: environmentPlaceholder.optional(),
+  timeoutMs: ms.positive().max(900_000).optional(),
+  maxRetries: z.number().int().min(0).max(10).optional(),
+});
+
+const PROVIDER_NAME = /^[a-z][a-z0-9_-]{0,31}$/;
+
+/** Providers by name (checked here, not as record keys, so each problem says what is wrong). */
+const modelProvidersSchema = z.record(z.string(), modelProviderSchema).superRefine((providers, ctx) => {
+  for (const name of Object.keys(providers)) {
+    if (name === 'demo')
+      ctx.addIssue({ code: 'custom', path: [name], message: 'demo is the built-in demo planner' });
+    else if (!PROVIDER_NAME.test(name))
+      ctx.addIssue({
+        code: 'custom',
+        path: [name],
+        message: 'a provider name is lower case letters, digits, - and _',
+      });
+  }
+});
+
 /**
  * `config/toolgate.yaml`: platform settings that are not per tenant. Every key is optional; the
  * defaults are FILE_DEFAULTS (file-defaults.ts), and the file in the repository shows them.
@@ -49,12 +77,14 @@ export const platformFileSchema = z.strictObject({
     })
     .optional(),
   quotas: z.strictObject({ quotaCacheTtlMs: ms.nonnegative().optional() }).optional(),
+  runs: z.strictObject({ leaseMs: ms.positive().optional(), pollMs: ms.positive().optional() }).optional(),
   instances: z
     .strictObject({
       heartbeatMs: ms.positive().optional(),
       staleAfterMs: ms.positive().optional(),
     })
     .optional(),
+  models: z.strictObject({ providers: modelProvidersSchema.optional() }).optional(),
 });
 
 export type PlatformFile = z.infer<typeof platformFileSchema>;

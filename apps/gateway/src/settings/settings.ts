@@ -1,12 +1,15 @@
 import type { ApprovalsOptions } from '@toolgate/approvals';
+import type { RunsOptions } from '@toolgate/runs';
 import type { AuditOptions } from '@toolgate/audit';
 import type { AuthOptions } from '@toolgate/auth';
 import { defaultDatabaseUrl, parseDatabaseUrl, type InstanceOptions } from '@toolgate/database';
+import type { ModelsOptions } from '@toolgate/models';
 import type { QuotasOptions } from '@toolgate/quotas';
 import type { TenancyOptions } from '@toolgate/tenancy';
 import { z } from 'zod';
 import { FILE_DEFAULTS } from './file-defaults.js';
 import { loadAuditKeyMaterial, type AuditKeyMaterial } from './key-material.js';
+import { modelsSettings } from './model-settings.js';
 import {
   listIssues,
   logLevelSchema,
@@ -41,6 +44,8 @@ export interface Settings {
   readonly instances: InstanceOptions;
   readonly approvals: ApprovalsOptions;
   readonly quotas: QuotasOptions;
+  readonly models: ModelsOptions;
+  readonly runs: RunsOptions;
   readonly dataDir: string;
   readonly locale: 'zh-CN' | 'en';
   readonly logLevel: string;
@@ -66,6 +71,14 @@ const envSchema = z.object({
   TOOLGATE_INSTANCE_ID: z
     .string()
     .regex(/^[A-Za-z0-9._:-]{1,128}$/)
+    .optional(),
+  /** An OpenAI-compatible provider named `default`, without a settings file. */
+  TOOLGATE_MODEL_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  TOOLGATE_MODEL_API_KEY: z.string().min(1).optional(),
+  /** The model of agent types that name none, `provider/model`; unset: the demo planner. */
+  TOOLGATE_MODEL: z
+    .string()
+    .regex(/^[a-z][a-z0-9_-]{0,31}\/\S+$/, 'use provider/model, e.g. default/qwen-plus')
     .optional(),
 });
 
@@ -113,6 +126,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       ...FILE_DEFAULTS.quotas,
       ...file.quotas,
     },
+    models: modelsSettings(file.models, e, env),
+    runs: { ...FILE_DEFAULTS.runs, ...file.runs },
     dataDir: e.TOOLGATE_DATA_DIR,
     locale: e.TOOLGATE_LOCALE,
     logLevel: e.TOOLGATE_LOG_LEVEL ?? file.logLevel ?? FILE_DEFAULTS.logLevel,

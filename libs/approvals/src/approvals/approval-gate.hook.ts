@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AuditTrail, PLATFORM_TENANT, TenantRedaction } from '@toolgate/audit';
+import { AuditTrail, PLATFORM_TENANT, runContextOf, TenantRedaction } from '@toolgate/audit';
 import { InstanceRegistry } from '@toolgate/database';
 import { BindingResolver, tenantApprovalSettingsSchema } from '@toolgate/tenancy';
 import {
@@ -156,6 +156,7 @@ export class ApprovalGate implements ToolCallHook {
             required,
             expiresAt: approval.expiresAt.toISOString(),
             inputDigest: digest,
+            ...runContextOf(call),
           },
         },
       ]),

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { AuditTrail, PLATFORM_TENANT } from '@toolgate/audit';
 import { errorEnvelope, ErrorCode, ToolgateError, type CallPrincipal, type Locale } from '@toolgate/toolkit';
 import type { EntityManager } from 'typeorm';
@@ -6,6 +6,7 @@ import { localeOfCall, toCallView } from '../calls/call-view.js';
 import { CallRecordRepository } from '../calls/call-record.repository.js';
 import { ApprovalDecisionEntity } from '../entities/approval-decision.entity.js';
 import { ApprovalEntity, type ApprovalStatus } from '../entities/approval.entity.js';
+import { APPROVAL_DECISION_LISTENER, type ApprovalDecisionListener } from './approval-decision-listener.js';
 import { toApprovalView, type ApprovalView } from './approval-view.js';
 import { ApprovalRepository } from './approval.repository.js';
 import { ApprovedCallRunner } from './approved-call.runner.js';
@@ -28,6 +29,9 @@ export class ApprovalService {
     private readonly calls: CallRecordRepository,
     private readonly runner: ApprovedCallRunner,
     private readonly audit: AuditTrail,
+    @Optional()
+    @Inject(APPROVAL_DECISION_LISTENER)
+    private readonly listener?: ApprovalDecisionListener,
   ) {}
 
   /** Who may see and decide approvals of a tenant. */
@@ -74,6 +78,7 @@ export class ApprovalService {
       throw new ToolgateError(ErrorCode.APPROVAL_EXPIRED, { details: { approvalId, callId: found.callId } });
     const ref = { tenantId: found.tenantId, callId: found.callId };
     const call = outcome === 'approved' ? await this.runner.run(ref) : await this.calls.find(ref);
+    if (outcome !== 'partly') this.listener?.approvalDecided({ ...ref, approvalId });
     return { approval: await this.get(actor, approvalId), call: call ? toCallView(call) : null };
   }
 
@@ -175,6 +180,43 @@ export class ApprovalService {
     return outcome;
   }
 
+  /**
+   * Withdraws a pending approval whose caller no longer wants the call (an agent run cancelled):
+   * denied by the platform, so that a later approval cannot run it. False when already decided.
+   */
+  async withdraw(approvalId: string, actor: CallPrincipal, reason: string): Promise<boolean> {
+    return this.approvals.decide(approvalId, async (em, approval) => {
+      if (approval.status !== 'pending') return false;
+      const now = new Date();
+      await em.update(
+        ApprovalEntity,
+        { id: approval.id, status: 'pending' },
+        { status: 'denied', decidedAt: now },
+      );
+      const ref = { tenantId: approval.tenantId, callId: approval.callId };
+      await this.calls.deny(em, ref, {
+        ...errorEnvelope(ErrorCode.APPROVAL_DENIED, await this.localeOf(em, ref)),
+        callId: approval.callId,
+        approvalId: approval.id,
+        details: { reason },
+      });
+      await this.audit.recordIn(em, [
+        {
+          event: 'approval_decided',
+          tenantId: approval.tenantId,
+          actor: { type: actor.principalType, id: actor.principalId },
+          callId: approval.callId,
+          tool: approval.tool,
+          riskLevel: approval.riskLevel,
+          agentType: approval.agentType,
+          sessionId: approval.sessionId,
+          details: { approvalId: approval.id, decision: 'withdrawn', outcome: 'denied', reason },
+        },
+      ]);
+      return true;
+    });
+  }
+
   /** Marks pending approvals past their expiry as expired; answers how many. */
   async sweepExpired(): Promise<number> {
     let n = 0;
@@ -184,7 +226,10 @@ export class ApprovalService {
         await this.expireIn(em, approval, new Date());
         return true;
       });
-      if (expired) n++;
+      if (expired) {
+        n++;
+        this.listener?.approvalDecided({ tenantId: a.tenantId, callId: a.callId, approvalId: a.id });
+      }
     }
     if (n) this.logger.log(`${n} approval(s) expired`);
     return n;

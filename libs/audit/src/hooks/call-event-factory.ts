@@ -16,6 +16,20 @@ export function actorOf(call: ToolCall): AuditActor {
   return p ? { type: p.principalType, id: p.principalId } : { type: 'system', id: 'system' };
 }
 
+/** A run's call ids are `<runId>.<step>.<index>` (libs/runs): the same run context after an approval. */
+const RUN_CALL_ID = /^(run_[0-9a-f]{32})\.(\d+)\.\d+$/;
+
+/**
+ * The agent run a call belongs to, if any: from the call's attributes (set by the run loop), else
+ * from its id (an approved call of a parked run runs later, without the loop's attributes).
+ */
+export function runContextOf(call: ToolCall): { runId: string; step: number } | null {
+  const a = call.request.attributes;
+  if (typeof a?.runId === 'string' && typeof a.step === 'number') return { runId: a.runId, step: a.step };
+  const m = RUN_CALL_ID.exec(call.id);
+  return m ? { runId: m[1]!, step: Number(m[2]) } : null;
+}
+
 /** Turns pipeline calls into audit drafts; every text that could carry input data is redacted. */
 export class CallEventFactory {
   constructor(
@@ -26,6 +40,7 @@ export class CallEventFactory {
   /** A draft of one of the call's events, now unless said: what all of them state, and `fields`. */
   private draft(call: ToolCall, fields: Pick<DraftFields, 'event'> & Partial<DraftFields>): AuditEventDraft {
     const r = call.request;
+    const run = runContextOf(call);
     return draftEvent({
       tenantId: r.tenant?.id ?? PLATFORM_TENANT,
       callId: call.id,
@@ -42,6 +57,8 @@ export class CallEventFactory {
       occurredAt: new Date(),
       instanceId: this.instanceId,
       ...fields,
+      // Calls of agent runs say which run and step (details stay as they were for other calls).
+      ...(run ? { details: { ...fields.details, ...run } } : {}),
     });
   }
 

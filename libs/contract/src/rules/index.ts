@@ -1,4 +1,5 @@
 // The contract's plain values and pure rules: no Zod, safe for the console bundle.
+export { AGENT_INSTRUCTIONS_MAX, AGENT_RUN_LIMITS, AGENT_SUB_AGENTS_MAX } from './agent-run-limits.js';
 export { allowedApprovals, isAtLeastAsStrict } from './approval-order.js';
 export { diffBindings, isEmptyDiff, withoutUnsetFields } from './binding-diff.js';
 export type { BindingDiff, BindingTool } from './binding-diff.js';

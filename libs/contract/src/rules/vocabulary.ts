@@ -69,6 +69,8 @@ export const AUDIT_EVENT_TYPES = [
   'binding_changed',
   'tenant_created',
   'tenant_changed',
+  'run_started',
+  'run_finished',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AGENT_INSTRUCTIONS_MAX, AGENT_RUN_LIMITS, AGENT_SUB_AGENTS_MAX } from '../rules/agent-run-limits.js';
 import type { BindingDiff, BindingTool } from '../rules/binding-diff.js';
 import { AGENT_TYPE, approvalModeSchema, instant, issueSchema, riskLevelSchema } from './common.schema.js';
 import { named } from './registry.js';
@@ -32,6 +33,57 @@ export const bindingDiffSchema = named(
   }),
 ) satisfies z.ZodType<BindingDiff>;
 
+/**
+ * The model an agent type runs on: a provider the platform configures (its URL and key are platform
+ * settings, never an agent type's) and the model's name at that provider.
+ */
+export const agentModelSchema = z.strictObject({
+  provider: z
+    .string()
+    .max(64)
+    .regex(/^[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*$/, 'name a model provider of the platform configuration')
+    .describe('A model provider of the platform configuration, e.g. "demo" or "default"'),
+  name: z.string().min(1).max(200).describe('The model at that provider, e.g. "qwen-plus"'),
+});
+export type AgentModel = z.infer<typeof agentModelSchema>;
+
+const runLimit = (limit: { min: number; max: number }) => z.number().int().min(limit.min).max(limit.max);
+
+/** An agent type's run settings as stored and shown: every field present, defaults filled. */
+export const agentRunSettingsSchema = named(
+  'AgentRunSettings',
+  z.object({
+    model: agentModelSchema.nullable().describe('null: the platform default model'),
+    instructions: z.string().describe('The system prompt of its runs'),
+    maxSteps: runLimit(AGENT_RUN_LIMITS.maxSteps),
+    deadlineMs: runLimit(AGENT_RUN_LIMITS.deadlineMs),
+    maxParallelToolCalls: runLimit(AGENT_RUN_LIMITS.maxParallelToolCalls),
+    tokenBudget: z.number().int().positive().nullable().describe('Tokens per run; null: unlimited'),
+    subAgents: z.array(z.string()).describe('Agent types of the same tenant it may delegate to'),
+  }),
+);
+export type AgentRunSettingsView = z.infer<typeof agentRunSettingsSchema>;
+
+/**
+ * The run settings as a tenant file or an admin request writes them: every field optional, taking
+ * its default (no model: the platform default; 8 steps; 2 minutes; 4 parallel calls; no budget).
+ */
+export const agentRunSettingsInput = z.strictObject({
+  model: agentModelSchema.nullable().default(null),
+  instructions: z.string().max(AGENT_INSTRUCTIONS_MAX).default(''),
+  maxSteps: runLimit(AGENT_RUN_LIMITS.maxSteps).default(AGENT_RUN_LIMITS.maxSteps.default),
+  deadlineMs: runLimit(AGENT_RUN_LIMITS.deadlineMs).default(AGENT_RUN_LIMITS.deadlineMs.default),
+  maxParallelToolCalls: runLimit(AGENT_RUN_LIMITS.maxParallelToolCalls).default(
+    AGENT_RUN_LIMITS.maxParallelToolCalls.default,
+  ),
+  tokenBudget: z.number().int().positive().nullable().default(null),
+  subAgents: z.array(AGENT_TYPE).max(AGENT_SUB_AGENTS_MAX).default([]),
+}) satisfies z.ZodType<AgentRunSettingsView, unknown>;
+export type AgentRunSettingsInput = z.input<typeof agentRunSettingsInput>;
+
+/** The settings of an agent type that names none. */
+export const DEFAULT_AGENT_RUN_SETTINGS: AgentRunSettingsView = agentRunSettingsInput.parse({});
+
 /** One agent type's bindings: `GET .../bindings` items and the answer of `PUT .../bindings`. */
 export const bindingViewSchema = named(
   'BindingView',
@@ -40,6 +92,7 @@ export const bindingViewSchema = named(
     description: z.string(),
     version: z.number().int(),
     tools: z.array(bindingToolSchema),
+    run: agentRunSettingsSchema,
     updatedAt: instant(),
     updatedBy: z.string(),
   }),
@@ -106,11 +159,17 @@ export const replaceBindingsBody = z.strictObject({
     .describe('The version this change is based on (0 for a new agent type)'),
   tools: bindingTools,
   description: z.string().max(500).optional(),
+  run: agentRunSettingsInput
+    .optional()
+    .describe('The whole run settings (omitted fields take their defaults); omitted: unchanged'),
 });
 export type ReplaceBindingsBody = z.infer<typeof replaceBindingsBody>;
 
 /** Body of `POST .../agents/:agentType/bindings/preview`. */
-export const previewBindingsBody = z.strictObject({ tools: bindingTools });
+export const previewBindingsBody = z.strictObject({
+  tools: bindingTools,
+  run: agentRunSettingsInput.optional().describe('Run settings to check too (their problems are listed)'),
+});
 export type PreviewBindingsBody = z.infer<typeof previewBindingsBody>;
 
 /** Query of `GET .../bindings/history`. */

@@ -86,6 +86,7 @@ export const runPageSchema = named(
 export type RunPage = z.infer<typeof runPageSchema>;
 
 export const runListQuery = z.strictObject({
+  tenantId: z.string().max(64).optional().describe('Platform admins: one tenant (default: all)'),
   agentType: z.string().max(64).optional(),
   status: runStatusSchema.optional(),
   sessionId: z.string().max(128).optional(),

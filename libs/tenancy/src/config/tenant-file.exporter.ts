@@ -1,7 +1,20 @@
+import { DEFAULT_AGENT_RUN_SETTINGS, type AgentRunSettingsView } from '@toolgate/contract';
 import { stringify } from 'yaml';
+import { storedRunSettings } from '../agent-run-settings.js';
 import type { AgentBindingEntity } from '../entities/agent-binding.entity.js';
 import type { TenantEntity } from '../entities/tenant.entity.js';
 import { TENANT_SETTINGS_KEYS } from './tenant-file.schema.js';
+
+/** The run settings that differ from the defaults: a file names only those, like the demo files. */
+function changedRunSettings(run: AgentRunSettingsView): Partial<AgentRunSettingsView> {
+  return Object.fromEntries(
+    Object.entries(run).filter(
+      ([key, value]) =>
+        JSON.stringify(value) !==
+        JSON.stringify(DEFAULT_AGENT_RUN_SETTINGS[key as keyof AgentRunSettingsView]),
+    ),
+  );
+}
 
 /**
  * A tenant as a `config/tenants/<id>.yaml` file: the format the boot import reads, so exporting
@@ -17,6 +30,7 @@ export function exportTenantFile(tenant: TenantEntity, bindings: readonly AgentB
       b.agentType,
       {
         ...(b.description ? { description: b.description } : {}),
+        ...changedRunSettings(storedRunSettings(b.run)),
         tools: b.tools.map((t) => (Object.keys(t).length === 1 ? t.name : t)),
       },
     ]),

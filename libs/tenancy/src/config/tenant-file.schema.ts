@@ -1,6 +1,13 @@
 import { redactionSettingsSchema } from '@toolgate/audit';
-import { AGENT_TYPE, bindingToolEntrySchema, TENANT_ID } from '@toolgate/contract';
+import {
+  AGENT_TYPE,
+  agentRunSettingsInput,
+  bindingToolEntrySchema,
+  TENANT_ID,
+  type AgentRunSettingsView,
+} from '@toolgate/contract';
 import { z } from 'zod';
+import { subAgentProblems } from '../agent-run-settings.js';
 
 // Tenant and agent-type identifiers (lower-case, readable in URLs and file names; single `-` or
 // `_` between letters and digits only, so that no tenant's variable namespace `TOOLGATE_T_<ID>__`
@@ -8,10 +15,26 @@ import { z } from 'zod';
 export { AGENT_TYPE, bindingToolEntrySchema, bindingToolSchema, TENANT_ID } from '@toolgate/contract';
 export type { BindingTool } from '@toolgate/contract';
 
+/** An agent type: what it is, which tools it may use, and how its runs go (the admin API's fields). */
 const agentTypeSchema = z.strictObject({
   description: z.string().default(''),
   tools: z.array(bindingToolEntrySchema).default([]),
+  ...agentRunSettingsInput.shape,
 });
+export type TenantFileAgentType = z.infer<typeof agentTypeSchema>;
+
+/** The run settings of an agent type of a file, as the admin API stores and shows them. */
+export function runSettingsOf(a: TenantFileAgentType): AgentRunSettingsView {
+  return {
+    model: a.model,
+    instructions: a.instructions,
+    maxSteps: a.maxSteps,
+    deadlineMs: a.deadlineMs,
+    maxParallelToolCalls: a.maxParallelToolCalls,
+    tokenBudget: a.tokenBudget,
+    subAgents: a.subAgents,
+  };
+}
 
 /** A call quota: per tenant or per API key, for one tool or all (`*`), in calls per minute. */
 export const quotaSchema = z.strictObject({
@@ -32,18 +55,29 @@ export type TenantApprovalSettings = z.infer<typeof tenantApprovalSettingsSchema
 export const TENANT_SETTINGS_KEYS = ['audit', 'approvals', 'quotas'] as const;
 
 /** A `config/tenants/<id>.yaml` file. */
-export const tenantFileSchema = z.strictObject({
-  id: TENANT_ID,
-  name: z.string().min(1),
-  /** Demo tenants load only when TOOLGATE_DEMO is on. */
-  demo: z.boolean().default(false),
-  locale: z.enum(['zh-CN', 'en']).optional(),
-  /** Backends by connector name; values may use ${ENV_VAR} and ${ENV_VAR:-default}. */
-  connectors: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
-  agentTypes: z.record(AGENT_TYPE, agentTypeSchema).default({}),
-  /** How this tenant's audit trail redacts values (mask or keyed fingerprint; which patterns). */
-  audit: z.strictObject({ redaction: redactionSettingsSchema.optional() }).optional(),
-  approvals: tenantApprovalSettingsSchema.optional(),
-  quotas: z.array(quotaSchema).optional(),
-});
+export const tenantFileSchema = z
+  .strictObject({
+    id: TENANT_ID,
+    name: z.string().min(1),
+    /** Demo tenants load only when TOOLGATE_DEMO is on. */
+    demo: z.boolean().default(false),
+    locale: z.enum(['zh-CN', 'en']).optional(),
+    /** Backends by connector name; values may use ${ENV_VAR} and ${ENV_VAR:-default}. */
+    connectors: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
+    agentTypes: z.record(AGENT_TYPE, agentTypeSchema).default({}),
+    /** How this tenant's audit trail redacts values (mask or keyed fingerprint; which patterns). */
+    audit: z.strictObject({ redaction: redactionSettingsSchema.optional() }).optional(),
+    approvals: tenantApprovalSettingsSchema.optional(),
+    quotas: z.array(quotaSchema).optional(),
+  })
+  // Sub-agents name other agent types of the same file, without delegation cycles.
+  .superRefine((file, ctx) => {
+    const graph = new Map(Object.entries(file.agentTypes).map(([name, a]) => [name, a.subAgents]));
+    for (const p of subAgentProblems(graph))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['agentTypes', p.agentType, 'subAgents', p.index],
+        message: p.problem,
+      });
+  });
 export type TenantFile = z.infer<typeof tenantFileSchema>;

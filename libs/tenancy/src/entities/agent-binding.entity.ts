@@ -1,3 +1,4 @@
+import type { AgentRunSettingsView } from '@toolgate/contract';
 import { dateTime3, jsonColumn } from '@toolgate/database';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { BindingTool } from '../config/tenant-file.schema.js';
@@ -19,6 +20,10 @@ export class AgentBindingEntity {
 
   @Column(jsonColumn())
   tools!: BindingTool[];
+
+  /** How its runs go; null on rows saved before agent types had run settings (the defaults). */
+  @Column(jsonColumn({ nullable: true }))
+  run!: AgentRunSettingsView | null;
 
   @Column({ name: 'updated_at', ...dateTime3() })
   updatedAt!: Date;

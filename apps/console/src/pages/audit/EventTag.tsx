@@ -15,6 +15,8 @@ const COLORS: Record<string, string> = {
   binding_changed: 'geekblue',
   tenant_created: 'geekblue',
   tenant_changed: 'geekblue',
+  run_started: 'lime',
+  run_finished: 'lime',
 };
 
 /** An event type as a coloured tag; a failed `finished` shows red. */

@@ -2,6 +2,7 @@ import { App } from 'antd';
 import { useMemo } from 'react';
 import type { BindingView, CatalogTool } from '../../api/types';
 import { useT } from '../../i18n';
+import { AgentSettings } from './AgentSettings';
 import { issuesByRow } from './binding-rules';
 import { ConflictAlert } from './ConflictAlert';
 import { EditorActions } from './EditorActions';
@@ -15,14 +16,16 @@ interface Props {
   readonly tenantId: string;
   readonly binding: BindingView;
   readonly catalog: readonly CatalogTool[];
+  /** Every agent type of the tenant (the sub-agents are picked among the others). */
+  readonly agentTypes: readonly string[];
 }
 
 /**
- * Edits one agent type's tools against the version it was read at. Saving goes through a preview;
+ * Edits one agent type's tools and run settings against the version it was read at. Saving goes through a preview;
  * a stale version (409) shows what the other person changed and offers to reload or rebase; a
  * refusal (400) shows each issue next to its tool. The state lives in {@link useBindingDraft}.
  */
-export function BindingEditor({ tenantId, binding, catalog }: Props) {
+export function BindingEditor({ tenantId, binding, catalog, agentTypes }: Props) {
   const t = useT();
   const { message } = App.useApp();
   const editor = useBindingDraft(tenantId, binding);
@@ -48,6 +51,12 @@ export function BindingEditor({ tenantId, binding, catalog }: Props) {
         />
       )}
       <EditorProblems issues={editor.issues} error={editor.error} />
+      <AgentSettings
+        form={editor.runDraft}
+        others={agentTypes.filter((a) => a !== base.agentType)}
+        issues={editor.issues}
+        onChange={editor.editRun}
+      />
       <ToolsTable
         tools={draft}
         catalog={byName}
@@ -66,6 +75,7 @@ export function BindingEditor({ tenantId, binding, catalog }: Props) {
       <PreviewModal
         preview={editor.preview}
         baseVersion={base.version}
+        runChanged={editor.runChanged}
         saving={editor.busy === 'save'}
         onSave={save}
         onClose={editor.closePreview}

@@ -20,7 +20,11 @@ export function EditorProblems({ issues, error }: { issues: readonly Issue[]; er
           showIcon
           style={{ marginBottom: 16 }}
           data-testid="binding-invalid"
-          title={t('bindings.invalidTitle')}
+          title={
+            issues.some((i) => i.path.startsWith('tools.'))
+              ? t('bindings.invalidTitle')
+              : t('bindings.refusedTitle')
+          }
           description={issues.map((i) => (
             <div key={i.path + i.message}>{i.message}</div>
           ))}

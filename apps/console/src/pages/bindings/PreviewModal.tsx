@@ -11,6 +11,8 @@ import { DiffView } from './DiffView';
 export function PreviewModal(props: {
   preview: BindingPreview | null;
   baseVersion: number;
+  /** The agent settings change as well (the diff is the tools'). */
+  runChanged: boolean;
   saving: boolean;
   onSave: () => void;
   onClose: () => void;
@@ -52,6 +54,11 @@ export function PreviewModal(props: {
           <div>
             <Typography.Title level={5}>{t('bindings.diff')}</Typography.Title>
             <DiffView diff={p.diff} />
+            {props.runChanged && (
+              <div data-testid="preview-run-changed">
+                <Typography.Text type="warning">{t('bindings.run.changed')}</Typography.Text>
+              </div>
+            )}
           </div>
           <div>
             <Typography.Title level={5}>{t('bindings.effective')}</Typography.Title>

@@ -1,6 +1,6 @@
 /**
  * The state of one binding editor: the version it was read at (`base`), the edited tools
- * (`draft`), the issues the gateway named, a save conflict, the preview. Saving goes through the
+ * (`draft`) and run settings (`runDraft`), the issues the gateway named, a save conflict, the preview. Saving goes through the
  * preview; a stale version (409) keeps the other person's version as `conflict`; a refusal (400)
  * keeps each issue for its row.
  */
@@ -11,10 +11,14 @@ import { usePreviewBindings, useSaveBindings } from '../../api/mutations';
 import { queryKeys } from '../../api/queries';
 import type { BindingPreview, BindingTool, BindingView, Issue } from '../../api/types';
 import { normalize, sameTools } from './binding-rules';
+import { runForm, runSettings, sameRun, type RunForm } from './run-settings-form';
 
 export interface BindingDraft {
   readonly base: BindingView;
   readonly draft: readonly BindingTool[];
+  readonly runDraft: RunForm;
+  /** The run settings differ from the version read (the preview's tool diff does not show them). */
+  readonly runChanged: boolean;
   readonly dirty: boolean;
   readonly issues: readonly Issue[];
   readonly conflict: BindingView | null;
@@ -23,6 +27,8 @@ export interface BindingDraft {
   readonly busy: 'preview' | 'save' | null;
   /** Replaces the draft (an edit clears the issues of the last answer). */
   readonly edit: (next: BindingTool[]) => void;
+  /** Replaces the run settings' form (clears the issues too). */
+  readonly editRun: (next: RunForm) => void;
   readonly discard: () => void;
   readonly openPreview: () => Promise<void>;
   readonly closePreview: () => void;
@@ -40,17 +46,20 @@ export function useBindingDraft(tenantId: string, binding: BindingView): Binding
   const saving = useSaveBindings(tenantId, binding.agentType);
   const [base, setBase] = useState<BindingView>(binding);
   const [draft, setDraft] = useState<BindingTool[]>(() => binding.tools.map(normalize));
+  const [runDraft, setRunDraft] = useState<RunForm>(() => runForm(binding.run));
   const [issues, setIssues] = useState<Issue[]>([]);
   const [conflict, setConflict] = useState<BindingView | null>(null);
   const [preview, setPreview] = useState<BindingPreview | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const dirty = !sameTools(draft, base.tools);
+  const runChanged = !sameRun(runSettings(runDraft), base.run);
+  const dirty = !sameTools(draft, base.tools) || runChanged;
 
   // A newer version read by the page replaces an untouched editor (never unsaved work). Adjusted
   // during render, as React advises for state derived from props, instead of an effect.
   if (binding.version > base.version && !dirty && !conflict) {
     setBase(binding);
     setDraft(binding.tools.map(normalize));
+    setRunDraft(runForm(binding.run));
   }
 
   /** The page's list is behind the version we now know of. */
@@ -61,10 +70,15 @@ export function useBindingDraft(tenantId: string, binding: BindingView): Binding
     setIssues([]);
   };
 
+  const editRun = (next: RunForm) => {
+    setRunDraft(next);
+    setIssues([]);
+  };
+
   const openPreview = async () => {
     setError(null);
     try {
-      const p = await previewing.mutateAsync(draft.map(normalize));
+      const p = await previewing.mutateAsync({ tools: draft.map(normalize), run: runSettings(runDraft) });
       setIssues([...p.problems]);
       setPreview(p);
     } catch (err) {
@@ -79,10 +93,12 @@ export function useBindingDraft(tenantId: string, binding: BindingView): Binding
         version: base.version,
         tools: draft.map(normalize),
         description: base.description,
+        run: runSettings(runDraft),
       });
       setPreview(null);
       setBase(saved);
       setDraft(saved.tools.map(normalize));
+      setRunDraft(runForm(saved.run));
       setIssues([]);
       setConflict(null);
       return saved;
@@ -104,6 +120,7 @@ export function useBindingDraft(tenantId: string, binding: BindingView): Binding
     if (!conflict) return;
     setBase(conflict);
     setDraft(conflict.tools.map(normalize));
+    setRunDraft(runForm(conflict.run));
     setConflict(null);
     setIssues([]);
     setError(null);
@@ -121,6 +138,8 @@ export function useBindingDraft(tenantId: string, binding: BindingView): Binding
   return {
     base,
     draft,
+    runDraft,
+    runChanged,
     dirty,
     issues,
     conflict,
@@ -128,7 +147,12 @@ export function useBindingDraft(tenantId: string, binding: BindingView): Binding
     error,
     busy: previewing.isPending ? 'preview' : saving.isPending ? 'save' : null,
     edit,
-    discard: () => edit(base.tools.map(normalize)),
+    editRun,
+    discard: () => {
+      setDraft(base.tools.map(normalize));
+      setRunDraft(runForm(base.run));
+      setIssues([]);
+    },
     openPreview,
     closePreview: () => setPreview(null),
     save,

@@ -1,0 +1,133 @@
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
+import {
+  runListQuery,
+  runPageSchema,
+  runViewSchema,
+  sessionRunsSchema,
+  startRunBodySchema,
+  type RunListQuery,
+  type RunView,
+  type StartRunBody,
+} from '@toolgate/contract';
+import { RunEvents, RunService } from '@toolgate/runs';
+import { errorEnvelope, ErrorCode, ok, type Locale } from '@toolgate/toolkit';
+import type { FastifyReply } from 'fastify';
+import { RequestLocale } from '../http/request-locale.js';
+import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
+import { lastEventIdOf, streamRunEvents } from './run-event-stream.js';
+
+const READERS = ['agent', 'tenant_admin', 'auditor', 'platform_admin'] as const;
+
+/** The 202 answer of a run parked on approval: what it waits for, and where to follow it. */
+function parkedAnswer(view: RunView, locale: Locale) {
+  const first = view.pendingApprovals[0];
+  const base = errorEnvelope(ErrorCode.APPROVAL_PENDING, locale, { callId: first?.callId ?? '' });
+  return {
+    ...base,
+    details: { runId: view.runId, approvals: view.pendingApprovals },
+    runId: view.runId,
+    ...(first ? { approvalId: first.approvalId, callId: first.callId } : {}),
+  };
+}
+
+/** CONTRACT.md "Agent runs": start a run, follow it, read it, cancel it. */
+@ApiTags('runs')
+@ApiBearerAuth()
+@Controller()
+export class RunsController {
+  constructor(
+    private readonly runs: RunService,
+    private readonly events: RunEvents,
+  ) {}
+
+  @Post('v1/agents/:agentType/runs')
+  @Roles('agent')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Run the agent on a question: 200 with the run when it ends within the request, 202 APPROVAL_PENDING when it parks; Accept: text/event-stream streams its events',
+  })
+  @ApiProduces('application/json', 'text/event-stream')
+  @ApiEnvelope(runViewSchema, { errors: ['NOT_FOUND', 'APPROVAL_PENDING'] })
+  async start(
+    @CurrentPrincipal() p: Principal,
+    @Param('agentType') agentType: string,
+    @Body({ schema: startRunBodySchema }) body: StartRunBody,
+    @RequestLocale() locale: Locale,
+    @Headers('accept') accept: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const started = await this.runs.start(p, agentType, body, locale);
+    if (accept?.includes('text/event-stream')) {
+      let parked = false;
+      void started.done.then((outcome) => (parked = outcome !== 'finished'));
+      await streamRunEvents(reply, this.events, started.ref, 0, () => parked);
+      return;
+    }
+    await started.done;
+    const view = await this.runs.view(p, started.ref.runId);
+    if (view.status === 'awaiting_approval') {
+      void reply.status(202);
+      return parkedAnswer(view, locale);
+    }
+    return ok(view);
+  }
+
+  @Get('v1/runs')
+  @Roles(...READERS)
+  @ApiOperation({
+    summary: "Runs, newest first: an agent key's own; all of the tenant for its admins and auditors",
+  })
+  @ApiEnvelope(runPageSchema)
+  async list(@CurrentPrincipal() p: Principal, @Query({ schema: runListQuery }) query: RunListQuery) {
+    return ok(await this.runs.list(p, query));
+  }
+
+  @Get('v1/runs/:runId')
+  @Roles(...READERS)
+  @ApiOperation({ summary: 'A run: status, steps with their tool calls, answer, usage' })
+  @ApiEnvelope(runViewSchema, { errors: ['NOT_FOUND'] })
+  async get(@CurrentPrincipal() p: Principal, @Param('runId') runId: string) {
+    return ok(await this.runs.view(p, runId));
+  }
+
+  @Get('v1/runs/:runId/events')
+  @Roles(...READERS)
+  @ApiOperation({ summary: "A run's events as SSE; Last-Event-ID replays after it; ends at run_finished" })
+  @ApiEnvelope(null, { text: ['text/event-stream'], errors: ['NOT_FOUND'] })
+  async stream(
+    @CurrentPrincipal() p: Principal,
+    @Param('runId') runId: string,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    // Checked before the reply is taken over: after hijack() no error can become an envelope.
+    const run = await this.runs.visible(p, runId);
+    await streamRunEvents(reply, this.events, run, lastEventIdOf(lastEventId));
+  }
+
+  @Post('v1/runs/:runId/cancel')
+  @Roles('agent', 'tenant_admin', 'platform_admin')
+  @HttpCode(200)
+  @ApiOperation({ summary: "Cancel a run that has not ended: the running tool's AbortSignal fires" })
+  @ApiEnvelope(runViewSchema, { errors: ['NOT_FOUND'] })
+  async cancel(
+    @CurrentPrincipal() p: Principal,
+    @Param('runId') runId: string,
+    @RequestLocale() locale: Locale,
+  ) {
+    return ok(await this.runs.cancel(p, runId, locale));
+  }
+
+  @Get('v1/sessions/:sessionId/runs')
+  @Roles(...READERS)
+  @ApiOperation({
+    summary: 'The runs of a session, oldest first (a new run with its sessionId continues it)',
+  })
+  @ApiEnvelope(sessionRunsSchema, { errors: ['NOT_FOUND'] })
+  async session(@CurrentPrincipal() p: Principal, @Param('sessionId') sessionId: string) {
+    return ok(await this.runs.session(p, sessionId));
+  }
+}

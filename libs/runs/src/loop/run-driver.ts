@@ -1,0 +1,127 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { AuditTrail } from '@toolgate/audit';
+import { InstanceRegistry } from '@toolgate/database';
+import type { AgentRunEntity } from '../entities/agent-run.entity.js';
+import { RunEvents } from '../events/run-events.js';
+import { RUNS_OPTIONS, type RunsOptions } from '../runs.options.js';
+import { RunRepository, type RunRef } from '../store/run.repository.js';
+import { RunLoop, type DriveOutcome } from './run-loop.js';
+
+/**
+ * Runs the loop of runs this gateway holds the lease of: renews the lease while the loop works,
+ * stops the loop (its AbortSignal, which reaches the running tool) when the lease is lost or the
+ * run is cancelled, and records `run_finished` in the audit trail. One drive per run per gateway.
+ */
+@Injectable()
+export class RunDriver implements OnApplicationShutdown {
+  private readonly logger = new Logger(RunDriver.name);
+  private readonly active = new Map<string, { controller: AbortController; done: Promise<DriveOutcome> }>();
+
+  constructor(
+    private readonly runs: RunRepository,
+    private readonly loop: RunLoop,
+    private readonly events: RunEvents,
+    private readonly audit: AuditTrail,
+    private readonly instances: InstanceRegistry,
+    @Inject(RUNS_OPTIONS) private readonly options: RunsOptions,
+  ) {}
+
+  /** This gateway's lease owner name. */
+  get owner(): string {
+    return this.instances.instanceId;
+  }
+
+  /** How long a lease lasts without renewal. */
+  get leaseMs(): number {
+    return this.options.leaseMs;
+  }
+
+  /** Whether this gateway is driving the run now. */
+  isDriving(runId: string): boolean {
+    return this.active.has(runId);
+  }
+
+  /** The drive of a run under way on this gateway, if any. */
+  current(runId: string): Promise<DriveOutcome> | undefined {
+    return this.active.get(runId)?.done;
+  }
+
+  /**
+   * Drives a run whose lease this gateway has just taken. Resolves when the drive ends; never
+   * rejects (a failure is logged; the lease runs out and the poller takes the run over).
+   */
+  drive(run: AgentRunEntity): Promise<DriveOutcome> {
+    const running = this.active.get(run.runId);
+    if (running) return running.done;
+    const controller = new AbortController();
+    const ref = { tenantId: run.tenantId, runId: run.runId };
+    const renew = setInterval(
+      () => {
+        void this.runs.renew(ref, this.owner, this.options.leaseMs).then(
+          (held) => held || controller.abort(new Error('the run is no longer this gateway’s')),
+          (err: Error) => this.logger.warn(`renewing the lease of ${run.runId}: ${err.message}`),
+        );
+      },
+      Math.max(50, Math.floor(this.options.leaseMs / 3)),
+    );
+    renew.unref();
+    const done = this.loop
+      .drive(run, this.owner, controller.signal)
+      .then(async (outcome) => {
+        if (outcome === 'finished') await this.recordFinished(ref);
+        return outcome;
+      })
+      .catch((err: Error) => {
+        this.logger.error(`run ${run.runId} stopped: ${err.message}`);
+        return 'stopped' as const;
+      })
+      .finally(() => {
+        clearInterval(renew);
+        this.active.delete(run.runId);
+        this.events.release(run.runId);
+      });
+    this.active.set(run.runId, { controller, done });
+    return done;
+  }
+
+  /** Stops the drive of a run on this gateway (cancel): the running tool's AbortSignal fires. */
+  abort(runId: string, reason: string): void {
+    this.active.get(runId)?.controller.abort(new Error(reason));
+  }
+
+  /** The audit event of a run that ended (completed or failed); cancelled runs are recorded by the cancel. */
+  async recordFinished(ref: RunRef): Promise<void> {
+    const run = await this.runs.find(ref);
+    if (!run) return;
+    await this.audit.record(
+      [
+        {
+          event: 'run_finished',
+          tenantId: run.tenantId,
+          actor: { type: run.principal.principalType, id: run.principal.principalId },
+          agentType: run.agentType,
+          sessionId: run.sessionId,
+          details: {
+            runId: run.runId,
+            model: run.model,
+            steps: run.steps,
+            // Not `inputTokens`...: key names with "token" are sealed by the trail's redaction as secrets.
+            usage: {
+              input: run.inputTokens,
+              output: run.outputTokens,
+              total: run.inputTokens + run.outputTokens,
+            },
+            outcome: run.status,
+            ...(run.error ? { code: run.error.code } : {}),
+          },
+        },
+      ],
+      `${run.runId}:finished`,
+    );
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    for (const { controller } of this.active.values()) controller.abort(new Error('the gateway is stopping'));
+    await Promise.all([...this.active.values()].map((a) => a.done));
+  }
+}

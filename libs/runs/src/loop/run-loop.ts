@@ -1,0 +1,502 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AgentFactory, type Agent } from '@toolgate/agents';
+import { CallRecordRepository } from '@toolgate/approvals';
+import type { RunEventType } from '@toolgate/contract';
+import {
+  ModelError,
+  type ModelClient,
+  type ModelRef,
+  type ModelTool,
+  type ModelTurn,
+} from '@toolgate/models';
+import {
+  errorEnvelope,
+  ErrorCode,
+  humanizeToolName,
+  invalidInputEnvelope,
+  isOk,
+  ToolgateError,
+  type Envelope,
+  type ErrorEnvelope,
+  type Locale,
+  type ToolCallEvent,
+} from '@toolgate/toolkit';
+import type { AgentRunEntity } from '../entities/agent-run.entity.js';
+import { RunStepEntity } from '../entities/run-step.entity.js';
+import { RunToolCallEntity } from '../entities/run-tool-call.entity.js';
+import { RunEvents } from '../events/run-events.js';
+import { RunRepository, type RunRef } from '../store/run.repository.js';
+import { runCallId } from './run-ids.js';
+import { limitReached } from './run-limits.js';
+import {
+  metaTools,
+  modelToolOf,
+  searchDeferred,
+  TOOL_CALL,
+  TOOL_SEARCH,
+  unwrapToolCall,
+} from './meta-tools.js';
+import { buildMessages, modelTextOf, modelTextOfEnvelope, parseArguments } from './run-messages.js';
+import { RUN_MODEL_SOURCE, type RunModelSource } from './run-models.js';
+import { parseModelLabel, runSettingsOf, type AgentRunSettings } from './run-settings.js';
+
+/** How one drive of a run ended: finished (any final status), parked on approval, or stopped (lease lost, cancelled). */
+export type DriveOutcome = 'finished' | 'parked' | 'stopped';
+
+/** Call statuses that are final: the call has its envelope. */
+const DECIDED = new Set(['succeeded', 'failed', 'denied', 'expired', 'interrupted']);
+
+/** Everything one drive of a run works with. */
+interface Drive {
+  readonly run: AgentRunEntity;
+  readonly ref: RunRef;
+  readonly owner: string;
+  readonly agent: Agent;
+  readonly settings: AgentRunSettings;
+  readonly model: ModelRef;
+  readonly client: ModelClient;
+  readonly tools: ModelTool[];
+  readonly locale: Locale;
+  /** Fires on cancel, a lost lease, or the deadline: reaches the model call and the running tools. */
+  readonly signal: AbortSignal;
+  /** Fires on cancel or a lost lease only (the deadline fails the run instead). */
+  readonly stop: AbortSignal;
+  readonly deadlineAt: Date;
+  readonly emit: (type: RunEventType, data: Record<string, unknown>) => void;
+  steps: RunStepEntity[];
+  calls: RunToolCallEntity[];
+  /** Calls stored by this drive: nothing else can have run them yet. */
+  readonly fresh: Set<string>;
+  usage: { inputTokens: number; outputTokens: number };
+}
+
+/** What ending a run needs: a drive, or the start of one that could not be prepared. */
+type Ending = Pick<Drive, 'ref' | 'owner' | 'emit' | 'run'> & Partial<Pick<Drive, 'usage' | 'steps'>>;
+
+/** Why a drive stops early: its signal fired (cancel, lost lease, deadline). */
+class DriveStopped extends Error {}
+
+/**
+ * The agent loop (docs/tool-design-rules.md §A4): ask the model, run the tool calls it asks for
+ * through the governed pipeline, give it the results, until it answers, parks on approval, or hits
+ * a limit. Durable: each model turn is stored before its calls run, each call's outcome as it
+ * comes; a drive starts from what is stored, so a resumed or taken-over run never repeats a
+ * finished call and re-runs an interrupted one under the same call id.
+ *
+ * The caller holds the run's lease (RunDriver) and aborts `signal` when it loses it or the run is
+ * cancelled; this class never writes a status without naming the lease owner.
+ */
+@Injectable()
+export class RunLoop {
+  constructor(
+    private readonly runs: RunRepository,
+    private readonly events: RunEvents,
+    private readonly agents: AgentFactory,
+    private readonly callRecords: CallRecordRepository,
+    @Inject(RUN_MODEL_SOURCE) private readonly models: RunModelSource,
+  ) {}
+
+  /** Drives a run this gateway holds the lease of, until it finishes, parks or is stopped. */
+  async drive(run: AgentRunEntity, owner: string, signal: AbortSignal): Promise<DriveOutcome> {
+    const ref = { tenantId: run.tenantId, runId: run.runId };
+    let chain = Promise.resolve();
+    const emit = (type: RunEventType, data: Record<string, unknown>) => {
+      chain = chain.then(() => this.events.emit(ref, type, data)).catch(() => undefined);
+    };
+    let d: Drive | undefined;
+    try {
+      d = await this.prepare(run, ref, owner, signal, emit);
+      return await this.loop(d);
+    } catch (err) {
+      if (d && (d.signal.aborted || err instanceof DriveStopped)) return this.interrupted(d);
+      if (signal.aborted) return 'stopped';
+      // Before the loop: the agent type is gone, or its model's provider is not configured.
+      const locale = run.locale as Locale;
+      const envelope =
+        err instanceof ModelError
+          ? errorEnvelope(err.code, locale, { reason: err.reason })
+          : err instanceof ToolgateError
+            ? err.toEnvelope(locale)
+            : errorEnvelope(ErrorCode.INTERNAL_ERROR, locale);
+      return this.fail({ ref, owner, emit, run }, envelope);
+    } finally {
+      await chain;
+    }
+  }
+
+  private async prepare(
+    run: AgentRunEntity,
+    ref: RunRef,
+    owner: string,
+    signal: AbortSignal,
+    emit: Drive['emit'],
+  ): Promise<Drive> {
+    const agent = await this.agents.create(run.tenantId, run.agentType, run.principal);
+    const settings = runSettingsOf(agent.binding);
+    const locale = run.locale as Locale;
+    const model = parseModelLabel(run.model);
+    // The deadline counts the time the run is driven (RunResumer moves it by the time parked).
+    const deadline = AbortSignal.timeout(Math.max(0, run.deadlineAt.getTime() - Date.now()));
+    return {
+      run,
+      ref,
+      owner,
+      agent,
+      settings,
+      model,
+      client: this.models.client(model.provider),
+      tools: [
+        ...agent.tools().map((t) => modelToolOf(agent, t.contract.name, locale)),
+        ...metaTools(agent, locale),
+      ],
+      locale,
+      signal: AbortSignal.any([signal, deadline]),
+      stop: signal,
+      deadlineAt: run.deadlineAt,
+      emit,
+      steps: await this.runs.steps(ref),
+      calls: await this.runs.calls(ref),
+      fresh: new Set(),
+      usage: { inputTokens: run.inputTokens, outputTokens: run.outputTokens },
+    };
+  }
+
+  private async loop(d: Drive): Promise<DriveOutcome> {
+    for (;;) {
+      if (d.signal.aborted) return this.interrupted(d);
+      const last = d.steps.at(-1);
+      if (last && !last.finishedAt) {
+        // The last stored turn has calls without an outcome: run them, or see how they were decided.
+        if ((await this.settleStep(d, last)) === 'parked') return this.park(d);
+        await this.runs.finishStep(d.ref, last.stepIndex);
+        last.finishedAt = new Date();
+        const answer = this.turnEndingAnswer(d, last);
+        if (answer !== null) return this.complete(d, answer);
+        continue;
+      }
+
+      const limit = limitReached(
+        {
+          steps: d.steps.length,
+          tokens: d.usage.inputTokens + d.usage.outputTokens,
+          deadlineAt: d.deadlineAt,
+          now: new Date(),
+        },
+        d.settings,
+        d.locale,
+      );
+      if (limit) return this.fail(d, limit);
+
+      const stepIndex = d.steps.length;
+      d.emit('model_started', { step: stepIndex });
+      const startedAt = new Date();
+      let turn: ModelTurn;
+      try {
+        turn = await d.client.complete({
+          model: d.model,
+          messages: this.messages(d, await this.history(d.run)),
+          tools: d.tools,
+          parallelToolCalls: d.settings.maxParallelToolCalls > 1,
+          signal: d.signal,
+          onTextDelta: (delta) => d.emit('text_delta', { step: stepIndex, delta }),
+        });
+      } catch (err) {
+        if (d.signal.aborted) return this.interrupted(d);
+        const e = err instanceof ModelError ? err : new ModelError('MODEL_UNAVAILABLE', String(err));
+        return this.fail(d, errorEnvelope(e.code, d.locale, { reason: e.reason }));
+      }
+      d.usage.inputTokens += turn.usage.inputTokens;
+      d.usage.outputTokens += turn.usage.outputTokens;
+      d.emit('model_finished', {
+        step: stepIndex,
+        text: turn.text,
+        toolCalls: turn.toolCalls.length,
+        usage: usageOf(turn.usage),
+      });
+
+      // The turn is stored before any of its calls runs: a takeover starts from here.
+      const step = Object.assign(new RunStepEntity(), {
+        ...d.ref,
+        stepIndex,
+        text: turn.text,
+        toolCalls: [...turn.toolCalls],
+        inputTokens: turn.usage.inputTokens,
+        outputTokens: turn.usage.outputTokens,
+        startedAt,
+        finishedAt: turn.toolCalls.length ? null : new Date(),
+      });
+      const calls = turn.toolCalls.map((c, callIndex) =>
+        Object.assign(new RunToolCallEntity(), {
+          ...d.ref,
+          stepIndex,
+          callIndex,
+          callId: runCallId(d.run.runId, stepIndex, callIndex),
+          tool: c.name.slice(0, 64),
+          input: parseArguments(c.arguments),
+          status: 'running',
+          approvalId: null,
+          result: null,
+          modelText: null,
+          updatedAt: new Date(),
+        }),
+      );
+      await this.runs.storeStep(step, calls);
+      d.steps.push(step);
+      d.calls.push(...calls);
+      for (const c of calls) d.fresh.add(c.callId);
+      if (
+        !(await this.runs.progress(d.ref, d.owner, d.steps.length, d.usage.inputTokens, d.usage.outputTokens))
+      )
+        return 'stopped';
+      for (const c of calls)
+        d.emit('tool_call_requested', {
+          step: stepIndex,
+          callId: c.callId,
+          tool: c.tool,
+          input: c.input,
+          label: humanizeToolName(c.tool),
+        });
+      if (!calls.length) return this.complete(d, turn.text ?? '');
+    }
+  }
+
+  /** The model's conversation: instructions, the session so far, the question, the stored steps. */
+  private messages(d: Drive, history: { input: string; output: string }[]) {
+    return buildMessages(
+      d.settings.instructions,
+      history,
+      d.run.input,
+      d.steps.map((s) => ({
+        text: s.text,
+        toolCalls: s.toolCalls,
+        results: s.toolCalls.map(
+          (_, i) => d.calls.find((c) => c.stepIndex === s.stepIndex && c.callIndex === i)?.modelText ?? null,
+        ),
+      })),
+    );
+  }
+
+  /** Earlier completed runs of the session, oldest first. */
+  private async history(run: AgentRunEntity) {
+    const runs = await this.runs.session(run.tenantId, run.sessionId);
+    return runs
+      .filter((r) => r.runId !== run.runId && r.status === 'completed' && r.createdAt <= run.createdAt)
+      .map((r) => ({ input: r.input, output: r.output ?? '' }));
+  }
+
+  /**
+   * Brings every call of a step to an outcome: calls without one run (at most
+   * `maxParallelToolCalls` at a time); parked calls take the outcome of their decided approval.
+   * 'parked' while any call still waits for a person.
+   */
+  private async settleStep(d: Drive, step: RunStepEntity): Promise<'settled' | 'parked'> {
+    const calls = d.calls.filter((c) => c.stepIndex === step.stepIndex);
+    for (const c of calls.filter((x) => x.status === 'running' && !d.fresh.has(x.callId)))
+      await this.adoptRecorded(d, c);
+    const queue = calls.filter((c) => c.status === 'running');
+    const workers = Array.from(
+      { length: Math.min(d.settings.maxParallelToolCalls, queue.length) },
+      async () => {
+        for (let c = queue.shift(); c; c = queue.shift()) await this.runCall(d, step, c);
+      },
+    );
+    await Promise.all(workers);
+    if (d.signal.aborted) throw new DriveStopped();
+
+    let waiting = false;
+    for (const c of calls.filter((x) => x.status === 'pending_approval')) {
+      const record = await this.callRecords.find({ tenantId: d.ref.tenantId, callId: c.callId });
+      if (!record || !DECIDED.has(record.status) || !record.envelope) {
+        waiting = true;
+        continue;
+      }
+      const envelope = record.envelope as Envelope;
+      d.emit('approval_decided', {
+        callId: c.callId,
+        approvalId: c.approvalId,
+        decision:
+          record.status === 'denied' ? 'denied' : record.status === 'expired' ? 'expired' : 'approved',
+      });
+      await this.record(
+        d,
+        c,
+        record.status === 'succeeded' ? 'succeeded' : (record.status as never),
+        envelope,
+        null,
+      );
+    }
+    return waiting ? 'parked' : 'settled';
+  }
+
+  /**
+   * A call still `running` here may have got further before a takeover: an L1+ call has its own
+   * record (`tool_calls`). Finished there → its outcome is taken, never run again; parked there →
+   * the run waits for it. Only a call without a record, or one still running or interrupted, runs
+   * (again, under the same call id: the upstream sees the same idempotency key).
+   */
+  private async adoptRecorded(d: Drive, c: RunToolCallEntity): Promise<void> {
+    const record = await this.callRecords.find({ tenantId: d.ref.tenantId, callId: c.callId });
+    if (!record || record.status === 'running' || record.status === 'interrupted') return;
+    if (record.status === 'pending_approval' || record.status === 'queued' || !record.envelope) {
+      await this.runs.updateCall(c, {
+        status: 'pending_approval',
+        approvalId: record.approvalId,
+        result: null,
+        modelText: null,
+      });
+      Object.assign(c, { status: 'pending_approval', approvalId: record.approvalId });
+      return;
+    }
+    await this.record(d, c, record.status, record.envelope as Envelope, null);
+  }
+
+  /** Runs one call through the governed pipeline, exactly as a REST invoke does. */
+  private async runCall(d: Drive, step: RunStepEntity, c: RunToolCallEntity): Promise<void> {
+    if (d.signal.aborted) return;
+    const asked = step.toolCalls[c.callIndex]!;
+    if (c.input === null) {
+      const envelope = invalidInputEnvelope(
+        [
+          {
+            kind: 'other',
+            path: [],
+            message: `the arguments are not a JSON object: ${asked.arguments.slice(0, 200)}`,
+          },
+        ],
+        d.locale,
+      );
+      return this.record(d, c, 'failed', envelope, null);
+    }
+    const input = c.input as Record<string, unknown>;
+    let target = { name: asked.name, input: input as unknown };
+    if (d.tools.some((t) => t.name === TOOL_SEARCH) && asked.name === TOOL_SEARCH) {
+      const found = searchDeferred(d.agent, input.query, d.locale);
+      return this.record(d, c, 'succeeded', { data: found, status: 'ok' }, null);
+    }
+    if (d.tools.some((t) => t.name === TOOL_CALL) && asked.name === TOOL_CALL) {
+      const unwrapped = unwrapToolCall(input, d.locale);
+      if ('code' in unwrapped) return this.record(d, c, 'failed', unwrapped, null);
+      target = unwrapped;
+    }
+    try {
+      d.agent.tool(target.name);
+    } catch (err) {
+      if (err instanceof ToolgateError) return this.record(d, c, 'failed', err.toEnvelope(d.locale), null);
+      throw err;
+    }
+    const result = await d.agent.invoke(target.name, target.input, {
+      callId: c.callId,
+      idempotencyIdentity: c.callId,
+      sessionId: d.run.sessionId,
+      locale: d.locale,
+      signal: d.signal,
+      onEvent: (event: ToolCallEvent) =>
+        d.emit(
+          'tool_partial',
+          event.type === 'partial'
+            ? { callId: c.callId, partial: event.data }
+            : { callId: c.callId, label: event.text, phase: event.phase },
+        ),
+      attributes: { runId: d.run.runId, step: step.stepIndex },
+    });
+    const envelope = result.envelope;
+    if (!isOk(envelope) && envelope.code === ErrorCode.APPROVAL_PENDING) {
+      const approvalId = String((envelope as ErrorEnvelope & { approvalId?: string }).approvalId ?? '');
+      await this.runs.updateCall(c, {
+        status: 'pending_approval',
+        approvalId,
+        result: null,
+        modelText: null,
+      });
+      Object.assign(c, { status: 'pending_approval', approvalId });
+      d.emit('approval_requested', { callId: c.callId, approvalId, tool: c.tool });
+      return;
+    }
+    if (d.signal.aborted) return; // cancelled mid-call: the outcome stays unrecorded here
+    await this.record(d, c, isOk(envelope) ? 'succeeded' : 'failed', envelope, result.modelOutput);
+  }
+
+  private async record(
+    d: Drive,
+    c: RunToolCallEntity,
+    status: RunToolCallEntity['status'],
+    envelope: Envelope,
+    modelOutput: Parameters<typeof modelTextOfEnvelope>[1] | null,
+  ): Promise<void> {
+    const modelText = modelOutput ? modelTextOf({ envelope, modelOutput }) : modelTextOfEnvelope(envelope);
+    await this.runs.updateCall(c, { status, approvalId: c.approvalId, result: envelope, modelText });
+    Object.assign(c, { status, result: envelope, modelText });
+    d.emit('tool_result', { step: c.stepIndex, callId: c.callId, tool: c.tool, status, result: envelope });
+  }
+
+  /**
+   * endsTurn (docs/tool-design-rules.md §4.6): a step whose calls all end the turn and all
+   * succeeded ends the run, with the last call's model output as the answer. Null otherwise.
+   */
+  private turnEndingAnswer(d: Drive, step: RunStepEntity): string | null {
+    const calls = d.calls.filter((c) => c.stepIndex === step.stepIndex);
+    if (!calls.length || calls.some((c) => c.status !== 'succeeded')) return null;
+    for (const c of calls) {
+      const endsTurn = d.agent.binding.tools.get(c.tool)?.contract.endsTurn;
+      const data = (c.result as { data?: unknown } | null)?.data;
+      const ends = typeof endsTurn === 'function' ? safely(() => endsTurn(data as never)) : endsTurn === true;
+      if (!ends) return null;
+    }
+    return calls.at(-1)!.modelText ?? '';
+  }
+
+  /** The drive's signal fired: stopped (cancel, lost lease), or failed past its deadline. */
+  private interrupted(d: Drive): Promise<DriveOutcome> | DriveOutcome {
+    if (d.stop.aborted) return 'stopped';
+    return this.fail(
+      d,
+      errorEnvelope(ErrorCode.DEADLINE_EXCEEDED, d.locale, { deadlineMs: d.settings.deadlineMs }),
+    );
+  }
+
+  private async park(d: Drive): Promise<DriveOutcome> {
+    return (await this.runs.park(d.ref, d.owner)) ? 'parked' : 'stopped';
+  }
+
+  private async complete(d: Drive, output: string): Promise<DriveOutcome> {
+    if (!(await this.runs.finish(d.ref, d.owner, { status: 'completed', output, error: null })))
+      return 'stopped';
+    this.finished(d, 'completed', output, null);
+    return 'finished';
+  }
+
+  private async fail(d: Ending, error: ErrorEnvelope): Promise<DriveOutcome> {
+    const ending = {
+      status: 'failed' as const,
+      output: null,
+      error: error as unknown as Record<string, unknown>,
+    };
+    if (!(await this.runs.finish(d.ref, d.owner, ending))) return 'stopped';
+    this.finished(d, 'failed', null, error);
+    return 'finished';
+  }
+
+  private finished(d: Ending, status: string, output: string | null, error: ErrorEnvelope | null): void {
+    d.emit('run_finished', {
+      status,
+      output,
+      error,
+      usage: usageOf(d.usage ?? { inputTokens: d.run.inputTokens, outputTokens: d.run.outputTokens }),
+      steps: d.steps?.length ?? d.run.steps,
+    });
+  }
+}
+
+export const usageOf = (u: { inputTokens: number; outputTokens: number }) => ({
+  inputTokens: u.inputTokens,
+  outputTokens: u.outputTokens,
+  totalTokens: u.inputTokens + u.outputTokens,
+});
+
+function safely(f: () => boolean): boolean {
+  try {
+    return f();
+  } catch {
+    return false;
+  }
+}

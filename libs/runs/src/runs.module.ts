@@ -1,0 +1,48 @@
+import { Global, Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AgentsModule } from '@toolgate/agents';
+import { APPROVAL_DECISION_LISTENER } from '@toolgate/approvals';
+import { ModelProviders } from '@toolgate/models';
+import { AgentRunEntity } from './entities/agent-run.entity.js';
+import { RunEventEntity } from './entities/run-event.entity.js';
+import { RunStepEntity } from './entities/run-step.entity.js';
+import { RunToolCallEntity } from './entities/run-tool-call.entity.js';
+import { RunEvents } from './events/run-events.js';
+import { RunDriver } from './loop/run-driver.js';
+import { RunLoop } from './loop/run-loop.js';
+import { RUN_MODEL_SOURCE } from './loop/run-models.js';
+import { RunResumer } from './loop/run-resumer.js';
+import { RunService } from './run.service.js';
+import { DEFAULT_RUNS_OPTIONS, RUNS_OPTIONS, type RunsOptions } from './runs.options.js';
+import { RunRepository } from './store/run.repository.js';
+
+/**
+ * Agent runs: the loop, its storage, leases, resumption and events. Global because the approvals
+ * lib's `ApprovalService` is told of decisions through `APPROVAL_DECISION_LISTENER`.
+ * Models come from `ModelProviders` (ModelsModule, global) unless `models` provides `RUN_MODEL_SOURCE`.
+ */
+@Global()
+@Module({})
+export class RunsModule {
+  static forRoot(options: Partial<RunsOptions> = {}, models?: Provider): DynamicModule {
+    return {
+      module: RunsModule,
+      imports: [
+        TypeOrmModule.forFeature([AgentRunEntity, RunStepEntity, RunToolCallEntity, RunEventEntity]),
+        AgentsModule,
+      ],
+      providers: [
+        { provide: RUNS_OPTIONS, useValue: { ...DEFAULT_RUNS_OPTIONS, ...options } },
+        models ?? { provide: RUN_MODEL_SOURCE, useExisting: ModelProviders },
+        RunRepository,
+        RunEvents,
+        RunLoop,
+        RunDriver,
+        RunResumer,
+        RunService,
+        { provide: APPROVAL_DECISION_LISTENER, useExisting: RunResumer },
+      ],
+      exports: [RunService, RunEvents, RunResumer, APPROVAL_DECISION_LISTENER],
+    };
+  }
+}

@@ -1,0 +1,243 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { RunStatus } from '@toolgate/contract';
+import { TransactionRunner } from '@toolgate/database';
+import { Brackets, In, type DataSource } from 'typeorm';
+import { AgentRunEntity } from '../entities/agent-run.entity.js';
+import { RunStepEntity } from '../entities/run-step.entity.js';
+import { RunToolCallEntity } from '../entities/run-tool-call.entity.js';
+
+/** A run's key: run ids are unique per tenant, and every statement names both. */
+export interface RunRef {
+  readonly tenantId: string;
+  readonly runId: string;
+}
+
+/** What a run's list may be narrowed to. */
+export interface RunFilter {
+  readonly tenantId: string | null;
+  readonly agentType?: string;
+  readonly status?: RunStatus;
+  readonly sessionId?: string;
+  readonly principalId?: string;
+  /** Only runs created before this one (the cursor: created_at|run_id). */
+  readonly before?: { createdAt: Date; runId: string };
+  readonly limit: number;
+}
+
+/** How a driven run ends. */
+export interface RunEnding {
+  readonly status: 'completed' | 'failed';
+  readonly output: string | null;
+  readonly error: Record<string, unknown> | null;
+}
+
+const ACTIVE: RunStatus[] = ['running', 'awaiting_approval'];
+
+/**
+ * The one owner of `agent_runs`, `run_steps` and `run_tool_calls`. Every change of a run's status
+ * names the status it expects (and, for a driven run, the lease owner), so a gateway that lost its
+ * lease, or a run cancelled meanwhile, changes nothing: the methods answer whether the row moved.
+ */
+@Injectable()
+export class RunRepository {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
+  ) {}
+
+  private get runs() {
+    return this.dataSource.getRepository(AgentRunEntity);
+  }
+
+  async insert(run: AgentRunEntity): Promise<void> {
+    await this.runs.insert(run);
+  }
+
+  find(ref: RunRef): Promise<AgentRunEntity | null> {
+    return this.runs.findOne({ where: { tenantId: ref.tenantId, runId: ref.runId } });
+  }
+
+  /** A run of any tenant, for platform-wide readers; run ids are minted unique by the platform. */
+  findInAnyTenant(runId: string): Promise<AgentRunEntity | null> {
+    return this.runs.findOne({ where: { runId } });
+  }
+
+  list(filter: RunFilter): Promise<AgentRunEntity[]> {
+    const q = this.runs.createQueryBuilder('r');
+    if (filter.tenantId !== null) q.andWhere('r.tenant_id = :tenantId', { tenantId: filter.tenantId });
+    if (filter.agentType) q.andWhere('r.agent_type = :agentType', { agentType: filter.agentType });
+    if (filter.status) q.andWhere('r.status = :status', { status: filter.status });
+    if (filter.sessionId) q.andWhere('r.session_id = :sessionId', { sessionId: filter.sessionId });
+    if (filter.principalId) q.andWhere('r.principal_id = :principalId', { principalId: filter.principalId });
+    const before = filter.before;
+    if (before)
+      q.andWhere(
+        new Brackets((w) =>
+          w
+            .where('r.created_at < :createdAt', { createdAt: before.createdAt })
+            .orWhere('(r.created_at = :createdAt AND r.run_id < :runId)', { runId: before.runId }),
+        ),
+      );
+    return q.orderBy('r.created_at', 'DESC').addOrderBy('r.run_id', 'DESC').take(filter.limit).getMany();
+  }
+
+  /** The runs of a session, oldest first. */
+  session(tenantId: string, sessionId: string): Promise<AgentRunEntity[]> {
+    return this.runs.find({
+      where: { tenantId, sessionId },
+      order: { createdAt: 'ASC', runId: 'ASC' },
+    });
+  }
+
+  /**
+   * Takes the lease of a run in `from` whose lease is free or stale; the run is `running` after.
+   * True for exactly one gateway.
+   */
+  async acquire(
+    ref: RunRef,
+    owner: string,
+    leaseMs: number,
+    from: RunStatus,
+    deadlineAt?: Date,
+  ): Promise<boolean> {
+    const now = new Date();
+    const result = await this.runs
+      .createQueryBuilder()
+      .update()
+      .set({
+        ...(deadlineAt ? { deadlineAt } : {}),
+        status: 'running',
+        leaseOwner: owner,
+        leaseUntil: new Date(now.getTime() + leaseMs),
+        updatedAt: now,
+      })
+      .where('tenant_id = :tenantId AND run_id = :runId AND status = :from', { ...ref, from })
+      .andWhere(new Brackets((w) => w.where('lease_owner IS NULL').orWhere('lease_until < :now', { now })))
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Extends this gateway's lease; false when it lost it (taken over, or the run was cancelled). */
+  async renew(ref: RunRef, owner: string, leaseMs: number): Promise<boolean> {
+    const now = new Date();
+    const result = await this.runs.update(
+      { ...ref, status: 'running', leaseOwner: owner },
+      { leaseUntil: new Date(now.getTime() + leaseMs), updatedAt: now },
+    );
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Step count and token usage so far. */
+  async progress(ref: RunRef, owner: string, steps: number, inputTokens: number, outputTokens: number) {
+    const result = await this.runs.update(
+      { ...ref, status: 'running', leaseOwner: owner },
+      { steps, inputTokens, outputTokens, updatedAt: new Date() },
+    );
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Parks a driven run on approval: no lease, no compute, until every pending call is decided. */
+  async park(ref: RunRef, owner: string): Promise<boolean> {
+    const result = await this.runs.update(
+      { ...ref, status: 'running', leaseOwner: owner },
+      { status: 'awaiting_approval', leaseOwner: null, leaseUntil: null, updatedAt: new Date() },
+    );
+    return (result.affected ?? 0) > 0;
+  }
+
+  async finish(ref: RunRef, owner: string, ending: RunEnding): Promise<boolean> {
+    const now = new Date();
+    const result = await this.runs.update(
+      { ...ref, status: 'running', leaseOwner: owner },
+      {
+        status: ending.status,
+        output: ending.output,
+        error: ending.error as Record<string, any> | null,
+        leaseOwner: null,
+        leaseUntil: null,
+        updatedAt: now,
+        finishedAt: now,
+      },
+    );
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Cancels a run that has not ended; whoever drives it stops at its next lease renewal. */
+  async cancel(ref: RunRef, error: Record<string, unknown>): Promise<boolean> {
+    const now = new Date();
+    const result = await this.runs.update(
+      { ...ref, status: In(ACTIVE) },
+      {
+        status: 'cancelled',
+        error: error as Record<string, any>,
+        leaseOwner: null,
+        leaseUntil: null,
+        updatedAt: now,
+        finishedAt: now,
+      },
+    );
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Running runs whose gateway stopped renewing its lease. */
+  stale(limit = 20): Promise<AgentRunEntity[]> {
+    return this.runs
+      .createQueryBuilder('r')
+      .where(`r.status = 'running' AND r.lease_until < :now`, { now: new Date() })
+      .take(limit)
+      .getMany();
+  }
+
+  /** Parked runs, oldest change first. */
+  parked(limit = 50): Promise<AgentRunEntity[]> {
+    return this.runs.find({
+      where: { status: 'awaiting_approval' },
+      order: { updatedAt: 'ASC' },
+      take: limit,
+    });
+  }
+
+  steps(ref: RunRef): Promise<RunStepEntity[]> {
+    return this.dataSource
+      .getRepository(RunStepEntity)
+      .find({ where: { tenantId: ref.tenantId, runId: ref.runId }, order: { stepIndex: 'ASC' } });
+  }
+
+  calls(ref: RunRef, stepIndex?: number): Promise<RunToolCallEntity[]> {
+    return this.dataSource.getRepository(RunToolCallEntity).find({
+      where: { tenantId: ref.tenantId, runId: ref.runId, ...(stepIndex === undefined ? {} : { stepIndex }) },
+      order: { stepIndex: 'ASC', callIndex: 'ASC' },
+    });
+  }
+
+  /** Stores a model turn and its tool calls (all `running`) in one transaction, before any runs. */
+  storeStep(step: RunStepEntity, calls: RunToolCallEntity[]): Promise<void> {
+    return this.transactions.run(async (em) => {
+      await em.insert(RunStepEntity, step);
+      if (calls.length) await em.insert(RunToolCallEntity, calls as never);
+    });
+  }
+
+  /** Records a call's outcome (or that it parked). */
+  async updateCall(
+    call: RunToolCallEntity,
+    fields: Pick<RunToolCallEntity, 'status' | 'approvalId' | 'result' | 'modelText'>,
+  ): Promise<void> {
+    await this.dataSource.getRepository(RunToolCallEntity).update(
+      {
+        tenantId: call.tenantId,
+        runId: call.runId,
+        stepIndex: call.stepIndex,
+        callIndex: call.callIndex,
+      },
+      { ...fields, updatedAt: new Date() } as never,
+    );
+  }
+
+  async finishStep(ref: RunRef, stepIndex: number): Promise<void> {
+    await this.dataSource
+      .getRepository(RunStepEntity)
+      .update({ tenantId: ref.tenantId, runId: ref.runId, stepIndex }, { finishedAt: new Date() });
+  }
+}

@@ -1,0 +1,133 @@
+import { startTestGateway, type TestGateway } from '@toolgate/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ensureConsoleBuilt,
+  launchConsoleBrowser,
+  screenshot,
+  signIn,
+  type ConsoleBrowser,
+} from './console-browser.js';
+
+/** The demo planner (offline) answers this with get_service_status for payment-api. */
+const STATUS_QUESTION = 'payment-api 的状态怎么样？';
+/** …and this with restart_service, an L3 tool: the run parks for an approval. */
+const RESTART_QUESTION = '请重启 payment-api，滚动发布后内存泄漏';
+
+describe('agent runs in the console', () => {
+  let gw: TestGateway;
+  let browser: ConsoleBrowser;
+  let base: string;
+  let acmeAgent: string;
+  let acmeAdmin: string;
+  let auditor: string;
+
+  beforeAll(async () => {
+    ensureConsoleBuilt();
+    gw = await startTestGateway({ kind: 'sqlite' });
+    base = `${gw.url}/console`;
+    browser = await launchConsoleBrowser();
+    acmeAgent = await gw.createKey('agent', 'acme');
+    acmeAdmin = await gw.createKey('tenant_admin', 'acme');
+    auditor = await gw.createKey('auditor', 'acme');
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await gw?.close();
+  });
+
+  const open = async (key: string, path: string, language: 'zh-CN' | 'en' = 'zh-CN') => {
+    const page = await browser.newPage(language);
+    await signIn(page, base, key);
+    await page.goto(`${base}${path}`);
+    return page;
+  };
+  const startRun = (input: string) =>
+    gw.api('POST', '/v1/agents/ops_assistant/runs', { key: acmeAgent, body: { input } });
+
+  it('lists a finished run and shows it as a transcript: question, tool call, answer', async () => {
+    const started = await startRun(STATUS_QUESTION);
+    expect(started.status).toBe(200);
+    const run = started.body.data;
+    expect(run.status).toBe('completed');
+
+    const page = await open(acmeAdmin, '/runs');
+    const row = page.locator(`[data-testid="runs-table"] tr[data-run-id="${run.runId}"]`);
+    await row.waitFor();
+    const rowText = await row.innerText();
+    expect(rowText).toContain('ops_assistant');
+    expect(rowText).toContain('已完成');
+    // The offline demo model says what it is.
+    expect(rowText).toContain('演示规划器（离线）');
+    await screenshot(page, 'runs-list');
+
+    await row.click();
+    await page.getByTestId('run-transcript').waitFor();
+    expect(page.url()).toContain(`/console/runs/${run.runId}`);
+    expect(await page.getByTestId('run-question').innerText()).toContain(STATUS_QUESTION);
+    const call = page.locator('[data-testid="run-tool-call"][data-tool="get_service_status"]');
+    expect(await call.getAttribute('data-status')).toBe('succeeded');
+    expect(await page.getByTestId('run-answer').innerText()).toContain(run.output.trim().slice(0, 20));
+    // A finished run is not polled and cannot be cancelled.
+    expect(await page.getByTestId('run-live').count()).toBe(0);
+    expect(await page.getByTestId('run-cancel').count()).toBe(0);
+
+    // The result envelope folds open.
+    await call.getByText('结果信封').click();
+    await call.getByText('"status": "ok"').waitFor();
+    await screenshot(page, 'runs-transcript');
+    await page.close();
+  });
+
+  it('shows a parked run waiting for its approval, and a tenant admin cancels it', async () => {
+    const parked = await startRun(RESTART_QUESTION);
+    expect(parked.status).toBe(202);
+    expect(parked.body.code).toBe('APPROVAL_PENDING');
+    const runId: string = parked.body.runId ?? parked.body.details.runId;
+
+    const page = await open(acmeAdmin, `/runs/${runId}`);
+    const card = page.getByTestId('run-page');
+    await expect.poll(() => card.getAttribute('data-status')).toBe('awaiting_approval');
+    await page.getByTestId('run-awaiting').waitFor();
+    const call = page.locator('[data-testid="run-tool-call"][data-tool="restart_service"]');
+    expect(await call.getAttribute('data-status')).toBe('pending_approval');
+    expect(await call.getByTestId('call-approval').count()).toBe(1);
+    await page.getByTestId('run-live').waitFor();
+    await screenshot(page, 'runs-awaiting-approval');
+
+    await page.getByTestId('run-cancel').click();
+    await page
+      .locator('.ant-popconfirm')
+      .getByRole('button', { name: /确\s*定|OK/ })
+      .click();
+    await expect.poll(() => card.getAttribute('data-status')).toBe('cancelled');
+    await page.getByTestId('run-failure').waitFor();
+    expect(await page.getByTestId('run-live').count()).toBe(0);
+    const stored = await gw.api('GET', `/v1/runs/${runId}`, { key: acmeAdmin });
+    expect(stored.body.data.status).toBe('cancelled');
+    await screenshot(page, 'runs-cancelled');
+    await page.close();
+  });
+
+  it('lets an auditor read runs in English, without a cancel button', async () => {
+    const page = await open(auditor, '/runs', 'en');
+    expect(await page.getByTestId('nav').innerText()).toContain('Agent runs');
+    const rows = page.locator('[data-testid="runs-table"] tr[data-run-id]');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBe(2);
+    expect(await page.getByTestId('runs-table').innerText()).toContain('demo planner, offline');
+
+    // Filter by status: only the cancelled run is left.
+    await page.getByTestId('filter-status').click();
+    await page.locator('.ant-select-item-option').filter({ hasText: 'Cancelled' }).click();
+    await page.getByTestId('runs-search').click();
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(page.url()).toContain('status=cancelled');
+
+    await rows.first().click();
+    await page.getByTestId('run-transcript').waitFor();
+    expect(await page.getByTestId('run-cancel').count()).toBe(0);
+    expect(await page.getByTestId('run-summary').innerText()).toContain('Cancelled');
+    await page.close();
+  });
+});
