@@ -1,7 +1,15 @@
-import type { ModelClient, ModelMessage, ModelToolCall, ModelTurn, ModelTurnRequest } from '@toolgate/models';
-import { RUN_MODEL_SOURCE } from '@toolgate/runs';
+import type { ModelMessage, ModelTool, ModelToolCall, ModelTurn } from '@toolgate/models';
 import { DemoBackends } from '@toolgate/tool-packs/testing';
-import { makeConfigDir, openRawSql, startTestGateway, type TestGateway } from '@toolgate/testing';
+import {
+  makeConfigDir,
+  openRawSql,
+  startFakeOpenAI,
+  startTestGateway,
+  type FakeChatRequest,
+  type FakeOpenAI,
+  type FakeReply,
+  type TestGateway,
+} from '@toolgate/testing';
 import { Module } from '@nestjs/common';
 import { defineTool, ToolkitModule } from '@toolgate/toolkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,22 +95,57 @@ const answer = (text: string): ModelTurn => ({
   finishReason: 'stop',
 });
 
-/** A scripted model: each run's question picks a script; each turn takes the next entry. */
-class ScriptedModel implements ModelClient {
-  readonly scripts = new Map<string, ((req: ModelTurnRequest) => ModelTurn | Promise<ModelTurn>)[]>();
-  readonly requests: ModelTurnRequest[] = [];
+/** A model request as the tests read it: the wire body in the models lib's terms, and its hang-up signal. */
+interface SeenRequest {
+  readonly messages: readonly ModelMessage[];
+  readonly tools: readonly ModelTool[];
+  /** Fires when the gateway hangs up (the run was stopped, or its deadline passed). */
+  readonly signal: AbortSignal;
+}
 
-  async complete(req: ModelTurnRequest): Promise<ModelTurn> {
+/** The wire request (OpenAI chat completions) in the models lib's terms. */
+function seen(body: FakeChatRequest, signal: AbortSignal): SeenRequest {
+  const messages = (body.messages ?? []).map((m): ModelMessage => {
+    const content = m.content as string | null;
+    if (m.role === 'tool')
+      return { role: 'tool', toolCallId: String(m.tool_call_id), content: content ?? '' };
+    if (m.role === 'assistant') return { role: 'assistant', content };
+    return { role: m.role as 'system' | 'user', content: content ?? '' };
+  });
+  const tools = (body.tools ?? []).map((t) => (t as { function: ModelTool }).function);
+  return { messages, tools, signal };
+}
+
+const wire = (turn: ModelTurn): FakeReply => ({
+  text: turn.text ?? undefined,
+  toolCalls: turn.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })),
+  usage: turn.usage,
+  finishReason: turn.finishReason,
+});
+
+/** An HTTP error the model server answers instead of a turn. */
+type Failure = { readonly status: number; readonly errorMessage: string };
+type Turn = (req: SeenRequest) => ModelTurn | Failure | Promise<ModelTurn | Failure>;
+
+/**
+ * A scripted model behind a real OpenAI-compatible server on loopback (the gateway's own client
+ * talks to it over HTTP): each run's question picks a script; each turn takes the next entry.
+ */
+class ScriptedModel {
+  readonly scripts = new Map<string, Turn[]>();
+  readonly requests: SeenRequest[] = [];
+
+  async reply(body: FakeChatRequest, hungUp: AbortSignal): Promise<FakeReply> {
+    const req = seen(body, hungUp);
     this.requests.push(req);
     const question = [...req.messages].reverse().find((m) => m.role === 'user')!.content;
-    const script = this.scripts.get(question);
-    const turn = script?.shift();
-    if (!turn) return answer('done');
-    return turn(req);
+    const turn = this.scripts.get(question ?? '')?.shift();
+    const result = turn ? await turn(req) : answer('done');
+    return 'status' in result ? result : wire(result);
   }
 }
 
-const toolMessages = (req: ModelTurnRequest) =>
+const toolMessages = (req: SeenRequest) =>
   req.messages.filter((m): m is Extract<ModelMessage, { role: 'tool' }> => m.role === 'tool');
 
 describe('agent runs', () => {
@@ -114,16 +157,20 @@ describe('agent runs', () => {
   let runlabAgent: string;
   let restarts: () => number;
   const model = new ScriptedModel();
+  let fake: FakeOpenAI;
 
   beforeAll(async () => {
+    fake = await startFakeOpenAI((body, _index, hungUp) => model.reply(body, hungUp));
     gw = await startTestGateway({
       // Short leases and polls: the takeover test waits for them.
       env: {
         TOOLGATE_CONFIG_DIR: makeConfigDir({ runlab: RUNLAB_YAML }, 'runs:\n  leaseMs: 600\n  pollMs: 200\n'),
+        TOOLGATE_MODEL_BASE_URL: fake.url,
+        TOOLGATE_MODEL_API_KEY: 'sk-test',
+        TOOLGATE_MODEL: 'default/scripted',
       },
       imports: [TestToolsModule, RunTestToolsModule],
     });
-    Object.assign(gw.app.get(RUN_MODEL_SOURCE), { client: () => model });
     agent = await gw.createKey('agent', 'acme');
     approver = await gw.createKey('approver', 'acme');
     auditor = await gw.createKey('auditor', 'acme');
@@ -132,12 +179,14 @@ describe('agent runs', () => {
     const ops = gw.app.get(DemoBackends).ops;
     restarts = () => ops.stats.restarts;
   });
-  afterAll(() => gw?.close());
+  afterAll(async () => {
+    await gw?.close();
+    await fake?.close();
+  });
 
   const start = (input: string, agentType = 'ops_assistant', key = agent, extra: object = {}) =>
     gw.api('POST', `/v1/agents/${agentType}/runs`, { key, body: { input, ...extra } });
-  const script = (input: string, ...turns: ((req: ModelTurnRequest) => ModelTurn | Promise<ModelTurn>)[]) =>
-    model.scripts.set(input, turns);
+  const script = (input: string, ...turns: Turn[]) => model.scripts.set(input, turns);
   const getRun = async (runId: string, key = agent) =>
     (await gw.api('GET', `/v1/runs/${runId}`, { key })).body.data;
   const until = async <T>(f: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> => {
@@ -182,6 +231,39 @@ describe('agent runs', () => {
     expect(session.body.data.runs.map((r: any) => r.runId)).toEqual([run.runId, next.body.data.runId]);
   });
 
+  it("keeps sessions to the key that started them: another key's id is a new session or 404", async () => {
+    script('秘密问题', () => answer('秘密答案'));
+    const first = (await start('秘密问题')).body.data;
+    // Another agent key of the same tenant cannot continue (and so read through the model) the session.
+    const colleague = await gw.createKey('agent', 'acme');
+    const hijack = await start('上一轮说了什么？', 'ops_assistant', colleague, {
+      sessionId: first.sessionId,
+    });
+    expect(hijack.status).toBe(404);
+    expect(hijack.body.code).toBe('NOT_FOUND');
+    expect((await gw.api('GET', `/v1/sessions/${first.sessionId}/runs`, { key: colleague })).status).toBe(
+      404,
+    );
+    // Nor with another agent type, by the same key.
+    const other = await start('上一轮说了什么？', 'contract_review', agent, { sessionId: first.sessionId });
+    expect(other.status).toBe(404);
+    // Another tenant naming the same id starts its own session and sees none of acme's conversation.
+    script('上一轮说了什么？', (req) =>
+      answer(`users ${req.messages.filter((m) => m.role === 'user').length}`),
+    );
+    const globex = await start('上一轮说了什么？', 'ops_assistant', await gw.createKey('agent', 'globex'), {
+      sessionId: first.sessionId,
+    });
+    expect(globex.status).toBe(200);
+    expect(globex.body.data).toMatchObject({
+      tenantId: 'globex',
+      sessionId: first.sessionId,
+      output: 'users 1',
+    });
+    const acmeSession = await gw.api('GET', `/v1/sessions/${first.sessionId}/runs`, { key: agent });
+    expect(acmeSession.body.data.runs.map((r: any) => r.runId)).toEqual([first.runId]);
+  });
+
   it('gives malformed arguments and unknown tools back to the model as envelopes, and goes on', async () => {
     script(
       'bad args',
@@ -213,7 +295,7 @@ describe('agent runs', () => {
       (req) =>
         new Promise<ModelTurn>((resolve, reject) => {
           const timer = setTimeout(() => resolve(answer('too late')), 5_000);
-          req.signal?.addEventListener('abort', () => {
+          req.signal.addEventListener('abort', () => {
             clearTimeout(timer);
             reject(new Error('aborted'));
           });
@@ -343,13 +425,12 @@ describe('agent runs', () => {
   });
 
   it('fails with MODEL_UNAVAILABLE when the model cannot be reached', async () => {
-    const { ModelError } = await import('@toolgate/models');
-    script('model down', () => {
-      throw new ModelError('MODEL_UNAVAILABLE', 'default: HTTP 500');
-    });
+    // Every attempt fails (the client retries 5xx with backoff before giving up).
+    const down = () => ({ status: 500, errorMessage: 'upstream overloaded' });
+    script('model down', ...Array.from({ length: 10 }, () => down));
     const run = (await start('model down')).body.data;
     expect(run).toMatchObject({ status: 'failed', error: { code: 'MODEL_UNAVAILABLE' } });
-    expect(run.error.error).toContain('HTTP 500');
+    expect(run.error.error).toContain('answered 500: upstream overloaded');
   });
 
   it('parks on an L3 call, resumes after approval, and never re-runs the finished call', async () => {
@@ -486,6 +567,8 @@ describe('agent runs', () => {
       'tool_partial', // and complete
       'tool_result',
       'model_started',
+      // The client streams the answer: the text arrives in pieces.
+      ...Array.from({ length: 4 }, () => 'text_delta'),
       'model_finished',
       'run_finished',
     ]);

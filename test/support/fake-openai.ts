@@ -22,7 +22,8 @@ export interface FakeReply {
 
 /** Replies in order, one per request, or a function of the request body and its index. */
 export type FakeOpenAIScript =
-  readonly FakeReply[] | ((body: FakeChatRequest, index: number) => FakeReply | Promise<FakeReply>);
+  | readonly FakeReply[]
+  | ((body: FakeChatRequest, index: number, hungUp: AbortSignal) => FakeReply | Promise<FakeReply>);
 
 /** A recorded chat-completions request body (what the client sent, parsed). */
 export type FakeChatRequest = Record<string, unknown> & {
@@ -54,8 +55,8 @@ const EXHAUSTED: FakeReply = { status: 500, errorMessage: 'fake-openai: the scri
 export async function startFakeOpenAI(script: FakeOpenAIScript): Promise<FakeOpenAI> {
   const requests: FakeChatRequest[] = [];
   const authorizations: (string | undefined)[] = [];
-  const replyTo = async (body: FakeChatRequest, index: number): Promise<FakeReply> =>
-    typeof script === 'function' ? script(body, index) : (script[index] ?? EXHAUSTED);
+  const replyTo = async (body: FakeChatRequest, index: number, hungUp: AbortSignal): Promise<FakeReply> =>
+    typeof script === 'function' ? script(body, index, hungUp) : (script[index] ?? EXHAUSTED);
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -73,7 +74,10 @@ export async function startFakeOpenAI(script: FakeOpenAIScript): Promise<FakeOpe
     const index = requests.length;
     requests.push(body);
     authorizations.push(req.headers.authorization);
-    const reply = await replyTo(body, index);
+    // Fires when the client hangs up before the answer (it gave up, or its run was stopped).
+    const hungUp = new AbortController();
+    res.on('close', () => res.writableFinished || hungUp.abort());
+    const reply = await replyTo(body, index, hungUp.signal);
     if (reply.delayMs && !(await waitUnlessClosed(res, reply.delayMs))) return;
     if (reply.status)
       return sendError(res, reply.status, reply.errorMessage ?? `fake-openai: ${reply.status}`);

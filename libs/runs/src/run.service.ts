@@ -52,6 +52,7 @@ export class RunService {
   ): Promise<StartedRun> {
     const tenantId = principal.tenantId!;
     const agent = await this.agents.create(tenantId, agentType, principal);
+    if (body.sessionId) await this.mayContinue(principal, agentType, body.sessionId);
     const settings = runSettingsOf(agent.binding);
     const model = modelLabel(this.models.resolve(settings.model));
     const now = new Date();
@@ -101,6 +102,18 @@ export class RunService {
       sessionId: run.sessionId,
     });
     return { ref, done: this.driver.drive(run) };
+  }
+
+  /**
+   * A session is continued only by the key that started it, with the same agent type: its runs'
+   * questions and answers become the new run's prompt, so another key (even of the same tenant)
+   * naming a session id it has seen must not read them through the model. NOT_FOUND otherwise,
+   * as for a session that does not exist; an id no run of the tenant uses starts a new session.
+   */
+  private async mayContinue(principal: RunPrincipal, agentType: string, sessionId: string): Promise<void> {
+    const earlier = await this.runs.session(principal.tenantId!, sessionId);
+    if (earlier.some((r) => r.principalId !== principal.principalId || r.agentType !== agentType))
+      throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `session ${sessionId}` } });
   }
 
   async view(reader: RunPrincipal, runId: string): Promise<RunView> {

@@ -276,11 +276,18 @@ export class RunLoop {
     );
   }
 
-  /** Earlier completed runs of the session, oldest first. */
+  /** Earlier completed runs of the session by the same key and agent type, oldest first. */
   private async history(run: AgentRunEntity) {
     const runs = await this.runs.session(run.tenantId, run.sessionId);
     return runs
-      .filter((r) => r.runId !== run.runId && r.status === 'completed' && r.createdAt <= run.createdAt)
+      .filter(
+        (r) =>
+          r.runId !== run.runId &&
+          r.status === 'completed' &&
+          r.createdAt <= run.createdAt &&
+          r.principalId === run.principalId &&
+          r.agentType === run.agentType,
+      )
       .map((r) => ({ input: r.input, output: r.output ?? '' }));
   }
 
