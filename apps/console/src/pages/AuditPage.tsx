@@ -9,7 +9,8 @@ import { ErrorAlert } from '../components/ErrorAlert';
 import { useI18n } from '../i18n';
 import { auditColumns } from './audit/auditColumns';
 import { AuditFilters } from './audit/AuditFilters';
-import { AuditPager } from './audit/AuditPager';
+import { CursorPager } from '../components/CursorPager';
+import { PAGE_SIZES } from './audit/audit-events';
 import { CallTimeline } from './audit/CallTimeline';
 import { EventDrawer } from './audit/EventDrawer';
 import { ExportButton } from './audit/ExportButton';
@@ -92,7 +93,7 @@ export default function AuditPage() {
         data-testid="audit-table"
         columns={auditColumns({ t, language, names, onOpenCall: setCallId })}
       />
-      <AuditPager events={events} />
+      <CursorPager pages={events} sizes={PAGE_SIZES} testIdPrefix="audit" />
       <EventDrawer event={event} onClose={() => setEvent(null)} onOpenCall={setCallId} />
       <CallTimeline callId={callId} onClose={() => setCallId(null)} onOpenEvent={setEvent} />
     </Card>

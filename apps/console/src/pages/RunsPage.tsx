@@ -7,7 +7,8 @@ import { ErrorAlert } from '../components/ErrorAlert';
 import { useI18n } from '../i18n';
 import { runColumns } from './runs/runColumns';
 import { RunFilters } from './runs/RunFilters';
-import { RunsPager } from './runs/RunsPager';
+import { CursorPager } from '../components/CursorPager';
+import { RUN_PAGE_SIZES } from './runs/run-filter';
 import { useRuns } from './runs/useRuns';
 
 /**
@@ -46,7 +47,7 @@ export default function RunsPage() {
         data-testid="runs-table"
         columns={runColumns({ t, language, showTenant: platformAdmin })}
       />
-      <RunsPager runs={runs} />
+      <CursorPager pages={runs} sizes={RUN_PAGE_SIZES} testIdPrefix="runs" />
     </Card>
   );
 }

@@ -1,9 +1,9 @@
-import { SearchOutlined } from '@ant-design/icons';
-import { AutoComplete, Button, DatePicker, Form, Input, Select, Space } from 'antd';
+import { AutoComplete, DatePicker, Form, Input, Select } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect } from 'react';
 import { RISK_LEVELS, type AuditFilter, type RiskLevel } from '../../api/types';
 import { usePrincipal } from '../../auth/AuthContext';
+import { FilterForm } from '../../components/FilterForm';
 import { RiskBadge } from '../../components/RiskBadge';
 import { useT } from '../../i18n';
 import { AUDIT_EVENT_TYPES } from '@toolgate/contract/rules';
@@ -41,12 +41,12 @@ export function AuditFilters(props: {
   const fixedTenant = me.tenantId;
 
   return (
-    <Form<Values>
+    <FilterForm
       form={form}
-      layout="inline"
-      onFinish={(v) => props.onSearch(toFilter(v))}
-      style={{ rowGap: 12, marginBottom: 16 }}
-      data-testid="audit-filters"
+      blank={blank}
+      onSearch={(v) => props.onSearch(toFilter(v))}
+      onReset={() => props.onSearch({})}
+      testId="audit"
     >
       <Form.Item name="tenantId" label={t('audit.filter.tenantId')}>
         {fixedTenant ? (
@@ -105,22 +105,7 @@ export function AuditFilters(props: {
       <Form.Item name="range" label={t('audit.filter.range')}>
         <DatePicker.RangePicker showTime allowEmpty={[true, true]} />
       </Form.Item>
-      <Form.Item>
-        <Space>
-          <Button type="primary" htmlType="submit" icon={<SearchOutlined />} data-testid="audit-search">
-            {t('common.search')}
-          </Button>
-          <Button
-            onClick={() => {
-              form.setFieldsValue(blank);
-              props.onSearch({});
-            }}
-          >
-            {t('common.reset')}
-          </Button>
-        </Space>
-      </Form.Item>
-    </Form>
+    </FilterForm>
   );
 }
 

@@ -1,7 +1,7 @@
-import { SearchOutlined } from '@ant-design/icons';
-import { AutoComplete, Button, Form, Input, Select, Space } from 'antd';
+import { AutoComplete, Form, Input, Select } from 'antd';
 import { useEffect } from 'react';
 import { RUN_STATUSES, type RunFilter, type RunStatus } from '../../api/types';
+import { FilterForm } from '../../components/FilterForm';
 import { useT } from '../../i18n';
 
 const blank: RunFilter = {
@@ -23,12 +23,12 @@ export function RunFilters(props: {
   useEffect(() => form.setFieldsValue({ ...blank, ...props.value }), [form, props.value]);
 
   return (
-    <Form<RunFilter>
+    <FilterForm
       form={form}
-      layout="inline"
-      onFinish={props.onSearch}
-      style={{ rowGap: 12, marginBottom: 16 }}
-      data-testid="run-filters"
+      blank={blank}
+      onSearch={props.onSearch}
+      onReset={() => props.onSearch({})}
+      testId="runs"
     >
       {props.tenants && (
         <Form.Item name="tenantId" label={t('common.tenant')}>
@@ -55,21 +55,6 @@ export function RunFilters(props: {
       <Form.Item name="sessionId" label={t('runs.filter.sessionId')}>
         <Input allowClear style={{ width: 240 }} />
       </Form.Item>
-      <Form.Item>
-        <Space>
-          <Button type="primary" htmlType="submit" icon={<SearchOutlined />} data-testid="runs-search">
-            {t('common.search')}
-          </Button>
-          <Button
-            onClick={() => {
-              form.setFieldsValue(blank);
-              props.onSearch({});
-            }}
-          >
-            {t('common.reset')}
-          </Button>
-        </Space>
-      </Form.Item>
-    </Form>
+    </FilterForm>
   );
 }
