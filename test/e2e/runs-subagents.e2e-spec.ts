@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { DemoBackends } from '@toolgate/tool-packs/testing';
 import {
   makeConfigDir,
+  openRawSql,
   startFakeOpenAI,
   startTestGateway,
   type FakeChatRequest,
@@ -447,6 +448,53 @@ describe('agent runs with sub-agents', () => {
     expect(child.status).toBe('cancelled');
     expect(child.steps[0].toolCalls[0]).toMatchObject({ tool: 'await_abort', status: 'interrupted' });
   });
+
+  it('a parent taken over by another drive finds the child it started and waits for it; the child runs once', async () => {
+    scripts.set('Hold on', (_body, results) =>
+      results.length
+        ? { text: `lead: ${results[0]}` }
+        : { toolCalls: [call('delegate_to_waiter', { task: 'Hold here' })] },
+    );
+    scripts.set('Hold here', (_body, results) =>
+      results.length ? { text: 'held' } : { toolCalls: [call('await_abort', {})] },
+    );
+    const before = abortProbe.awaitAbortStarted;
+    const first = start('Hold on');
+    await until(
+      async () => abortProbe.awaitAbortStarted,
+      (n) => n > before,
+    );
+    const runId = (await gw.api('GET', '/v1/runs?agentType=lead&status=running', { key: agent })).body.data
+      .items[0].runId as string;
+    const childId = `${runId}_0_0`;
+    // The parent's gateway "died": its lease is foreign and stale. The child's drive goes on.
+    const sql = await openRawSql(gw.db);
+    try {
+      await sql.query(`UPDATE agent_runs SET lease_owner = ?, lease_until = ? WHERE run_id = ?`, [
+        'dead-gateway',
+        '2020-01-01 00:00:00.000',
+        runId,
+      ]);
+    } finally {
+      await sql.close();
+    }
+    expect((await first).body.data.status).toBe('running');
+    // The poller takes the parent over; it finds its child (await_abort answers after 5 s).
+    const done = await until(
+      () => getRun(runId),
+      (r) => r.status === 'completed',
+      15_000,
+    );
+    expect(done.output).toBe('lead: held');
+    expect(done.steps[0].toolCalls[0]).toMatchObject({
+      status: 'succeeded',
+      result: { data: { runId: childId, output: 'held' } },
+    });
+    expect(abortProbe.awaitAbortStarted).toBe(before + 1);
+    expect(requestsFor('Hold here')).toHaveLength(2);
+    const waiters = (await gw.api('GET', '/v1/runs?agentType=waiter', { key: agent })).body.data.items;
+    expect(waiters.filter((r: any) => r.parentRunId === runId)).toHaveLength(1);
+  }, 25_000);
 
   /** A run's stored events, read to the end. */
   async function events(runId: string) {
