@@ -48,6 +48,15 @@ const searchDocs = defineTool({
   execute: () => [],
 });
 
+const wipeCache = defineTool({
+  name: 'wipe_cache',
+  description: 'Wipes the cache; top-level agents only.',
+  inputSchema: z.object({}),
+  risk: { level: 'L0' },
+  availableInSubagents: false,
+  execute: () => ({ wiped: true }),
+});
+
 const agentKey: AgentPrincipal = {
   principalType: 'api_key',
   principalId: 'key_agent',
@@ -64,7 +73,7 @@ describe('AgentFactory', () => {
     const bindings: Record<string, Record<string, BindingTool[]>> = {
       acme: {
         ops_assistant: [{ name: 'who_am_i', timeoutMs: 2_000 }, { name: 'search_docs' }],
-        support_bot: [{ name: 'read_logs' }],
+        support_bot: [{ name: 'read_logs' }, { name: 'wipe_cache' }],
       },
       globex: { ops_assistant: [{ name: 'read_logs' }] },
     };
@@ -83,7 +92,7 @@ describe('AgentFactory', () => {
     moduleRef = await Test.createTestingModule({
       imports: [
         ToolkitModule.forRoot({ defaultLocale: 'en' }),
-        ToolkitModule.forFeature([whoAmI, readLogs, searchDocs], 'agents-spec'),
+        ToolkitModule.forFeature([whoAmI, readLogs, searchDocs, wipeCache], 'agents-spec'),
       ],
       providers: [
         AgentFactory,
@@ -155,10 +164,21 @@ describe('AgentFactory', () => {
     });
   });
 
+  it('binds a sub-agent without the tools only top-level agents may use: absent, and TOOL_NOT_FOUND by name', async () => {
+    const top = await factory.create('acme', 'support_bot', agentKey);
+    expect(top.tools().map((t) => t.contract.name)).toEqual(['read_logs', 'wipe_cache']);
+    const sub = await factory.create('acme', 'support_bot', agentKey, { subAgent: true });
+    expect(sub.tools(true).map((t) => t.contract.name)).toEqual(['read_logs']);
+    expect(() => sub.tool('wipe_cache')).toThrow(expect.objectContaining({ code: ErrorCode.TOOL_NOT_FOUND }));
+    await expect(async () => sub.invoke('wipe_cache', {}, { locale: 'en' })).rejects.toMatchObject({
+      code: ErrorCode.TOOL_NOT_FOUND,
+    });
+  });
+
   it('lists the agent types a principal may use, with their tool counts', async () => {
     expect(await factory.agentTypes('acme', agentKey)).toEqual([
       { agentType: 'ops_assistant', description: 'ops_assistant', version: 3, tools: 2 },
-      { agentType: 'support_bot', description: 'support_bot', version: 3, tools: 1 },
+      { agentType: 'support_bot', description: 'support_bot', version: 3, tools: 2 },
     ]);
     expect(
       (await factory.agentTypes('acme', { ...agentKey, agentTypes: ['support_bot'] })).map(

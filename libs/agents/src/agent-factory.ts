@@ -1,10 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { BindingResolver, TenantConnectors } from '@toolgate/tenancy';
 import { ErrorCode, ToolExecutor, ToolgateError, type CallPrincipal } from '@toolgate/toolkit';
+import type { ResolvedAgentType } from '@toolgate/tenancy';
 import { Agent } from './agent.js';
 
 /** A principal as the factory sees it: agent keys may be limited to some agent types. */
 export type AgentPrincipal = CallPrincipal & { readonly agentTypes?: readonly string[] | null };
+
+/** How `AgentFactory.create` builds an agent. */
+export interface AgentOptions {
+  /**
+   * The agent runs as a sub-agent (a delegated run): tools with `availableInSubagents: false` are
+   * not bound, so it can neither list nor call them, not even by name.
+   */
+  readonly subAgent?: boolean;
+}
 
 /** An agent type a principal may use. */
 export interface AgentTypeSummary {
@@ -27,13 +37,19 @@ export class AgentFactory {
   ) {}
 
   /** The agent for (tenant, agent type, principal); NOT_FOUND when the agent type is not the principal's to use. */
-  async create(tenantId: string, agentType: string, principal: AgentPrincipal): Promise<Agent> {
+  async create(
+    tenantId: string,
+    agentType: string,
+    principal: AgentPrincipal,
+    options: AgentOptions = {},
+  ): Promise<Agent> {
     const binding = this.allowed(principal, agentType)
       ? await this.bindings.agentType(tenantId, agentType)
       : null;
     if (!binding)
       throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `agent type ${agentType}` } });
-    return new Agent(binding, principal, this.executor, await this.connectors.forTenant(tenantId));
+    const bound = options.subAgent ? forSubAgent(binding) : binding;
+    return new Agent(bound, principal, this.executor, await this.connectors.forTenant(tenantId));
   }
 
   /** The agent types of a tenant the principal may use. */
@@ -52,4 +68,10 @@ export class AgentFactory {
   private allowed(principal: AgentPrincipal, agentType: string): boolean {
     return !principal.agentTypes || principal.agentTypes.includes(agentType);
   }
+}
+
+/** The binding without the tools only a top-level agent may use (docs/tool-design-rules.md §4.6). */
+export function forSubAgent(binding: ResolvedAgentType): ResolvedAgentType {
+  const tools = [...binding.tools].filter(([, t]) => t.contract.availableInSubagents !== false);
+  return { ...binding, tools: new Map(tools) };
 }

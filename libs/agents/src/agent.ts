@@ -17,6 +17,8 @@ import type { ResolvedAgentType } from '@toolgate/tenancy';
 export interface AgentInvokeOptions {
   readonly locale: Locale;
   readonly sessionId?: string;
+  /** The session of the run that delegated to this one (sub-agents): `ctx.session.parent`. */
+  readonly parentSessionId?: string | null;
   readonly callId?: string;
   readonly signal?: AbortSignal;
   readonly onEvent?: (event: ToolCallEvent) => void;
@@ -77,6 +79,7 @@ export class Agent {
       principal: this.principal,
       initiator: this.principal,
       sessionId: options.sessionId,
+      parentSessionId: options.parentSessionId ?? null,
       callId: options.callId,
       locale: options.locale,
       messages: options.messages,

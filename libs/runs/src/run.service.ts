@@ -1,9 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AgentFactory, type AgentPrincipal } from '@toolgate/agents';
-import { ApprovalService } from '@toolgate/approvals';
+import { ApprovalService, CallRecordRepository } from '@toolgate/approvals';
 import { AuditTrail } from '@toolgate/audit';
 import type { RunListQuery, RunPage, RunView, SessionRuns, StartRunBody } from '@toolgate/contract';
-import { errorEnvelope, ErrorCode, ToolgateError, type Locale } from '@toolgate/toolkit';
+import {
+  errorEnvelope,
+  ErrorCode,
+  ToolgateError,
+  type CallPrincipal,
+  type ErrorEnvelope,
+  type Locale,
+} from '@toolgate/toolkit';
 import { AgentRunEntity, type StoredRunPrincipal } from './entities/agent-run.entity.js';
 import { RunEvents } from './events/run-events.js';
 import { RunDriver } from './loop/run-driver.js';
@@ -11,11 +18,16 @@ import { newRunId, newSessionId } from './loop/run-ids.js';
 import { usageOf, type DriveOutcome } from './loop/run-loop.js';
 import { RUN_MODEL_SOURCE, type RunModelSource } from './loop/run-models.js';
 import { modelLabel, runSettingsOf } from './loop/run-settings.js';
+import { SubAgents } from './loop/sub-agents.js';
+import type { RunToolCallEntity } from './entities/run-tool-call.entity.js';
 import { RunRepository, type RunRef } from './store/run.repository.js';
 import { toRunView } from './store/run-view.js';
 
 /** A reader or starter of runs: agent keys may be limited to some agent types. */
 export type RunPrincipal = AgentPrincipal;
+
+/** Call statuses that are final: the call has its envelope. */
+const FINAL_CALL = new Set(['succeeded', 'failed', 'denied', 'expired', 'interrupted']);
 
 /** Roles that read every run of their tenant (platform admins: of every tenant). */
 const TENANT_READERS = new Set(['tenant_admin', 'auditor']);
@@ -40,6 +52,8 @@ export class RunService {
     private readonly agents: AgentFactory,
     private readonly audit: AuditTrail,
     private readonly approvals: ApprovalService,
+    private readonly callRecords: CallRecordRepository,
+    private readonly subAgents: SubAgents,
     @Inject(RUN_MODEL_SOURCE) private readonly models: RunModelSource,
   ) {}
 
@@ -122,7 +136,13 @@ export class RunService {
 
   async viewOf(run: AgentRunEntity): Promise<RunView> {
     const ref = { tenantId: run.tenantId, runId: run.runId };
-    return toRunView(run, await this.runs.steps(ref), await this.runs.calls(ref));
+    // A run waiting for a sub-agent lists the approvals the sub-agent waits for.
+    return toRunView(
+      run,
+      await this.runs.steps(ref),
+      await this.runs.calls(ref),
+      await this.subAgents.pendingApprovals(run),
+    );
   }
 
   /** The run as the reader may see it; NOT_FOUND otherwise. */
@@ -181,29 +201,65 @@ export class RunService {
   /**
    * Cancels a run that has not ended: marked cancelled in the database (a gateway driving it
    * elsewhere stops at its next lease renewal), and stopped here at once if this gateway drives it.
+   * Its unfinished sub-agent runs are cancelled with it.
    */
   async cancel(reader: RunPrincipal, runId: string, locale: Locale): Promise<RunView> {
     const run = await this.visible(reader, runId);
-    const ref = { tenantId: run.tenantId, runId };
-    const error = errorEnvelope(ErrorCode.RUN_CANCELLED, locale);
-    if (await this.runs.cancel(ref, error as unknown as Record<string, unknown>)) {
-      this.driver.abort(runId, 'cancelled');
-      await this.driver.current(runId);
-      // What the run waited for is no longer wanted: approving it later must not run the call.
-      for (const c of await this.runs.calls(ref))
-        if (c.status === 'pending_approval' && c.approvalId)
-          await this.approvals.withdraw(c.approvalId, reader, `run ${runId} was cancelled`);
-      const cancelled = (await this.runs.find(ref))!;
-      await this.events.emit(ref, 'run_finished', {
-        status: 'cancelled',
-        output: null,
-        error,
-        usage: usageOf(cancelled),
-        steps: cancelled.steps,
-      });
-      await this.driver.recordFinished(ref);
-    }
+    await this.cancelRun({ tenantId: run.tenantId, runId }, reader, locale);
     return this.view(reader, runId);
+  }
+
+  private async cancelRun(ref: RunRef, actor: CallPrincipal, locale: Locale): Promise<void> {
+    const error = errorEnvelope(ErrorCode.RUN_CANCELLED, locale);
+    if (!(await this.runs.cancel(ref, error as unknown as Record<string, unknown>))) return;
+    this.driver.abort(ref.runId, 'cancelled');
+    for (const child of await this.subAgents.children(ref))
+      await this.cancelRun({ tenantId: child.tenantId, runId: child.runId }, actor, locale);
+    await this.driver.current(ref.runId);
+    // What the run waited for is no longer wanted: approving it later must not run the call.
+    for (const c of await this.runs.calls(ref))
+      if (c.status === 'pending_approval' && c.approvalId)
+        await this.approvals.withdraw(c.approvalId, actor, `run ${ref.runId} was cancelled`);
+    await this.closeCalls(ref, error);
+    const cancelled = (await this.runs.find(ref))!;
+    await this.events.emit(ref, 'run_finished', {
+      status: 'cancelled',
+      output: null,
+      error,
+      usage: usageOf(cancelled),
+      steps: cancelled.steps,
+    });
+    await this.driver.ended(ref);
+  }
+
+  /**
+   * Gives every call a cancelled run had not finished its final status: what its own record says
+   * when it has one that ended (a withdrawn approval reads `denied`, APPROVAL_DENIED with the
+   * reason), else `interrupted` with RUN_CANCELLED (a call stopped mid-run, a delegation whose
+   * sub-agent was cancelled).
+   */
+  private async closeCalls(ref: RunRef, cancelled: ErrorEnvelope): Promise<void> {
+    for (const c of await this.runs.calls(ref)) {
+      if (FINAL_CALL.has(c.status)) continue;
+      const record = await this.callRecords.find({ tenantId: ref.tenantId, callId: c.callId });
+      const [status, result] =
+        record && FINAL_CALL.has(record.status) && record.envelope
+          ? [record.status as RunToolCallEntity['status'], record.envelope as Record<string, unknown>]
+          : (['interrupted', { ...cancelled, callId: c.callId }] as const);
+      await this.runs.updateCall(c, {
+        status,
+        approvalId: c.approvalId,
+        result,
+        modelText: JSON.stringify(result),
+      });
+      await this.events.emit(ref, 'tool_result', {
+        step: c.stepIndex,
+        callId: c.callId,
+        tool: c.tool,
+        status,
+        result,
+      });
+    }
   }
 }
 

@@ -12,6 +12,7 @@ import { RunDriver } from './loop/run-driver.js';
 import { RunLoop } from './loop/run-loop.js';
 import { RUN_MODEL_SOURCE } from './loop/run-models.js';
 import { RunResumer } from './loop/run-resumer.js';
+import { SubAgents } from './loop/sub-agents.js';
 import { RunService } from './run.service.js';
 import { DEFAULT_RUNS_OPTIONS, RUNS_OPTIONS, type RunsOptions } from './runs.options.js';
 import { RunRepository } from './store/run.repository.js';
@@ -36,6 +37,7 @@ export class RunsModule {
         models ?? { provide: RUN_MODEL_SOURCE, useExisting: ModelProviders },
         RunRepository,
         RunEvents,
+        SubAgents,
         RunLoop,
         RunDriver,
         RunResumer,

@@ -69,7 +69,9 @@ export const runViewSchema = named(
     output: z.string().nullable(),
     error: errorEnvelopeSchema.nullable().describe('Why a failed run failed'),
     steps: z.array(runStepSchema),
-    pendingApprovals: z.array(z.object({ approvalId: z.string(), callId: z.string(), tool: z.string() })),
+    pendingApprovals: z
+      .array(z.object({ approvalId: z.string(), callId: z.string(), tool: z.string() }))
+      .describe("What an awaiting_approval run waits for: its own calls' approvals and its sub-agents'"),
     usage: runUsageSchema,
     createdAt: instant(),
     updatedAt: instant(),
@@ -104,11 +106,12 @@ export type SessionRuns = z.infer<typeof sessionRunsSchema>;
 
 /**
  * One event of a run (SSE `id:` is `id`, `event:` is `type`, `data:` is this object as JSON).
- * `data` by type: run_started {agentType, model, input}; model_started {step};
- * model_finished {step, text, toolCalls: number, usage}; tool_call_requested {step, callId, tool,
- * input, label}; tool_partial {callId, partial, label}; tool_result {step, callId, tool, status,
- * result}; approval_requested {callId, approvalId, tool}; approval_decided {callId, approvalId,
- * decision}; text_delta {step, delta}; run_finished {status, output, error, usage, steps}.
+ * `data` by type: run_started {agentType, model, input, sessionId, parentRunId?, parentCallId?};
+ * model_started {step}; model_finished {step, text, toolCalls: number, usage}; tool_call_requested
+ * {step, callId, tool, input, label}; tool_partial {callId, partial | label, phase, runId? (a
+ * delegation's child run)}; tool_result {step, callId, tool, status, result}; approval_requested
+ * {callId, approvalId, tool, runId? (a sub-agent's approval)}; approval_decided {callId,
+ * approvalId, decision}; text_delta {step, delta}; run_finished {status, output, error, usage, steps}.
  */
 export const runEventSchema = named(
   'RunEvent',

@@ -16,6 +16,7 @@ import { RunLoop, type DriveOutcome } from './run-loop.js';
 export class RunDriver implements OnApplicationShutdown {
   private readonly logger = new Logger(RunDriver.name);
   private readonly active = new Map<string, { controller: AbortController; done: Promise<DriveOutcome> }>();
+  private readonly endedListeners: ((run: AgentRunEntity) => void)[] = [];
 
   constructor(
     private readonly runs: RunRepository,
@@ -68,7 +69,7 @@ export class RunDriver implements OnApplicationShutdown {
     const done = this.loop
       .drive(run, this.owner, controller.signal)
       .then(async (outcome) => {
-        if (outcome === 'finished') await this.recordFinished(ref);
+        if (outcome === 'finished') await this.ended(ref);
         return outcome;
       })
       .catch((err: Error) => {
@@ -89,10 +90,22 @@ export class RunDriver implements OnApplicationShutdown {
     this.active.get(runId)?.controller.abort(new Error(reason));
   }
 
-  /** The audit event of a run that ended (completed or failed); cancelled runs are recorded by the cancel. */
-  async recordFinished(ref: RunRef): Promise<void> {
-    const run = await this.runs.find(ref);
+  /** Tells `listener` of every run that ends (completed, failed or cancelled) on this gateway. */
+  onEnded(listener: (run: AgentRunEntity) => void): void {
+    this.endedListeners.push(listener);
+  }
+
+  /** A run ended here (its drive finished, or it was cancelled): audited, and its listeners told. */
+  async ended(ref: RunRef): Promise<void> {
+    const run = await this.recordFinished(ref);
     if (!run) return;
+    for (const listener of this.endedListeners) listener(run);
+  }
+
+  /** The audit event of a run that ended (completed or failed); cancelled runs are recorded by the cancel. */
+  async recordFinished(ref: RunRef): Promise<AgentRunEntity | null> {
+    const run = await this.runs.find(ref);
+    if (!run) return null;
     await this.audit.record(
       [
         {
@@ -103,6 +116,7 @@ export class RunDriver implements OnApplicationShutdown {
           sessionId: run.sessionId,
           details: {
             runId: run.runId,
+            ...(run.parentRunId ? { parentRunId: run.parentRunId } : {}),
             model: run.model,
             steps: run.steps,
             // Not `inputTokens`...: key names with "token" are sealed by the trail's redaction as secrets.
@@ -118,6 +132,7 @@ export class RunDriver implements OnApplicationShutdown {
       ],
       `${run.runId}:finished`,
     );
+    return run;
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -39,6 +39,8 @@ import {
 import { buildMessages, modelTextOf, modelTextOfEnvelope, parseArguments } from './run-messages.js';
 import { RUN_MODEL_SOURCE, type RunModelSource } from './run-models.js';
 import { parseModelLabel, runSettingsOf, type AgentRunSettings } from './run-settings.js';
+import { delegatedAgentType } from './sub-agent-rules.js';
+import { SubAgents } from './sub-agents.js';
 
 /** How one drive of a run ended: finished (any final status), parked on approval, or stopped (lease lost, cancelled). */
 export type DriveOutcome = 'finished' | 'parked' | 'stopped';
@@ -56,6 +58,10 @@ interface Drive {
   readonly model: ModelRef;
   readonly client: ModelClient;
   readonly tools: ModelTool[];
+  /** `delegate_to_<agentType>` tool names offered to the model, and their agent types. */
+  readonly delegates: ReadonlyMap<string, string>;
+  /** A sub-agent's run: the session of the run that delegated to it. */
+  readonly parentSessionId: string | null;
   readonly locale: Locale;
   /** Fires on cancel, a lost lease, or the deadline: reaches the model call and the running tools. */
   readonly signal: AbortSignal;
@@ -93,6 +99,7 @@ export class RunLoop {
     private readonly events: RunEvents,
     private readonly agents: AgentFactory,
     private readonly callRecords: CallRecordRepository,
+    private readonly subAgents: SubAgents,
     @Inject(RUN_MODEL_SOURCE) private readonly models: RunModelSource,
   ) {}
 
@@ -131,9 +138,16 @@ export class RunLoop {
     signal: AbortSignal,
     emit: Drive['emit'],
   ): Promise<Drive> {
-    const agent = await this.agents.create(run.tenantId, run.agentType, run.principal);
+    // A sub-agent's run does not get the tools only top-level agents may use, not even by name.
+    const agent = await this.agents.create(run.tenantId, run.agentType, run.principal, {
+      subAgent: run.parentRunId !== null,
+    });
     const settings = runSettingsOf(agent.binding);
     const locale = run.locale as Locale;
+    const delegates = await this.subAgents.tools(run.tenantId, settings, locale);
+    const parent = run.parentRunId
+      ? await this.runs.find({ tenantId: run.tenantId, runId: run.parentRunId })
+      : null;
     const model = parseModelLabel(run.model);
     // The deadline counts the time the run is driven (RunResumer moves it by the time parked).
     const deadline = AbortSignal.timeout(Math.max(0, run.deadlineAt.getTime() - Date.now()));
@@ -148,7 +162,10 @@ export class RunLoop {
       tools: [
         ...agent.tools().map((t) => modelToolOf(agent, t.contract.name, locale)),
         ...metaTools(agent, locale),
+        ...delegates.tools,
       ],
+      delegates: delegates.targets,
+      parentSessionId: parent?.sessionId ?? null,
       locale,
       signal: AbortSignal.any([signal, deadline]),
       stop: signal,
@@ -312,6 +329,14 @@ export class RunLoop {
 
     let waiting = false;
     for (const c of calls.filter((x) => x.status === 'pending_approval')) {
+      // A delegate call waits for its child run, not for an approval of its own.
+      const delegatedTo = c.approvalId ? null : delegatedAgentType(c.tool);
+      if (delegatedTo) {
+        await this.delegate(d, c, delegatedTo);
+        if (d.signal.aborted) throw new DriveStopped();
+        if (c.status === 'pending_approval') waiting = true;
+        continue;
+      }
       const record = await this.callRecords.find({ tenantId: d.ref.tenantId, callId: c.callId });
       if (!record || !DECIDED.has(record.status) || !record.envelope) {
         waiting = true;
@@ -375,6 +400,8 @@ export class RunLoop {
       return this.record(d, c, 'failed', envelope, null);
     }
     const input = c.input as Record<string, unknown>;
+    const delegatedTo = d.delegates.get(asked.name);
+    if (delegatedTo) return this.delegate(d, c, delegatedTo);
     let target = { name: asked.name, input: input as unknown };
     if (d.tools.some((t) => t.name === TOOL_SEARCH) && asked.name === TOOL_SEARCH) {
       const found = searchDeferred(d.agent, input.query, d.locale);
@@ -395,6 +422,7 @@ export class RunLoop {
       callId: c.callId,
       idempotencyIdentity: c.callId,
       sessionId: d.run.sessionId,
+      parentSessionId: d.parentSessionId,
       locale: d.locale,
       signal: d.signal,
       onEvent: (event: ToolCallEvent) =>
@@ -423,6 +451,42 @@ export class RunLoop {
     await this.record(d, c, isOk(envelope) ? 'succeeded' : 'failed', envelope, result.modelOutput);
   }
 
+  /**
+   * A `delegate_to_<agentType>` call: its child run is started (once: its id derives from the
+   * call's) and followed. Ended → the call takes the child's outcome, and the child's tokens count
+   * towards this run's usage (and budget); parked on an approval → the call waits, and so does
+   * this run.
+   */
+  private async delegate(d: Drive, c: RunToolCallEntity, agentType: string): Promise<void> {
+    const outcome = await this.subAgents.delegate({
+      parent: d.run,
+      call: c,
+      agentType,
+      signal: d.signal,
+      emit: d.emit,
+    });
+    if (outcome.kind === 'stopped') return;
+    if (outcome.kind === 'parked') {
+      if (c.status === 'pending_approval') return;
+      await this.runs.updateCall(c, {
+        status: 'pending_approval',
+        approvalId: null,
+        result: null,
+        modelText: null,
+      });
+      Object.assign(c, { status: 'pending_approval', approvalId: null });
+      for (const a of outcome.approvals) d.emit('approval_requested', { ...a, runId: outcome.childRunId });
+      return;
+    }
+    d.usage.inputTokens += outcome.usage.inputTokens;
+    d.usage.outputTokens += outcome.usage.outputTokens;
+    const { inputTokens, outputTokens } = d.usage;
+    if (!(await this.runs.progress(d.ref, d.owner, d.steps.length, inputTokens, outputTokens))) return;
+    const modelOutput =
+      outcome.status === 'succeeded' ? { type: 'text' as const, value: outcome.modelText } : null;
+    await this.record(d, c, outcome.status, outcome.envelope, modelOutput);
+  }
+
   private async record(
     d: Drive,
     c: RunToolCallEntity,
@@ -438,9 +502,12 @@ export class RunLoop {
 
   /**
    * endsTurn (docs/tool-design-rules.md §4.6): a step whose calls all end the turn and all
-   * succeeded ends the run, with the last call's model output as the answer. Null otherwise.
+   * succeeded ends the run, with the last call's model output as the answer. Null otherwise, and
+   * always in a sub-agent's run.
    */
   private turnEndingAnswer(d: Drive, step: RunStepEntity): string | null {
+    // A sub-agent always hands its results back to its own model (seed 000: endsTurn is ignored).
+    if (d.run.parentRunId !== null) return null;
     const calls = d.calls.filter((c) => c.stepIndex === step.stepIndex);
     if (!calls.length || calls.some((c) => c.status !== 'succeeded')) return null;
     for (const c of calls) {

@@ -15,6 +15,7 @@ import type { AgentRunEntity } from '../entities/agent-run.entity.js';
 import { RUNS_OPTIONS, type RunsOptions } from '../runs.options.js';
 import { RunRepository, type RunRef } from '../store/run.repository.js';
 import { RunDriver } from './run-driver.js';
+import { delegateSettled } from './sub-agents.js';
 
 /** Call statuses that end a parked call. */
 const DECIDED = new Set(['succeeded', 'failed', 'denied', 'expired', 'interrupted']);
@@ -35,7 +36,15 @@ export class RunResumer implements ApprovalDecisionListener, OnApplicationBootst
     private readonly driver: RunDriver,
     private readonly callRecords: CallRecordRepository,
     @Inject(RUNS_OPTIONS) private readonly options: RunsOptions,
-  ) {}
+  ) {
+    // A sub-agent's run that ended here may be what its parked parent waits for.
+    driver.onEnded((run) => {
+      if (run.parentRunId)
+        void this.resumeIfDecided({ tenantId: run.tenantId, runId: run.parentRunId }).catch((err: Error) =>
+          this.logger.warn(`resuming ${run.parentRunId}: ${err.message}`),
+        );
+    });
+  }
 
   onApplicationBootstrap(): void {
     this.stop = runPeriodically(
@@ -71,12 +80,16 @@ export class RunResumer implements ApprovalDecisionListener, OnApplicationBootst
     for (const run of await this.runs.parked()) await this.resumeIfDecided(run, run);
   }
 
-  /** Resumes a parked run when every pending call of its step is decided; false otherwise. */
+  /** Resumes a parked run when every pending call of its step is decided (delegate calls: their child ended); false otherwise. */
   async resumeIfDecided(ref: RunRef, known?: AgentRunEntity): Promise<boolean> {
     const run = known ?? (await this.runs.find(ref));
     if (run?.status !== 'awaiting_approval') return false;
     const pending = (await this.runs.calls(ref)).filter((c) => c.status === 'pending_approval');
     for (const c of pending) {
+      // A delegate call is decided when its child run has ended.
+      const settled = await delegateSettled(this.runs, ref.tenantId, c);
+      if (settled === false) return false;
+      if (settled) continue;
       const record = await this.callRecords.find({ tenantId: ref.tenantId, callId: c.callId });
       if (!record || !DECIDED.has(record.status)) return false;
     }

@@ -9,11 +9,15 @@ const usage = (inputTokens: number, outputTokens: number) => ({
   totalTokens: inputTokens + outputTokens,
 });
 
-/** `GET /v1/runs/:runId`: a run with its steps, each with its tool calls, and the approvals it waits for. */
+/**
+ * `GET /v1/runs/:runId`: a run with its steps, each with its tool calls, and the approvals it
+ * waits for (`pending`: its own and its sub-agents'; by default its own calls').
+ */
 export function toRunView(
   run: AgentRunEntity,
   steps: readonly RunStepEntity[],
   calls: readonly RunToolCallEntity[],
+  pending?: RunView['pendingApprovals'],
 ): RunView {
   const stepViews: RunStep[] = steps.map((s) => ({
     index: s.stepIndex,
@@ -45,11 +49,12 @@ export function toRunView(
     error: (run.error as RunView['error']) ?? null,
     steps: stepViews,
     pendingApprovals:
-      run.status === 'awaiting_approval'
-        ? calls
+      run.status !== 'awaiting_approval'
+        ? []
+        : (pending ??
+          calls
             .filter((c) => c.status === 'pending_approval' && c.approvalId)
-            .map((c) => ({ approvalId: c.approvalId!, callId: c.callId, tool: c.tool }))
-        : [],
+            .map((c) => ({ approvalId: c.approvalId!, callId: c.callId, tool: c.tool }))),
     usage: usage(run.inputTokens, run.outputTokens),
     createdAt: run.createdAt.toISOString(),
     updatedAt: run.updatedAt.toISOString(),
