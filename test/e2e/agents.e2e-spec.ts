@@ -34,6 +34,12 @@ describe('governed tool calls over REST', () => {
       'contract_review',
       'ops_assistant',
     ]);
+    // The demo tenants think with the built-in planner, and say so.
+    expect(agents.body.data[0].model).toEqual({
+      name: 'demo/demo-planner',
+      label: 'demo planner (offline, deterministic)',
+      offline: true,
+    });
     const tools = await gw.api('GET', '/v1/agents/ops_assistant/tools', { key: acme });
     expect(tools.body.data.map((t: { name: string }) => t.name)).toEqual([
       'get_service_status',

@@ -175,17 +175,23 @@ describe('AgentFactory', () => {
     });
   });
 
-  it('lists the agent types a principal may use, with their tool counts', async () => {
-    expect(await factory.agentTypes('acme', agentKey)).toEqual([
-      { agentType: 'ops_assistant', description: 'ops_assistant', version: 3, tools: 2 },
-      { agentType: 'support_bot', description: 'support_bot', version: 3, tools: 2 },
+  it('lists the agent types a principal may use, with their tool counts and models', async () => {
+    const describeModel = (m: { provider: string; model: string } | null) => ({
+      name: m ? `${m.provider}/${m.model}` : 'demo/demo-planner',
+      label: m ? 'configured' : 'demo',
+      offline: !m,
+    });
+    const demo = { name: 'demo/demo-planner', label: 'demo', offline: true };
+    expect(await factory.agentTypes('acme', agentKey, describeModel)).toEqual([
+      { agentType: 'ops_assistant', description: 'ops_assistant', version: 3, tools: 2, model: demo },
+      { agentType: 'support_bot', description: 'support_bot', version: 3, tools: 2, model: demo },
     ]);
     expect(
-      (await factory.agentTypes('acme', { ...agentKey, agentTypes: ['support_bot'] })).map(
+      (await factory.agentTypes('acme', { ...agentKey, agentTypes: ['support_bot'] }, describeModel)).map(
         (a) => a.agentType,
       ),
     ).toEqual(['support_bot']);
-    expect(await factory.agentTypes('nobody', agentKey)).toEqual([]);
+    expect(await factory.agentTypes('nobody', agentKey, describeModel)).toEqual([]);
   });
 
   it("runs a bound tool through the pipeline as the agent's tenant, agent type and principal", async () => {

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { BindingResolver, TenantConnectors } from '@toolgate/tenancy';
 import { ErrorCode, ToolExecutor, ToolgateError, type CallPrincipal } from '@toolgate/toolkit';
-import type { ResolvedAgentType } from '@toolgate/tenancy';
+import type { AgentModelInfo, AgentTypeSummary } from '@toolgate/contract';
+import type { AgentModelRef, ResolvedAgentType } from '@toolgate/tenancy';
 import { Agent } from './agent.js';
 
 /** A principal as the factory sees it: agent keys may be limited to some agent types. */
@@ -16,13 +17,8 @@ export interface AgentOptions {
   readonly subAgent?: boolean;
 }
 
-/** An agent type a principal may use. */
-export interface AgentTypeSummary {
-  readonly agentType: string;
-  readonly description: string;
-  readonly version: number;
-  readonly tools: number;
-}
+/** An agent type a principal may use (CONTRACT.md `GET /v1/agents`). */
+export type { AgentTypeSummary };
 
 /**
  * Builds agents the way docs/tool-design-rules.md §A6 describes: the tool list is injected at creation from the
@@ -52,8 +48,12 @@ export class AgentFactory {
     return new Agent(bound, principal, this.executor, await this.connectors.forTenant(tenantId));
   }
 
-  /** The agent types of a tenant the principal may use. */
-  async agentTypes(tenantId: string, principal: AgentPrincipal): Promise<AgentTypeSummary[]> {
+  /** The agent types of a tenant the principal may use; `describeModel` says which model each runs on. */
+  async agentTypes(
+    tenantId: string,
+    principal: AgentPrincipal,
+    describeModel: (model: AgentModelRef | null) => AgentModelInfo,
+  ): Promise<AgentTypeSummary[]> {
     const all = await this.bindings.agentTypes(tenantId);
     return [...(all?.values() ?? [])]
       .filter((a) => this.allowed(principal, a.agentType))
@@ -62,6 +62,7 @@ export class AgentFactory {
         description: a.description,
         version: a.version,
         tools: a.tools.size,
+        model: describeModel(a.run.model),
       }));
   }
 

@@ -2,6 +2,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AgentFactory } from '@toolgate/agents';
 import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
+import { ModelProviders } from '@toolgate/models';
 import { ok, type Locale } from '@toolgate/toolkit';
 import { RequestLocale } from '../http/request-locale.js';
 import {
@@ -18,13 +19,21 @@ import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 @Roles('agent')
 @Controller('v1/agents')
 export class AgentsController {
-  constructor(private readonly agents: AgentFactory) {}
+  constructor(
+    private readonly agents: AgentFactory,
+    private readonly models: ModelProviders,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: "The caller's agent types" })
   @ApiEnvelope([agentTypeSummarySchema])
   async list(@CurrentPrincipal() principal: Principal) {
-    return ok(await this.agents.agentTypes(principal.tenantId!, principal));
+    return ok(
+      await this.agents.agentTypes(principal.tenantId!, principal, (model) => {
+        const ref = this.models.resolve(model);
+        return { name: `${ref.provider}/${ref.model}`, ...this.models.describe(ref) };
+      }),
+    );
   }
 
   @Get(':agentType/tools')

@@ -20,12 +20,21 @@ import { lastEventIdOf, streamRunEvents } from './run-event-stream.js';
 
 const READERS = ['agent', 'tenant_admin', 'auditor', 'platform_admin'] as const;
 
+/** Where a parked run's client follows it: the run resumes by itself once every approval is decided. */
+const FOLLOW_THE_RUN: Record<Locale, (runId: string) => string> = {
+  'zh-CN': (runId) =>
+    `审批决定后运行会自动继续：通过 GET /v1/runs/${runId}/events 跟随，或 GET /v1/runs/${runId} 查询结果`,
+  en: (runId) =>
+    `The run goes on by itself once decided: follow GET /v1/runs/${runId}/events or read GET /v1/runs/${runId}`,
+};
+
 /** The 202 answer of a run parked on approval: what it waits for, and where to follow it. */
 function parkedAnswer(view: RunView, locale: Locale) {
   const first = view.pendingApprovals[0];
   const base = errorEnvelope(ErrorCode.APPROVAL_PENDING, locale, { callId: first?.callId ?? '' });
   return {
     ...base,
+    suggestedAction: FOLLOW_THE_RUN[locale](view.runId),
     details: { runId: view.runId, approvals: view.pendingApprovals },
     runId: view.runId,
     ...(first ? { approvalId: first.approvalId, callId: first.callId } : {}),

@@ -73,6 +73,17 @@ export const toolListItemSchema = named(
 );
 export type ToolListItem = z.infer<typeof toolListItemSchema>;
 
+/** The model an agent type's runs think with, as shown to people. */
+export const agentModelInfoSchema = named(
+  'AgentModelInfo',
+  z.object({
+    name: z.string().describe('provider/model, e.g. "demo/demo-planner"'),
+    label: z.string().describe('How to show it; the demo planner says it is offline and deterministic'),
+    offline: z.boolean().describe('The built-in demo planner: no language model, picks tools by keywords'),
+  }),
+);
+export type AgentModelInfo = z.infer<typeof agentModelInfoSchema>;
+
 /** An item of `GET /v1/agents`: an agent type the caller may use. */
 export const agentTypeSummarySchema = named(
   'AgentTypeSummary',
@@ -81,6 +92,7 @@ export const agentTypeSummarySchema = named(
     description: z.string(),
     version: z.number().int(),
     tools: z.number().int().describe('How many tools are bound'),
+    model: agentModelInfoSchema,
   }),
 );
 export type AgentTypeSummary = z.infer<typeof agentTypeSummarySchema>;
