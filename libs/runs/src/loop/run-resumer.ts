@@ -1,98 +1,93 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   CallRecordRepository,
   type ApprovalDecision,
   type ApprovalDecisionListener,
 } from '@toolgate/approvals';
-import { runPeriodically } from '@toolgate/database';
+import { PeriodicSweep } from '@toolgate/database';
 import type { AgentRunEntity } from '../entities/agent-run.entity.js';
 import { RUNS_OPTIONS, type RunsOptions } from '../runs.options.js';
 import { RunRepository, type RunRef } from '../store/run.repository.js';
 import { RunDriver } from './run-driver.js';
+import { attemptCallId } from './run-ids.js';
 
 /** Call statuses that end a parked call. */
 const DECIDED = new Set(['succeeded', 'failed', 'denied', 'expired', 'interrupted']);
+
+/** A tenant-keyed id (run ids and call ids are unique per tenant). */
+const keyOf = (tenantId: string, id: string) => `${tenantId}\u0000${id}`;
 
 /**
  * Gets runs going again on any gateway: a parked run once every pending call of its step is
  * decided (at once when the decision is taken on this gateway, else at the next poll), and a
  * running run whose gateway stopped renewing its lease (taken over: finished calls are not re-run,
- * an interrupted one is, with the same call id).
+ * an interrupted one is, under the same idempotency key).
  */
 @Injectable()
-export class RunResumer implements ApprovalDecisionListener, OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(RunResumer.name);
-  private stop?: () => void;
-
+export class RunResumer extends PeriodicSweep implements ApprovalDecisionListener {
   constructor(
     private readonly runs: RunRepository,
     private readonly driver: RunDriver,
     private readonly callRecords: CallRecordRepository,
-    @Inject(RUNS_OPTIONS) private readonly options: RunsOptions,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.stop = runPeriodically(
-      this.options.pollMs,
-      () => this.poll(),
-      (err) => this.logger.warn(`run poller: ${err.message}`),
-    );
-  }
-
-  onApplicationShutdown(): void {
-    this.stop?.();
+    @Inject(RUNS_OPTIONS) options: RunsOptions,
+  ) {
+    super(options.pollMs, new Logger(RunResumer.name), 'run poller');
   }
 
   /** A decision on this gateway: the run of the call (its id is `${runId}.${step}.${index}`) may go on. */
   approvalDecided(decision: ApprovalDecision): void {
     const runId = decision.callId.split('.')[0]!;
     if (!runId.startsWith('run_') || runId === decision.callId) return;
-    void this.resumeIfDecided({ tenantId: decision.tenantId, runId }).catch((err: Error) =>
-      this.logger.warn(`resuming ${runId}: ${err.message}`),
-    );
+    const ref: RunRef = { tenantId: decision.tenantId, runId };
+    void this.runs
+      .find(ref)
+      .then((run) => (run ? this.resumeDecided([run]) : undefined))
+      .catch((err: Error) => this.logger.warn(`resuming ${runId}: ${err.message}`));
   }
 
   /** One pass of the floor: stale leases, then parked runs whose approvals are all decided. */
-  async poll(): Promise<void> {
+  protected async sweep(): Promise<void> {
     for (const run of await this.runs.stale()) {
       // A run this gateway still drives renews its own lease (or stops when it cannot).
       if (this.driver.isDriving(run.runId)) continue;
-      if (await this.runs.acquire(run, this.driver.owner, this.options.leaseMs, 'running')) {
+      if (await this.runs.acquire(run, this.driver.owner, this.driver.leaseMs, 'running')) {
         this.logger.log(`taking over run ${run.runId} (lease of ${run.leaseOwner} ran out)`);
         void this.driver.drive((await this.runs.find(run))!);
       }
     }
-    for (const run of await this.runs.parked()) await this.resumeIfDecided(run, run);
+    await this.resumeDecided(await this.runs.parked());
   }
 
-  /** Resumes a parked run when every pending call of its step is decided; false otherwise. */
-  async resumeIfDecided(ref: RunRef, known?: AgentRunEntity): Promise<boolean> {
-    const run = known ?? (await this.runs.find(ref));
-    if (run?.status !== 'awaiting_approval') return false;
-    const pending = (await this.runs.calls(ref)).filter((c) => c.status === 'pending_approval');
-    for (const c of pending) {
-      const record = await this.callRecords.find({ tenantId: ref.tenantId, callId: c.callId });
-      if (!record || !DECIDED.has(record.status)) return false;
-    }
+  /**
+   * Resumes those of `candidates` that are parked and whose pending calls are all decided. Two
+   * queries for all of them (their pending calls, then those calls' records), not two per run.
+   */
+  private async resumeDecided(candidates: readonly AgentRunEntity[]): Promise<void> {
+    const parked = candidates.filter((r) => r.status === 'awaiting_approval');
+    const pending = await this.runs.pendingCalls(parked);
+    const records = await this.callRecords.findMany(
+      pending.map((c) => ({ tenantId: c.tenantId, callId: attemptCallId(c) })),
+    );
+    const decided = new Set(
+      records.filter((r) => DECIDED.has(r.status)).map((r) => keyOf(r.tenantId, r.callId)),
+    );
+    const waiting = new Set(
+      pending
+        .filter((c) => !decided.has(keyOf(c.tenantId, attemptCallId(c))))
+        .map((c) => keyOf(c.tenantId, c.runId)),
+    );
+    for (const run of parked) if (!waiting.has(keyOf(run.tenantId, run.runId))) await this.resume(run);
+  }
+
+  /** Takes the lease of a decided parked run (one gateway wins) and drives it. */
+  private async resume(run: AgentRunEntity): Promise<void> {
     // Time parked does not count against the deadline: it moves by as long as the run waited.
     const deadlineAt = new Date(run.deadlineAt.getTime() + Math.max(0, Date.now() - run.updatedAt.getTime()));
+    const ref: RunRef = { tenantId: run.tenantId, runId: run.runId };
     if (
-      !(await this.runs.acquire(
-        ref,
-        this.driver.owner,
-        this.options.leaseMs,
-        'awaiting_approval',
-        deadlineAt,
-      ))
+      !(await this.runs.acquire(ref, this.driver.owner, this.driver.leaseMs, 'awaiting_approval', deadlineAt))
     )
-      return false;
+      return;
     void this.driver.drive((await this.runs.find(ref))!);
-    return true;
   }
 }
