@@ -4,6 +4,8 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 
 const MAIN = resolve('dist/apps/gateway/src/main.js');
+/** The built gateway with test/support's test tools loaded (test/support/tools-gateway-main.ts). */
+export const TOOLS_GATEWAY_MAIN = resolve('dist/test/support/tools-gateway-main.js');
 
 /** A gateway running as its own OS process (the built `dist`), as in production. */
 export interface GatewayProcess {
@@ -14,10 +16,17 @@ export interface GatewayProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts `node dist/apps/gateway/src/main.js` with `env` and waits until it serves. */
-export async function startGatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run npm run build first (npm test does)`);
-  const child: ChildProcess = spawn(process.execPath, [MAIN], {
+/**
+ * Starts `node dist/apps/gateway/src/main.js` (or `options.entry`, e.g. TOOLS_GATEWAY_MAIN) with
+ * `env` and waits until it serves.
+ */
+export async function startGatewayProcess(
+  env: Record<string, string>,
+  options: { entry?: string } = {},
+): Promise<GatewayProcess> {
+  const entry = options.entry ?? MAIN;
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: run npm run build first (npm test does)`);
+  const child: ChildProcess = spawn(process.execPath, [entry], {
     env: { ...process.env, PORT: '0', TOOLGATE_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

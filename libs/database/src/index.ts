@@ -12,7 +12,7 @@ export {
 } from './database-url.js';
 export type { ConnectionTuning, DatabaseKind, DatabaseTarget } from './database-url.js';
 export { runMigrationsLocked } from './migration-runner.js';
-export { runPeriodically } from './periodic.js';
+export { PeriodicSweep, runPeriodically } from './periodic.js';
 export { isMysql, isRetryableTransactionError, isUniqueViolation } from './sql-dialect.js';
 export { fromSqlDateTime, toSqlDateTime } from './sql-time.js';
 export { RefreshingCache } from './refreshing-cache.js';

@@ -1,5 +1,6 @@
+import type { Logger } from '@nestjs/common';
 import { describe, expect, it } from 'vitest';
-import { runPeriodically } from './periodic.js';
+import { PeriodicSweep, runPeriodically } from './periodic.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -29,5 +30,32 @@ describe('runPeriodically', () => {
     expect(runs).toBeGreaterThanOrEqual(2);
     expect(runs).toBe(after);
     expect(errors).toEqual(Array.from({ length: runs }, (_, i) => `run ${i + 1}`));
+  });
+});
+
+describe('PeriodicSweep', () => {
+  it('sweeps from bootstrap to shutdown and logs a failed pass as a warning', async () => {
+    const warnings: string[] = [];
+    const logger = { warn: (m: string) => warnings.push(m) } as unknown as Logger;
+    class Sweeper extends PeriodicSweep {
+      passes = 0;
+      constructor() {
+        super(5, logger, 'sweep failed');
+      }
+      protected async sweep(): Promise<void> {
+        if (++this.passes === 1) throw new Error('first pass');
+      }
+    }
+    const s = new Sweeper();
+    await sleep(20);
+    expect(s.passes).toBe(0);
+    s.onApplicationBootstrap();
+    await sleep(40);
+    s.onApplicationShutdown();
+    const after = s.passes;
+    await sleep(30);
+    expect(after).toBeGreaterThanOrEqual(2);
+    expect(s.passes).toBe(after);
+    expect(warnings).toEqual(['sweep failed: first pass']);
   });
 });

@@ -14,7 +14,7 @@ import {
 import { AgentRunEntity, type StoredRunPrincipal } from './entities/agent-run.entity.js';
 import { RunEvents } from './events/run-events.js';
 import { RunDriver } from './loop/run-driver.js';
-import { newRunId, newSessionId } from './loop/run-ids.js';
+import { attemptCallId, newRunId, newSessionId } from './loop/run-ids.js';
 import { usageOf, type DriveOutcome } from './loop/run-loop.js';
 import { RUN_MODEL_SOURCE, type RunModelSource } from './loop/run-models.js';
 import { modelLabel, runSettingsOf } from './loop/run-settings.js';
@@ -241,7 +241,7 @@ export class RunService {
   private async closeCalls(ref: RunRef, cancelled: ErrorEnvelope): Promise<void> {
     for (const c of await this.runs.calls(ref)) {
       if (FINAL_CALL.has(c.status)) continue;
-      const record = await this.callRecords.find({ tenantId: ref.tenantId, callId: c.callId });
+      const record = await this.callRecords.find({ tenantId: ref.tenantId, callId: attemptCallId(c) });
       const [status, result] =
         record && FINAL_CALL.has(record.status) && record.envelope
           ? [record.status as RunToolCallEntity['status'], record.envelope as Record<string, unknown>]

@@ -1,11 +1,5 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
-import { runPeriodically } from '@toolgate/database';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { PeriodicSweep } from '@toolgate/database';
 import { APPROVALS_OPTIONS, type ApprovalsOptions } from '../approvals.options.js';
 import { CallRecordRepository } from '../calls/call-record.repository.js';
 import { ApprovalService } from './approval.service.js';
@@ -17,30 +11,17 @@ import { ApprovedCallRunner } from './approved-call.runner.js';
  * claim keeps it to one run).
  */
 @Injectable()
-export class ApprovalsScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('Approvals');
-  private stop?: () => void;
-
+export class ApprovalsScheduler extends PeriodicSweep {
   constructor(
     private readonly approvals: ApprovalService,
     private readonly calls: CallRecordRepository,
     private readonly runner: ApprovedCallRunner,
     @Inject(APPROVALS_OPTIONS) private readonly options: ApprovalsOptions,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.stop = runPeriodically(
-      this.options.pollMs,
-      () => this.tick(),
-      (err) => this.logger.warn(`background pass failed: ${err.message}`),
-    );
+  ) {
+    super(options.pollMs, new Logger('Approvals'), 'background pass failed');
   }
 
-  onApplicationShutdown(): void {
-    this.stop?.();
-  }
-
-  private async tick(): Promise<void> {
+  protected async sweep(): Promise<void> {
     await this.approvals.sweepExpired();
     for (const call of await this.calls.queuedBefore(new Date(Date.now() - this.options.orphanAfterMs))) {
       this.runner

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { SqlStatement } from '@toolgate/audit';
 import { TransactionRunner } from '@toolgate/database';
-import { LessThan, type DataSource, type EntityManager } from 'typeorm';
+import { In, LessThan, type DataSource, type EntityManager } from 'typeorm';
 import { ToolCallEntity } from '../entities/tool-call.entity.js';
 import { CallTransitions, type CallRef, type NewCallRecord } from './call-transitions.js';
 
@@ -27,6 +27,16 @@ export class CallRecordRepository {
     return em
       .getRepository(ToolCallEntity)
       .findOne({ where: { tenantId: ref.tenantId, callId: ref.callId } });
+  }
+
+  /** The calls of `refs` that exist, in one query (tenant-keyed: a call id of another tenant is not found). */
+  findMany(refs: readonly CallRef[]): Promise<ToolCallEntity[]> {
+    if (!refs.length) return Promise.resolve([]);
+    const callIds = new Map<string, string[]>();
+    for (const r of refs) callIds.set(r.tenantId, [...(callIds.get(r.tenantId) ?? []), r.callId]);
+    return this.dataSource
+      .getRepository(ToolCallEntity)
+      .find({ where: [...callIds].map(([tenantId, ids]) => ({ tenantId, callId: In(ids) })) });
   }
 
   /** A call of any tenant, for platform-wide readers; call ids are minted unique by the platform. */

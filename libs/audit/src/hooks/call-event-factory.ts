@@ -16,8 +16,11 @@ export function actorOf(call: ToolCall): AuditActor {
   return p ? { type: p.principalType, id: p.principalId } : { type: 'system', id: 'system' };
 }
 
-/** A run's call ids are `<runId>.<step>.<index>` (libs/runs): the same run context after an approval. */
-const RUN_CALL_ID = /^(run_[0-9a-f]{32})\.(\d+)\.\d+$/;
+/**
+ * A run's call ids are `<runId>.<step>.<index>`, and `<runId>.<step>.<index>.r<n>` for a re-run after
+ * a takeover (libs/runs): the same run context after an approval.
+ */
+const RUN_CALL_ID = /^(run_[0-9a-f]{32})\.(\d+)\.\d+(?:\.r\d+)?$/;
 
 /**
  * The agent run a call belongs to, if any: from the call's attributes (set by the run loop), else

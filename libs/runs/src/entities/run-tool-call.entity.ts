@@ -4,8 +4,8 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
  * One tool call of a step and what became of it. `running` from the moment the step is stored
- * until the call has an outcome: a run taken over with a call still `running` re-runs it with the
- * same call id (and so the same idempotency key upstream).
+ * until the call has an outcome: a run taken over with a call still `running` re-runs it under the
+ * same idempotency key upstream (see `attempt`).
  */
 @Entity('run_tool_calls')
 export class RunToolCallEntity {
@@ -24,6 +24,14 @@ export class RunToolCallEntity {
   /** Platform-minted from (run, step, index); also the call's idempotency identity. */
   @Column({ name: 'call_id', type: 'varchar', length: 64 })
   callId!: string;
+
+  /**
+   * The governed call now standing for this one: 1 runs as `callId`; a re-run of a call an earlier
+   * attempt started (a takeover) runs as `<callId>.r<attempt>` (`attemptCallId`), since the audit
+   * trail holds one start per call id. Every attempt sends the upstream `callId`'s idempotency key.
+   */
+  @Column({ type: 'int', default: 1 })
+  attempt!: number;
 
   @Column({ type: 'varchar', length: 64 })
   tool!: string;

@@ -26,7 +26,7 @@ import { RunStepEntity } from '../entities/run-step.entity.js';
 import { RunToolCallEntity } from '../entities/run-tool-call.entity.js';
 import { RunEvents } from '../events/run-events.js';
 import { RunRepository, type RunRef } from '../store/run.repository.js';
-import { runCallId } from './run-ids.js';
+import { attemptCallId, runCallId } from './run-ids.js';
 import { limitReached } from './run-limits.js';
 import {
   metaTools,
@@ -87,7 +87,7 @@ class DriveStopped extends Error {}
  * through the governed pipeline, give it the results, until it answers, parks on approval, or hits
  * a limit. Durable: each model turn is stored before its calls run, each call's outcome as it
  * comes; a drive starts from what is stored, so a resumed or taken-over run never repeats a
- * finished call and re-runs an interrupted one under the same call id.
+ * finished call and re-runs an interrupted one under the same idempotency key.
  *
  * The caller holds the run's lease (RunDriver) and aborts `signal` when it loses it or the run is
  * cancelled; this class never writes a status without naming the lease owner.
@@ -248,6 +248,7 @@ export class RunLoop {
           stepIndex,
           callIndex,
           callId: runCallId(d.run.runId, stepIndex, callIndex),
+          attempt: 1,
           tool: c.name.slice(0, 64),
           input: parseArguments(c.arguments),
           status: 'running',
@@ -337,7 +338,7 @@ export class RunLoop {
         if (c.status === 'pending_approval') waiting = true;
         continue;
       }
-      const record = await this.callRecords.find({ tenantId: d.ref.tenantId, callId: c.callId });
+      const record = await this.callRecords.find({ tenantId: d.ref.tenantId, callId: attemptCallId(c) });
       if (!record || !DECIDED.has(record.status) || !record.envelope) {
         waiting = true;
         continue;
@@ -364,11 +365,18 @@ export class RunLoop {
    * A call still `running` here may have got further before a takeover: an L1+ call has its own
    * record (`tool_calls`). Finished there → its outcome is taken, never run again; parked there →
    * the run waits for it. Only a call without a record, or one still running or interrupted, runs
-   * (again, under the same call id: the upstream sees the same idempotency key).
+   * again: the upstream sees the same idempotency key. An attempt that started is in the audit
+   * trail, which takes one start per call id, so the re-run is the next attempt (its own call id).
    */
   private async adoptRecorded(d: Drive, c: RunToolCallEntity): Promise<void> {
-    const record = await this.callRecords.find({ tenantId: d.ref.tenantId, callId: c.callId });
-    if (!record || record.status === 'running' || record.status === 'interrupted') return;
+    const record = await this.callRecords.find({ tenantId: d.ref.tenantId, callId: attemptCallId(c) });
+    if (!record) return;
+    if (record.status === 'running' || record.status === 'interrupted') {
+      // Stored before it runs: a takeover of the re-run looks at the re-run's record.
+      await this.runs.setAttempt(c, c.attempt + 1);
+      c.attempt += 1;
+      return;
+    }
     if (record.status === 'pending_approval' || record.status === 'queued' || !record.envelope) {
       await this.runs.updateCall(c, {
         status: 'pending_approval',
@@ -419,7 +427,7 @@ export class RunLoop {
       throw err;
     }
     const result = await d.agent.invoke(target.name, target.input, {
-      callId: c.callId,
+      callId: attemptCallId(c),
       idempotencyIdentity: c.callId,
       sessionId: d.run.sessionId,
       parentSessionId: d.parentSessionId,

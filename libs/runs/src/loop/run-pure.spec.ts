@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runCallId } from './run-ids.js';
+import { attemptCallId, runCallId } from './run-ids.js';
 import { limitReached } from './run-limits.js';
 import { buildMessages, modelTextOf, parseArguments } from './run-messages.js';
 import { modelLabel, parseModelLabel } from './run-settings.js';
@@ -10,6 +10,11 @@ describe('run ids', () => {
   it('derives a call id from run, step and index, the same every time', () => {
     expect(runCallId('run_abc', 2, 1)).toBe('run_abc.2.1');
     expect(runCallId('run_abc', 2, 1)).toBe(runCallId('run_abc', 2, 1));
+  });
+
+  it('runs the first attempt of a call under its id, a re-run under an id of its own', () => {
+    expect(attemptCallId({ callId: 'run_abc.2.1', attempt: 1 })).toBe('run_abc.2.1');
+    expect(attemptCallId({ callId: 'run_abc.2.1', attempt: 3 })).toBe('run_abc.2.1.r3');
   });
 });
 

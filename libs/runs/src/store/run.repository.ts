@@ -211,6 +211,20 @@ export class RunRepository {
     });
   }
 
+  /** The calls still waiting for a person in any of `refs` (parked runs), in one query. */
+  pendingCalls(refs: readonly RunRef[]): Promise<RunToolCallEntity[]> {
+    if (!refs.length) return Promise.resolve([]);
+    const runIds = new Map<string, string[]>();
+    for (const r of refs) runIds.set(r.tenantId, [...(runIds.get(r.tenantId) ?? []), r.runId]);
+    return this.dataSource.getRepository(RunToolCallEntity).find({
+      where: [...runIds].map(([tenantId, ids]) => ({
+        tenantId,
+        runId: In(ids),
+        status: 'pending_approval' as const,
+      })),
+    });
+  }
+
   /** Stores a model turn and its tool calls (all `running`) in one transaction, before any runs. */
   storeStep(step: RunStepEntity, calls: RunToolCallEntity[]): Promise<void> {
     return this.transactions.run(async (em) => {
@@ -232,6 +246,19 @@ export class RunRepository {
         callIndex: call.callIndex,
       },
       { ...fields, updatedAt: new Date() } as never,
+    );
+  }
+
+  /** Makes `attempt` the current attempt of a call (a re-run after a takeover). */
+  async setAttempt(call: RunToolCallEntity, attempt: number): Promise<void> {
+    await this.dataSource.getRepository(RunToolCallEntity).update(
+      {
+        tenantId: call.tenantId,
+        runId: call.runId,
+        stepIndex: call.stepIndex,
+        callIndex: call.callIndex,
+      },
+      { attempt, updatedAt: new Date() },
     );
   }
 
