@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AgentFactory, type AgentPrincipal } from '@toolgate/agents';
 import { ApprovalService } from '@toolgate/approvals';
 import { AuditTrail } from '@toolgate/audit';
+import { TokenBudget } from '@toolgate/quotas';
 import type { RunListQuery, RunPage, RunView, SessionRuns, StartRunBody } from '@toolgate/contract';
 import { errorEnvelope, ErrorCode, ToolgateError, type Locale } from '@toolgate/toolkit';
 import { AgentRunEntity, type StoredRunPrincipal } from './entities/agent-run.entity.js';
@@ -41,9 +42,13 @@ export class RunService {
     private readonly audit: AuditTrail,
     private readonly approvals: ApprovalService,
     @Inject(RUN_MODEL_SOURCE) private readonly models: RunModelSource,
+    private readonly tenantTokens: TokenBudget,
   ) {}
 
-  /** Stores a new run (NOT_FOUND for an agent type the principal may not use) and starts driving it. */
+  /**
+   * Stores a new run (NOT_FOUND for an agent type the principal may not use; 429 BUDGET_EXCEEDED
+   * when the tenant's tokens of the day are spent) and starts driving it.
+   */
   async start(
     principal: RunPrincipal,
     agentType: string,
@@ -52,6 +57,7 @@ export class RunService {
   ): Promise<StartedRun> {
     const tenantId = principal.tenantId!;
     const agent = await this.agents.create(tenantId, agentType, principal);
+    await this.tenantTokens.assertAvailable(tenantId);
     const settings = runSettingsOf(agent.binding);
     const model = modelLabel(this.models.resolve(settings.model));
     const now = new Date();

@@ -14,6 +14,7 @@ import { RUN_MODEL_SOURCE } from './loop/run-models.js';
 import { RunResumer } from './loop/run-resumer.js';
 import { RunService } from './run.service.js';
 import { DEFAULT_RUNS_OPTIONS, RUNS_OPTIONS, type RunsOptions } from './runs.options.js';
+import { RunStatsRepository } from './store/run-stats.repository.js';
 import { RunRepository } from './store/run.repository.js';
 
 /**
@@ -35,6 +36,7 @@ export class RunsModule {
         { provide: RUNS_OPTIONS, useValue: { ...DEFAULT_RUNS_OPTIONS, ...options } },
         models ?? { provide: RUN_MODEL_SOURCE, useExisting: ModelProviders },
         RunRepository,
+        RunStatsRepository,
         RunEvents,
         RunLoop,
         RunDriver,
@@ -42,7 +44,7 @@ export class RunsModule {
         RunService,
         { provide: APPROVAL_DECISION_LISTENER, useExisting: RunResumer },
       ],
-      exports: [RunService, RunEvents, RunResumer, APPROVAL_DECISION_LISTENER],
+      exports: [RunService, RunEvents, RunResumer, RunStatsRepository, APPROVAL_DECISION_LISTENER],
     };
   }
 }
