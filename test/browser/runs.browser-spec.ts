@@ -130,4 +130,27 @@ describe('agent runs in the console', () => {
     expect(await page.getByTestId('run-summary').innerText()).toContain('Cancelled');
     await page.close();
   });
+
+  it("shows the runs per agent type and the tenant's tokens today on the overview", async () => {
+    // A daily limit for acme, set the way an admin would: its tenant file, through the API.
+    const exported = await gw.api('GET', '/v1/admin/tenants/acme/export');
+    const withLimit = `${exported.text}quotas:\n  - tokensPerDay: 100000\n`;
+    expect(
+      (await gw.api('POST', '/v1/admin/tenants/acme/import', { body: { yaml: withLimit } })).status,
+    ).toBe(200);
+
+    const page = await open(acmeAdmin, '/overview', 'en');
+    const runs = page.locator('[data-testid="overview-runs"] tr[data-row-key="acme/ops_assistant"]');
+    await runs.waitFor();
+    // Two runs so far: one completed, one cancelled; the offline demo model spends no tokens.
+    const cells = await runs.locator('td').allInnerTexts();
+    expect(cells).toEqual(['acme', 'ops_assistant', '2', '1', '0', '1', '0', '0']);
+    const today = page.locator('[data-testid="overview-tokens-today"]');
+    expect(await today.innerText()).toContain(`UTC ${new Date().toISOString().slice(0, 10)}`);
+    const acme = today.locator('tr[data-row-key="acme"]');
+    await acme.waitFor();
+    expect(await acme.innerText()).toMatch(/100[,.\s\u202f]?000/);
+    await screenshot(page, 'overview-runs');
+    await page.close();
+  });
 });

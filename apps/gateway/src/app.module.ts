@@ -5,7 +5,7 @@ import { APPROVALS_MIGRATIONS, ApprovalsModule } from '@toolgate/approvals';
 import { AUDIT_MIGRATIONS, AuditModule } from '@toolgate/audit';
 import { DATABASE_MIGRATIONS, DatabaseModule, InstancesModule } from '@toolgate/database';
 import { ModelsModule } from '@toolgate/models';
-import { QuotasModule } from '@toolgate/quotas';
+import { QUOTAS_MIGRATIONS, QuotasModule } from '@toolgate/quotas';
 import { RUNS_MIGRATIONS, RunsModule } from '@toolgate/runs';
 import { TENANCY_MIGRATIONS, TenancyModule } from '@toolgate/tenancy';
 import { DemoBackendsModule, ErpToolsModule, OpsToolsModule } from '@toolgate/tool-packs';
@@ -29,6 +29,7 @@ export const MIGRATIONS = [
   ...AUDIT_MIGRATIONS,
   ...APPROVALS_MIGRATIONS,
   ...RUNS_MIGRATIONS,
+  ...QUOTAS_MIGRATIONS,
 ];
 
 /**

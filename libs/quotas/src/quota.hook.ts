@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { RefreshingCache } from '@toolgate/database';
-import { BindingResolver, quotaSchema, type Quota } from '@toolgate/tenancy';
+import { BindingResolver, type CallQuota } from '@toolgate/tenancy';
 import {
   ErrorCode,
   errorEnvelope,
@@ -10,12 +10,11 @@ import {
   type ToolCallHook,
   type ToolCallStop,
 } from '@toolgate/toolkit';
-import { z } from 'zod';
 import { MemoryQuotaStore, RedisQuotaStore, type QuotaStore } from './quota-store.js';
 import { QUOTAS_OPTIONS, type QuotasOptions } from './quotas.options.js';
+import { isCallQuota, tenantQuotas } from './tenant-quotas.js';
 
 const MINUTE = 60_000;
-const quotaList = z.array(quotaSchema);
 
 /**
  * Per-tenant and per-key call quotas from the tenant file (`quotas:`), checked before anything
@@ -26,17 +25,15 @@ const quotaList = z.array(quotaSchema);
 export class QuotaHook implements ToolCallHook, OnApplicationShutdown {
   private readonly logger = new Logger('Quotas');
   private readonly store: QuotaStore;
-  private readonly quotas: RefreshingCache<string, readonly Quota[]>;
+  private readonly quotas: RefreshingCache<string, readonly CallQuota[]>;
 
   constructor(bindings: BindingResolver, @Inject(QUOTAS_OPTIONS) options: QuotasOptions) {
     this.store = options.redisUrl
       ? new RedisQuotaStore(options.redisUrl, options.redisPrefix)
       : new MemoryQuotaStore();
     this.quotas = new RefreshingCache(
-      async (tenantId) => {
-        const parsed = quotaList.safeParse((await bindings.tenant(tenantId))?.settings?.quotas ?? []);
-        return parsed.success ? parsed.data : [];
-      },
+      // Token quotas are the runs' (TokenBudget): a tenant with only those costs a call nothing here.
+      async (tenantId) => (await tenantQuotas(bindings, tenantId)).filter(isCallQuota),
       { ttlMs: options.quotaCacheTtlMs, waitOnStaleMs: 200 },
     );
   }
@@ -52,7 +49,7 @@ export class QuotaHook implements ToolCallHook, OnApplicationShutdown {
   private async check(
     call: ToolCall,
     tenantId: string,
-    pending: ReturnType<RefreshingCache<string, readonly Quota[]>['get']>,
+    pending: ReturnType<RefreshingCache<string, readonly CallQuota[]>['get']>,
   ): Promise<ToolCallStop | undefined> {
     const quotas = (await pending) ?? [];
     const tool = call.tool.contract.name;

@@ -9,6 +9,7 @@ export { runCallId } from './loop/run-ids.js';
 export { RunResumer } from './loop/run-resumer.js';
 export { RunEvents, toRunEvent } from './events/run-events.js';
 export { RunService } from './run.service.js';
+export { RunStatsRepository } from './store/run-stats.repository.js';
 export type { RunPrincipal, StartedRun } from './run.service.js';
 export { RunsModule } from './runs.module.js';
 export type { RunsOptions } from './runs.options.js';

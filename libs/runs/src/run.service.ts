@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AgentFactory, type AgentPrincipal } from '@toolgate/agents';
 import { ApprovalService, CallRecordRepository } from '@toolgate/approvals';
 import { AuditTrail } from '@toolgate/audit';
+import { TokenBudget } from '@toolgate/quotas';
 import type { RunListQuery, RunPage, RunView, SessionRuns, StartRunBody } from '@toolgate/contract';
 import {
   errorEnvelope,
@@ -55,9 +56,13 @@ export class RunService {
     private readonly callRecords: CallRecordRepository,
     private readonly subAgents: SubAgents,
     @Inject(RUN_MODEL_SOURCE) private readonly models: RunModelSource,
+    private readonly tenantTokens: TokenBudget,
   ) {}
 
-  /** Stores a new run (NOT_FOUND for an agent type the principal may not use) and starts driving it. */
+  /**
+   * Stores a new run (NOT_FOUND for an agent type the principal may not use; 429 BUDGET_EXCEEDED
+   * when the tenant's tokens of the day are spent) and starts driving it.
+   */
   async start(
     principal: RunPrincipal,
     agentType: string,
@@ -66,6 +71,7 @@ export class RunService {
   ): Promise<StartedRun> {
     const tenantId = principal.tenantId!;
     const agent = await this.agents.create(tenantId, agentType, principal);
+    await this.tenantTokens.assertAvailable(tenantId);
     if (body.sessionId) await this.mayContinue(principal, agentType, body.sessionId);
     const settings = runSettingsOf(agent.binding);
     const model = modelLabel(this.models.resolve(settings.model));

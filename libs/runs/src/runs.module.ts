@@ -15,6 +15,7 @@ import { RunResumer } from './loop/run-resumer.js';
 import { SubAgents } from './loop/sub-agents.js';
 import { RunService } from './run.service.js';
 import { DEFAULT_RUNS_OPTIONS, RUNS_OPTIONS, type RunsOptions } from './runs.options.js';
+import { RunStatsRepository } from './store/run-stats.repository.js';
 import { RunRepository } from './store/run.repository.js';
 
 /**
@@ -36,6 +37,7 @@ export class RunsModule {
         { provide: RUNS_OPTIONS, useValue: { ...DEFAULT_RUNS_OPTIONS, ...options } },
         models ?? { provide: RUN_MODEL_SOURCE, useExisting: ModelProviders },
         RunRepository,
+        RunStatsRepository,
         RunEvents,
         SubAgents,
         RunLoop,
@@ -44,7 +46,7 @@ export class RunsModule {
         RunService,
         { provide: APPROVAL_DECISION_LISTENER, useExisting: RunResumer },
       ],
-      exports: [RunService, RunEvents, RunResumer, APPROVAL_DECISION_LISTENER],
+      exports: [RunService, RunEvents, RunResumer, RunStatsRepository, APPROVAL_DECISION_LISTENER],
     };
   }
 }

@@ -20,18 +20,22 @@ export {
   AGENT_TYPE,
   bindingToolEntrySchema,
   bindingToolSchema,
+  callQuotaSchema,
   quotaSchema,
   runSettingsOf,
   TENANT_ID,
   tenantApprovalSettingsSchema,
   tenantFileSchema,
+  tokenQuotaSchema,
 } from './config/tenant-file.schema.js';
 export type {
   BindingTool,
+  CallQuota,
   Quota,
   TenantApprovalSettings,
   TenantFile,
   TenantFileAgentType,
+  TokenQuota,
 } from './config/tenant-file.schema.js';
 export { expandVariables } from './config/variables.js';
 export { TenancyModule } from './tenancy.module.js';

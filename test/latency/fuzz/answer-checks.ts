@@ -34,7 +34,7 @@ const CODES_OF_STATUS: ReadonlyMap<number, ReadonlySet<string>> = new Map([
   [413, new Set(['PAYLOAD_TOO_LARGE'])],
   [414, new Set(['INVALID_INPUT'])],
   [415, new Set(['INVALID_INPUT'])],
-  [429, new Set(['RATE_LIMITED'])],
+  [429, new Set(['RATE_LIMITED', 'BUDGET_EXCEEDED'])],
   [431, new Set(['INVALID_INPUT'])],
 ]);
 

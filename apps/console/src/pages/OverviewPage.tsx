@@ -6,12 +6,17 @@ import { useT } from '../i18n';
 import { ChartCard } from './overview/ChartCard';
 import { percent, rounded } from './overview/number-format';
 import { OverviewToolbar } from './overview/OverviewToolbar';
+import { RunStatsTable } from './overview/RunStatsTable';
 import type { GroupBy } from './overview/stats-series';
 import { SummaryStats } from './overview/SummaryStats';
+import { TokensTodayTable } from './overview/TokensTodayTable';
 import { ToolTotalsTable } from './overview/ToolTotalsTable';
 import { useOverviewStats, type RangeKey } from './overview/useOverviewStats';
 
-/** Calls, error rate and p95 latency per tenant and tool over time; pending approvals; open calls. */
+/**
+ * Calls, error rate and p95 latency per tenant and tool over time; pending approvals; open calls;
+ * agent runs per tenant and agent type, and each tenant's tokens of the UTC day.
+ */
 export default function OverviewPage() {
   const t = useT();
   const [rangeKey, setRangeKey] = useState<RangeKey>('24h');
@@ -73,6 +78,12 @@ export default function OverviewPage() {
             </Col>
           </Row>
           <ToolTotalsTable totals={totals} />
+          {stats.data && (
+            <>
+              <RunStatsTable rows={stats.data.runs.agentTypes} />
+              <TokensTodayTable today={stats.data.runs.today} />
+            </>
+          )}
         </>
       )}
     </Space>

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { ApprovalRepository } from '@toolgate/approvals';
 import { AuditEventsRepository } from '@toolgate/audit';
 import type { Stats } from '@toolgate/contract';
+import { TokenBudget } from '@toolgate/quotas';
+import { RunStatsRepository } from '@toolgate/runs';
 
 /**
  * Upper bounds (ms, inclusive) of the duration classes p95 is estimated from, Prometheus-style;
@@ -53,7 +55,8 @@ function p95Estimate(classes: readonly DurationClass[], calls: number): number {
 
 /**
  * The overview's numbers: audited calls, errors and p95 latency per tenant, tool and time bucket,
- * plus what waits for people (pending approvals) and what lost its process (incomplete calls).
+ * plus what waits for people (pending approvals) and what lost its process (incomplete calls), and
+ * agent runs: per tenant and agent type in the window, and each tenant's tokens of the UTC day.
  * Calls and errors are exact counts; p95 is a histogram estimate (see p95Estimate). L0 calls are
  * not audited, so they are in /metrics, not here.
  */
@@ -62,6 +65,8 @@ export class StatsService {
   constructor(
     private readonly events: AuditEventsRepository,
     private readonly approvals: ApprovalRepository,
+    private readonly runs: RunStatsRepository,
+    private readonly tokens: TokenBudget,
   ) {}
 
   async stats(scope: string | null, from: Date, to: Date, bucketMinutes: number): Promise<Stats> {
@@ -104,6 +109,10 @@ export class StatsService {
         })),
       pendingApprovals: await this.approvals.countPending(scope),
       incompleteCalls: await this.events.countOpenCalls(scope),
+      runs: {
+        agentTypes: await this.runs.byAgentType(scope, from, to),
+        today: await this.tokens.today(scope),
+      },
     } satisfies Stats;
   }
 }

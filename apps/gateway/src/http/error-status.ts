@@ -16,6 +16,8 @@ const THROWN_STATUS: Partial<Record<string, number>> = {
   [ErrorCode.APPROVAL_DENIED]: 409,
   [ErrorCode.PAYLOAD_TOO_LARGE]: 413,
   [ErrorCode.RATE_LIMITED]: 429,
+  // A run refused at its start because the tenant's tokens of the day are spent.
+  [ErrorCode.BUDGET_EXCEEDED]: 429,
   [ErrorCode.AUDIT_UNAVAILABLE]: 503,
   // A checkpoint refused over a chain that does not verify: the state conflicts with the request.
   [ErrorCode.AUDIT_CHAIN_BROKEN]: 409,

@@ -56,10 +56,10 @@ export class RunsController {
   @HttpCode(200)
   @ApiOperation({
     summary:
-      'Run the agent on a question: 200 with the run when it ends within the request, 202 APPROVAL_PENDING when it parks; Accept: text/event-stream streams its events',
+      "Run the agent on a question: 200 with the run when it ends within the request, 202 APPROVAL_PENDING when it parks, 429 BUDGET_EXCEEDED (Retry-After) when the tenant's tokens of the UTC day are spent; Accept: text/event-stream streams its events",
   })
   @ApiProduces('application/json', 'text/event-stream')
-  @ApiEnvelope(runViewSchema, { errors: ['NOT_FOUND', 'APPROVAL_PENDING'] })
+  @ApiEnvelope(runViewSchema, { errors: ['NOT_FOUND', 'APPROVAL_PENDING', 'BUDGET_EXCEEDED'] })
   async start(
     @CurrentPrincipal() p: Principal,
     @Param('agentType') agentType: string,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { instant } from './common.schema.js';
 import { named } from './registry.js';
+import { runStatusSchema, runUsageSchema } from './runs.schema.js';
 
 /** Audited calls of one tenant and tool in one time bucket. */
 export const statsBucketSchema = named(
@@ -17,6 +18,56 @@ export const statsBucketSchema = named(
 );
 export type StatsBucket = z.infer<typeof statsBucketSchema>;
 
+/** The runs of one tenant and agent type started in the stats window: how many, how they stand, tokens. */
+export const runStatsRowSchema = named(
+  'RunStatsRow',
+  z.object({
+    tenantId: z.string(),
+    agentType: z.string(),
+    runs: z.number().int(),
+    byStatus: z.record(runStatusSchema, z.number().int()).describe('Runs per status; every status present'),
+    usage: runUsageSchema.describe('Model tokens these runs spent'),
+  }),
+);
+export type RunStatsRow = z.infer<typeof runStatsRowSchema>;
+
+/** One tenant's model tokens of the current UTC day and its daily limit. */
+export const tenantTokenDaySchema = named(
+  'TenantTokenDay',
+  z.object({
+    tenantId: z.string(),
+    tokens: z.number().int(),
+    tokensPerDay: z
+      .number()
+      .int()
+      .nullable()
+      .describe("The tenant's `quotas: [{tokensPerDay}]`; null: no limit"),
+  }),
+);
+export type TenantTokenDay = z.infer<typeof tenantTokenDaySchema>;
+
+/** Agent runs in the overview: the window's runs per tenant and agent type, and today's tokens. */
+export const runStatsSchema = named(
+  'RunStats',
+  z.object({
+    agentTypes: z
+      .array(runStatsRowSchema)
+      .describe(
+        'Runs created between from and to, per tenant and agent type, ordered by tenant then agent type',
+      ),
+    today: z
+      .object({
+        day: z.string().describe('The current UTC day, YYYY-MM-DD'),
+        resetAt: instant().describe('00:00 UTC of the next day, when the daily budgets renew'),
+        tenants: z
+          .array(tenantTokenDaySchema)
+          .describe('Tenants with tokens today (a tenant admin: its own)'),
+      })
+      .describe("Model tokens of the current UTC day, the tenants' daily budgets count these"),
+  }),
+);
+export type RunStats = z.infer<typeof runStatsSchema>;
+
 /** `GET /v1/admin/stats`: the console overview. */
 export const statsSchema = named(
   'Stats',
@@ -27,6 +78,7 @@ export const statsSchema = named(
     buckets: z.array(statsBucketSchema),
     pendingApprovals: z.number().int(),
     incompleteCalls: z.number().int(),
+    runs: runStatsSchema,
   }),
 );
 export type Stats = z.infer<typeof statsSchema>;

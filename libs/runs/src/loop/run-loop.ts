@@ -9,6 +9,7 @@ import {
   type ModelTool,
   type ModelTurn,
 } from '@toolgate/models';
+import { TokenBudget } from '@toolgate/quotas';
 import {
   errorEnvelope,
   ErrorCode,
@@ -101,6 +102,7 @@ export class RunLoop {
     private readonly callRecords: CallRecordRepository,
     private readonly subAgents: SubAgents,
     @Inject(RUN_MODEL_SOURCE) private readonly models: RunModelSource,
+    private readonly tenantTokens: TokenBudget,
   ) {}
 
   /** Drives a run this gateway holds the lease of, until it finishes, parks or is stopped. */
@@ -203,6 +205,9 @@ export class RunLoop {
         d.locale,
       );
       if (limit) return this.fail(d, limit);
+      // The tenant's tokens of the day, all its runs on every gateway together.
+      const dayLimit = await this.tenantTokens.exceeded(d.ref.tenantId, d.locale);
+      if (dayLimit) return this.fail(d, dayLimit);
 
       const stepIndex = d.steps.length;
       d.emit('model_started', { step: stepIndex });
@@ -224,6 +229,7 @@ export class RunLoop {
       }
       d.usage.inputTokens += turn.usage.inputTokens;
       d.usage.outputTokens += turn.usage.outputTokens;
+      await this.tenantTokens.spend(d.ref.tenantId, turn.usage.inputTokens + turn.usage.outputTokens);
       d.emit('model_finished', {
         step: stepIndex,
         text: turn.text,

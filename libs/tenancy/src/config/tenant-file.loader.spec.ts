@@ -43,6 +43,25 @@ describe('parseTenantFile', () => {
     expect(lineOf(['agentTypes', 'ops_assistant', 'tools', 1])).toBe(10);
   });
 
+  it("reads the tenant's tokens per day beside its call quotas, and refuses a token quota with call fields", () => {
+    const withBudget = VALID.replace(
+      '  - { perMinute: 30 }',
+      '  - { perMinute: 30 }\n  - { tokensPerDay: 200000 }',
+    );
+    expect(parseTenantFile('tenants/acme.yaml', withBudget).tenant.quotas).toEqual([
+      { scope: 'tenant', tool: '*', perMinute: 30 },
+      { tokensPerDay: 200_000 },
+    ]);
+    const unlimited = VALID.replace('  - { perMinute: 30 }', '  - { tokensPerDay: null }');
+    expect(parseTenantFile('tenants/acme.yaml', unlimited).tenant.quotas).toEqual([{ tokensPerDay: null }]);
+    expect(problemsOf(VALID.replace('{ perMinute: 30 }', '{ tokensPerDay: 0 }'))).toEqual([
+      expect.stringMatching(/quotas\[0\]\.tokensPerDay: .*\(line 12\)$/),
+    ]);
+    expect(problemsOf(VALID.replace('{ perMinute: 30 }', '{ tokensPerDay: 5, tool: x }'))).toEqual([
+      expect.stringMatching(/quotas\[0\].*tool/),
+    ]);
+  });
+
   it('names the file, the path and the line of a value the schema refuses', () => {
     const text = VALID.replace('timeoutMs: 20000', 'timeoutMs: -5');
     expect(problemsOf(text)).toEqual([

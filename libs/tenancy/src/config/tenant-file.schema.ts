@@ -37,11 +37,24 @@ export function runSettingsOf(a: TenantFileAgentType): AgentRunSettingsView {
 }
 
 /** A call quota: per tenant or per API key, for one tool or all (`*`), in calls per minute. */
-export const quotaSchema = z.strictObject({
+export const callQuotaSchema = z.strictObject({
   scope: z.enum(['tenant', 'key']).default('tenant'),
   tool: z.string().min(1).default('*'),
   perMinute: z.number().int().positive(),
 });
+export type CallQuota = z.infer<typeof callQuotaSchema>;
+
+/**
+ * The tenant's model tokens per UTC day, all its runs together (`null`: no limit, as when absent).
+ * Runs do not start once the day's tokens are spent, and a running one fails before its next turn.
+ */
+export const tokenQuotaSchema = z.strictObject({
+  tokensPerDay: z.number().int().positive().nullable(),
+});
+export type TokenQuota = z.infer<typeof tokenQuotaSchema>;
+
+/** One entry of a tenant's `quotas:` list: a call quota or the day's token budget. */
+export const quotaSchema = z.union([callQuotaSchema, tokenQuotaSchema]);
 export type Quota = z.infer<typeof quotaSchema>;
 
 /** The tenant's approval policy beyond the tools' own. */
