@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AgentFactory, type AgentPrincipal } from '@toolgate/agents';
 import { ApprovalService, CallRecordRepository } from '@toolgate/approvals';
-import { AuditTrail } from '@toolgate/audit';
 import { TokenBudget } from '@toolgate/quotas';
 import type { RunListQuery, RunPage, RunView, SessionRuns, StartRunBody } from '@toolgate/contract';
 import {
@@ -15,6 +14,7 @@ import {
 import { AgentRunEntity, type StoredRunPrincipal } from './entities/agent-run.entity.js';
 import { RunEvents } from './events/run-events.js';
 import { RunDriver } from './loop/run-driver.js';
+import { RunOpener } from './loop/run-opener.js';
 import { attemptCallId, newRunId, newSessionId } from './loop/run-ids.js';
 import { usageOf, type DriveOutcome } from './loop/run-loop.js';
 import { RUN_MODEL_SOURCE, type RunModelSource } from './loop/run-models.js';
@@ -51,10 +51,10 @@ export class RunService {
     private readonly events: RunEvents,
     private readonly driver: RunDriver,
     private readonly agents: AgentFactory,
-    private readonly audit: AuditTrail,
     private readonly approvals: ApprovalService,
     private readonly callRecords: CallRecordRepository,
     private readonly subAgents: SubAgents,
+    private readonly opener: RunOpener,
     @Inject(RUN_MODEL_SOURCE) private readonly models: RunModelSource,
     private readonly tenantTokens: TokenBudget,
   ) {}
@@ -75,52 +75,18 @@ export class RunService {
     if (body.sessionId) await this.mayContinue(principal, agentType, body.sessionId);
     const settings = runSettingsOf(agent.binding);
     const model = modelLabel(this.models.resolve(settings.model));
-    const now = new Date();
-    const run = Object.assign(new AgentRunEntity(), {
+    const run = (await this.opener.open({
       tenantId,
       runId: newRunId(),
       sessionId: body.sessionId ?? newSessionId(),
-      parentRunId: null,
       agentType,
       principal: storedPrincipal(principal),
-      principalId: principal.principalId,
       locale,
       model,
-      status: 'running',
       input: body.input,
-      output: null,
-      error: null,
-      steps: 0,
-      inputTokens: 0,
-      outputTokens: 0,
-      leaseOwner: this.driver.owner,
-      leaseUntil: new Date(now.getTime() + this.driver.leaseMs),
-      deadlineAt: new Date(now.getTime() + settings.deadlineMs),
-      createdAt: now,
-      updatedAt: now,
-      finishedAt: null,
-    } satisfies Partial<AgentRunEntity>);
-    await this.runs.insert(run);
+      deadlineAt: new Date(Date.now() + settings.deadlineMs),
+    }))!;
     const ref = { tenantId, runId: run.runId };
-    await this.audit.record(
-      [
-        {
-          event: 'run_started',
-          tenantId,
-          actor: { type: principal.principalType, id: principal.principalId },
-          agentType,
-          sessionId: run.sessionId,
-          details: { runId: run.runId, model, steps: 0, usage: null, outcome: null },
-        },
-      ],
-      `${run.runId}:started`,
-    );
-    await this.events.emit(ref, 'run_started', {
-      agentType,
-      model,
-      input: body.input,
-      sessionId: run.sessionId,
-    });
     return { ref, done: this.driver.drive(run) };
   }
 

@@ -9,6 +9,7 @@ import { RunStepEntity } from './entities/run-step.entity.js';
 import { RunToolCallEntity } from './entities/run-tool-call.entity.js';
 import { RunEvents } from './events/run-events.js';
 import { RunDriver } from './loop/run-driver.js';
+import { RunOpener } from './loop/run-opener.js';
 import { RunLoop } from './loop/run-loop.js';
 import { RUN_MODEL_SOURCE } from './loop/run-models.js';
 import { RunResumer } from './loop/run-resumer.js';
@@ -39,6 +40,7 @@ export class RunsModule {
         RunRepository,
         RunStatsRepository,
         RunEvents,
+        RunOpener,
         SubAgents,
         RunLoop,
         RunDriver,

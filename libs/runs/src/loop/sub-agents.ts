@@ -1,8 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { AuditTrail } from '@toolgate/audit';
 import type { RunEventType } from '@toolgate/contract';
-import { isUniqueViolation } from '@toolgate/database';
 import type { ModelTool } from '@toolgate/models';
 import { BindingResolver } from '@toolgate/tenancy';
 import { errorEnvelope, ErrorCode, type ErrorEnvelope, type Locale } from '@toolgate/toolkit';
@@ -12,6 +10,7 @@ import { RunEvents } from '../events/run-events.js';
 import { RUNS_OPTIONS, type RunsOptions } from '../runs.options.js';
 import { RunRepository, type RunRef } from '../store/run.repository.js';
 import { RunDriver } from './run-driver.js';
+import { RunOpener } from './run-opener.js';
 import { RUN_MODEL_SOURCE, type RunModelSource } from './run-models.js';
 import { modelLabel, type AgentRunSettings } from './run-settings.js';
 import {
@@ -76,9 +75,9 @@ export class SubAgents {
   constructor(
     private readonly runs: RunRepository,
     private readonly events: RunEvents,
-    private readonly audit: AuditTrail,
     private readonly bindings: BindingResolver,
     private readonly moduleRef: ModuleRef,
+    private readonly opener: RunOpener,
     @Inject(RUN_MODEL_SOURCE) private readonly models: RunModelSource,
     @Inject(RUNS_OPTIONS) private readonly options: RunsOptions,
   ) {}
@@ -172,66 +171,19 @@ export class SubAgents {
     const sub = await this.bindings.agentType(parent.tenantId, agentType);
     if (!sub) return errorEnvelope(ErrorCode.NOT_FOUND, locale, { resource: `agent type ${agentType}` });
     const model = modelLabel(this.models.resolve(sub.run.model));
-    const now = new Date();
-    const child = Object.assign(new AgentRunEntity(), {
+    const child = await this.opener.open({
       ...ref,
       sessionId: childSessionId(ref.runId),
-      parentRunId: parent.runId,
       agentType,
       principal: childPrincipal(parent.principal, agentType),
-      principalId: parent.principalId,
       locale: parent.locale,
       model,
-      status: 'running',
       input: task,
-      output: null,
-      error: null,
-      steps: 0,
-      inputTokens: 0,
-      outputTokens: 0,
-      leaseOwner: this.driver.owner,
-      leaseUntil: new Date(now.getTime() + this.options.leaseMs),
       // A child never outlives its parent's deadline.
-      deadlineAt: new Date(Math.min(now.getTime() + sub.run.deadlineMs, parent.deadlineAt.getTime())),
-      createdAt: now,
-      updatedAt: now,
-      finishedAt: null,
-    } satisfies Partial<AgentRunEntity>);
-    try {
-      await this.runs.insert(child);
-    } catch (err) {
-      const existing = isUniqueViolation(err) ? await this.runs.find(ref) : null;
-      if (!existing) throw err;
-      return { child: existing, fresh: false };
-    }
-    await this.audit.record(
-      [
-        {
-          event: 'run_started',
-          tenantId: parent.tenantId,
-          actor: { type: parent.principal.principalType, id: parent.principal.principalId },
-          agentType,
-          sessionId: child.sessionId,
-          details: {
-            runId: child.runId,
-            parentRunId: parent.runId,
-            model,
-            steps: 0,
-            usage: null,
-            outcome: null,
-          },
-        },
-      ],
-      `${child.runId}:started`,
-    );
-    await this.events.emit(ref, 'run_started', {
-      agentType,
-      model,
-      input: task,
-      sessionId: child.sessionId,
-      parentRunId: parent.runId,
-      parentCallId: req.call.callId,
+      deadlineAt: new Date(Math.min(Date.now() + sub.run.deadlineMs, parent.deadlineAt.getTime())),
+      parent: { runId: parent.runId, callId: req.call.callId },
     });
+    if (!child) return { child: (await this.runs.find(ref))!, fresh: false };
     return { child, fresh: true };
   }
 
