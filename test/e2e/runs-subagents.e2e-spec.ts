@@ -207,6 +207,7 @@ describe('agent runs with sub-agents', () => {
       tool: 'delegate_to_researcher',
       status: 'succeeded',
       result: { status: 'ok', data: { runId: childId, output: 'payment-api is healthy' } },
+      subRunId: childId,
     });
 
     // The parent's model saw one tool per sub-agent, described by what the sub-agent is for.

@@ -371,6 +371,7 @@ export const en: Record<MessageKey, string> = {
   'runs.step': 'Step {step}',
   'runs.stepText': 'Model',
   'runs.noText': '(no text from the model, only tool calls)',
+  'runs.toolCall.subRun': 'Sub-agent run {runId}',
   'runs.toolCall.callId': 'Call ID',
   'runs.toolCall.approval': 'Approval {approvalId}',
   'runs.toolCall.input': 'Input (redacted)',

@@ -365,6 +365,7 @@ export const zhCN = {
   'runs.step': '第 {step} 步',
   'runs.stepText': '模型',
   'runs.noText': '（模型没有写文字，只请求了工具）',
+  'runs.toolCall.subRun': '子代理运行 {runId}',
   'runs.toolCall.callId': '调用 ID',
   'runs.toolCall.approval': '审批 {approvalId}',
   'runs.toolCall.input': '输入（已脱敏）',

@@ -36,6 +36,12 @@ export const runToolCallSchema = named(
     status: callStatusSchema,
     approvalId: z.string().nullable(),
     result: callResultSchema.nullable().describe('The envelope, once the call has one'),
+    subRunId: z
+      .string()
+      .nullable()
+      .describe(
+        'A delegate_to_<agentType> call: the sub-agent run it started (readable at GET /v1/runs/:runId)',
+      ),
   }),
 );
 export type RunToolCall = z.infer<typeof runToolCallSchema>;

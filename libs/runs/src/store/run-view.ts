@@ -2,6 +2,7 @@ import type { RunStep, RunView } from '@toolgate/contract';
 import type { AgentRunEntity } from '../entities/agent-run.entity.js';
 import type { RunStepEntity } from '../entities/run-step.entity.js';
 import type { RunToolCallEntity } from '../entities/run-tool-call.entity.js';
+import { childRunId, delegatedAgentType } from '../loop/sub-agent-rules.js';
 
 const usage = (inputTokens: number, outputTokens: number) => ({
   inputTokens,
@@ -31,6 +32,7 @@ export function toRunView(
         status: c.status,
         approvalId: c.approvalId,
         result: (c.result as RunStep['toolCalls'][number]['result']) ?? null,
+        subRunId: delegatedAgentType(c.tool) ? childRunId(c.callId) : null,
       })),
     usage: usage(s.inputTokens, s.outputTokens),
     startedAt: s.startedAt.toISOString(),

@@ -40,6 +40,11 @@ export function ToolCallView({ call }: { call: RunToolCall }) {
               {t('runs.toolCall.approval', { approvalId: approval })}
             </Typography.Text>
           ))}
+        {call.subRunId && (
+          <Link to={`/runs/${encodeURIComponent(call.subRunId)}`} data-testid="call-sub-run">
+            {t('runs.toolCall.subRun', { runId: call.subRunId })}
+          </Link>
+        )}
         <Typography.Text type="secondary">
           {t('runs.toolCall.callId')}{' '}
           {canOpen(me.role, 'audit') ? (
