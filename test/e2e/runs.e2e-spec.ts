@@ -44,6 +44,8 @@ class RunTestToolsModule {}
 const RUNLAB_YAML = `
 id: runlab
 name: Run lab
+audit:
+  runText: true
 connectors:
   ops_api:
     baseUrl: \${DEMO_OPS_URL}
@@ -262,6 +264,33 @@ describe('agent runs', () => {
     });
     const acmeSession = await gw.api('GET', `/v1/sessions/${first.sessionId}/runs`, { key: agent });
     expect(acmeSession.body.data.runs.map((r: any) => r.runId)).toEqual([first.runId]);
+  });
+
+  it('keeps prompts and answers out of the trail unless the tenant turns run text on, then redacts them', async () => {
+    const trailOf = async (tenantId: string, runId: string) =>
+      ((await gw.api('GET', `/v1/audit/events?tenantId=${tenantId}&limit=500`)).body.data.items as any[])
+        .filter((e) => e.details?.runId === runId && e.event.startsWith('run_'))
+        .reverse(); // oldest first
+    script('问 li.lei@acme.cn 的工单', () => answer('已回复 li.lei@acme.cn'));
+    const quiet = (await start('问 li.lei@acme.cn 的工单')).body.data;
+    const acmeTrail = await trailOf('acme', quiet.runId);
+    expect(acmeTrail.map((e) => [e.event, e.input])).toEqual([
+      ['run_started', null],
+      ['run_finished', null],
+    ]);
+    expect(JSON.stringify(acmeTrail)).not.toContain('li.lei');
+    // runlab's file says audit.runText: true — the text is there, redacted like tool inputs.
+    script('runlab li.lei@acme.cn', () => answer('已回复 li.lei@acme.cn'));
+    const told = (await start('runlab li.lei@acme.cn', 'replier', runlabAgent)).body.data;
+    expect(told.status).toBe('completed');
+    const labTrail = await until(
+      () => trailOf('runlab', told.runId),
+      (t) => t.length === 2,
+    );
+    const [started, finished] = labTrail;
+    expect(started.input.question).toMatch(/^runlab /);
+    expect(finished.input).toMatchObject({ modelText: [expect.any(String)], answer: expect.any(String) });
+    expect(JSON.stringify(labTrail)).not.toContain('li.lei@acme.cn');
   });
 
   it('gives malformed arguments and unknown tools back to the model as envelopes, and goes on', async () => {

@@ -43,6 +43,7 @@ export { DEFAULT_TENANCY_OPTIONS } from './tenancy.options.js';
 export type { TenancyOptions } from './tenancy.options.js';
 export { TenantAdmin, toTenantView } from './tenant-admin.service.js';
 export { exportTenantFile } from './config/tenant-file.exporter.js';
+export { TenantAuditPolicy } from './tenant-audit-policy.js';
 export { TenantConnectors } from './tenant-connectors.js';
 export { TenantRepository } from './tenant.repository.js';
 export { AgentRunSettings1764600100000, CreateTenancy1764480100000 };

@@ -35,9 +35,11 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<TenancyOptions
     TenantConfigImporter,
     BindingAdmin,
     TenantAdmin,
-    { provide: AUDIT_POLICY_SOURCE, useClass: TenantAuditPolicy },
+    TenantAuditPolicy,
+    { provide: AUDIT_POLICY_SOURCE, useExisting: TenantAuditPolicy },
   ],
   exports: [
+    TenantAuditPolicy,
     BindingResolver,
     BindingAdmin,
     TenantAdmin,

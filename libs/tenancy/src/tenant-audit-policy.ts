@@ -3,7 +3,8 @@ import { redactionSettingsSchema, type AuditPolicySource, type RedactionSettings
 import { TenantRepository } from './tenant.repository.js';
 
 /**
- * Tells the audit trail how each tenant wants its values redacted (`audit.redaction` of its file).
+ * Tells the audit trail how each tenant wants its values redacted (`audit.redaction` of its file)
+ * and whether it records its agent runs' text (`audit.runText`).
  * Reads the row itself, not BindingResolver's snapshot: it is asked while a tenant's import is
  * still in flight, where a cached snapshot would keep the tenant missing after it commits.
  */
@@ -18,5 +19,15 @@ export class TenantAuditPolicy implements AuditPolicySource {
       (tenant.settings as { audit?: { redaction?: unknown } } | undefined)?.audit?.redaction,
     );
     return parsed.success ? parsed.data : {};
+  }
+
+  /**
+   * Whether the tenant's trail records its agent runs' text (question, answer, model text): off
+   * unless its file says `audit: { runText: true }` — prompts and answers often carry what the
+   * tool inputs' redaction was built to keep out.
+   */
+  async recordsRunText(tenantId: string): Promise<boolean> {
+    const tenant = await this.tenants.findTenant(tenantId);
+    return (tenant?.settings as { audit?: { runText?: unknown } } | undefined)?.audit?.runText === true;
   }
 }

@@ -3,6 +3,7 @@ import { AuditTrail } from '@toolgate/audit';
 import { InstanceRegistry } from '@toolgate/database';
 import type { AgentRunEntity } from '../entities/agent-run.entity.js';
 import { RunEvents } from '../events/run-events.js';
+import { TenantAuditPolicy } from '@toolgate/tenancy';
 import { RUNS_OPTIONS, type RunsOptions } from '../runs.options.js';
 import { RunRepository, type RunRef } from '../store/run.repository.js';
 import { RunLoop, type DriveOutcome } from './run-loop.js';
@@ -24,6 +25,7 @@ export class RunDriver implements OnApplicationShutdown {
     private readonly events: RunEvents,
     private readonly audit: AuditTrail,
     private readonly instances: InstanceRegistry,
+    private readonly auditPolicy: TenantAuditPolicy,
     @Inject(RUNS_OPTIONS) private readonly options: RunsOptions,
   ) {}
 
@@ -114,6 +116,9 @@ export class RunDriver implements OnApplicationShutdown {
           actor: { type: run.principal.principalType, id: run.principal.principalId },
           agentType: run.agentType,
           sessionId: run.sessionId,
+          ...((await this.auditPolicy.recordsRunText(run.tenantId))
+            ? { input: await this.runText(run) }
+            : {}),
           details: {
             runId: run.runId,
             ...(run.parentRunId ? { parentRunId: run.parentRunId } : {}),
@@ -133,6 +138,12 @@ export class RunDriver implements OnApplicationShutdown {
       `${run.runId}:finished`,
     );
     return run;
+  }
+
+  /** What the model said in a run: each turn's text and the answer (recorded only when the tenant asks). */
+  private async runText(run: AgentRunEntity) {
+    const steps = await this.runs.steps({ tenantId: run.tenantId, runId: run.runId });
+    return { modelText: steps.flatMap((s) => (s.text ? [s.text] : [])), answer: run.output };
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -3,6 +3,7 @@ import { AuditTrail } from '@toolgate/audit';
 import { InstanceRegistry, isUniqueViolation } from '@toolgate/database';
 import { AgentRunEntity, type StoredRunPrincipal } from '../entities/agent-run.entity.js';
 import { RunEvents } from '../events/run-events.js';
+import { TenantAuditPolicy } from '@toolgate/tenancy';
 import { RUNS_OPTIONS, type RunsOptions } from '../runs.options.js';
 import { RunRepository } from '../store/run.repository.js';
 
@@ -33,6 +34,7 @@ export class RunOpener {
     private readonly events: RunEvents,
     private readonly audit: AuditTrail,
     private readonly instances: InstanceRegistry,
+    private readonly auditPolicy: TenantAuditPolicy,
     @Inject(RUNS_OPTIONS) private readonly options: RunsOptions,
   ) {}
 
@@ -77,6 +79,8 @@ export class RunOpener {
           actor: { type: n.principal.principalType, id: n.principal.principalId },
           agentType: n.agentType,
           sessionId: n.sessionId,
+          // The question only when the tenant asks for run text in its trail (then redacted like inputs).
+          ...((await this.auditPolicy.recordsRunText(n.tenantId)) ? { input: { question: n.input } } : {}),
           details: {
             runId: n.runId,
             ...(n.parent ? { parentRunId: n.parent.runId } : {}),

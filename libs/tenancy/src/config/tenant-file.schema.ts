@@ -79,7 +79,13 @@ export const tenantFileSchema = z
     connectors: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
     agentTypes: z.record(AGENT_TYPE, agentTypeSchema).default({}),
     /** How this tenant's audit trail redacts values (mask or keyed fingerprint; which patterns). */
-    audit: z.strictObject({ redaction: redactionSettingsSchema.optional() }).optional(),
+    audit: z
+      .strictObject({
+        redaction: redactionSettingsSchema.optional(),
+        /** Agent runs' questions, answers and model text in the trail (redacted like inputs); off by default. */
+        runText: z.boolean().optional(),
+      })
+      .optional(),
     approvals: tenantApprovalSettingsSchema.optional(),
     quotas: z.array(quotaSchema).optional(),
   })
