@@ -153,4 +153,31 @@ describe('agent runs in the console', () => {
     await screenshot(page, 'overview-runs');
     await page.close();
   });
+
+  it("leads from a run's audited call in the trail to the run's transcript", async () => {
+    const parked = (await startRun(RESTART_QUESTION)).body;
+    expect(parked.code).toBe('APPROVAL_PENDING');
+    const decided = await gw.api('POST', `/v1/approvals/${parked.approvalId}/approve`, {
+      key: acmeAdmin,
+      body: { comment: 'ok' },
+    });
+    expect(decided.status).toBe(200);
+
+    const page = await open(auditor, `/audit?callId=${encodeURIComponent(parked.callId)}`, 'en');
+    const rows = page.getByTestId('audit-table').locator('tbody tr.ant-table-row');
+    // Started, approval requested and decided, finished: the run resumed after the approval.
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(4);
+    await rows.last().click(); // the oldest: the call's start
+    const drawer = page.getByTestId('event-drawer');
+    await drawer.waitFor();
+    await drawer.getByTestId('open-timeline').click();
+    const timeline = page.getByTestId('call-timeline');
+    const link = timeline.getByTestId('event-run');
+    await link.waitFor();
+    expect(await link.innerText()).toBe(`Agent run ${parked.runId}, step 1`);
+    await link.click();
+    await page.getByTestId('run-transcript').waitFor();
+    expect(page.url()).toContain(`/runs/${parked.runId}`);
+    await page.close();
+  });
 });

@@ -265,6 +265,8 @@ export const en: Record<MessageKey, string> = {
   'audit.drawer.title': 'Audit event #{id}',
   'audit.drawer.timeline': 'Open the call timeline',
   'audit.timeline.title': 'Call timeline {callId}',
+  'audit.run.of': 'Agent run {runId}',
+  'audit.run.ofStep': 'Agent run {runId}, step {step}',
   'audit.timeline.complete': 'Complete',
   'audit.timeline.incomplete': 'Not finished yet (no closing event)',
   'audit.field.id': 'Event id',

@@ -259,6 +259,8 @@ export const zhCN = {
   'audit.drawer.title': '审计事件 #{id}',
   'audit.drawer.timeline': '查看调用时间线',
   'audit.timeline.title': '调用时间线 {callId}',
+  'audit.run.of': '代理运行 {runId}',
+  'audit.run.ofStep': '代理运行 {runId}，第 {step} 步',
   'audit.timeline.complete': '已完成',
   'audit.timeline.incomplete': '尚未结束（没有结束事件）',
   'audit.field.id': '事件 ID',

@@ -7,6 +7,7 @@ import { PageSpinner } from '../../components/PageSpinner';
 import { useI18n } from '../../i18n';
 import { EventTag } from './EventTag';
 import { PrincipalName } from './PrincipalName';
+import { RunOfEvent } from './RunOfEvent';
 import { useKeyNames } from './useKeyNames';
 
 function colorOf(e: AuditEvent): string {
@@ -41,13 +42,12 @@ export function CallTimeline(props: {
       {story.isLoading && <PageSpinner />}
       {data && (
         <>
-          <Tag
-            color={data.complete ? 'success' : 'warning'}
-            style={{ marginBottom: 16 }}
-            data-testid="timeline-state"
-          >
-            {data.complete ? t('audit.timeline.complete') : t('audit.timeline.incomplete')}
-          </Tag>
+          <Space style={{ marginBottom: 16 }} wrap>
+            <Tag color={data.complete ? 'success' : 'warning'} data-testid="timeline-state">
+              {data.complete ? t('audit.timeline.complete') : t('audit.timeline.incomplete')}
+            </Tag>
+            <RunOfEvent events={data.events} />
+          </Space>
           {data.events.length === 0 ? (
             <Empty />
           ) : (

@@ -1,3 +1,4 @@
+import { RunOfEvent } from './RunOfEvent';
 import { NodeIndexOutlined } from '@ant-design/icons';
 import { Button, Descriptions, Drawer, Space, Typography, type DescriptionsProps } from 'antd';
 import type { ReactNode } from 'react';
@@ -85,6 +86,7 @@ export function EventDrawer(props: {
     >
       {e && (
         <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+          <RunOfEvent events={[e]} />
           <Descriptions size="small" bordered column={2} items={items(e)} />
           <Section title={t(fieldLabel('input'))} value={e.input} />
           {e.outputSummary !== undefined && e.outputSummary !== null && (
