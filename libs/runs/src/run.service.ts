@@ -81,6 +81,7 @@ export class RunService {
     } satisfies Partial<AgentRunEntity>);
     await this.runs.insert(run);
     const ref = { tenantId, runId: run.runId };
+    this.events.begin(run.runId);
     await this.audit.record(
       [
         {

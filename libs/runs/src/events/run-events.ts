@@ -11,6 +11,19 @@ export function toRunEvent(e: RunEventEntity): RunEvent {
   return { id: String(e.seq), runId: e.runId, type: e.type, at: e.at.toISOString(), data: e.data };
 }
 
+interface QueuedEvent {
+  readonly type: RunEventType;
+  readonly data: Record<string, unknown>;
+  readonly at: Date;
+}
+
+/** The events of one drive of a run (RunEvents.queue). */
+export interface RunEventQueue {
+  emit(type: RunEventType, data: Record<string, unknown>): void;
+  /** Resolves once every event emitted so far is written (or dropped). */
+  flushed(): Promise<void>;
+}
+
 /**
  * The events of runs: stored in `run_events` with a per-run sequence (what `Last-Event-ID` replays
  * after), and announced in-process so that streams on this gateway wake at once. Streams on other
@@ -29,11 +42,45 @@ export class RunEvents {
   }
 
   async emit(ref: RunRef, type: RunEventType, data: Record<string, unknown>): Promise<void> {
+    await this.write(ref, [{ type, data, at: new Date() }]);
+  }
+
+  /**
+   * A drive's events, stored in the order emitted without the drive waiting for them: what is
+   * emitted while a write is under way goes into the next one, all in one statement (one commit
+   * instead of one per event: a step emits five or more). A write that fails is dropped, as a
+   * lost nudge; the run's own rows are the record.
+   */
+  queue(ref: RunRef): RunEventQueue {
+    let pending: QueuedEvent[] = [];
+    let writing: Promise<void> | null = null;
+    const drain = async () => {
+      while (pending.length) {
+        const batch = pending;
+        pending = [];
+        await this.write(ref, batch).catch(() => undefined);
+      }
+      writing = null;
+    };
+    return {
+      emit: (type, data) => {
+        pending.push({ type, data, at: new Date() });
+        writing ??= drain();
+      },
+      flushed: async () => {
+        while (writing) await writing;
+      },
+    };
+  }
+
+  private async write(ref: RunRef, batch: readonly QueuedEvent[]): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       const seq = this.next.get(ref.runId) ?? (await this.lastSeq(ref)) + 1;
       try {
-        await this.repo.insert({ ...ref, seq, type, data: data as never, at: new Date() });
-        this.next.set(ref.runId, seq + 1);
+        await this.repo.insert(
+          batch.map((e, i) => ({ ...ref, seq: seq + i, type: e.type, data: e.data as never, at: e.at })),
+        );
+        this.next.set(ref.runId, seq + batch.length);
         break;
       } catch (err) {
         // Another gateway (a cancel, a takeover) wrote this number first: continue after it.
@@ -41,7 +88,7 @@ export class RunEvents {
         this.next.delete(ref.runId);
       }
     }
-    if (type === 'run_finished') this.next.delete(ref.runId);
+    if (batch.some((e) => e.type === 'run_finished')) this.next.delete(ref.runId);
     for (const wake of this.waiters.get(ref.runId) ?? []) wake();
   }
 
@@ -70,6 +117,11 @@ export class RunEvents {
       signal?.addEventListener('abort', done);
       set.add(done);
     });
+  }
+
+  /** A run just created has no events yet: its first is number 1, without asking the database. */
+  begin(runId: string): void {
+    this.next.set(runId, 1);
   }
 
   /** Forgets the sequence of a run this gateway no longer drives (another may write next). */

@@ -68,6 +68,10 @@ interface Drive {
   /** Calls stored by this drive: nothing else can have run them yet. */
   readonly fresh: Set<string>;
   usage: { inputTokens: number; outputTokens: number };
+  /** Writes the drive does not wait for, awaited before it ends. */
+  readonly writes: Promise<void>[];
+  /** The session's earlier runs, read once per drive: they ended before this run was created. */
+  history?: { input: string; output: string }[];
 }
 
 /** What ending a run needs: a drive, or the start of one that could not be prepared. */
@@ -99,10 +103,9 @@ export class RunLoop {
   /** Drives a run this gateway holds the lease of, until it finishes, parks or is stopped. */
   async drive(run: AgentRunEntity, owner: string, signal: AbortSignal): Promise<DriveOutcome> {
     const ref = { tenantId: run.tenantId, runId: run.runId };
-    let chain = Promise.resolve();
-    const emit = (type: RunEventType, data: Record<string, unknown>) => {
-      chain = chain.then(() => this.events.emit(ref, type, data)).catch(() => undefined);
-    };
+    // Events are written in batches behind the drive; the drive ends once they are stored.
+    const events = this.events.queue(ref);
+    const emit = (type: RunEventType, data: Record<string, unknown>) => events.emit(type, data);
     let d: Drive | undefined;
     try {
       d = await this.prepare(run, ref, owner, signal, emit);
@@ -120,7 +123,8 @@ export class RunLoop {
             : errorEnvelope(ErrorCode.INTERNAL_ERROR, locale);
       return this.fail({ ref, owner, emit, run }, envelope);
     } finally {
-      await chain;
+      await Promise.all(d?.writes ?? []);
+      await events.flushed();
     }
   }
 
@@ -157,6 +161,7 @@ export class RunLoop {
       steps: await this.runs.steps(ref),
       calls: await this.runs.calls(ref),
       fresh: new Set(),
+      writes: [],
       usage: { inputTokens: run.inputTokens, outputTokens: run.outputTokens },
     };
   }
@@ -168,7 +173,9 @@ export class RunLoop {
       if (last && !last.finishedAt) {
         // The last stored turn has calls without an outcome: run them, or see how they were decided.
         if ((await this.settleStep(d, last)) === 'parked') return this.park(d);
-        await this.runs.finishStep(d.ref, last.stepIndex);
+        // Not awaited here: a step whose calls all have their outcome is settled again, a no-op,
+        // by whoever drives the run next if this write is lost; the drive ends once it is stored.
+        d.writes.push(this.runs.finishStep(d.ref, last.stepIndex).catch(() => undefined));
         last.finishedAt = new Date();
         const answer = this.turnEndingAnswer(d, last);
         if (answer !== null) return this.complete(d, answer);
@@ -194,7 +201,7 @@ export class RunLoop {
       try {
         turn = await d.client.complete({
           model: d.model,
-          messages: this.messages(d, await this.history(d.run)),
+          messages: this.messages(d, (d.history ??= await this.history(d.run))),
           tools: d.tools,
           parallelToolCalls: d.settings.maxParallelToolCalls > 1,
           signal: d.signal,
@@ -240,14 +247,16 @@ export class RunLoop {
           updatedAt: new Date(),
         }),
       );
-      await this.runs.storeStep(step, calls);
+      const held = await this.runs.storeStep(step, calls, {
+        owner: d.owner,
+        steps: stepIndex + 1,
+        inputTokens: d.usage.inputTokens,
+        outputTokens: d.usage.outputTokens,
+      });
       d.steps.push(step);
       d.calls.push(...calls);
       for (const c of calls) d.fresh.add(c.callId);
-      if (
-        !(await this.runs.progress(d.ref, d.owner, d.steps.length, d.usage.inputTokens, d.usage.outputTokens))
-      )
-        return 'stopped';
+      if (!held) return 'stopped';
       for (const c of calls)
         d.emit('tool_call_requested', {
           step: stepIndex,
