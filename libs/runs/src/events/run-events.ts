@@ -5,6 +5,7 @@ import { isUniqueViolation } from '@toolgate/database';
 import { MoreThan, type DataSource } from 'typeorm';
 import { RunEventEntity } from '../entities/run-event.entity.js';
 import type { RunRef } from '../store/run.repository.js';
+import { GroupedInsert } from './grouped-insert.js';
 
 /** The wire form of a stored event: the SSE id is the per-run sequence number. */
 export function toRunEvent(e: RunEventEntity): RunEvent {
@@ -34,6 +35,9 @@ export class RunEvents {
   /** The next sequence number per run this gateway writes to (the driving gateway writes nearly all). */
   private readonly next = new Map<string, number>();
   private readonly waiters = new Map<string, Set<() => void>>();
+
+  /** Events of all runs this gateway drives, inserted together (one statement and commit per group). */
+  private readonly rows = new GroupedInsert<RunEventEntity>((rows) => this.repo.insert(rows as never));
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
@@ -77,13 +81,14 @@ export class RunEvents {
     for (let attempt = 0; ; attempt++) {
       const seq = this.next.get(ref.runId) ?? (await this.lastSeq(ref)) + 1;
       try {
-        await this.repo.insert(
-          batch.map((e, i) => ({ ...ref, seq: seq + i, type: e.type, data: e.data as never, at: e.at })),
+        await this.rows.add(
+          batch.map((e, i) => ({ ...ref, seq: seq + i, type: e.type, data: e.data, at: e.at })),
         );
         this.next.set(ref.runId, seq + batch.length);
         break;
       } catch (err) {
-        // Another gateway (a cancel, a takeover) wrote this number first: continue after it.
+        // Another gateway (a cancel, a takeover) wrote this number first: continue after it. (In a
+        // group with other runs' events, all of them land here and retry, each after its own last.)
         if (!isUniqueViolation(err) || attempt >= 5) throw err;
         this.next.delete(ref.runId);
       }
