@@ -101,7 +101,7 @@ export class RunService {
       input: body.input,
       sessionId: run.sessionId,
     });
-    return { ref, done: this.driver.drive(run) };
+    return { ref, done: this.driver.drive(run, { newSession: body.sessionId === undefined }) };
   }
 
   async view(reader: RunPrincipal, runId: string): Promise<RunView> {

@@ -40,6 +40,11 @@ import { buildMessages, modelTextOf, modelTextOfEnvelope, parseArguments } from 
 import { RUN_MODEL_SOURCE, type RunModelSource } from './run-models.js';
 import { parseModelLabel, runSettingsOf, type AgentRunSettings } from './run-settings.js';
 
+/** What the starter of a run knows of it: just created, so nothing of it is stored yet; nor of its session when new. */
+export interface CreatedRun {
+  readonly newSession: boolean;
+}
+
 /** How one drive of a run ended: finished (any final status), parked on approval, or stopped (lease lost, cancelled). */
 export type DriveOutcome = 'finished' | 'parked' | 'stopped';
 
@@ -101,14 +106,19 @@ export class RunLoop {
   ) {}
 
   /** Drives a run this gateway holds the lease of, until it finishes, parks or is stopped. */
-  async drive(run: AgentRunEntity, owner: string, signal: AbortSignal): Promise<DriveOutcome> {
+  async drive(
+    run: AgentRunEntity,
+    owner: string,
+    signal: AbortSignal,
+    created?: CreatedRun,
+  ): Promise<DriveOutcome> {
     const ref = { tenantId: run.tenantId, runId: run.runId };
     // Events are written in batches behind the drive; the drive ends once they are stored.
     const events = this.events.queue(ref);
     const emit = (type: RunEventType, data: Record<string, unknown>) => events.emit(type, data);
     let d: Drive | undefined;
     try {
-      d = await this.prepare(run, ref, owner, signal, emit);
+      d = await this.prepare(run, ref, owner, signal, emit, created);
       return await this.loop(d);
     } catch (err) {
       if (d && (d.signal.aborted || err instanceof DriveStopped)) return this.interrupted(d);
@@ -134,6 +144,7 @@ export class RunLoop {
     owner: string,
     signal: AbortSignal,
     emit: Drive['emit'],
+    created: CreatedRun | undefined,
   ): Promise<Drive> {
     const agent = await this.agents.create(run.tenantId, run.agentType, run.principal);
     const settings = runSettingsOf(agent.binding);
@@ -158,10 +169,12 @@ export class RunLoop {
       stop: signal,
       deadlineAt: run.deadlineAt,
       emit,
-      steps: await this.runs.steps(ref),
-      calls: await this.runs.calls(ref),
+      // A run just created here has nothing stored yet: not read back (saves round trips per run).
+      steps: created ? [] : await this.runs.steps(ref),
+      calls: created ? [] : await this.runs.calls(ref),
       fresh: new Set(),
       writes: [],
+      ...(created?.newSession ? { history: [] } : {}),
       usage: { inputTokens: run.inputTokens, outputTokens: run.outputTokens },
     };
   }
