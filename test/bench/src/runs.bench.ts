@@ -5,6 +5,7 @@ import {
   type FakeTiming,
 } from '../../support/fake-openai.js';
 import { cpuMicros, median, percentiles, printTable, SERVER_CPU, startPinned } from './bench-support.js';
+import { createConnection } from 'mysql2/promise';
 import { closedLoop, type LoopResult } from './runs-load.js';
 
 /** Untimed runs before the timed ones, and the load's concurrency. */
@@ -66,6 +67,32 @@ const ms = (ns: number[]) => {
   const p = percentiles(ns);
   return { p50: p.p50 / 1000, p99: p.p99 / 1000, mean: p.mean / 1000 };
 };
+/**
+ * What one round trip and one durable commit cost on this MariaDB right now (a step's floor: a
+ * turn is committed before its calls run, a call's outcome as it comes), measured beside the runs.
+ */
+async function databaseRoundTrips(url: string): Promise<{ select: number[]; commit: number[] }> {
+  const conn = await createConnection(url);
+  try {
+    await conn.query('CREATE TABLE bench_probe (id INT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(32))');
+    const time = async (f: (i: number) => Promise<unknown>) => {
+      const ns: number[] = [];
+      for (let i = 0; i < 300; i++) {
+        const t0 = process.hrtime.bigint();
+        await f(i);
+        ns.push(Number(process.hrtime.bigint() - t0));
+      }
+      return ns;
+    };
+    const select = await time(() => conn.query('SELECT 1'));
+    const commit = await time((i) => conn.query('INSERT INTO bench_probe (v) VALUES (?)', [`v${i}`]));
+    await conn.query('DROP TABLE bench_probe');
+    return { select, commit };
+  } finally {
+    await conn.end();
+  }
+}
+
 const verdict = (ok: boolean) => (ok ? 'pass' : 'MISS');
 
 /**
@@ -133,6 +160,7 @@ export async function agentRuns(
         splitRun({ tag: r.tag, startNs: BigInt(r.startNs), endNs: BigInt(r.endNs) }, turns.get(r.tag)),
       );
     turns.clear();
+    const db = await databaseRoundTrips(env.DATABASE_URL!);
 
     const perStep = ms(gateway.flatMap((s) => s.steps));
     const row = (label: string, ns: number[], target = '', pass = '') => {
@@ -173,6 +201,8 @@ export async function agentRuns(
           'model server: request in → answer written (excluded above)',
           gateway.flatMap((s) => s.model),
         ),
+        row('MariaDB here, for scale: one SELECT 1 round trip', db.select),
+        row('MariaDB here, for scale: one autocommit INSERT (a durable commit)', db.commit),
       ],
     );
 
