@@ -33,6 +33,21 @@ export type FakeChatRequest = Record<string, unknown> & {
   readonly stream?: boolean;
 };
 
+/** When a request was received and its answer written (process.hrtime, ns), for benchmarks. */
+export interface FakeTiming {
+  readonly index: number;
+  readonly body: FakeChatRequest;
+  readonly receivedNs: bigint;
+  readonly answeredNs: bigint;
+}
+
+export interface FakeOpenAIOptions {
+  /** Called once the answer to a request is fully written (not for requests that fail to parse). */
+  readonly onAnswered?: (timing: FakeTiming) => void;
+  /** Keep every request body in `requests` (default); a long benchmark turns it off. */
+  readonly record?: boolean;
+}
+
 export interface FakeOpenAI {
   /** The base URL to configure, e.g. http://127.0.0.1:41234/v1. */
   readonly url: string;
@@ -52,39 +67,42 @@ const EXHAUSTED: FakeReply = { status: 500, errorMessage: 'fake-openai: the scri
  * or as server-sent events when the request says `stream: true` (text in small pieces, tool calls
  * as id+name then argument pieces, usage in a last chunk when `stream_options.include_usage`).
  */
-export async function startFakeOpenAI(script: FakeOpenAIScript): Promise<FakeOpenAI> {
+export async function startFakeOpenAI(
+  script: FakeOpenAIScript,
+  options: FakeOpenAIOptions = {},
+): Promise<FakeOpenAI> {
+  const record = options.record ?? true;
+  let count = 0;
   const requests: FakeChatRequest[] = [];
   const authorizations: (string | undefined)[] = [];
   const replyTo = async (body: FakeChatRequest, index: number, hungUp: AbortSignal): Promise<FakeReply> =>
     typeof script === 'function' ? script(body, index, hungUp) : (script[index] ?? EXHAUSTED);
 
   const server = createServer((req, res) => {
-    void handle(req, res).catch((error: unknown) => {
+    void handle(req, res, process.hrtime.bigint()).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500);
       res.end(String(error));
     });
   });
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse, receivedNs: bigint): Promise<void> {
     const raw = await readBody(req);
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
       return sendError(res, 404, `fake-openai: no route ${req.method} ${req.url}`);
     }
     const body = JSON.parse(raw) as FakeChatRequest;
-    const index = requests.length;
-    requests.push(body);
-    authorizations.push(req.headers.authorization);
+    const index = count++;
+    if (record) {
+      requests.push(body);
+      authorizations.push(req.headers.authorization);
+    }
     // Fires when the client hangs up before the answer (it gave up, or its run was stopped).
     const hungUp = new AbortController();
     res.on('close', () => res.writableFinished || hungUp.abort());
     const reply = await replyTo(body, index, hungUp.signal);
     if (reply.delayMs && !(await waitUnlessClosed(res, reply.delayMs))) return;
-    if (reply.status)
-      return sendError(res, reply.status, reply.errorMessage ?? `fake-openai: ${reply.status}`);
-    const model = body.model ?? 'fake';
-    if (body.stream) return sendStream(res, model, index, reply, includeUsage(body));
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(completion(model, index, reply)));
+    answer(res, body, index, reply);
+    options.onAnswered?.({ index, body, receivedNs, answeredNs: process.hrtime.bigint() });
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -99,6 +117,14 @@ export async function startFakeOpenAI(script: FakeOpenAIScript): Promise<FakeOpe
         server.close(() => resolve());
       }),
   };
+}
+
+function answer(res: ServerResponse, body: FakeChatRequest, index: number, reply: FakeReply): void {
+  if (reply.status) return sendError(res, reply.status, reply.errorMessage ?? `fake-openai: ${reply.status}`);
+  const model = body.model ?? 'fake';
+  if (body.stream) return sendStream(res, model, index, reply, includeUsage(body));
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(completion(model, index, reply)));
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

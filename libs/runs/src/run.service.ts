@@ -87,7 +87,7 @@ export class RunService {
       deadlineAt: new Date(Date.now() + settings.deadlineMs),
     }))!;
     const ref = { tenantId, runId: run.runId };
-    return { ref, done: this.driver.drive(run) };
+    return { ref, done: this.driver.drive(run, { newSession: body.sessionId === undefined }) };
   }
 
   /**

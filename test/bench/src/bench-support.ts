@@ -37,13 +37,18 @@ export function median(values: readonly number[]): number {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
-/** Starts `script` (a file next to this one) with `taskset -c <cpu>`, waits for its JSON ready line. */
+/**
+ * Starts `script` (a file next to this one) with `taskset -c <cpu>`, waits for its JSON ready line.
+ * `nodeArgs` go to node before the script (e.g. --cpu-prof).
+ */
 export async function startPinned<T>(
   script: string,
   cpu: number,
   env: Record<string, string>,
+  nodeArgs: readonly string[] = [],
 ): Promise<Started<T>> {
-  const child: ChildProcess = spawn('taskset', ['-c', String(cpu), process.execPath, join(here, script)], {
+  const args = ['-c', String(cpu), process.execPath, ...nodeArgs, join(here, script)];
+  const child: ChildProcess = spawn('taskset', args, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -61,4 +61,8 @@ agentTypes:
       - bench_noop
       - bench_record
       - bench_danger
+  runner:
+    instructions: Answer with the help of bench_noop.
+    tools:
+      - bench_noop
 `;

@@ -10,16 +10,20 @@ import { createTestDatabase } from '../../support/test-database.js';
 import { consoleFirstRender } from './console.bench.js';
 import { inProcessOverhead } from './in-process.bench.js';
 import { adapterChoice, restThroughput } from './rest.bench.js';
+import { agentRuns } from './runs.bench.js';
 
 /**
  * `npm run bench`: prints tables of measured numbers. `--only <section>` runs one section
- * (inprocess, rest, adapter, audit, writer, approvals, console);
- * `--duration <s>` sets the length of each load run (default 5 s).
+ * (inprocess, rest, adapter, audit, writer, approvals, console, runs);
+ * `--duration <s>` sets the length of each load run (default 5 s); `--runs <n>` the number of
+ * sequential runs the runs section times (default 500). TOOLGATE_BENCH_CPU_PROF=<dir> makes the
+ * runs section's gateway write a CPU profile there (node --cpu-prof) when it stops.
  */
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
   const durationS = args.includes('--duration') ? Number(args[args.indexOf('--duration') + 1]) : 5;
+  const timedRuns = args.includes('--runs') ? Number(args[args.indexOf('--runs') + 1]) : 500;
   const configDir = makeConfigDir({ bench: BENCH_TENANT_YAML });
   const common = () => ({
     TOOLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'toolgate-bench-data-')),
@@ -50,6 +54,7 @@ async function main(): Promise<void> {
   if (!only || only === 'writer') await onMariaDb(writerThroughput);
   if (!only || only === 'approvals') await onMariaDb(approvalLatency);
   if (!only || only === 'console') await consoleFirstRender(sqliteEnv());
+  if (!only || only === 'runs') await onMariaDb((env) => agentRuns(env, durationS, timedRuns));
 }
 
 main().then(

@@ -5,10 +5,24 @@ import { isUniqueViolation } from '@toolgate/database';
 import { MoreThan, type DataSource } from 'typeorm';
 import { RunEventEntity } from '../entities/run-event.entity.js';
 import type { RunRef } from '../store/run.repository.js';
+import { GroupedInsert } from './grouped-insert.js';
 
 /** The wire form of a stored event: the SSE id is the per-run sequence number. */
 export function toRunEvent(e: RunEventEntity): RunEvent {
   return { id: String(e.seq), runId: e.runId, type: e.type, at: e.at.toISOString(), data: e.data };
+}
+
+interface QueuedEvent {
+  readonly type: RunEventType;
+  readonly data: Record<string, unknown>;
+  readonly at: Date;
+}
+
+/** The events of one drive of a run (RunEvents.queue). */
+export interface RunEventQueue {
+  emit(type: RunEventType, data: Record<string, unknown>): void;
+  /** Resolves once every event emitted so far is written (or dropped). */
+  flushed(): Promise<void>;
 }
 
 /**
@@ -22,6 +36,9 @@ export class RunEvents {
   private readonly next = new Map<string, number>();
   private readonly waiters = new Map<string, Set<() => void>>();
 
+  /** Events of all runs this gateway drives, inserted together (one statement and commit per group). */
+  private readonly rows = new GroupedInsert<RunEventEntity>((rows) => this.repo.insert(rows as never));
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   private get repo() {
@@ -29,19 +46,54 @@ export class RunEvents {
   }
 
   async emit(ref: RunRef, type: RunEventType, data: Record<string, unknown>): Promise<void> {
+    await this.write(ref, [{ type, data, at: new Date() }]);
+  }
+
+  /**
+   * A drive's events, stored in the order emitted without the drive waiting for them: what is
+   * emitted while a write is under way goes into the next one, all in one statement (one commit
+   * instead of one per event: a step emits five or more). A write that fails is dropped, as a
+   * lost nudge; the run's own rows are the record.
+   */
+  queue(ref: RunRef): RunEventQueue {
+    let pending: QueuedEvent[] = [];
+    let writing: Promise<void> | null = null;
+    const drain = async () => {
+      while (pending.length) {
+        const batch = pending;
+        pending = [];
+        await this.write(ref, batch).catch(() => undefined);
+      }
+      writing = null;
+    };
+    return {
+      emit: (type, data) => {
+        pending.push({ type, data, at: new Date() });
+        writing ??= drain();
+      },
+      flushed: async () => {
+        while (writing) await writing;
+      },
+    };
+  }
+
+  private async write(ref: RunRef, batch: readonly QueuedEvent[]): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       const seq = this.next.get(ref.runId) ?? (await this.lastSeq(ref)) + 1;
       try {
-        await this.repo.insert({ ...ref, seq, type, data: data as never, at: new Date() });
-        this.next.set(ref.runId, seq + 1);
+        await this.rows.add(
+          batch.map((e, i) => ({ ...ref, seq: seq + i, type: e.type, data: e.data, at: e.at })),
+        );
+        this.next.set(ref.runId, seq + batch.length);
         break;
       } catch (err) {
-        // Another gateway (a cancel, a takeover) wrote this number first: continue after it.
+        // Another gateway (a cancel, a takeover) wrote this number first: continue after it. (In a
+        // group with other runs' events, all of them land here and retry, each after its own last.)
         if (!isUniqueViolation(err) || attempt >= 5) throw err;
         this.next.delete(ref.runId);
       }
     }
-    if (type === 'run_finished') this.next.delete(ref.runId);
+    if (batch.some((e) => e.type === 'run_finished')) this.next.delete(ref.runId);
     for (const wake of this.waiters.get(ref.runId) ?? []) wake();
   }
 
@@ -70,6 +122,11 @@ export class RunEvents {
       signal?.addEventListener('abort', done);
       set.add(done);
     });
+  }
+
+  /** A run just created has no events yet: its first is number 1, without asking the database. */
+  begin(runId: string): void {
+    this.next.set(runId, 1);
   }
 
   /** Forgets the sequence of a run this gateway no longer drives (another may write next). */

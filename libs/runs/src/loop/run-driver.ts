@@ -6,7 +6,7 @@ import { RunEvents } from '../events/run-events.js';
 import { TenantAuditPolicy } from '@toolgate/tenancy';
 import { RUNS_OPTIONS, type RunsOptions } from '../runs.options.js';
 import { RunRepository, type RunRef } from '../store/run.repository.js';
-import { RunLoop, type DriveOutcome } from './run-loop.js';
+import { RunLoop, type CreatedRun, type DriveOutcome } from './run-loop.js';
 
 /**
  * Runs the loop of runs this gateway holds the lease of: renews the lease while the loop works,
@@ -52,8 +52,9 @@ export class RunDriver implements OnApplicationShutdown {
   /**
    * Drives a run whose lease this gateway has just taken. Resolves when the drive ends; never
    * rejects (a failure is logged; the lease runs out and the poller takes the run over).
+   * `created` when the run was created just now (nothing of it to read back).
    */
-  drive(run: AgentRunEntity): Promise<DriveOutcome> {
+  drive(run: AgentRunEntity, created?: CreatedRun): Promise<DriveOutcome> {
     const running = this.active.get(run.runId);
     if (running) return running.done;
     const controller = new AbortController();
@@ -69,7 +70,7 @@ export class RunDriver implements OnApplicationShutdown {
     );
     renew.unref();
     const done = this.loop
-      .drive(run, this.owner, controller.signal)
+      .drive(run, this.owner, controller.signal, created)
       .then(async (outcome) => {
         if (outcome === 'finished') await this.ended(ref);
         return outcome;

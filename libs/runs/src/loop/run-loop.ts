@@ -43,6 +43,11 @@ import { parseModelLabel, runSettingsOf, type AgentRunSettings } from './run-set
 import { delegatedAgentType } from './sub-agent-rules.js';
 import { SubAgents } from './sub-agents.js';
 
+/** What the starter of a run knows of it: just created, so nothing of it is stored yet; nor of its session when new. */
+export interface CreatedRun {
+  readonly newSession: boolean;
+}
+
 /** How one drive of a run ended: finished (any final status), parked on approval, or stopped (lease lost, cancelled). */
 export type DriveOutcome = 'finished' | 'parked' | 'stopped';
 
@@ -75,6 +80,10 @@ interface Drive {
   /** Calls stored by this drive: nothing else can have run them yet. */
   readonly fresh: Set<string>;
   usage: { inputTokens: number; outputTokens: number };
+  /** Writes the drive does not wait for, awaited before it ends. */
+  readonly writes: Promise<void>[];
+  /** The session's earlier runs, read once per drive: they ended before this run was created. */
+  history?: { input: string; output: string }[];
 }
 
 /** What ending a run needs: a drive, or the start of one that could not be prepared. */
@@ -106,15 +115,19 @@ export class RunLoop {
   ) {}
 
   /** Drives a run this gateway holds the lease of, until it finishes, parks or is stopped. */
-  async drive(run: AgentRunEntity, owner: string, signal: AbortSignal): Promise<DriveOutcome> {
+  async drive(
+    run: AgentRunEntity,
+    owner: string,
+    signal: AbortSignal,
+    created?: CreatedRun,
+  ): Promise<DriveOutcome> {
     const ref = { tenantId: run.tenantId, runId: run.runId };
-    let chain = Promise.resolve();
-    const emit = (type: RunEventType, data: Record<string, unknown>) => {
-      chain = chain.then(() => this.events.emit(ref, type, data)).catch(() => undefined);
-    };
+    // Events are written in batches behind the drive; the drive ends once they are stored.
+    const events = this.events.queue(ref);
+    const emit = (type: RunEventType, data: Record<string, unknown>) => events.emit(type, data);
     let d: Drive | undefined;
     try {
-      d = await this.prepare(run, ref, owner, signal, emit);
+      d = await this.prepare(run, ref, owner, signal, emit, created);
       return await this.loop(d);
     } catch (err) {
       if (d && (d.signal.aborted || err instanceof DriveStopped)) return this.interrupted(d);
@@ -129,7 +142,8 @@ export class RunLoop {
             : errorEnvelope(ErrorCode.INTERNAL_ERROR, locale);
       return this.fail({ ref, owner, emit, run }, envelope);
     } finally {
-      await chain;
+      await Promise.all(d?.writes ?? []);
+      await events.flushed();
     }
   }
 
@@ -139,6 +153,7 @@ export class RunLoop {
     owner: string,
     signal: AbortSignal,
     emit: Drive['emit'],
+    created: CreatedRun | undefined,
   ): Promise<Drive> {
     // A sub-agent's run does not get the tools only top-level agents may use, not even by name.
     const agent = await this.agents.create(run.tenantId, run.agentType, run.principal, {
@@ -173,9 +188,12 @@ export class RunLoop {
       stop: signal,
       deadlineAt: run.deadlineAt,
       emit,
-      steps: await this.runs.steps(ref),
-      calls: await this.runs.calls(ref),
+      // A run just created here has nothing stored yet: not read back (saves round trips per run).
+      steps: created ? [] : await this.runs.steps(ref),
+      calls: created ? [] : await this.runs.calls(ref),
       fresh: new Set(),
+      writes: [],
+      ...(created?.newSession ? { history: [] } : {}),
       usage: { inputTokens: run.inputTokens, outputTokens: run.outputTokens },
     };
   }
@@ -187,7 +205,9 @@ export class RunLoop {
       if (last && !last.finishedAt) {
         // The last stored turn has calls without an outcome: run them, or see how they were decided.
         if ((await this.settleStep(d, last)) === 'parked') return this.park(d);
-        await this.runs.finishStep(d.ref, last.stepIndex);
+        // Not awaited here: a step whose calls all have their outcome is settled again, a no-op,
+        // by whoever drives the run next if this write is lost; the drive ends once it is stored.
+        d.writes.push(this.runs.finishStep(d.ref, last.stepIndex).catch(() => undefined));
         last.finishedAt = new Date();
         const answer = this.turnEndingAnswer(d, last);
         if (answer !== null) return this.complete(d, answer);
@@ -216,7 +236,7 @@ export class RunLoop {
       try {
         turn = await d.client.complete({
           model: d.model,
-          messages: this.messages(d, await this.history(d.run)),
+          messages: this.messages(d, (d.history ??= await this.history(d.run))),
           tools: d.tools,
           parallelToolCalls: d.settings.maxParallelToolCalls > 1,
           signal: d.signal,
@@ -264,14 +284,16 @@ export class RunLoop {
           updatedAt: new Date(),
         }),
       );
-      await this.runs.storeStep(step, calls);
+      const held = await this.runs.storeStep(step, calls, {
+        owner: d.owner,
+        steps: stepIndex + 1,
+        inputTokens: d.usage.inputTokens,
+        outputTokens: d.usage.outputTokens,
+      });
       d.steps.push(step);
       d.calls.push(...calls);
       for (const c of calls) d.fresh.add(c.callId);
-      if (
-        !(await this.runs.progress(d.ref, d.owner, d.steps.length, d.usage.inputTokens, d.usage.outputTokens))
-      )
-        return 'stopped';
+      if (!held) return 'stopped';
       for (const c of calls)
         d.emit('tool_call_requested', {
           step: stepIndex,
@@ -495,7 +517,8 @@ export class RunLoop {
     d.usage.inputTokens += outcome.usage.inputTokens;
     d.usage.outputTokens += outcome.usage.outputTokens;
     const { inputTokens, outputTokens } = d.usage;
-    if (!(await this.runs.progress(d.ref, d.owner, d.steps.length, inputTokens, outputTokens))) return;
+    const progress = { owner: d.owner, steps: d.steps.length, inputTokens, outputTokens };
+    if (!(await this.runs.progress(d.ref, progress))) return;
     const modelOutput =
       outcome.status === 'succeeded' ? { type: 'text' as const, value: outcome.modelText } : null;
     await this.record(d, c, outcome.status, outcome.envelope, modelOutput);

@@ -71,6 +71,7 @@ export class RunOpener {
       if (n.parent && isUniqueViolation(err)) return null;
       throw err;
     }
+    this.events.begin(n.runId);
     await this.audit.record(
       [
         {

@@ -32,6 +32,14 @@ export interface RunEnding {
   readonly error: Record<string, unknown> | null;
 }
 
+/** A driven run's step count and token usage so far, written by the lease owner. */
+export interface RunProgress {
+  readonly owner: string;
+  readonly steps: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
 const ACTIVE: RunStatus[] = ['running', 'awaiting_approval'];
 
 /**
@@ -128,8 +136,9 @@ export class RunRepository {
     return (result.affected ?? 0) > 0;
   }
 
-  /** Step count and token usage so far. */
-  async progress(ref: RunRef, owner: string, steps: number, inputTokens: number, outputTokens: number) {
+  /** Step count and token usage so far (a turn stores them with itself; a sub-agent's tokens come later). */
+  async progress(ref: RunRef, progress: RunProgress): Promise<boolean> {
+    const { owner, steps, inputTokens, outputTokens } = progress;
     const result = await this.runs.update(
       { ...ref, status: 'running', leaseOwner: owner },
       { steps, inputTokens, outputTokens, updatedAt: new Date() },
@@ -225,11 +234,26 @@ export class RunRepository {
     });
   }
 
-  /** Stores a model turn and its tool calls (all `running`) in one transaction, before any runs. */
-  storeStep(step: RunStepEntity, calls: RunToolCallEntity[]): Promise<void> {
+  /**
+   * Stores a model turn and its tool calls (all `running`), before any runs, with the run's step
+   * count and token usage so far, in one transaction (one commit per turn). False when the run is
+   * no longer this gateway's (the turn is stored all the same, as when the two were written apart).
+   */
+  storeStep(step: RunStepEntity, calls: RunToolCallEntity[], progress: RunProgress): Promise<boolean> {
     return this.transactions.run(async (em) => {
       await em.insert(RunStepEntity, step);
       if (calls.length) await em.insert(RunToolCallEntity, calls as never);
+      const result = await em.update(
+        AgentRunEntity,
+        { tenantId: step.tenantId, runId: step.runId, status: 'running', leaseOwner: progress.owner },
+        {
+          steps: progress.steps,
+          inputTokens: progress.inputTokens,
+          outputTokens: progress.outputTokens,
+          updatedAt: new Date(),
+        },
+      );
+      return (result.affected ?? 0) > 0;
     });
   }
 
