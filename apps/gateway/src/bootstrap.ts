@@ -1,6 +1,5 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { SwaggerModule } from '@nestjs/swagger';
 import type { DynamicModule } from '@nestjs/common';
 import { Logger } from 'nestjs-pino';
 import { registerInvokeRoute } from './agents/invoke.route.js';
@@ -11,7 +10,7 @@ import { useStrictJsonParser } from './http/json-body-parser.js';
 import { requestIdOf, useRequestIdHeader } from './http/request-id.js';
 import { DEFAULT_LOCALE_PROPERTY } from './http/request-locale.js';
 import { useSecurityHeaders } from './http/security-headers.js';
-import { buildOpenApiDocument } from './openapi/openapi-document.js';
+import { serveOpenApi } from './openapi/openapi-routes.js';
 import type { Settings } from './settings/settings.js';
 
 /** Options for building a gateway in a test or a benchmark. */
@@ -67,7 +66,7 @@ export async function createGateway(
   registerInvokeRoute(app, bodyLimit);
   await registerConsole(app, settings.server.consoleDir);
   // Built on the first request for /docs, not at every boot.
-  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app));
+  serveOpenApi(app);
   app.enableShutdownHooks();
   return app;
 }
