@@ -1,18 +1,17 @@
 import {
-  startFakeOpenAI,
-  startTestGateway,
   type FakeChatRequest,
   type FakeOpenAI,
   type FakeReply,
+  questionOf,
+  startFakeOpenAI,
+  startTestGateway,
   type TestGateway,
+  toolResultsOf,
 } from '@toolgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 
-/** The question of a request: its last user message. */
-const questionOf = (body: FakeChatRequest) =>
-  String([...(body.messages ?? [])].reverse().find((m) => m.role === 'user')?.content ?? '');
-const toolResults = (body: FakeChatRequest) => (body.messages ?? []).filter((m) => m.role === 'tool');
+const toolResults = toolResultsOf;
 
 /** ACME's tokens per UTC day in this test. */
 const ACME_PER_DAY = 100;

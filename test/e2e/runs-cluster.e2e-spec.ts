@@ -2,17 +2,18 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import {
   callApi,
   createTestDatabase,
-  LedgerSimulator,
-  makeConfigDir,
-  startFakeOpenAI,
-  startGatewayProcess,
-  testDatabaseKind,
-  TOOLS_GATEWAY_MAIN,
   type FakeChatRequest,
   type FakeOpenAI,
   type FakeReply,
   type GatewayProcess,
+  LedgerSimulator,
+  makeConfigDir,
+  questionOf,
+  startFakeOpenAI,
+  startGatewayProcess,
   type TestDatabase,
+  testDatabaseKind,
+  TOOLS_GATEWAY_MAIN,
 } from '@toolgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -39,9 +40,6 @@ const LEASE_MS = 2_000;
 const POLL_MS = 200;
 const PLATFORM_YAML = `runs:\n  leaseMs: ${LEASE_MS}\n  pollMs: ${POLL_MS}\n`;
 
-/** The question of a request: its last user message. */
-const questionOf = (body: FakeChatRequest) =>
-  String([...(body.messages ?? [])].reverse().find((m) => m.role === 'user')?.content ?? '');
 /** How many tool results the request carries: the run's step the model is asked for. */
 const resultsIn = (body: FakeChatRequest) => (body.messages ?? []).filter((m) => m.role === 'tool').length;
 

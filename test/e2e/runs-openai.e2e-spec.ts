@@ -1,18 +1,16 @@
 import {
-  startFakeOpenAI,
-  startTestGateway,
   type FakeChatRequest,
   type FakeOpenAI,
   type FakeReply,
+  questionOf,
+  startFakeOpenAI,
+  startTestGateway,
   type TestGateway,
+  toolResultsOf,
 } from '@toolgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-/** The question of a request: its last user message. */
-const questionOf = (body: FakeChatRequest) =>
-  String([...(body.messages ?? [])].reverse().find((m) => m.role === 'user')?.content ?? '');
-/** How many tool results the request carries (0 on a run's first turn). */
-const toolResults = (body: FakeChatRequest) => (body.messages ?? []).filter((m) => m.role === 'tool');
+const toolResults = toolResultsOf;
 
 /**
  * Runs against a real OpenAI-compatible wire: the official client of the models lib talks over

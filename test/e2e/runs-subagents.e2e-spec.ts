@@ -1,13 +1,14 @@
 import { Module } from '@nestjs/common';
 import { DemoBackends } from '@toolgate/tool-packs/testing';
 import {
-  makeConfigDir,
-  openRawSql,
-  startFakeOpenAI,
-  startTestGateway,
   type FakeChatRequest,
   type FakeOpenAI,
   type FakeReply,
+  makeConfigDir,
+  openRawSql,
+  questionOf,
+  startFakeOpenAI,
+  startTestGateway,
   type TestGateway,
 } from '@toolgate/testing';
 import { defineTool, ToolkitModule } from '@toolgate/toolkit';
@@ -102,9 +103,6 @@ agentTypes:
 const RESTART = { service: 'payment-api', reason: 'memory leak after the rollout' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The question of a request: its last user message (a child's is its task). */
-const questionOf = (body: FakeChatRequest) =>
-  String([...(body.messages ?? [])].reverse().find((m) => m.role === 'user')?.content ?? '');
 const toolResults = (body: FakeChatRequest) =>
   (body.messages ?? []).filter((m) => m.role === 'tool').map((m) => String(m.content));
 const toolNames = (body: FakeChatRequest) =>

@@ -48,6 +48,14 @@ export interface FakeOpenAIOptions {
   readonly record?: boolean;
 }
 
+/** The question of a request: its last user message. */
+export const questionOf = (body: FakeChatRequest): string =>
+  String([...(body.messages ?? [])].reverse().find((m) => m.role === 'user')?.content ?? '');
+
+/** The tool results a request carries (none on a run's first turn). */
+export const toolResultsOf = (body: FakeChatRequest): readonly Record<string, unknown>[] =>
+  (body.messages ?? []).filter((m) => m.role === 'tool');
+
 export interface FakeOpenAI {
   /** The base URL to configure, e.g. http://127.0.0.1:41234/v1. */
   readonly url: string;

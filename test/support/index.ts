@@ -11,7 +11,7 @@ export { runLoad, startGatewayProcess, TOOLS_GATEWAY_MAIN } from './gateway-proc
 export { LedgerSimulator } from './ledger-simulator.js';
 export type { GatewayProcess } from './gateway-process.js';
 export { draftFromApiEvent } from './audit-events.js';
-export { startFakeOpenAI } from './fake-openai.js';
+export { questionOf, startFakeOpenAI, toolResultsOf } from './fake-openai.js';
 export type {
   FakeChatRequest,
   FakeOpenAI,

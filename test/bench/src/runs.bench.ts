@@ -1,4 +1,5 @@
 import {
+  questionOf,
   startFakeOpenAI,
   type FakeChatRequest,
   type FakeReply,
@@ -23,10 +24,6 @@ function scriptedTurn(body: FakeChatRequest): FakeReply {
     ? { toolCalls: [{ name: 'bench_noop', arguments: '{}' }], usage: { inputTokens: 40, outputTokens: 8 } }
     : { text: 'done', usage: { inputTokens: 60, outputTokens: 2 } };
 }
-
-/** A run's question: its last user message (the bench tags every run's question). */
-const questionOf = (body: FakeChatRequest) =>
-  String([...(body.messages ?? [])].reverse().find((m) => m.role === 'user')?.content ?? '');
 
 /** One run timed by its client: when the request went out and its answer was read (hrtime ns). */
 interface TimedRun {

@@ -1,9 +1,10 @@
-import { AutoComplete, DatePicker, Form, Input, Select } from 'antd';
+import { DatePicker, Form, Input, Select } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect } from 'react';
 import { RISK_LEVELS, type AuditFilter, type RiskLevel } from '../../api/types';
 import { usePrincipal } from '../../auth/AuthContext';
 import { FilterForm } from '../../components/FilterForm';
+import { TenantPicker } from '../../components/TenantPicker';
 import { RiskBadge } from '../../components/RiskBadge';
 import { useT } from '../../i18n';
 import { AUDIT_EVENT_TYPES } from '@toolgate/contract/rules';
@@ -52,12 +53,7 @@ export function AuditFilters(props: {
         {fixedTenant ? (
           <Input disabled placeholder={fixedTenant} style={{ width: 140 }} />
         ) : (
-          <AutoComplete
-            allowClear
-            style={{ width: 140 }}
-            options={props.tenants.map((id) => ({ value: id }))}
-            placeholder={t('common.all')}
-          />
+          <TenantPicker tenants={props.tenants} />
         )}
       </Form.Item>
       <Form.Item name="tool" label={t('audit.filter.tool')}>

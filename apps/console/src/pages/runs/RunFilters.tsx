@@ -1,7 +1,8 @@
-import { AutoComplete, Form, Input, Select } from 'antd';
+import { Form, Input, Select } from 'antd';
 import { useEffect } from 'react';
 import { RUN_STATUSES, type RunFilter, type RunStatus } from '../../api/types';
 import { FilterForm } from '../../components/FilterForm';
+import { TenantPicker } from '../../components/TenantPicker';
 import { useT } from '../../i18n';
 
 const blank: RunFilter = {
@@ -32,12 +33,7 @@ export function RunFilters(props: {
     >
       {props.tenants && (
         <Form.Item name="tenantId" label={t('common.tenant')}>
-          <AutoComplete
-            allowClear
-            style={{ width: 140 }}
-            options={props.tenants.map((id) => ({ value: id }))}
-            placeholder={t('common.all')}
-          />
+          <TenantPicker tenants={props.tenants} />
         </Form.Item>
       )}
       <Form.Item name="agentType" label={t('runs.filter.agentType')}>
