@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { RunEvent, RunEventType } from '@toolgate/contract';
-import { isUniqueViolation } from '@toolgate/database';
+import { isUniqueViolation, toSqlDateTime, type WriteStatement } from '@toolgate/database';
 import { MoreThan, type DataSource } from 'typeorm';
 import { RunEventEntity } from '../entities/run-event.entity.js';
 import type { RunRef } from '../store/run.repository.js';
@@ -10,6 +10,21 @@ import { GroupedInsert } from './grouped-insert.js';
 /** The wire form of a stored event: the SSE id is the per-run sequence number. */
 export function toRunEvent(e: RunEventEntity): RunEvent {
   return { id: String(e.seq), runId: e.runId, type: e.type, at: e.at.toISOString(), data: e.data };
+}
+
+/** Event rows as one INSERT (plain SQL: TypeORM would build the statement per row). */
+function insertEvents(rows: readonly RunEventEntity[]): WriteStatement {
+  return {
+    sql: `INSERT INTO run_events (tenant_id, run_id, seq, type, data, at) VALUES ${rows.map(() => '(?,?,?,?,?,?)').join(',')}`,
+    params: rows.flatMap((e) => [
+      e.tenantId,
+      e.runId,
+      e.seq,
+      e.type,
+      JSON.stringify(e.data),
+      toSqlDateTime(e.at),
+    ]),
+  };
 }
 
 interface QueuedEvent {
@@ -37,7 +52,10 @@ export class RunEvents {
   private readonly waiters = new Map<string, Set<() => void>>();
 
   /** Events of all runs this gateway drives, inserted together (one statement and commit per group). */
-  private readonly rows = new GroupedInsert<RunEventEntity>((rows) => this.repo.insert(rows as never));
+  private readonly rows = new GroupedInsert<RunEventEntity>((rows) => {
+    const { sql, params } = insertEvents(rows);
+    return this.dataSource.query(sql, [...params]);
+  });
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
@@ -124,9 +142,15 @@ export class RunEvents {
     });
   }
 
-  /** A run just created has no events yet: its first is number 1, without asking the database. */
+  /** The first event of a run being created, number 1: stored in the run's own insert (RunRepository.insert). */
+  first(ref: RunRef, type: RunEventType, data: Record<string, unknown>): WriteStatement {
+    return insertEvents([{ ...ref, seq: 1, type, data, at: new Date() }]);
+  }
+
+  /** A run just created with its first event: its next is number 2, without asking the database. */
   begin(runId: string): void {
-    this.next.set(runId, 1);
+    this.next.set(runId, 2);
+    for (const wake of this.waiters.get(runId) ?? []) wake();
   }
 
   /** Forgets the sequence of a run this gateway no longer drives (another may write next). */
