@@ -18,6 +18,7 @@ export { fromSqlDateTime, toSqlDateTime } from './sql-time.js';
 export { RefreshingCache } from './refreshing-cache.js';
 export type { RefreshingCacheOptions } from './refreshing-cache.js';
 export { TransactionRunner } from './transaction-runner.js';
+export type { WriteStatement } from './transaction-runner.js';
 export { autoIncrementIdColumn, dateTime3, jsonColumn } from './column-types.js';
 export { useBinaryCollation } from './binary-identifiers.js';
 export { DEFAULT_INSTANCE_OPTIONS, InstanceRegistry } from './instances/instance-registry.js';

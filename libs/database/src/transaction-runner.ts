@@ -1,10 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource, EntityManager, QueryResult } from 'typeorm';
 import { isMysql } from './sql-dialect.js';
 
 /** Seconds a MySQL transaction waits for a row lock before giving up (the default is 50). */
 const LOCK_WAIT_SECONDS = 5;
+
+/** What every pooled MySQL connection is set to once, before its first transaction. */
+const SESSION_SETTINGS = [
+  'SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED',
+  `SET SESSION innodb_lock_wait_timeout = ${LOCK_WAIT_SECONDS}`,
+];
+
+/** A parameterised statement that changes rows (INSERT, UPDATE, DELETE). */
+export interface WriteStatement {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+}
 
 /**
  * The one way repositories open a transaction.
@@ -37,8 +49,7 @@ export class TransactionRunner {
     try {
       const connection = (runner as unknown as { databaseConnection: object }).databaseConnection;
       if (!this.prepared.has(connection)) {
-        await runner.query(`SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED`);
-        await runner.query(`SET SESSION innodb_lock_wait_timeout = ${LOCK_WAIT_SECONDS}`);
+        for (const setting of SESSION_SETTINGS) await runner.query(setting);
         this.prepared.add(connection);
       }
       await runner.startTransaction();
@@ -50,6 +61,50 @@ export class TransactionRunner {
         if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
         throw err;
       }
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /**
+   * Runs write statements in one transaction and answers how many rows each changed. MySQL: all
+   * of them, with START and COMMIT (and a new connection's settings), in one round trip
+   * (multipleStatements); a failing statement stops the rest and the transaction is rolled back.
+   * SQLite: one by one in a queued transaction.
+   */
+  writeAll(statements: readonly WriteStatement[]): Promise<number[]> {
+    if (!isMysql(this.dataSource))
+      return this.run(async (em) => {
+        const changed: number[] = [];
+        for (const s of statements) {
+          const result = (await em.queryRunner!.query(s.sql, [...s.params], true)) as QueryResult;
+          changed.push(result.affected ?? 0);
+        }
+        return changed;
+      });
+    return this.writeAllMysql(statements);
+  }
+
+  private async writeAllMysql(statements: readonly WriteStatement[]): Promise<number[]> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      const connection = (runner as unknown as { databaseConnection: object }).databaseConnection;
+      const settings = this.prepared.has(connection) ? [] : SESSION_SETTINGS;
+      const sql = [...settings, 'START TRANSACTION', ...statements.map((s) => s.sql), 'COMMIT'].join(';\n');
+      let results: { affectedRows?: number }[];
+      try {
+        results = (await runner.query(
+          sql,
+          statements.flatMap((s) => s.params),
+        )) as { affectedRows?: number }[];
+      } catch (err) {
+        await runner.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
+      this.prepared.add(connection);
+      const first = settings.length + 1;
+      return statements.map((_, i) => Number(results[first + i]?.affectedRows ?? 0));
     } finally {
       await runner.release();
     }

@@ -16,7 +16,7 @@ import { RunEvents } from './events/run-events.js';
 import { RunDriver } from './loop/run-driver.js';
 import { RunOpener } from './loop/run-opener.js';
 import { attemptCallId, newRunId, newSessionId } from './loop/run-ids.js';
-import { usageOf, type DriveOutcome } from './loop/run-loop.js';
+import { usageOf, type DriveResult } from './loop/run-loop.js';
 import { RUN_MODEL_SOURCE, type RunModelSource } from './loop/run-models.js';
 import { modelLabel, runSettingsOf } from './loop/run-settings.js';
 import { SubAgents } from './loop/sub-agents.js';
@@ -36,7 +36,7 @@ const TENANT_READERS = new Set(['tenant_admin', 'auditor']);
 /** A run just started: its id, and the drive under way (resolves when it finishes or parks). */
 export interface StartedRun {
   readonly ref: RunRef;
-  readonly done: Promise<DriveOutcome>;
+  readonly done: Promise<DriveResult>;
 }
 
 /**
@@ -70,7 +70,9 @@ export class RunService {
     locale: Locale,
   ): Promise<StartedRun> {
     const tenantId = principal.tenantId!;
-    const agent = await this.agents.create(tenantId, agentType, principal);
+    // The agent acts for the principal as stored with the run, as it does when the run resumes.
+    const stored = storedPrincipal(principal);
+    const agent = await this.agents.create(tenantId, agentType, stored);
     await this.tenantTokens.assertAvailable(tenantId);
     if (body.sessionId) await this.mayContinue(principal, agentType, body.sessionId);
     const settings = runSettingsOf(agent.binding);
@@ -80,14 +82,24 @@ export class RunService {
       runId: newRunId(),
       sessionId: body.sessionId ?? newSessionId(),
       agentType,
-      principal: storedPrincipal(principal),
+      principal: stored,
       locale,
       model,
       input: body.input,
       deadlineAt: new Date(Date.now() + settings.deadlineMs),
     }))!;
     const ref = { tenantId, runId: run.runId };
-    return { ref, done: this.driver.drive(run, { newSession: body.sessionId === undefined }) };
+    return { ref, done: this.driver.drive(run, { newSession: body.sessionId === undefined, agent }) };
+  }
+
+  /**
+   * A started run once its drive is done, for its starter: as the drive stored it when it ended
+   * there (not read back), else as stored now (parked, or ended elsewhere).
+   */
+  async viewOfStarted(starter: RunPrincipal, started: StartedRun): Promise<RunView> {
+    const { finished } = await started.done;
+    if (finished) return toRunView(finished.run, finished.steps, finished.calls);
+    return this.view(starter, started.ref.runId);
   }
 
   /**

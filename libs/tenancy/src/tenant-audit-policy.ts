@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { redactionSettingsSchema, type AuditPolicySource, type RedactionSettings } from '@toolgate/audit';
+import { BindingResolver } from './binding-resolver.js';
 import { TenantRepository } from './tenant.repository.js';
 
 /**
@@ -10,7 +11,10 @@ import { TenantRepository } from './tenant.repository.js';
  */
 @Injectable()
 export class TenantAuditPolicy implements AuditPolicySource {
-  constructor(private readonly tenants: TenantRepository) {}
+  constructor(
+    private readonly tenants: TenantRepository,
+    private readonly bindings: BindingResolver,
+  ) {}
 
   async redactionFor(tenantId: string): Promise<RedactionSettings | null> {
     const tenant = await this.tenants.findTenant(tenantId);
@@ -24,10 +28,12 @@ export class TenantAuditPolicy implements AuditPolicySource {
   /**
    * Whether the tenant's trail records its agent runs' text (question, answer, model text): off
    * unless its file says `audit: { runText: true }` — prompts and answers often carry what the
-   * tool inputs' redaction was built to keep out.
+   * tool inputs' redaction was built to keep out. Asked twice per run, of a tenant whose agent
+   * type the run resolved: the tenant row as cached with its bindings (no read per run; a change
+   * through this gateway applies at once, elsewhere within the bindings' cache time).
    */
   async recordsRunText(tenantId: string): Promise<boolean> {
-    const tenant = await this.tenants.findTenant(tenantId);
+    const tenant = await this.bindings.tenant(tenantId);
     return (tenant?.settings as { audit?: { runText?: unknown } } | undefined)?.audit?.runText === true;
   }
 }

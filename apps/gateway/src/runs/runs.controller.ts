@@ -71,12 +71,11 @@ export class RunsController {
     const started = await this.runs.start(p, agentType, body, locale);
     if (accept?.includes('text/event-stream')) {
       let parked = false;
-      void started.done.then((outcome) => (parked = outcome !== 'finished'));
+      void started.done.then(({ outcome }) => (parked = outcome !== 'finished'));
       await streamRunEvents(reply, this.events, started.ref, 0, () => parked);
       return;
     }
-    await started.done;
-    const view = await this.runs.view(p, started.ref.runId);
+    const view = await this.runs.viewOfStarted(p, started);
     if (view.status === 'awaiting_approval') {
       void reply.status(202);
       return parkedAnswer(view, locale);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { RunEvent, RunEventType } from '@toolgate/contract';
-import { isUniqueViolation } from '@toolgate/database';
+import { isUniqueViolation, toSqlDateTime, type WriteStatement } from '@toolgate/database';
 import { MoreThan, type DataSource } from 'typeorm';
 import { RunEventEntity } from '../entities/run-event.entity.js';
 import type { RunRef } from '../store/run.repository.js';
@@ -11,6 +11,27 @@ import { GroupedInsert } from './grouped-insert.js';
 export function toRunEvent(e: RunEventEntity): RunEvent {
   return { id: String(e.seq), runId: e.runId, type: e.type, at: e.at.toISOString(), data: e.data };
 }
+
+/** Event rows as one INSERT (plain SQL: TypeORM would build the statement per row). */
+function insertEvents(rows: readonly RunEventEntity[]): WriteStatement {
+  return {
+    sql: `INSERT INTO run_events (tenant_id, run_id, seq, type, data, at) VALUES ${rows.map(() => '(?,?,?,?,?,?)').join(',')}`,
+    params: rows.flatMap((e) => [
+      e.tenantId,
+      e.runId,
+      e.seq,
+      e.type,
+      JSON.stringify(e.data),
+      toSqlDateTime(e.at),
+    ]),
+  };
+}
+
+/**
+ * How long a drive's first unwritten event waits for the next ones before they are written
+ * together; streams on this gateway see an event at most this much later.
+ */
+const LINGER_MS = 10;
 
 interface QueuedEvent {
   readonly type: RunEventType;
@@ -37,7 +58,10 @@ export class RunEvents {
   private readonly waiters = new Map<string, Set<() => void>>();
 
   /** Events of all runs this gateway drives, inserted together (one statement and commit per group). */
-  private readonly rows = new GroupedInsert<RunEventEntity>((rows) => this.repo.insert(rows as never));
+  private readonly rows = new GroupedInsert<RunEventEntity>((rows) => {
+    const { sql, params } = insertEvents(rows);
+    return this.dataSource.query(sql, [...params]);
+  });
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
@@ -51,14 +75,28 @@ export class RunEvents {
 
   /**
    * A drive's events, stored in the order emitted without the drive waiting for them: what is
-   * emitted while a write is under way goes into the next one, all in one statement (one commit
-   * instead of one per event: a step emits five or more). A write that fails is dropped, as a
-   * lost nudge; the run's own rows are the record.
+   * emitted within LINGER_MS of the first unwritten event, or while a write is under way, goes
+   * into the next write, all in one statement (one commit instead of one per event: a step emits
+   * five or more, and every statement costs the gateway a round trip's CPU). `flushed` writes at
+   * once. A write that fails is dropped, as a lost nudge; the run's own rows are the record.
    */
   queue(ref: RunRef): RunEventQueue {
     let pending: QueuedEvent[] = [];
     let writing: Promise<void> | null = null;
+    /** Ends the current linger early (`flushed`). */
+    let now: (() => void) | null = null;
+    const linger = () =>
+      new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          now = null;
+          resolve();
+        };
+        const timer = setTimeout(done, LINGER_MS);
+        now = done;
+      });
     const drain = async () => {
+      await linger();
       while (pending.length) {
         const batch = pending;
         pending = [];
@@ -72,7 +110,10 @@ export class RunEvents {
         writing ??= drain();
       },
       flushed: async () => {
-        while (writing) await writing;
+        while (writing) {
+          now?.();
+          await writing;
+        }
       },
     };
   }
@@ -124,9 +165,15 @@ export class RunEvents {
     });
   }
 
-  /** A run just created has no events yet: its first is number 1, without asking the database. */
+  /** The first event of a run being created, number 1: stored in the run's own insert (RunRepository.insert). */
+  first(ref: RunRef, type: RunEventType, data: Record<string, unknown>): WriteStatement {
+    return insertEvents([{ ...ref, seq: 1, type, data, at: new Date() }]);
+  }
+
+  /** A run just created with its first event: its next is number 2, without asking the database. */
   begin(runId: string): void {
-    this.next.set(runId, 1);
+    this.next.set(runId, 2);
+    for (const wake of this.waiters.get(runId) ?? []) wake();
   }
 
   /** Forgets the sequence of a run this gateway no longer drives (another may write next). */

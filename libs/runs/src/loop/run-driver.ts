@@ -6,7 +6,7 @@ import { RunEvents } from '../events/run-events.js';
 import { TenantAuditPolicy } from '@toolgate/tenancy';
 import { RUNS_OPTIONS, type RunsOptions } from '../runs.options.js';
 import { RunRepository, type RunRef } from '../store/run.repository.js';
-import { RunLoop, type CreatedRun, type DriveOutcome } from './run-loop.js';
+import { RunLoop, type CreatedRun, type DriveResult, type FinishedRun } from './run-loop.js';
 
 /**
  * Runs the loop of runs this gateway holds the lease of: renews the lease while the loop works,
@@ -16,7 +16,7 @@ import { RunLoop, type CreatedRun, type DriveOutcome } from './run-loop.js';
 @Injectable()
 export class RunDriver implements OnApplicationShutdown {
   private readonly logger = new Logger(RunDriver.name);
-  private readonly active = new Map<string, { controller: AbortController; done: Promise<DriveOutcome> }>();
+  private readonly active = new Map<string, { controller: AbortController; done: Promise<DriveResult> }>();
   private readonly endedListeners: ((run: AgentRunEntity) => void)[] = [];
 
   constructor(
@@ -45,7 +45,7 @@ export class RunDriver implements OnApplicationShutdown {
   }
 
   /** The drive of a run under way on this gateway, if any. */
-  current(runId: string): Promise<DriveOutcome> | undefined {
+  current(runId: string): Promise<DriveResult> | undefined {
     return this.active.get(runId)?.done;
   }
 
@@ -54,7 +54,7 @@ export class RunDriver implements OnApplicationShutdown {
    * rejects (a failure is logged; the lease runs out and the poller takes the run over).
    * `created` when the run was created just now (nothing of it to read back).
    */
-  drive(run: AgentRunEntity, created?: CreatedRun): Promise<DriveOutcome> {
+  drive(run: AgentRunEntity, created?: CreatedRun): Promise<DriveResult> {
     const running = this.active.get(run.runId);
     if (running) return running.done;
     const controller = new AbortController();
@@ -71,13 +71,13 @@ export class RunDriver implements OnApplicationShutdown {
     renew.unref();
     const done = this.loop
       .drive(run, this.owner, controller.signal, created)
-      .then(async (outcome) => {
-        if (outcome === 'finished') await this.ended(ref);
-        return outcome;
+      .then(async (result) => {
+        if (result.outcome === 'finished') await this.ended(ref, result.finished);
+        return result;
       })
-      .catch((err: Error) => {
+      .catch((err: Error): DriveResult => {
         this.logger.error(`run ${run.runId} stopped: ${err.message}`);
-        return 'stopped' as const;
+        return { outcome: 'stopped', finished: null };
       })
       .finally(() => {
         clearInterval(renew);
@@ -98,16 +98,19 @@ export class RunDriver implements OnApplicationShutdown {
     this.endedListeners.push(listener);
   }
 
-  /** A run ended here (its drive finished, or it was cancelled): audited, and its listeners told. */
-  async ended(ref: RunRef): Promise<void> {
-    const run = await this.recordFinished(ref);
+  /**
+   * A run ended here (its drive finished, or it was cancelled): audited, and its listeners told.
+   * `finished`: the run as its drive stored it (not read back).
+   */
+  async ended(ref: RunRef, finished?: FinishedRun | null): Promise<void> {
+    const run = await this.recordFinished(ref, finished ?? undefined);
     if (!run) return;
     for (const listener of this.endedListeners) listener(run);
   }
 
   /** The audit event of a run that ended (completed or failed); cancelled runs are recorded by the cancel. */
-  async recordFinished(ref: RunRef): Promise<AgentRunEntity | null> {
-    const run = await this.runs.find(ref);
+  async recordFinished(ref: RunRef, finished?: FinishedRun): Promise<AgentRunEntity | null> {
+    const run = finished?.run ?? (await this.runs.find(ref));
     if (!run) return null;
     await this.audit.record(
       [
@@ -118,7 +121,7 @@ export class RunDriver implements OnApplicationShutdown {
           agentType: run.agentType,
           sessionId: run.sessionId,
           ...((await this.auditPolicy.recordsRunText(run.tenantId))
-            ? { input: await this.runText(run) }
+            ? { input: await this.runText(run, finished?.steps) }
             : {}),
           details: {
             runId: run.runId,
@@ -142,8 +145,8 @@ export class RunDriver implements OnApplicationShutdown {
   }
 
   /** What the model said in a run: each turn's text and the answer (recorded only when the tenant asks). */
-  private async runText(run: AgentRunEntity) {
-    const steps = await this.runs.steps({ tenantId: run.tenantId, runId: run.runId });
+  private async runText(run: AgentRunEntity, known?: FinishedRun['steps']) {
+    const steps = known ?? (await this.runs.steps({ tenantId: run.tenantId, runId: run.runId }));
     return { modelText: steps.flatMap((s) => (s.text ? [s.text] : [])), answer: run.output };
   }
 

@@ -22,11 +22,12 @@ import {
   type Locale,
   type ToolCallEvent,
 } from '@toolgate/toolkit';
-import type { AgentRunEntity } from '../entities/agent-run.entity.js';
+import { AgentRunEntity } from '../entities/agent-run.entity.js';
 import { RunStepEntity } from '../entities/run-step.entity.js';
 import { RunToolCallEntity } from '../entities/run-tool-call.entity.js';
 import { RunEvents } from '../events/run-events.js';
-import { RunRepository, type RunRef } from '../store/run.repository.js';
+import { RunRepository, type RunEnding, type RunRef } from '../store/run.repository.js';
+import type { SettledStep } from '../store/run-sql.js';
 import { attemptCallId, runCallId } from './run-ids.js';
 import { limitReached } from './run-limits.js';
 import {
@@ -46,10 +47,25 @@ import { SubAgents } from './sub-agents.js';
 /** What the starter of a run knows of it: just created, so nothing of it is stored yet; nor of its session when new. */
 export interface CreatedRun {
   readonly newSession: boolean;
+  /** The agent the starter made for the run's principal (not made twice per run). */
+  readonly agent?: Agent;
 }
 
 /** How one drive of a run ended: finished (any final status), parked on approval, or stopped (lease lost, cancelled). */
 export type DriveOutcome = 'finished' | 'parked' | 'stopped';
+
+/** A run that ended in this drive, exactly as stored (the drive wrote every row of it). */
+export interface FinishedRun {
+  readonly run: AgentRunEntity;
+  readonly steps: readonly RunStepEntity[];
+  readonly calls: readonly RunToolCallEntity[];
+}
+
+/** A drive's outcome; a run finished by a drive that knew all of it comes with its rows. */
+export interface DriveResult {
+  readonly outcome: DriveOutcome;
+  readonly finished: FinishedRun | null;
+}
 
 /** Call statuses that are final: the call has its envelope. */
 const DECIDED = new Set(['succeeded', 'failed', 'denied', 'expired', 'interrupted']);
@@ -82,12 +98,17 @@ interface Drive {
   usage: { inputTokens: number; outputTokens: number };
   /** Writes the drive does not wait for, awaited before it ends. */
   readonly writes: Promise<void>[];
+  /** The last step, settled and not yet stored so: written with the drive's next write. */
+  settled: SettledStep | null;
+  /** The run as it ended in this drive. */
+  finished?: FinishedRun;
   /** The session's earlier runs, read once per drive: they ended before this run was created. */
   history?: { input: string; output: string }[];
 }
 
 /** What ending a run needs: a drive, or the start of one that could not be prepared. */
-type Ending = Pick<Drive, 'ref' | 'owner' | 'emit' | 'run'> & Partial<Pick<Drive, 'usage' | 'steps'>>;
+type Ending = Pick<Drive, 'ref' | 'owner' | 'emit' | 'run'> &
+  Partial<Pick<Drive, 'usage' | 'steps' | 'calls' | 'settled' | 'finished'>>;
 
 /** Why a drive stops early: its signal fired (cancel, lost lease, deadline). */
 class DriveStopped extends Error {}
@@ -120,7 +141,7 @@ export class RunLoop {
     owner: string,
     signal: AbortSignal,
     created?: CreatedRun,
-  ): Promise<DriveOutcome> {
+  ): Promise<DriveResult> {
     const ref = { tenantId: run.tenantId, runId: run.runId };
     // Events are written in batches behind the drive; the drive ends once they are stored.
     const events = this.events.queue(ref);
@@ -128,10 +149,12 @@ export class RunLoop {
     let d: Drive | undefined;
     try {
       d = await this.prepare(run, ref, owner, signal, emit, created);
-      return await this.loop(d);
+      const outcome = await this.loop(d);
+      return { outcome, finished: d.finished ?? null };
     } catch (err) {
-      if (d && (d.signal.aborted || err instanceof DriveStopped)) return this.interrupted(d);
-      if (signal.aborted) return 'stopped';
+      if (d && (d.signal.aborted || err instanceof DriveStopped))
+        return { outcome: await this.interrupted(d), finished: d.finished ?? null };
+      if (signal.aborted) return { outcome: 'stopped', finished: null };
       // Before the loop: the agent type is gone, or its model's provider is not configured.
       const locale = run.locale as Locale;
       const envelope =
@@ -140,8 +163,10 @@ export class RunLoop {
           : err instanceof ToolgateError
             ? err.toEnvelope(locale)
             : errorEnvelope(ErrorCode.INTERNAL_ERROR, locale);
-      return this.fail({ ref, owner, emit, run }, envelope);
+      return { outcome: await this.fail({ ref, owner, emit, run }, envelope), finished: null };
     } finally {
+      // A settled step no later write carried (the drive stopped): stored on its own.
+      if (d?.settled) d.writes.push(this.runs.finishStep(d.ref, d.settled).catch(() => undefined));
       await Promise.all(d?.writes ?? []);
       await events.flushed();
     }
@@ -156,9 +181,11 @@ export class RunLoop {
     created: CreatedRun | undefined,
   ): Promise<Drive> {
     // A sub-agent's run does not get the tools only top-level agents may use, not even by name.
-    const agent = await this.agents.create(run.tenantId, run.agentType, run.principal, {
-      subAgent: run.parentRunId !== null,
-    });
+    const agent =
+      created?.agent ??
+      (await this.agents.create(run.tenantId, run.agentType, run.principal, {
+        subAgent: run.parentRunId !== null,
+      }));
     const settings = runSettingsOf(agent.binding);
     const locale = run.locale as Locale;
     const delegates = await this.subAgents.tools(run.tenantId, settings, locale);
@@ -193,6 +220,7 @@ export class RunLoop {
       calls: created ? [] : await this.runs.calls(ref),
       fresh: new Set(),
       writes: [],
+      settled: null,
       ...(created?.newSession ? { history: [] } : {}),
       usage: { inputTokens: run.inputTokens, outputTokens: run.outputTokens },
     };
@@ -205,10 +233,11 @@ export class RunLoop {
       if (last && !last.finishedAt) {
         // The last stored turn has calls without an outcome: run them, or see how they were decided.
         if ((await this.settleStep(d, last)) === 'parked') return this.park(d);
-        // Not awaited here: a step whose calls all have their outcome is settled again, a no-op,
-        // by whoever drives the run next if this write is lost; the drive ends once it is stored.
-        d.writes.push(this.runs.finishStep(d.ref, last.stepIndex).catch(() => undefined));
+        // Not written here: the step's end goes with the drive's next write (the next turn, or the
+        // run's end). A step whose calls all have their outcome is settled again, a no-op, by
+        // whoever drives the run next if that write is lost.
         last.finishedAt = new Date();
+        d.settled = { stepIndex: last.stepIndex, at: last.finishedAt };
         const answer = this.turnEndingAnswer(d, last);
         if (answer !== null) return this.complete(d, answer);
         continue;
@@ -249,7 +278,8 @@ export class RunLoop {
       }
       d.usage.inputTokens += turn.usage.inputTokens;
       d.usage.outputTokens += turn.usage.outputTokens;
-      await this.tenantTokens.spend(d.ref.tenantId, turn.usage.inputTokens + turn.usage.outputTokens);
+      // Counted beside the turn's own write (never rejects); both are stored before any call runs.
+      const spent = this.tenantTokens.spend(d.ref.tenantId, turn.usage.inputTokens + turn.usage.outputTokens);
       d.emit('model_finished', {
         step: stepIndex,
         text: turn.text,
@@ -284,16 +314,33 @@ export class RunLoop {
           updatedAt: new Date(),
         }),
       );
-      const held = await this.runs.storeStep(step, calls, {
-        owner: d.owner,
-        steps: stepIndex + 1,
-        inputTokens: d.usage.inputTokens,
-        outputTokens: d.usage.outputTokens,
-      });
+      // A turn without calls ends the run: its end is stored with it.
+      const ending: RunEnding | undefined = calls.length
+        ? undefined
+        : { status: 'completed', output: turn.text ?? '', error: null, at: new Date() };
+      const [held] = await Promise.all([
+        this.runs.storeStep(
+          step,
+          calls,
+          {
+            owner: d.owner,
+            steps: stepIndex + 1,
+            inputTokens: d.usage.inputTokens,
+            outputTokens: d.usage.outputTokens,
+          },
+          { settled: d.settled, ending },
+        ),
+        spent,
+      ]);
+      d.settled = null;
       d.steps.push(step);
       d.calls.push(...calls);
       for (const c of calls) d.fresh.add(c.callId);
       if (!held) return 'stopped';
+      if (ending) {
+        this.finished(d, ending);
+        return 'finished';
+      }
       for (const c of calls)
         d.emit('tool_call_requested', {
           step: stepIndex,
@@ -302,7 +349,6 @@ export class RunLoop {
           input: c.input,
           label: humanizeToolName(c.tool),
         });
-      if (!calls.length) return this.complete(d, turn.text ?? '');
     }
   }
 
@@ -570,31 +616,52 @@ export class RunLoop {
   }
 
   private async complete(d: Drive, output: string): Promise<DriveOutcome> {
-    if (!(await this.runs.finish(d.ref, d.owner, { status: 'completed', output, error: null })))
-      return 'stopped';
-    this.finished(d, 'completed', output, null);
-    return 'finished';
+    return this.end(d, { status: 'completed', output, error: null, at: new Date() });
   }
 
-  private async fail(d: Ending, error: ErrorEnvelope): Promise<DriveOutcome> {
-    const ending = {
-      status: 'failed' as const,
+  private fail(d: Ending, error: ErrorEnvelope): Promise<DriveOutcome> {
+    const at = new Date();
+    return this.end(d, {
+      status: 'failed',
       output: null,
       error: error as unknown as Record<string, unknown>,
-    };
-    if (!(await this.runs.finish(d.ref, d.owner, ending))) return 'stopped';
-    this.finished(d, 'failed', null, error);
+      at,
+    });
+  }
+
+  private async end(d: Ending, ending: RunEnding): Promise<DriveOutcome> {
+    const settled = d.settled ?? null;
+    if (!(await this.runs.finish(d.ref, d.owner, ending, settled))) return 'stopped';
+    if (settled) d.settled = null;
+    this.finished(d, ending);
     return 'finished';
   }
 
-  private finished(d: Ending, status: string, output: string | null, error: ErrorEnvelope | null): void {
+  /** Announces the run's end; a drive that knows all of the run keeps it as stored, for its answer. */
+  private finished(d: Ending, ending: RunEnding): void {
+    const usage = d.usage ?? { inputTokens: d.run.inputTokens, outputTokens: d.run.outputTokens };
+    const steps = d.steps?.length ?? d.run.steps;
     d.emit('run_finished', {
-      status,
-      output,
-      error,
-      usage: usageOf(d.usage ?? { inputTokens: d.run.inputTokens, outputTokens: d.run.outputTokens }),
-      steps: d.steps?.length ?? d.run.steps,
+      status: ending.status,
+      output: ending.output,
+      error: ending.error,
+      usage: usageOf(usage),
+      steps,
     });
+    if (!d.steps || !d.calls) return;
+    const run = Object.assign(new AgentRunEntity(), d.run, {
+      status: ending.status,
+      output: ending.output,
+      error: ending.error,
+      steps,
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      leaseOwner: null,
+      leaseUntil: null,
+      updatedAt: ending.at,
+      finishedAt: ending.at,
+    });
+    d.finished = { run, steps: d.steps, calls: d.calls };
   }
 }
 

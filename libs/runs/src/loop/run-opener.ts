@@ -65,8 +65,18 @@ export class RunOpener {
       updatedAt: now,
       finishedAt: null,
     } satisfies Partial<AgentRunEntity>);
+    const ref = { tenantId: n.tenantId, runId: n.runId };
     try {
-      await this.runs.insert(run);
+      // The run and its first event in one commit.
+      await this.runs.insert(run, [
+        this.events.first(ref, 'run_started', {
+          agentType: n.agentType,
+          model: n.model,
+          input: n.input,
+          sessionId: n.sessionId,
+          ...(n.parent ? { parentRunId: n.parent.runId, parentCallId: n.parent.callId } : {}),
+        }),
+      ]);
     } catch (err) {
       if (n.parent && isUniqueViolation(err)) return null;
       throw err;
@@ -94,13 +104,6 @@ export class RunOpener {
       ],
       `${n.runId}:started`,
     );
-    await this.events.emit({ tenantId: n.tenantId, runId: n.runId }, 'run_started', {
-      agentType: n.agentType,
-      model: n.model,
-      input: n.input,
-      sessionId: n.sessionId,
-      ...(n.parent ? { parentRunId: n.parent.runId, parentCallId: n.parent.callId } : {}),
-    });
     return run;
   }
 }

@@ -1,11 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { RunStatus } from '@toolgate/contract';
-import { TransactionRunner } from '@toolgate/database';
+import { toSqlDateTime, TransactionRunner, type WriteStatement } from '@toolgate/database';
 import { Brackets, In, type DataSource } from 'typeorm';
 import { AgentRunEntity } from '../entities/agent-run.entity.js';
 import { RunStepEntity } from '../entities/run-step.entity.js';
 import { RunToolCallEntity } from '../entities/run-tool-call.entity.js';
+import {
+  finishStep,
+  insertCalls,
+  insertRun,
+  insertStep,
+  updateCall,
+  updateDrivenRun,
+  type SettledStep,
+} from './run-sql.js';
 
 /** A run's key: run ids are unique per tenant, and every statement names both. */
 export interface RunRef {
@@ -30,7 +39,26 @@ export interface RunEnding {
   readonly status: 'completed' | 'failed';
   readonly output: string | null;
   readonly error: Record<string, unknown> | null;
+  /** When: the run's `updatedAt` and `finishedAt`. */
+  readonly at: Date;
 }
+
+/** What a drive's write of its progress carries along: the step settled before it, the run's end. */
+export interface Fold {
+  readonly settled?: SettledStep | null;
+  readonly ending?: RunEnding;
+}
+
+/** The columns of a run that ended. */
+const endingColumns = (e: RunEnding) => ({
+  status: e.status,
+  output: e.output,
+  error: e.error === null ? null : JSON.stringify(e.error),
+  lease_owner: null,
+  lease_until: null,
+  updated_at: toSqlDateTime(e.at),
+  finished_at: toSqlDateTime(e.at),
+});
 
 /** A driven run's step count and token usage so far, written by the lease owner. */
 export interface RunProgress {
@@ -58,8 +86,9 @@ export class RunRepository {
     return this.dataSource.getRepository(AgentRunEntity);
   }
 
-  async insert(run: AgentRunEntity): Promise<void> {
-    await this.runs.insert(run);
+  /** Stores a new run, with `also` (its first event) in the same transaction. */
+  async insert(run: AgentRunEntity, also: readonly WriteStatement[] = []): Promise<void> {
+    await this.transactions.writeAll([insertRun(run), ...also]);
   }
 
   find(ref: RunRef): Promise<AgentRunEntity | null> {
@@ -155,21 +184,18 @@ export class RunRepository {
     return (result.affected ?? 0) > 0;
   }
 
-  async finish(ref: RunRef, owner: string, ending: RunEnding): Promise<boolean> {
-    const now = new Date();
-    const result = await this.runs.update(
-      { ...ref, status: 'running', leaseOwner: owner },
-      {
-        status: ending.status,
-        output: ending.output,
-        error: ending.error as Record<string, any> | null,
-        leaseOwner: null,
-        leaseUntil: null,
-        updatedAt: now,
-        finishedAt: now,
-      },
-    );
-    return (result.affected ?? 0) > 0;
+  /** Ends a driven run (with the step settled just before, if any) in one transaction. */
+  async finish(
+    ref: RunRef,
+    owner: string,
+    ending: RunEnding,
+    settled?: SettledStep | null,
+  ): Promise<boolean> {
+    const changed = await this.transactions.writeAll([
+      ...(settled ? [finishStep(ref, settled)] : []),
+      updateDrivenRun(ref, owner, endingColumns(ending)),
+    ]);
+    return changed.at(-1)! > 0;
   }
 
   /** Cancels a run that has not ended; whoever drives it stops at its next lease renewal. */
@@ -236,25 +262,32 @@ export class RunRepository {
 
   /**
    * Stores a model turn and its tool calls (all `running`), before any runs, with the run's step
-   * count and token usage so far, in one transaction (one commit per turn). False when the run is
-   * no longer this gateway's (the turn is stored all the same, as when the two were written apart).
+   * count and token usage so far, in one transaction (one commit, one round trip on MySQL) — with
+   * the previous step's end when it was settled since, and the run's end when the turn ends it.
+   * False when the run is no longer this gateway's (the turn is stored all the same, as when the
+   * two were written apart).
    */
-  storeStep(step: RunStepEntity, calls: RunToolCallEntity[], progress: RunProgress): Promise<boolean> {
-    return this.transactions.run(async (em) => {
-      await em.insert(RunStepEntity, step);
-      if (calls.length) await em.insert(RunToolCallEntity, calls as never);
-      const result = await em.update(
-        AgentRunEntity,
-        { tenantId: step.tenantId, runId: step.runId, status: 'running', leaseOwner: progress.owner },
-        {
-          steps: progress.steps,
-          inputTokens: progress.inputTokens,
-          outputTokens: progress.outputTokens,
-          updatedAt: new Date(),
-        },
-      );
-      return (result.affected ?? 0) > 0;
-    });
+  async storeStep(
+    step: RunStepEntity,
+    calls: RunToolCallEntity[],
+    progress: RunProgress,
+    fold: Fold = {},
+  ): Promise<boolean> {
+    const ref = { tenantId: step.tenantId, runId: step.runId };
+    const at = fold.ending?.at ?? new Date();
+    const changed = await this.transactions.writeAll([
+      ...(fold.settled ? [finishStep(ref, fold.settled)] : []),
+      insertStep(step),
+      ...(calls.length ? [insertCalls(calls)] : []),
+      updateDrivenRun(ref, progress.owner, {
+        steps: progress.steps,
+        input_tokens: progress.inputTokens,
+        output_tokens: progress.outputTokens,
+        updated_at: toSqlDateTime(at),
+        ...(fold.ending ? endingColumns(fold.ending) : {}),
+      }),
+    ]);
+    return changed.at(-1)! > 0;
   }
 
   /** Records a call's outcome (or that it parked). */
@@ -262,15 +295,8 @@ export class RunRepository {
     call: RunToolCallEntity,
     fields: Pick<RunToolCallEntity, 'status' | 'approvalId' | 'result' | 'modelText'>,
   ): Promise<void> {
-    await this.dataSource.getRepository(RunToolCallEntity).update(
-      {
-        tenantId: call.tenantId,
-        runId: call.runId,
-        stepIndex: call.stepIndex,
-        callIndex: call.callIndex,
-      },
-      { ...fields, updatedAt: new Date() } as never,
-    );
+    const { sql, params } = updateCall(call, fields, new Date());
+    await this.dataSource.query(sql, [...params]);
   }
 
   /** Makes `attempt` the current attempt of a call (a re-run after a takeover). */
@@ -286,9 +312,8 @@ export class RunRepository {
     );
   }
 
-  async finishStep(ref: RunRef, stepIndex: number): Promise<void> {
-    await this.dataSource
-      .getRepository(RunStepEntity)
-      .update({ tenantId: ref.tenantId, runId: ref.runId, stepIndex }, { finishedAt: new Date() });
+  async finishStep(ref: RunRef, settled: SettledStep): Promise<void> {
+    const { sql, params } = finishStep(ref, settled);
+    await this.dataSource.query(sql, [...params]);
   }
 }
