@@ -187,7 +187,7 @@ export async function agentRuns(
           gateway.map((s) => s.lastStep),
         ),
         row(
-          '  step 3: last answer → run JSON at the client (run finished, read back)',
+          '  step 3: last answer → run JSON at the client (run finished, answer built from the drive)',
           gateway.map((s) => s.end),
         ),
         row(
