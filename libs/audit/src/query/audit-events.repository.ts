@@ -86,21 +86,29 @@ export class AuditEventsRepository {
   }
 
   /**
-   * All matching rows, oldest first, in chunks: constant memory for exports of any size. Chunks
-   * stay small because reading and mapping one is synchronous work (all of it on SQLite, whose
-   * driver is synchronous): 1,000 rows held the event loop for tens of milliseconds.
+   * All matching rows, oldest first, in chunks: constant memory for exports of any size, and
+   * bounded work per query. Each query looks at one window of `window` event ids, never "the next
+   * `n` matches": with a filter that matches few events, that would scan the whole table in one
+   * query, and on SQLite (a synchronous driver) hold the event loop for all of it. The export is
+   * the trail as it was when it started (ids up to the newest one then).
    */
-  async *scan(filter: AuditFilter, chunk = 200): AsyncGenerator<AuditEventRecord[]> {
-    let afterId = '0';
-    for (;;) {
+  async *scan(filter: AuditFilter, window = 200): AsyncGenerator<AuditEventRecord[]> {
+    const bounds = await this.events
+      .createQueryBuilder('e')
+      .select('MIN(e.id)', 'min')
+      .addSelect('MAX(e.id)', 'max')
+      .getRawOne<{ min: string | number | null; max: string | number | null }>();
+    if (bounds?.min === null || bounds?.min === undefined || bounds.max === null) return;
+    const last = BigInt(bounds.max);
+    for (let from = BigInt(bounds.min) - 1n; from < last; from += BigInt(window)) {
       const rows = await this.filtered(filter)
-        .andWhere('e.id > :afterId', { afterId })
+        .andWhere('e.id > :from AND e.id <= :to', {
+          from: String(from),
+          to: String(from + BigInt(window)),
+        })
         .orderBy('e.id', 'ASC')
-        .take(chunk)
         .getMany();
-      if (!rows.length) return;
-      yield rows.map(toRecord);
-      afterId = String(rows.at(-1)!.id);
+      if (rows.length) yield rows.map(toRecord);
     }
   }
 
