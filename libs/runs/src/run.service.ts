@@ -15,7 +15,7 @@ import { AgentRunEntity, type StoredRunPrincipal } from './entities/agent-run.en
 import { RunEvents } from './events/run-events.js';
 import { RunDriver } from './loop/run-driver.js';
 import { RunOpener } from './loop/run-opener.js';
-import { attemptCallId, newRunId, newSessionId } from './loop/run-ids.js';
+import { attemptCallId, FINAL_CALL_STATUSES, newRunId, newSessionId } from './loop/run-ids.js';
 import { usageOf, type DriveResult } from './loop/run-loop.js';
 import { RUN_MODEL_SOURCE, type RunModelSource } from './loop/run-models.js';
 import { modelLabel, runSettingsOf } from './loop/run-settings.js';
@@ -26,9 +26,6 @@ import { toRunView } from './store/run-view.js';
 
 /** A reader or starter of runs: agent keys may be limited to some agent types. */
 export type RunPrincipal = AgentPrincipal;
-
-/** Call statuses that are final: the call has its envelope. */
-const FINAL_CALL = new Set(['succeeded', 'failed', 'denied', 'expired', 'interrupted']);
 
 /** Roles that read every run of their tenant (platform admins: of every tenant). */
 const TENANT_READERS = new Set(['tenant_admin', 'auditor']);
@@ -224,10 +221,10 @@ export class RunService {
    */
   private async closeCalls(ref: RunRef, cancelled: ErrorEnvelope): Promise<void> {
     for (const c of await this.runs.calls(ref)) {
-      if (FINAL_CALL.has(c.status)) continue;
+      if (FINAL_CALL_STATUSES.has(c.status)) continue;
       const record = await this.callRecords.find({ tenantId: ref.tenantId, callId: attemptCallId(c) });
       const [status, result] =
-        record && FINAL_CALL.has(record.status) && record.envelope
+        record && FINAL_CALL_STATUSES.has(record.status) && record.envelope
           ? [record.status as RunToolCallEntity['status'], record.envelope as Record<string, unknown>]
           : (['interrupted', { ...cancelled, callId: c.callId }] as const);
       await this.runs.updateCall(c, {

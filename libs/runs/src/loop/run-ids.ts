@@ -19,3 +19,12 @@ export const runCallId = (runId: string, step: number, index: number): string =>
  */
 export const attemptCallId = (call: { readonly callId: string; readonly attempt: number }): string =>
   call.attempt > 1 ? `${call.callId}.r${call.attempt}` : call.callId;
+
+/** Call statuses that are final: the call has its envelope (a parked call is decided). */
+export const FINAL_CALL_STATUSES: ReadonlySet<string> = new Set([
+  'succeeded',
+  'failed',
+  'denied',
+  'expired',
+  'interrupted',
+]);

@@ -28,7 +28,7 @@ import { RunToolCallEntity } from '../entities/run-tool-call.entity.js';
 import { RunEvents } from '../events/run-events.js';
 import { RunRepository, type RunEnding, type RunRef } from '../store/run.repository.js';
 import type { SettledStep } from '../store/run-sql.js';
-import { attemptCallId, runCallId } from './run-ids.js';
+import { attemptCallId, FINAL_CALL_STATUSES, runCallId } from './run-ids.js';
 import { limitReached } from './run-limits.js';
 import {
   metaTools,
@@ -66,9 +66,6 @@ export interface DriveResult {
   readonly outcome: DriveOutcome;
   readonly finished: FinishedRun | null;
 }
-
-/** Call statuses that are final: the call has its envelope. */
-const DECIDED = new Set(['succeeded', 'failed', 'denied', 'expired', 'interrupted']);
 
 /** Everything one drive of a run works with. */
 interface Drive {
@@ -413,7 +410,7 @@ export class RunLoop {
         continue;
       }
       const record = await this.callRecords.find({ tenantId: d.ref.tenantId, callId: attemptCallId(c) });
-      if (!record || !DECIDED.has(record.status) || !record.envelope) {
+      if (!record || !FINAL_CALL_STATUSES.has(record.status) || !record.envelope) {
         waiting = true;
         continue;
       }

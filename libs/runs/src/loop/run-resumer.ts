@@ -9,11 +9,8 @@ import type { AgentRunEntity } from '../entities/agent-run.entity.js';
 import { RUNS_OPTIONS, type RunsOptions } from '../runs.options.js';
 import { RunRepository, type RunRef } from '../store/run.repository.js';
 import { RunDriver } from './run-driver.js';
-import { attemptCallId } from './run-ids.js';
+import { attemptCallId, FINAL_CALL_STATUSES } from './run-ids.js';
 import { delegateSettled } from './sub-agents.js';
-
-/** Call statuses that end a parked call. */
-const DECIDED = new Set(['succeeded', 'failed', 'denied', 'expired', 'interrupted']);
 
 /** A tenant-keyed id (run ids and call ids are unique per tenant). */
 const keyOf = (tenantId: string, id: string) => `${tenantId}\u0000${id}`;
@@ -86,7 +83,7 @@ export class RunResumer extends PeriodicSweep implements ApprovalDecisionListene
       approvals.map((c) => ({ tenantId: c.tenantId, callId: attemptCallId(c) })),
     );
     const decided = new Set(
-      records.filter((r) => DECIDED.has(r.status)).map((r) => keyOf(r.tenantId, r.callId)),
+      records.filter((r) => FINAL_CALL_STATUSES.has(r.status)).map((r) => keyOf(r.tenantId, r.callId)),
     );
     for (const c of approvals)
       if (!decided.has(keyOf(c.tenantId, attemptCallId(c)))) waiting.add(keyOf(c.tenantId, c.runId));
