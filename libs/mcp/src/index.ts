@@ -1,0 +1,2 @@
+// Toolgate as an MCP server: each agent type of a tenant served over Streamable HTTP (issue 11).
+export {};
