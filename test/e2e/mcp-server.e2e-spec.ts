@@ -1,8 +1,39 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Module } from '@nestjs/common';
 import { makeConfigDir, startTestGateway, type TestGateway } from '@toolgate/testing';
+import { defineTool, ToolkitModule } from '@toolgate/toolkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { abortProbe, TestToolsModule } from './test-tools.js';
+
+/** A tool with a fixed label (its title), an object output schema and a model projection. */
+const lookupInvoice = defineTool({
+  name: 'lookup_invoice',
+  description: 'Looks an invoice up by number (MCP test tool).',
+  inputSchema: z.object({ number: z.string().min(1) }),
+  outputSchema: z.object({ number: z.string(), amount: z.number() }),
+  risk: { level: 'L0' },
+  label: { start: 'Invoice lookup' },
+  toModelOutput: (o: { number: string; amount: number }) => ({
+    type: 'text',
+    value: `Invoice ${o.number}: ${o.amount}`,
+  }),
+  execute: ({ number }) => ({ number, amount: 1200 }),
+});
+
+/** A deferred tool: hidden from tools/list, reached through tool_search / tool_call. */
+const archiveSearch = defineTool({
+  name: 'archive_search',
+  description: 'Searches the old ledger archive (MCP test tool).',
+  inputSchema: z.object({ term: z.string() }),
+  risk: { level: 'L2' },
+  deferred: true,
+  execute: ({ term }) => ({ hits: [term] }),
+});
+
+@Module({ imports: [ToolkitModule.forFeature([lookupInvoice, archiveSearch], 'McpTestTools')] })
+class McpTestToolsModule {}
 
 /** A tenant of the test's own: one agent type with a spread of test tools, one narrow. */
 const MCPCO_YAML = `
@@ -17,6 +48,12 @@ agentTypes:
       - record_note
       - slow_note
       - await_abort
+      - lookup_invoice
+  archivist:
+    description: Reads the archive.
+    tools:
+      - noop
+      - archive_search
   narrow:
     description: Only the no-op.
     tools:
@@ -32,18 +69,20 @@ describe('Toolgate as an MCP server', () => {
   let acmeApprover: string;
   let narrowKey: string;
   let globexKey: string;
+  let auditor: string;
   const clients: Client[] = [];
 
   beforeAll(async () => {
     gw = await startTestGateway({
       env: { TOOLGATE_CONFIG_DIR: makeConfigDir({ mcpco: MCPCO_YAML }) },
-      imports: [TestToolsModule],
+      imports: [TestToolsModule, McpTestToolsModule],
     });
     key = await gw.createKey('agent', 'mcpco');
     narrowKey = await gw.createKey('agent', 'mcpco', { agentTypes: ['narrow'] });
     acmeAgent = await gw.createKey('agent', 'acme');
     acmeApprover = await gw.createKey('approver', 'acme');
     globexKey = await gw.createKey('agent', 'globex');
+    auditor = await gw.createKey('auditor', 'mcpco');
   });
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
@@ -73,8 +112,14 @@ describe('Toolgate as an MCP server', () => {
       'record_note',
       'slow_note',
       'await_abort',
+      'lookup_invoice',
       'toolgate_call_status',
     ]);
+    const invoice = tools[5]!;
+    expect(invoice).toMatchObject({
+      title: 'Invoice lookup',
+      outputSchema: { type: 'object', properties: { number: { type: 'string' } } },
+    });
     const noop = tools[0]!;
     expect(noop).toMatchObject({
       title: 'Noop',
@@ -93,6 +138,45 @@ describe('Toolgate as an MCP server', () => {
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual({ stored: 5 });
     expect(result.content).toEqual([{ type: 'text', text: '{"stored":5}' }]);
+    const callId = result._meta?.['toolgate/callId'] as string;
+    expect(callId).toEqual(expect.any(String));
+    // The audit trail and the metrics say the call came through MCP.
+    const story = await gw.api('GET', `/v1/audit/calls/${callId}`, { key: auditor });
+    expect(story.status).toBe(200);
+    const events = story.body.data.events as { event: string; details?: { face?: string } }[];
+    expect(events.map((e) => e.event)).toEqual(['started', 'finished']);
+    expect(events.every((e) => e.details?.face === 'mcp')).toBe(true);
+    const metrics = await gw.api('GET', '/metrics', { key: null });
+    expect(metrics.text).toContain('toolgate_tool_calls_total{tool="record_note",code="OK",face="mcp"} 1');
+  });
+
+  it('answers the model projection as text and the full data as structuredContent', async () => {
+    const client = await connect('helper');
+    const result = await client.callTool({ name: 'lookup_invoice', arguments: { number: 'F-7' } });
+    expect(result.structuredContent).toEqual({ number: 'F-7', amount: 1200 });
+    expect(result.content).toEqual([{ type: 'text', text: 'Invoice F-7: 1200' }]);
+  });
+
+  it('hides deferred tools behind tool_search / tool_call, which reach them through the same pipeline', async () => {
+    const client = await connect('archivist');
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['noop', 'tool_search', 'tool_call', 'toolgate_call_status']);
+    const found = await client.callTool({ name: 'tool_search', arguments: { query: 'ledger archive' } });
+    expect(found.structuredContent).toMatchObject({ result: [{ name: 'archive_search' }] });
+    // Not listed, so not callable by name: what tools/list shows and tools/call accepts agree.
+    await expect(client.callTool({ name: 'archive_search', arguments: { term: 'x' } })).rejects.toMatchObject(
+      {
+        code: -32602,
+      },
+    );
+    const called = await client.callTool({
+      name: 'tool_call',
+      arguments: { name: 'archive_search', input: { term: '2019' } },
+    });
+    expect(called.structuredContent).toEqual({ hits: ['2019'] });
+    await expect(
+      client.callTool({ name: 'tool_call', arguments: { name: 'restart_service', input: {} } }),
+    ).rejects.toMatchObject({ code: -32602 });
   });
 
   it('answers invalid input as a readable tool error, so the model can correct itself', async () => {

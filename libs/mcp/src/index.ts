@@ -2,7 +2,7 @@
 export { HttpMultiplexTransport } from './http-multiplex-transport.js';
 export type { McpReplyWriter } from './http-multiplex-transport.js';
 export type { McpCaller } from './mcp-caller.js';
-export { envelopeResult, toCallToolResult } from './mcp-results.js';
+export { CALL_ID_META, envelopeResult, toCallToolResult } from './mcp-results.js';
 export { MCP_SERVER_INFO, McpServerService } from './mcp-server.service.js';
 export { MCP_TASK_SUPPORT } from './mcp-task-support.js';
 export type { McpTaskCall, McpTaskSupport } from './mcp-task-support.js';

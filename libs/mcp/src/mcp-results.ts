@@ -23,13 +23,20 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
  */
 export function toCallToolResult(result: ToolCallResult, locale: Locale): CallToolResult {
   const envelope = result.envelope;
-  if (!isOk(envelope)) return errorResult({ ...envelope, callId: envelope.callId ?? result.callId }, locale);
+  // What REST answers in X-Call-Id: the key to the audit trail and to GET /v1/calls/:callId.
+  const _meta = { [CALL_ID_META]: result.callId };
+  if (!isOk(envelope))
+    return { ...errorResult({ ...envelope, callId: envelope.callId ?? result.callId }, locale), _meta };
   const data = envelope.data;
   return {
     content: result.modelOutput ? contentOf(result.modelOutput) : [{ type: 'text', text: json(data) }],
     ...(data === undefined ? {} : { structuredContent: isPlainObject(data) ? data : { result: data } }),
+    _meta,
   };
 }
+
+/** The `_meta` key of a tool result that carries the call id. */
+export const CALL_ID_META = 'toolgate/callId';
 
 /** An envelope (a tool's or a meta-tool's) as an MCP result. */
 export function envelopeResult(envelope: Envelope, locale: Locale): CallToolResult {
