@@ -219,16 +219,25 @@ function replyWriter(request: FastifyRequest, reply: FastifyReply, done: () => v
           void reply
             .status(200)
             .type('application/json; charset=utf-8')
-            .send(batch ? `[${responses.map(jsonOf).join(',')}]` : jsonOf(responses[0]!));
+            .send(batch ? `[${responses.map(jsonOf).join(',')}]` : bodyOf(responses[0]!));
       }
       done();
     },
   };
 }
 
-/** A message's JSON; a result serialized ahead of time (a cached `tools/list`) is spliced in as is. */
+/** A message's JSON as text (stream events, batches). */
 function jsonOf(message: JSONRPCMessage): string {
+  const body = bodyOf(message);
+  return typeof body === 'string' ? body : body.toString('utf8');
+}
+
+const CLOSE_BRACE = Buffer.from('}');
+
+/** A message's JSON; a result serialized ahead of time (a cached `tools/list`) is spliced in as bytes. */
+function bodyOf(message: JSONRPCMessage): string | Buffer {
   const raw = 'result' in message ? preserializedJson(message.result) : undefined;
   if (raw === undefined) return JSON.stringify(message);
-  return `{"jsonrpc":"2.0","id":${JSON.stringify((message as { id: unknown }).id)},"result":${raw}}`;
+  const id = JSON.stringify((message as { id: unknown }).id);
+  return Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":${id},"result":`), raw, CLOSE_BRACE]);
 }
