@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { HttpMultiplexTransport, type McpReplyWriter } from './http-multiplex-transport.js';
 import type { McpCaller } from './mcp-caller.js';
 
-const callerOf = (keyId: string) =>
-  ({ principal: { principalId: keyId }, gone: new AbortController().signal }) as unknown as McpCaller;
+const callerOf = (keyId: string) => ({ principal: { principalId: keyId } }) as unknown as McpCaller;
 
 /** A writer that records what an HTTP reply would have carried. */
 function recorder(canStream = true) {
@@ -119,6 +118,22 @@ describe('HttpMultiplexTransport', () => {
     // The late response of the cancelled request goes nowhere.
     await transport.send({ jsonrpc: '2.0', id, result: {} });
     expect(r.out.ended).toHaveLength(1);
+  });
+
+  it('stops only the requests marked for it when the HTTP client goes away', () => {
+    const { transport, delivered } = setUp();
+    const r = recorder();
+    const exchange = transport.deliver([call(1), call(2)], true, callerOf('k'), r.writer);
+    const [readOnly, sideEffect] = delivered.map((m) => (m as { id: number }).id);
+    transport.stopOnDisconnect(readOnly!);
+    transport.clientGone(exchange);
+    expect(delivered.slice(2)).toEqual([
+      expect.objectContaining({
+        method: 'notifications/cancelled',
+        params: expect.objectContaining({ requestId: readOnly }),
+      }),
+    ]);
+    expect(transport.callerOf(sideEffect!).principal.principalId).toBe('k');
   });
 
   it('drops params.task when no task support is bound, and keeps it when there is', () => {

@@ -21,8 +21,10 @@ export interface McpReplyWriter {
 }
 
 /** One HTTP POST: its requests still waiting for a response, and what was answered so far. */
-class Exchange {
+export class Exchange {
   private open = 0;
+  /** Internal ids of its requests still in flight. */
+  readonly inFlight = new Set<number>();
   private streaming = false;
   private readonly responses: JSONRPCMessage[] = [];
 
@@ -64,6 +66,8 @@ interface Pending {
   readonly cancelKey: string;
   readonly exchange: Exchange;
   readonly caller: McpCaller;
+  /** Stopped when its HTTP client goes away (read-only calls: nobody is left to answer). */
+  stopOnDisconnect?: boolean;
 }
 
 /**
@@ -110,7 +114,7 @@ export class HttpMultiplexTransport implements Transport {
     batch: boolean,
     caller: McpCaller,
     writer: McpReplyWriter,
-  ): void {
+  ): Exchange {
     const exchange = new Exchange(writer, batch);
     const keyPrefix = `${caller.principal.principalId}\n`;
     for (const message of messages) {
@@ -119,6 +123,7 @@ export class HttpMultiplexTransport implements Transport {
         const cancelKey = keyPrefix + typeof message.id + String(message.id);
         this.pending.set(id, { clientId: message.id, cancelKey, exchange, caller });
         this.byClient.set(cancelKey, id);
+        exchange.inFlight.add(id);
         exchange.opened();
         const params =
           this.acceptsTasks() || !message.params?.task ? message.params : withoutTask(message.params);
@@ -130,6 +135,32 @@ export class HttpMultiplexTransport implements Transport {
       // Responses from the client answer requests this server never sends: nothing to do.
     }
     exchange.delivered();
+    return exchange;
+  }
+
+  /** Marks a request in flight to be stopped if its HTTP client goes away. */
+  stopOnDisconnect(requestId: RequestId): void {
+    const pending = typeof requestId === 'number' ? this.pending.get(requestId) : undefined;
+    if (pending) pending.stopOnDisconnect = true;
+  }
+
+  /**
+   * The HTTP client of `exchange` went away: its requests marked `stopOnDisconnect` are cancelled
+   * in the server (their handler's signal fires), as a `notifications/cancelled` would; the others
+   * run to their end and their answers go nowhere.
+   */
+  clientGone(exchange: Exchange): void {
+    for (const id of [...exchange.inFlight]) {
+      const pending = this.pending.get(id);
+      if (!pending?.stopOnDisconnect) continue;
+      this.onmessage?.({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: id, reason: 'the client closed the connection' },
+      });
+      this.settle(id, pending);
+      exchange.respond(undefined);
+    }
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
@@ -169,6 +200,7 @@ export class HttpMultiplexTransport implements Transport {
 
   private settle(id: number, pending: Pending): void {
     this.pending.delete(id);
+    pending.exchange.inFlight.delete(id);
     if (this.byClient.get(pending.cancelKey) === id) this.byClient.delete(pending.cancelKey);
   }
 }

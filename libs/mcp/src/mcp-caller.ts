@@ -16,6 +16,4 @@ export interface McpCaller {
   readonly traceparent?: string;
   /** The negotiated protocol version (`MCP-Protocol-Version`), or the spec's default when absent. */
   readonly protocolVersion: string;
-  /** Fires when the HTTP client went away before its answer. */
-  readonly gone: AbortSignal;
 }

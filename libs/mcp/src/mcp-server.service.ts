@@ -110,14 +110,18 @@ export class McpServerService implements OnModuleInit {
     );
   }
 
-  /** Hands the messages of one HTTP request to the server; the writer carries the answers back. */
+  /**
+   * Hands the messages of one HTTP request to the server; the writer carries the answers back.
+   * Answers a function to call if the HTTP client goes away before the end.
+   */
   deliver(
     messages: readonly JSONRPCMessage[],
     batch: boolean,
     caller: McpCaller,
     writer: McpReplyWriter,
-  ): void {
-    this.transport.deliver(messages, batch, caller, writer);
+  ): () => void {
+    const exchange = this.transport.deliver(messages, batch, caller, writer);
+    return () => this.transport.clientGone(exchange);
   }
 
   private async callTool(
@@ -156,7 +160,8 @@ export class McpServerService implements OnModuleInit {
     }
     const tool = agent.tool(toolName);
     // A gone client stops a read-only call (nobody to answer); L1+ runs to its end, as on REST.
-    const signal = tool.contract.risk.level === 'L0' ? eitherSignal(extra.signal, caller.gone) : extra.signal;
+    if (tool.contract.risk.level === 'L0') this.transport.stopOnDisconnect(extra.requestId);
+    const signal = extra.signal;
     const progressToken = meta?.progressToken;
     const result = await agent.invoke(toolName, input, {
       locale,
@@ -215,26 +220,6 @@ function progressReporter(
     const n = progress;
     queueMicrotask(() => send({ progressToken, progress: n, ...(label ? { message: label } : {}) }));
   };
-}
-
-/** A signal that fires when either does (AbortSignal.any costs weak references on a hot path). */
-function eitherSignal(a: AbortSignal, b: AbortSignal): AbortSignal {
-  if (a.aborted) return a;
-  if (b.aborted) return b;
-  const both = new AbortController();
-  const onA = () => both.abort(a.reason);
-  const onB = () => both.abort(b.reason);
-  a.addEventListener('abort', onA, { once: true });
-  b.addEventListener('abort', onB, { once: true });
-  both.signal.addEventListener(
-    'abort',
-    () => {
-      a.removeEventListener('abort', onA);
-      b.removeEventListener('abort', onB);
-    },
-    { once: true },
-  );
-  return both.signal;
 }
 
 type HandledSchema =

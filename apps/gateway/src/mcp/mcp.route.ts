@@ -72,8 +72,6 @@ export function registerMcpRoute(app: NestFastifyApplication, bodyLimit: number)
     } catch (err) {
       throw fromError(err, request, bodyLimit);
     }
-    // One controller for the whole HTTP request: a gone client stops its L0 calls (see callTool).
-    const gone = new AbortController();
     const caller: McpCaller = {
       principal,
       tenantId: principal.tenantId!,
@@ -81,19 +79,18 @@ export function registerMcpRoute(app: NestFastifyApplication, bodyLimit: number)
       locale,
       traceparent: traceparentOf(request.headers.traceparent),
       protocolVersion: version,
-      gone: gone.signal,
     };
     await new Promise<void>((done) => {
       const writer = replyWriter(request, reply, done);
+      const clientGone = mcp.deliver(messages, batch, caller, writer);
       reply.raw.once('close', () => {
         if (!reply.raw.writableEnded) {
-          gone.abort(new DOMException('the client closed the connection', 'AbortError'));
+          clientGone();
           // Nothing will be sent: Fastify is told so rather than left waiting for an answer.
           if (!reply.sent) reply.hijack();
         }
         done();
       });
-      mcp.deliver(messages, batch, caller, writer);
     });
   };
 
