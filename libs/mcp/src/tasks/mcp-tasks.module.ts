@@ -12,14 +12,15 @@ import { TaskWaiters } from './task-waiters.js';
 
 /**
  * MCP tasks over the database. `McpTasksModule.forRoot({ approvalExpiryMs })` provides
- * `MCP_TASK_SUPPORT` for the MCP server (its module imports this one); needs the approvals lib
- * (global) and the `mcp_tasks` table (MCP_TASKS_MIGRATIONS).
+ * `MCP_TASK_SUPPORT` to the MCP server, which takes it when present (global, so the server's module
+ * need not know of it); needs the approvals lib (global) and MCP_TASKS_MIGRATIONS.
  */
 @Module({})
 export class McpTasksModule {
   static forRoot(options: Partial<McpTasksOptions> = {}): DynamicModule {
     return {
       module: McpTasksModule,
+      global: true,
       imports: [TypeOrmModule.forFeature([McpTaskEntity])],
       providers: [
         { provide: MCP_TASKS_OPTIONS, useValue: { ...DEFAULT_MCP_TASKS_OPTIONS, ...options } },
