@@ -27,9 +27,12 @@ export class McpTasks1764700200000 implements MigrationInterface {
           { name: 'updated_at', type: 'datetime', precision: 3 },
           { name: 'expires_at', type: 'datetime', precision: 3 },
         ],
-        // tasks/list: one principal's tasks, newest first.
+        // tasks/list: the tasks of one key at one agent type, newest (highest UUIDv7) first.
         indices: [
-          { name: 'idx_mcp_tasks_owner', columnNames: ['tenant_id', 'principal_id', 'created_at'] },
+          {
+            name: 'idx_mcp_tasks_owner',
+            columnNames: ['tenant_id', 'principal_id', 'agent_type', 'task_id'],
+          },
           { name: 'idx_mcp_tasks_expires', columnNames: ['expires_at'] },
         ],
       }),

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { LessThan, type DataSource } from 'typeorm';
+import { LessThan, MoreThan, type DataSource } from 'typeorm';
 import { McpTaskEntity } from './mcp-task.entity.js';
 
 /** A task's key: task ids are unique per tenant, and every statement names both. */
@@ -45,17 +45,21 @@ export class McpTaskRepository {
   }
 
   /**
-   * One page of a principal's tasks, newest first. The cursor is the last task id of the previous
-   * page (task ids are UUIDv7: their order is their creation order).
+   * One page of the live tasks of a principal at one agent type, newest first. The cursor is the
+   * last task id of the previous page (task ids are UUIDv7: their order is their creation order).
    */
   listOwned(
-    tenantId: string,
-    principalId: string,
+    owner: { readonly tenantId: string; readonly principalId: string; readonly agentType: string },
     after: string | undefined,
     limit: number,
+    now = new Date(),
   ): Promise<McpTaskEntity[]> {
     return this.repo.find({
-      where: { tenantId, principalId, ...(after ? { taskId: LessThan(after) } : {}) },
+      where: {
+        ...owner,
+        expiresAt: MoreThan(now),
+        ...(after ? { taskId: LessThan(after) } : {}),
+      },
       order: { taskId: 'DESC' },
       take: limit,
     });

@@ -81,7 +81,6 @@ export class McpTaskService implements OnModuleInit, OnModuleDestroy {
 
   onModuleDestroy(): void {
     this.unsubscribe?.();
-    for (const c of this.running.values()) c.abort();
   }
 
   /** `tools/call` with `params.task`: stores the task, starts the call, answers the task. */
@@ -160,17 +159,20 @@ export class McpTaskService implements OnModuleInit, OnModuleDestroy {
   async list(caller: McpTaskCaller, cursor: string | undefined): Promise<ListTasksResult> {
     if (cursor !== undefined && !isTaskId(cursor))
       throw new McpError(RpcErrorCode.InvalidParams, 'Invalid cursor');
-    const rows = (
-      await this.tasks.listOwned(caller.tenantId, caller.principal.principalId, cursor, PAGE_SIZE)
-    ).filter((r) => r.agentType === caller.agentType);
     const now = new Date();
+    const owner = {
+      tenantId: caller.tenantId,
+      principalId: caller.principal.principalId,
+      agentType: caller.agentType,
+    };
+    const rows = await this.tasks.listOwned(owner, cursor, PAGE_SIZE, now);
     const calls = await this.calls.findMany(
       rows.filter((r) => r.status === 'working').map((r) => ({ tenantId: r.tenantId, callId: r.taskId })),
     );
     const byId = new Map(calls.map((c) => [c.callId, c]));
-    const tasks = rows
-      .filter((r) => r.expiresAt.getTime() > now.getTime())
-      .map((r) => this.toTask(r, taskStateOf(r, byId.get(r.taskId) ?? null, now, this.options.lostAfterMs)));
+    const tasks = rows.map((r) =>
+      this.toTask(r, taskStateOf(r, byId.get(r.taskId) ?? null, now, this.options.lostAfterMs)),
+    );
     return { tasks, ...(rows.length === PAGE_SIZE ? { nextCursor: rows[rows.length - 1]!.taskId } : {}) };
   }
 
