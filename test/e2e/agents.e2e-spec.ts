@@ -266,7 +266,9 @@ describe('governed tool calls over REST', () => {
   it('serves health, readiness, metrics and OpenAPI', async () => {
     expect((await gw.api('GET', '/readyz', { key: null })).body.data.status).toBe('ready');
     const metrics = await gw.api('GET', '/metrics', { key: null });
-    expect(metrics.text).toContain('toolgate_tool_calls_total{tool="get_service_status",code="OK"}');
+    expect(metrics.text).toContain(
+      'toolgate_tool_calls_total{tool="get_service_status",code="OK",face="rest"}',
+    );
     const docs = await gw.api('GET', '/docs-json', { key: null });
     expect(docs.body.paths['/v1/agents/{agentType}/tools/{toolName}/invoke']).toBeDefined();
   });

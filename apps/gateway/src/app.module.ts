@@ -13,6 +13,7 @@ import { ToolkitModule } from '@toolgate/toolkit';
 import { LoggerModule } from 'nestjs-pino';
 import { AdminHttpModule } from './admin/admin-http.module.js';
 import { AgentsHttpModule } from './agents/agents-http.module.js';
+import { McpHttpModule } from './mcp/mcp-http.module.js';
 import { ApprovalsHttpModule } from './approvals/approvals-http.module.js';
 import { RunsHttpModule } from './runs/runs-http.module.js';
 import { AuditHttpModule } from './audit/audit-http.module.js';
@@ -73,6 +74,7 @@ export class AppModule {
         ...(settings.tenancy.demo ? [DemoBackendsModule] : []),
         ...extraImports,
         AgentsHttpModule,
+        McpHttpModule,
         AdminHttpModule,
         AuditHttpModule,
         ApprovalsHttpModule,

@@ -4,6 +4,7 @@ import type { DynamicModule } from '@nestjs/common';
 import { Logger } from 'nestjs-pino';
 import { registerInvokeRoute } from './agents/invoke.route.js';
 import { AppModule } from './app.module.js';
+import { registerMcpRoute } from './mcp/mcp.route.js';
 import { registerConsole } from './console/console-static.js';
 import { clientErrorHandler, frameworkErrorHandler, refuseConnect } from './http/framework-errors.js';
 import { useStrictJsonParser } from './http/json-body-parser.js';
@@ -64,6 +65,7 @@ export async function createGateway(
   // duplicate keys, and still refuses __proto__ and constructor.prototype.
   useStrictJsonParser(fastify);
   registerInvokeRoute(app, bodyLimit);
+  registerMcpRoute(app, bodyLimit);
   await registerConsole(app, settings.server.consoleDir);
   // Built on the first request for /docs, not at every boot.
   serveOpenApi(app);

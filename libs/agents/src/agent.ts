@@ -2,6 +2,7 @@ import {
   ErrorCode,
   exportTool,
   ToolgateError,
+  type CallFace,
   type CallPrincipal,
   type ConnectorResolver,
   type EffectiveTool,
@@ -27,6 +28,9 @@ export interface AgentInvokeOptions {
   readonly idempotencyIdentity?: string;
   readonly messages?: readonly unknown[];
   readonly attributes?: Readonly<Record<string, unknown>>;
+  readonly face?: CallFace;
+  /** A W3C traceparent already checked with `isTraceparent`. */
+  readonly traceparent?: string;
 }
 
 /**
@@ -89,6 +93,8 @@ export class Agent {
       clientIdempotencyKey: options.clientIdempotencyKey,
       idempotencyIdentity: options.idempotencyIdentity,
       attributes: options.attributes,
+      face: options.face,
+      traceparent: options.traceparent,
     });
   }
 

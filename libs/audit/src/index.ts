@@ -16,7 +16,7 @@ export type { Sidecar, SqlStatement } from './chain/audit-chain.repository.js';
 export { AuditUnavailableError, AuditWriter } from './chain/audit-writer.js';
 export type { AppendOptions } from './chain/audit-writer.js';
 export { bothSidecars, CALL_RECORD_SINK } from './hooks/call-record-sink.js';
-export { runContextOf } from './hooks/call-event-factory.js';
+export { faceOf, runContextOf } from './hooks/call-event-factory.js';
 export type { CallRecordSink } from './hooks/call-record-sink.js';
 export type { Verification, TenantVerification } from './chain/chain-verifier.js';
 export { CheckpointRefusedError, CheckpointService } from './chain/checkpoint.service.js';

@@ -1,2 +1,12 @@
 // Toolgate as an MCP server: each agent type of a tenant served over Streamable HTTP (issue 11).
-export {};
+export { HttpMultiplexTransport } from './http-multiplex-transport.js';
+export type { McpReplyWriter } from './http-multiplex-transport.js';
+export type { McpCaller } from './mcp-caller.js';
+export { CALL_ID_META, envelopeResult, toCallToolResult } from './mcp-results.js';
+export { MCP_SERVER_INFO, McpServerService } from './mcp-server.service.js';
+export { MCP_TASK_SUPPORT } from './mcp-task-support.js';
+export type { McpTaskCall, McpTaskSupport } from './mcp-task-support.js';
+export { CALL_STATUS, McpToolLists } from './mcp-tool-list.js';
+export type { McpToolList, McpToolTarget } from './mcp-tool-list.js';
+export { McpModule } from './mcp.module.js';
+export { isTraceparent, traceparentOf } from './traceparent.js';

@@ -35,6 +35,7 @@ export { HookOrder, ToolCallHookProvider } from './execution/call-hooks.js';
 export type { ToolCallHook } from './execution/call-hooks.js';
 export { humanizeToolName } from './execution/labels.js';
 export type {
+  CallFace,
   EffectiveTool,
   LateOutcome,
   ToolCall,

@@ -25,6 +25,8 @@ export interface InvokeCommand {
   readonly onEvent?: (event: ToolCallEvent) => void;
   /** Aborts the call (its `ctx.abortSignal`), e.g. when the client of an L0 call goes away. */
   readonly signal?: AbortSignal;
+  /** The client's `traceparent` header, when well-formed. */
+  readonly traceparent?: string;
 }
 
 /** What the route sends back. */
@@ -102,6 +104,8 @@ export class InvokeToolUseCase {
       clientIdempotencyKey: command.idempotencyKey,
       onEvent: command.onEvent,
       signal: command.signal,
+      face: 'rest',
+      traceparent: command.traceparent,
     });
     const envelope = command.view === 'model' ? modelView(result) : result.envelope;
     return {

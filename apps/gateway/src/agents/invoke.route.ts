@@ -1,6 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Agent } from '@toolgate/agents';
 import { ApiKeyService } from '@toolgate/auth';
+import { traceparentOf } from '@toolgate/mcp';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { toJsonSchema } from '@toolgate/toolkit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -110,6 +111,7 @@ export function registerInvokeRoute(app: NestFastifyApplication, bodyLimit: numb
       locale: localeOf(request as never),
       view: query.view,
       idempotencyKey: typeof key === 'string' ? key : undefined,
+      traceparent: traceparentOf(request.headers.traceparent),
     };
     // Unknown agent types and tools answer 404 here, before anything runs.
     const agent = await invoke.agentFor(command);

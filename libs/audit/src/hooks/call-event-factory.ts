@@ -1,5 +1,6 @@
 import {
   isOk,
+  type CallFace,
   type ErrorEnvelope,
   type LateOutcome,
   type ToolCall,
@@ -33,6 +34,14 @@ export function runContextOf(call: ToolCall): { runId: string; step: number } | 
   return m ? { runId: m[1]!, step: Number(m[2]) } : null;
 }
 
+/**
+ * The face a call came through (`rest`, `mcp`, `run`): as the caller said, else `run` for a call
+ * of an agent run (an approved call resumes without its request), else unknown (undefined).
+ */
+export function faceOf(call: ToolCall): CallFace | undefined {
+  return call.request.face ?? (runContextOf(call) ? 'run' : undefined);
+}
+
 /** Turns pipeline calls into audit drafts; every text that could carry input data is redacted. */
 export class CallEventFactory {
   constructor(
@@ -44,6 +53,9 @@ export class CallEventFactory {
   private draft(call: ToolCall, fields: Pick<DraftFields, 'event'> & Partial<DraftFields>): AuditEventDraft {
     const r = call.request;
     const run = runContextOf(call);
+    const face = faceOf(call);
+    // Inside the hashed details, not a column: the event hash format stays as it is.
+    const context = run || face ? { ...run, ...(face ? { face } : {}) } : null;
     return draftEvent({
       tenantId: r.tenant?.id ?? PLATFORM_TENANT,
       callId: call.id,
@@ -60,8 +72,8 @@ export class CallEventFactory {
       occurredAt: new Date(),
       instanceId: this.instanceId,
       ...fields,
-      // Calls of agent runs say which run and step (details stay as they were for other calls).
-      ...(run ? { details: { ...fields.details, ...run } } : {}),
+      // Calls of agent runs say which run and step; calls say which face they came through.
+      ...(context ? { details: { ...fields.details, ...context } } : {}),
     });
   }
 

@@ -54,6 +54,7 @@ export const mcpToolSchema = named(
   'McpTool',
   z.object({
     name: z.string(),
+    title: z.string(),
     description: z.string(),
     inputSchema: jsonSchemaObject,
     outputSchema: jsonSchemaObject.optional(),
@@ -61,6 +62,7 @@ export const mcpToolSchema = named(
       title: z.string(),
       readOnlyHint: z.boolean(),
       destructiveHint: z.boolean(),
+      idempotentHint: z.boolean().optional(),
       openWorldHint: z.boolean(),
     }),
   }),

@@ -512,6 +512,7 @@ export class RunLoop {
             : { callId: c.callId, label: event.text, phase: event.phase },
         ),
       attributes: { runId: d.run.runId, step: step.stepIndex },
+      face: 'run',
     });
     const envelope = result.envelope;
     if (!isOk(envelope) && envelope.code === ErrorCode.APPROVAL_PENDING) {

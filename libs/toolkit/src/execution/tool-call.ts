@@ -25,6 +25,9 @@ export type ToolCallEvent =
   | { readonly type: 'label'; readonly phase: 'start' | 'delta' | 'complete'; readonly text: string }
   | { readonly type: 'partial'; readonly data: unknown };
 
+/** Which face of the gateway a call came through: REST invoke, MCP `tools/call`, or an agent run. */
+export type CallFace = 'rest' | 'mcp' | 'run';
+
 /** Everything the executor needs to run one call. All of it comes from the platform, none from the body. */
 export interface ToolCallRequest {
   readonly tool: EffectiveTool;
@@ -54,6 +57,13 @@ export interface ToolCallRequest {
   readonly idempotencyIdentity?: string;
   /** Free-form facts the caller wants hooks to see (e.g. the API key id). */
   readonly attributes?: Readonly<Record<string, unknown>>;
+  /** The face the call came through; absent for in-process and system calls. */
+  readonly face?: CallFace;
+  /**
+   * The caller's W3C trace context (`traceparent`), already checked for format, so the tracing
+   * issue can continue the caller's trace. Never trusted for anything else.
+   */
+  readonly traceparent?: string;
 }
 
 /** Where in the pipeline a call ended. */

@@ -69,19 +69,32 @@ export function toAnthropicTool(tool: ToolView, locale: Locale) {
   };
 }
 
-/** MCP `tools/list` entry; risk becomes annotations (L0 read-only, L3 destructive). */
+/** A tool's title for people: its start label when that is fixed text, else its humanized name. */
+export function toolTitle(tool: ToolView): string {
+  const start = tool.contract.label?.start;
+  return typeof start === 'string' && start.trim() ? start : humanizeToolName(tool.contract.name);
+}
+
+/**
+ * MCP `tools/list` entry. Risk becomes annotations: L0 reads only (so repeating it changes
+ * nothing: idempotent), L2/L3 may destroy; every tool reaches a backend outside the gateway.
+ */
 export function toMcpTool(tool: ToolView, locale: Locale) {
   const c = tool.contract;
   const output = c.output?.jsonSchema as JsonSchemaObject | undefined;
+  const title = toolTitle(tool);
+  const readOnly = c.risk.level === 'L0';
   return {
     name: c.name,
+    title,
     description: modelDescription(tool, locale),
     inputSchema: c.input.jsonSchema,
     ...(output && output.type === 'object' ? { outputSchema: output } : {}),
     annotations: {
-      title: humanizeToolName(c.name),
-      readOnlyHint: c.risk.level === 'L0',
-      destructiveHint: c.risk.level === 'L3',
+      title,
+      readOnlyHint: readOnly,
+      destructiveHint: c.risk.level === 'L2' || c.risk.level === 'L3',
+      ...(readOnly ? { idempotentHint: true } : {}),
       openWorldHint: true,
     },
   };

@@ -1,0 +1,218 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import {
+  DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
+  ErrorCode as RpcErrorCode,
+  JSONRPCMessageSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js';
+import { AgentFactory } from '@toolgate/agents';
+import { ApiKeyService } from '@toolgate/auth';
+import { McpServerService, traceparentOf, type McpCaller, type McpReplyWriter } from '@toolgate/mcp';
+import type { ErrorEnvelope } from '@toolgate/toolkit';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { answerForError } from '../http/error-envelope.js';
+import { localeOf } from '../http/request-locale.js';
+
+export const MCP_PATH = '/mcp/:agentType';
+
+type McpRequest = FastifyRequest<{ Params: { agentType: string } }>;
+
+/** Batches were in the 2025-03-26 revision and left in 2025-06-18. */
+const BATCH_VERSIONS: ReadonlySet<string> = new Set(['2025-03-26', '2024-11-05', '2024-10-07']);
+
+/** A refusal before any message reaches the server: an HTTP status and a JSON-RPC error body. */
+class McpHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * `POST /mcp/:agentType`: the MCP Streamable HTTP endpoint of one agent type, stateless (no
+ * session: any gateway answers any request). Registered on Fastify directly, like the invoke
+ * route, because it is a hot path. The key decides the tenant and the agent types it may use,
+ * exactly as on REST; another tenant's agent type, or one the key may not use, is 404.
+ * `GET` (the standalone stream) and `DELETE` (sessions) answer 405: a stateless server has neither.
+ */
+export function registerMcpRoute(app: NestFastifyApplication, bodyLimit: number): void {
+  let deps: { keys: ApiKeyService; agents: AgentFactory; mcp: McpServerService } | undefined;
+  const resolve = () =>
+    (deps ??= {
+      keys: app.get(ApiKeyService),
+      agents: app.get(AgentFactory),
+      mcp: app.get(McpServerService),
+    });
+
+  const handle = async (request: McpRequest, reply: FastifyReply): Promise<void> => {
+    const { keys, agents, mcp } = resolve();
+    const version = protocolVersionOf(request);
+    const locale = localeOf(request as never);
+    let principal;
+    try {
+      principal = await keys.authorize(request.headers.authorization, ['agent']);
+    } catch (err) {
+      throw fromError(err, request, bodyLimit);
+    }
+    const { messages, batch } = messagesOf(request.body, version);
+    let agent;
+    try {
+      agent = await agents.create(principal.tenantId!, request.params.agentType, principal);
+    } catch (err) {
+      throw fromError(err, request, bodyLimit);
+    }
+    const gone = new AbortController();
+    const caller: McpCaller = {
+      principal,
+      tenantId: principal.tenantId!,
+      agent,
+      locale,
+      traceparent: traceparentOf(request.headers.traceparent),
+      protocolVersion: version,
+      gone: gone.signal,
+    };
+    await new Promise<void>((done) => {
+      const writer = replyWriter(request, reply, done);
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableEnded)
+          gone.abort(new DOMException('the client closed the connection', 'AbortError'));
+        done();
+      });
+      mcp.deliver(messages, batch, caller, writer);
+    });
+  };
+
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.post(
+    MCP_PATH,
+    {
+      // Errors Fastify raises before the handler (bad JSON, too large, wrong content type) answer
+      // as JSON-RPC errors: a body that is not JSON is the spec's parse error.
+      errorHandler: (err, request, reply) => {
+        const answer = answerForError(err, localeOf(request as never), { path: 'POST /mcp', bodyLimit });
+        const code = answer.status === 400 ? RpcErrorCode.ParseError : RpcErrorCode.InvalidRequest;
+        sendRpcError(reply, new McpHttpError(answer.status, code, answer.envelope.error, answer.envelope));
+      },
+    },
+    (request: McpRequest, reply: FastifyReply) =>
+      handle(request, reply).catch((err: unknown) =>
+        sendRpcError(reply, err instanceof McpHttpError ? err : fromError(err, request, bodyLimit)),
+      ),
+  );
+  const notAllowed = (_request: FastifyRequest, reply: FastifyReply) =>
+    sendRpcError(
+      reply.header('allow', 'POST'),
+      new McpHttpError(
+        405,
+        RpcErrorCode.ConnectionClosed,
+        'Method not allowed: this MCP server is stateless (no session, no standalone stream); POST JSON-RPC messages',
+      ),
+    );
+  fastify.get(MCP_PATH, notAllowed);
+  fastify.delete(MCP_PATH, notAllowed);
+}
+
+/** `MCP-Protocol-Version`: absent means the spec's default; an unknown one is refused (400). */
+function protocolVersionOf(request: FastifyRequest): string {
+  const header = request.headers['mcp-protocol-version'];
+  if (header === undefined) return DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
+  if (typeof header === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(header)) return header;
+  throw new McpHttpError(
+    400,
+    RpcErrorCode.InvalidRequest,
+    `Unsupported MCP-Protocol-Version; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`,
+  );
+}
+
+/** The body as JSON-RPC messages: one, or a batch where the protocol version has batches. */
+function messagesOf(body: unknown, version: string): { messages: JSONRPCMessage[]; batch: boolean } {
+  if (!Array.isArray(body)) return { messages: [checked(body)], batch: false };
+  if (!BATCH_VERSIONS.has(version))
+    throw new McpHttpError(
+      400,
+      RpcErrorCode.InvalidRequest,
+      `JSON-RPC batches are not part of MCP ${version}`,
+    );
+  if (body.length === 0 || body.length > 100)
+    throw new McpHttpError(400, RpcErrorCode.InvalidRequest, 'A batch holds 1 to 100 messages');
+  return { messages: body.map(checked), batch: true };
+}
+
+function checked(message: unknown): JSONRPCMessage {
+  const parsed = JSONRPCMessageSchema.safeParse(message);
+  if (parsed.success) return parsed.data;
+  throw new McpHttpError(
+    400,
+    RpcErrorCode.InvalidRequest,
+    'Invalid Request: the body is not a JSON-RPC 2.0 message (jsonrpc "2.0", a method or a result/error, an id that is a string or a number)',
+  );
+}
+
+/** A platform error (auth, unknown agent type, database) as a JSON-RPC refusal with its HTTP status. */
+function fromError(err: unknown, request: FastifyRequest, bodyLimit: number): McpHttpError {
+  const answer = answerForError(err, localeOf(request as never), { path: 'POST /mcp', bodyLimit });
+  const code = answer.status >= 500 ? RpcErrorCode.InternalError : RpcErrorCode.InvalidRequest;
+  const error = new McpHttpError(answer.status, code, answer.envelope.error, answer.envelope);
+  (error as { headers?: Readonly<Record<string, string>> }).headers = answer.headers;
+  return error;
+}
+
+function sendRpcError(reply: FastifyReply, err: McpHttpError): FastifyReply {
+  if (reply.sent || reply.raw.destroyed) return reply;
+  const headers = (err as { headers?: Record<string, string> }).headers;
+  if (headers) void reply.headers(headers);
+  // RFC 6750: a Bearer-protected resource says so on 401.
+  if (err.status === 401)
+    void reply.header('www-authenticate', 'Bearer realm="toolgate", error="invalid_token"');
+  const envelope = err.data as ErrorEnvelope | undefined;
+  return reply
+    .status(err.status)
+    .type('application/json; charset=utf-8')
+    .send({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: err.code, message: err.message, ...(envelope ? { data: envelope } : {}) },
+    });
+}
+
+/** Answers over the Fastify reply: JSON when no stream is needed, SSE once a notification comes. */
+function replyWriter(request: FastifyRequest, reply: FastifyReply, done: () => void): McpReplyWriter {
+  const accept = request.headers.accept ?? '';
+  let open = false;
+  const raw = reply.raw;
+  return {
+    canStream: accept.includes('text/event-stream') || accept.includes('*/*'),
+    event(message) {
+      if (!open) {
+        open = true;
+        reply.hijack();
+        raw.writeHead(200, {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-cache, no-transform',
+          connection: 'keep-alive',
+          'x-accel-buffering': 'no',
+        });
+      }
+      if (!raw.destroyed && !raw.writableEnded)
+        raw.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+    },
+    end(responses, batch) {
+      if (open) {
+        if (!raw.writableEnded) raw.end();
+      } else if (!reply.sent && !raw.destroyed) {
+        if (responses.length === 0) void reply.status(202).send();
+        else
+          void reply
+            .status(200)
+            .type('application/json; charset=utf-8')
+            .send(batch ? responses : responses[0]);
+      }
+      done();
+    },
+  };
+}

@@ -1,0 +1,181 @@
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { McpCaller } from './mcp-caller.js';
+
+/** How the transport answers one HTTP request; the route implements it over Fastify. */
+export interface McpReplyWriter {
+  /** The client's Accept allows `text/event-stream`: notifications can reach it. */
+  readonly canStream: boolean;
+  /** Sends one message as an SSE event; the stream (200, text/event-stream) opens on first use. */
+  event(message: JSONRPCMessage): void;
+  /**
+   * Ends the exchange. Without an open stream: the responses as JSON (an array for a batch), or
+   * 202 with no body when there is none; with one: ends the stream.
+   */
+  end(responses: JSONRPCMessage[], batch: boolean): void;
+}
+
+/** One HTTP POST: its requests still waiting for a response, and what was answered so far. */
+class Exchange {
+  private open = 0;
+  private streaming = false;
+  private readonly responses: JSONRPCMessage[] = [];
+
+  constructor(
+    private readonly writer: McpReplyWriter,
+    private readonly batch: boolean,
+  ) {}
+
+  opened(): void {
+    this.open++;
+  }
+
+  respond(message: JSONRPCMessage | undefined): void {
+    if (message) {
+      if (this.streaming) this.writer.event(message);
+      else this.responses.push(message);
+    }
+    if (--this.open === 0) this.writer.end(this.streaming ? [] : this.responses, this.batch);
+  }
+
+  /** A notification about one of the requests (progress): it turns the answer into a stream. */
+  notify(message: JSONRPCMessage): void {
+    if (!this.writer.canStream || this.open === 0) return;
+    if (!this.streaming) {
+      this.streaming = true;
+      for (const r of this.responses.splice(0)) this.writer.event(r);
+    }
+    this.writer.event(message);
+  }
+
+  /** Called once every message was delivered: an exchange without requests is answered 202. */
+  delivered(): void {
+    if (this.open === 0) this.writer.end([], this.batch);
+  }
+}
+
+interface Pending {
+  readonly clientId: RequestId;
+  readonly cancelKey: string;
+  readonly exchange: Exchange;
+  readonly caller: McpCaller;
+}
+
+/**
+ * The SDK `Transport` under the gateway's one long-lived MCP `Server`, multiplexing every HTTP
+ * request of the process onto it (a Server and a transport per request cost more than the governed
+ * call itself: README, "Benchmarks"). Each inbound JSON-RPC request gets a process-unique id —
+ * client ids collide across clients — and the caller it came with; `send` routes a response or a
+ * notification back to the HTTP reply of its request with the client's id restored.
+ *
+ * Nothing here outlives the HTTP request that carried it, so any gateway answers any request.
+ */
+export class HttpMultiplexTransport implements Transport {
+  onmessage?: Transport['onmessage'];
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+
+  private nextId = 0;
+  private readonly pending = new Map<number, Pending>();
+  /** (key id, client request id) → internal id, for `notifications/cancelled`. */
+  private readonly byClient = new Map<string, number>();
+
+  /**
+   * @param acceptsTasks whether `params.task` reaches the server; without task support the spec
+   *   asks receivers to process the request normally, so the field is dropped on the way in.
+   */
+  constructor(private readonly acceptsTasks: () => boolean) {}
+
+  async start(): Promise<void> {}
+
+  async close(): Promise<void> {
+    this.onclose?.();
+  }
+
+  /** The caller of a request the server is handling (its internal id). */
+  callerOf(requestId: RequestId): McpCaller {
+    const pending = typeof requestId === 'number' ? this.pending.get(requestId) : undefined;
+    if (!pending) throw new Error(`no MCP request ${String(requestId)} in flight`);
+    return pending.caller;
+  }
+
+  /** Delivers the messages of one HTTP request (already checked to be JSON-RPC) to the server. */
+  deliver(
+    messages: readonly JSONRPCMessage[],
+    batch: boolean,
+    caller: McpCaller,
+    writer: McpReplyWriter,
+  ): void {
+    const exchange = new Exchange(writer, batch);
+    const keyPrefix = `${caller.principal.principalId}\n`;
+    for (const message of messages) {
+      if (isJSONRPCRequest(message)) {
+        const id = ++this.nextId;
+        const cancelKey = keyPrefix + typeof message.id + String(message.id);
+        this.pending.set(id, { clientId: message.id, cancelKey, exchange, caller });
+        this.byClient.set(cancelKey, id);
+        exchange.opened();
+        const params =
+          this.acceptsTasks() || !message.params?.task ? message.params : withoutTask(message.params);
+        this.onmessage?.({ ...message, params, id });
+      } else if (isJSONRPCNotification(message)) {
+        if (message.method === 'notifications/cancelled') this.cancel(message.params, keyPrefix);
+        else this.onmessage?.(message);
+      }
+      // Responses from the client answer requests this server never sends: nothing to do.
+    }
+    exchange.delivered();
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+      const id = message.id;
+      const pending = typeof id === 'number' ? this.pending.get(id) : undefined;
+      if (!pending) return;
+      this.settle(id as number, pending);
+      pending.exchange.respond({ ...message, id: pending.clientId } as JSONRPCMessage);
+      return;
+    }
+    const related = options?.relatedRequestId;
+    const pending = typeof related === 'number' ? this.pending.get(related) : undefined;
+    if (pending && isJSONRPCNotification(message)) pending.exchange.notify(message);
+    // Server-initiated requests (sampling, elicitation) and unrelated notifications have no HTTP
+    // reply to travel on in a stateless server: dropped.
+  }
+
+  /**
+   * `notifications/cancelled` from the same key: the request is aborted in the server (its
+   * handler's signal fires) and its HTTP answer ends without a response, as the spec says.
+   */
+  private cancel(params: Record<string, unknown> | undefined, keyPrefix: string): void {
+    const requestId = params?.requestId;
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
+    const id = this.byClient.get(keyPrefix + typeof requestId + String(requestId));
+    const pending = id === undefined ? undefined : this.pending.get(id);
+    if (id === undefined || !pending) return;
+    this.onmessage?.({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { ...params, requestId: id },
+    });
+    this.settle(id, pending);
+    pending.exchange.respond(undefined);
+  }
+
+  private settle(id: number, pending: Pending): void {
+    this.pending.delete(id);
+    if (this.byClient.get(pending.cancelKey) === id) this.byClient.delete(pending.cancelKey);
+  }
+}
+
+function withoutTask(params: Record<string, unknown>): Record<string, unknown> {
+  const { task: _task, ...rest } = params;
+  return rest;
+}

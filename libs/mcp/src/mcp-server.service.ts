@@ -1,0 +1,197 @@
+import { Inject, Injectable, Optional, type OnModuleInit } from '@nestjs/common';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode as RpcErrorCode,
+  InitializeRequestSchema,
+  LATEST_PROTOCOL_VERSION,
+  ListToolsRequestSchema,
+  McpError,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type CallToolRequest,
+  type CallToolResult,
+  type CreateTaskResult,
+  type JSONRPCMessage,
+  type RequestId,
+  type ServerCapabilities,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { searchDeferred, unwrapToolCall } from '@toolgate/agents';
+import { CallReaderService } from '@toolgate/approvals';
+import { ok, ToolgateError, type Envelope, type ToolCallEvent } from '@toolgate/toolkit';
+import { HttpMultiplexTransport, type McpReplyWriter } from './http-multiplex-transport.js';
+import type { McpCaller } from './mcp-caller.js';
+import { envelopeResult, toCallToolResult } from './mcp-results.js';
+import { MCP_TASK_SUPPORT, type McpTaskSupport } from './mcp-task-support.js';
+import { CALL_STATUS, McpToolLists } from './mcp-tool-list.js';
+import { traceparentOf } from './traceparent.js';
+
+/** The server's name and version in `initialize`. */
+export const MCP_SERVER_INFO = { name: 'toolgate', version: '1.0.0' } as const;
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/**
+ * Toolgate as an MCP server: ONE SDK `Server` per process, on a transport that multiplexes the
+ * HTTP requests of every client (see HttpMultiplexTransport). The handlers read the caller of each
+ * request from the transport — the tenant, key and agent the route established — never from the
+ * JSON-RPC body, and every tool call goes through `Agent.invoke` (the governed pipeline).
+ */
+@Injectable()
+export class McpServerService implements OnModuleInit {
+  private readonly server: Server;
+  private readonly capabilities: ServerCapabilities;
+  private readonly transport: HttpMultiplexTransport;
+  private readonly lists = new McpToolLists();
+
+  constructor(
+    private readonly calls: CallReaderService,
+    @Optional() @Inject(MCP_TASK_SUPPORT) private readonly tasks?: McpTaskSupport,
+  ) {
+    this.capabilities = { tools: { listChanged: false }, ...(tasks?.capabilities ?? {}) };
+    this.server = new Server(MCP_SERVER_INFO, { capabilities: this.capabilities });
+    this.transport = new HttpMultiplexTransport(() => this.tasks !== undefined);
+  }
+
+  async onModuleInit(): Promise<void> {
+    const callerOf = (id: RequestId) => this.transport.callerOf(id);
+    // Replaces the SDK's own: the instructions are the agent type's, and a stateless server must
+    // not remember one client's capabilities for all the others.
+    this.server.setRequestHandler(InitializeRequestSchema, (request, extra) => {
+      const caller = callerOf(extra.requestId);
+      const asked = request.params.protocolVersion;
+      const description = caller.agent.binding.description;
+      return {
+        protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : LATEST_PROTOCOL_VERSION,
+        capabilities: this.capabilities,
+        serverInfo: MCP_SERVER_INFO,
+        ...(description ? { instructions: description } : {}),
+      };
+    });
+    this.server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => {
+      const caller = callerOf(extra.requestId);
+      return { tools: this.lists.of(caller.agent, caller.locale).tools as never };
+    });
+    this.server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+      this.callTool(request, extra, callerOf(extra.requestId)),
+    );
+    this.tasks?.install(this.server, callerOf);
+    await this.server.connect(this.transport);
+  }
+
+  /** Hands the messages of one HTTP request to the server; the writer carries the answers back. */
+  deliver(
+    messages: readonly JSONRPCMessage[],
+    batch: boolean,
+    caller: McpCaller,
+    writer: McpReplyWriter,
+  ): void {
+    this.transport.deliver(messages, batch, caller, writer);
+  }
+
+  private async callTool(
+    request: CallToolRequest,
+    extra: Extra,
+    caller: McpCaller,
+  ): Promise<CallToolResult | CreateTaskResult> {
+    const { agent, locale } = caller;
+    const { name, arguments: args = {} } = request.params;
+    const target = this.lists.of(agent, locale).targets.get(name);
+    if (!target) throw unknownTool(name);
+    if (target.kind === 'status') return this.callStatus(caller, args);
+    if (target.kind === 'search')
+      return envelopeResult(ok(searchDeferred(agent, args.query, locale)), locale);
+    let toolName = name;
+    let input: unknown = args;
+    if (target.kind === 'call') {
+      const unwrapped = unwrapToolCall(args, locale);
+      if ('code' in unwrapped) return envelopeResult(unwrapped, locale);
+      // tool_call reaches any bound tool (deferred or not), exactly as in agent runs.
+      if (!agent.binding.tools.has(unwrapped.name)) throw unknownTool(unwrapped.name);
+      ({ name: toolName, input } = unwrapped);
+    }
+    const meta = request.params._meta as Record<string, unknown> | undefined;
+    const traceparent = traceparentOf(meta?.traceparent, caller.traceparent);
+    const task = (request.params as { task?: { ttl?: number } }).task;
+    if (task && this.tasks) {
+      return this.tasks.createTask({
+        caller,
+        toolName,
+        input: (input ?? {}) as Record<string, unknown>,
+        task,
+        traceparent,
+        requestId: extra.requestId,
+      });
+    }
+    const tool = agent.tool(toolName);
+    // A gone client stops a read-only call (nobody to answer); L1+ runs to its end, as on REST.
+    const signal =
+      tool.contract.risk.level === 'L0' ? AbortSignal.any([extra.signal, caller.gone]) : extra.signal;
+    const progressToken = meta?.progressToken;
+    const result = await agent.invoke(toolName, input, {
+      locale,
+      signal,
+      face: 'mcp',
+      traceparent,
+      attributes: { keyId: caller.principal.principalId },
+      onEvent:
+        typeof progressToken === 'string' || typeof progressToken === 'number'
+          ? progressReporter(progressToken, (n) => void this.notifyProgress(extra, n))
+          : undefined,
+    });
+    return toCallToolResult(result, locale);
+  }
+
+  /** `toolgate_call_status`: what `GET /v1/calls/:callId` answers this key. */
+  private async callStatus(caller: McpCaller, args: Record<string, unknown>): Promise<CallToolResult> {
+    const callId = args.callId;
+    if (typeof callId !== 'string' || !callId || callId.length > 200)
+      throw new McpError(RpcErrorCode.InvalidParams, `${CALL_STATUS} needs {"callId": "<the call id>"}`);
+    let envelope: Envelope;
+    try {
+      envelope = ok(await this.calls.view(caller.principal, callId));
+    } catch (err) {
+      if (!(err instanceof ToolgateError)) throw err;
+      envelope = err.toEnvelope(caller.locale);
+    }
+    return envelopeResult(envelope, caller.locale);
+  }
+
+  private notifyProgress(
+    extra: Extra,
+    params: { progressToken: string | number; progress: number; message?: string },
+  ): Promise<void> {
+    // A client gone or a reply already ended loses a progress note, never the call.
+    return extra.sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
+  }
+}
+
+/**
+ * Progress for async-generator tools: one notification per yielded snapshot, with the label the
+ * snapshot gets (emitted synchronously right after it, hence the microtask).
+ */
+function progressReporter(
+  progressToken: string | number,
+  send: (params: { progressToken: string | number; progress: number; message?: string }) => void,
+): (event: ToolCallEvent) => void {
+  let progress = 0;
+  let label: string | undefined;
+  return (event) => {
+    if (event.type === 'label') {
+      label = event.text;
+      return;
+    }
+    progress++;
+    const n = progress;
+    queueMicrotask(() => send({ progressToken, progress: n, ...(label ? { message: label } : {}) }));
+  };
+}
+
+function unknownTool(name: string): McpError {
+  return new McpError(
+    RpcErrorCode.InvalidParams,
+    `Unknown tool: ${name.slice(0, 200)} (not a tool of this agent type; tools/list shows the tools it has)`,
+  );
+}

@@ -1,0 +1,93 @@
+import { metaTools, TOOL_CALL, TOOL_SEARCH, type Agent } from '@toolgate/agents';
+import type { ResolvedAgentType } from '@toolgate/tenancy';
+import { exportTool, type Locale } from '@toolgate/toolkit';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+
+/** The meta-tool every MCP agent has: the state of a call (an approval's outcome) by its id. */
+export const CALL_STATUS = 'toolgate_call_status';
+
+/** How an MCP name is reached: a bound, listed tool; a meta-tool; or nothing (unknown). */
+export type McpToolTarget =
+  | { readonly kind: 'tool' }
+  | { readonly kind: 'search' }
+  | { readonly kind: 'call' }
+  | { readonly kind: 'status' };
+
+/** The tool list of one agent type in one locale, and what each listed name reaches. */
+export interface McpToolList {
+  readonly tools: readonly Tool[];
+  readonly targets: ReadonlyMap<string, McpToolTarget>;
+}
+
+const STATUS_TEXT: Record<Locale, { description: string; callId: string }> = {
+  en: {
+    description:
+      'Answers the state of an earlier call by its callId: pending_approval, running, succeeded, failed, denied, expired or interrupted, with its result once there is one. Use it after a call answered APPROVAL_PENDING.',
+    callId: 'The callId of the earlier call',
+  },
+  'zh-CN': {
+    description:
+      '按 callId 查询之前一次调用的状态（pending_approval、running、succeeded、failed、denied、expired、interrupted），有结果时一并返回。调用返回 APPROVAL_PENDING 后用它查看结果。',
+    callId: '之前那次调用的 callId',
+  },
+};
+
+function callStatusTool(locale: Locale): Tool {
+  const text = STATUS_TEXT[locale];
+  return {
+    name: CALL_STATUS,
+    title: locale === 'zh-CN' ? '查询调用状态' : 'Call status',
+    description: text.description,
+    inputSchema: {
+      type: 'object',
+      properties: { callId: { type: 'string', minLength: 1, maxLength: 200, description: text.callId } },
+      required: ['callId'],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  };
+}
+
+/**
+ * Builds `tools/list` answers, one per binding snapshot and locale. The cache is keyed by the
+ * resolved binding object itself (a WeakMap): a new binding version, another tenant or another
+ * agent type is another object, so an entry can never serve the wrong caller, and it goes away
+ * with the snapshot. `tools/call` accepts exactly the names of the same list.
+ */
+export class McpToolLists {
+  private readonly cache = new WeakMap<ResolvedAgentType, Map<Locale, McpToolList>>();
+
+  of(agent: Agent, locale: Locale): McpToolList {
+    let byLocale = this.cache.get(agent.binding);
+    if (!byLocale) this.cache.set(agent.binding, (byLocale = new Map()));
+    let list = byLocale.get(locale);
+    if (!list) byLocale.set(locale, (list = build(agent, locale)));
+    return list;
+  }
+}
+
+function build(agent: Agent, locale: Locale): McpToolList {
+  const tools: Tool[] = [];
+  const targets = new Map<string, McpToolTarget>();
+  // Binding order: the map of bound tools keeps it.
+  for (const t of agent.tools()) {
+    tools.push(exportTool(t, 'mcp', locale) as Tool);
+    targets.set(t.contract.name, { kind: 'tool' });
+  }
+  for (const meta of metaTools(agent, locale)) {
+    // A bound tool of the same name wins; the meta-tool is then not offered.
+    if (targets.has(meta.name)) continue;
+    tools.push({
+      name: meta.name,
+      description: meta.description,
+      inputSchema: meta.parameters as Tool['inputSchema'],
+      annotations: meta.name === TOOL_SEARCH ? { readOnlyHint: true, openWorldHint: false } : {},
+    });
+    targets.set(meta.name, { kind: meta.name === TOOL_CALL ? 'call' : 'search' });
+  }
+  if (!targets.has(CALL_STATUS)) {
+    tools.push(callStatusTool(locale));
+    targets.set(CALL_STATUS, { kind: 'status' });
+  }
+  return { tools, targets };
+}
