@@ -95,12 +95,12 @@ describe('approvals through MCP tasks', () => {
       cancel: {},
       requests: { tools: { call: {} } },
     });
+    // Tools say they may run as tasks; the SDK's client then asks for one by itself.
+    const { tools } = await client.listTools();
+    expect(tools.find((t) => t.name === 'restart_service')?.execution).toEqual({ taskSupport: 'optional' });
+    expect(tools.find((t) => t.name === 'toolgate_call_status')?.execution).toBeUndefined();
     const before = restarts();
-    const stream = client.experimental.tasks.callToolStream(
-      { name: 'restart_service', arguments: RESTART },
-      CallToolResultSchema,
-      { task: { ttl: 60_000 } },
-    );
+    const stream = client.experimental.tasks.callToolStream({ name: 'restart_service', arguments: RESTART });
     const seen: string[] = [];
     let result: CallToolResult | undefined;
     for await (const message of stream) {
