@@ -25,6 +25,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const RESTART = { service: 'payment-api', reason: '滚动发布后内存泄漏，需要重启' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Short enough for the expiry test, long enough for the others to decide in time. */
+const EXPIRY_MS = 6_000;
 
 /** The SDK's own client, declaring the tasks capability, over Streamable HTTP at `/mcp/:agentType`. */
 async function connect(baseUrl: string, key: string, agentType = 'ops_assistant'): Promise<Client> {
@@ -69,7 +71,11 @@ describe('approvals through MCP tasks', () => {
   const clients: Client[] = [];
 
   beforeAll(async () => {
-    gw = await startTestGateway();
+    gw = await startTestGateway({
+      env: {
+        TOOLGATE_CONFIG_DIR: makeConfigDir({}, `approvals:\n  expiryMs: ${EXPIRY_MS}\n  pollMs: 500\n`),
+      },
+    });
     agent = await gw.createKey('agent', 'acme');
     otherAgent = await gw.createKey('agent', 'acme');
     approver = await gw.createKey('approver', 'acme');
@@ -107,7 +113,8 @@ describe('approvals through MCP tasks', () => {
       if (message.type === 'taskCreated') {
         const task = message.task;
         expect(task).toMatchObject({ status: 'working', pollInterval: 1000 });
-        expect(task.ttl).toBeGreaterThanOrEqual(24 * 3600_000); // lives as long as the approval may take
+        // It lives as long as the approval may take, plus time to read the result.
+        expect(task.ttl).toBeGreaterThanOrEqual(EXPIRY_MS + 3600_000);
         // The task id is the call id: REST sees the same parked call.
         const view = (await gw.api('GET', `/v1/calls/${task.taskId}`, { key: agent })).body.data;
         expect(view).toMatchObject({ status: 'pending_approval', tool: 'restart_service' });
@@ -148,6 +155,18 @@ describe('approvals through MCP tasks', () => {
       _meta: { [RELATED_TASK_META_KEY]: { taskId: task.taskId } },
     });
     expect(restarts()).toBe(before);
+  });
+
+  it('answers the APPROVAL_EXPIRED envelope when nobody decides in time', async () => {
+    const task = await callAsTask(client, 'restart_service', RESTART);
+    const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema, {
+      timeout: EXPIRY_MS + 10_000,
+    });
+    expect(result).toMatchObject({
+      isError: true,
+      structuredContent: { code: 'APPROVAL_EXPIRED', callId: task.taskId },
+    });
+    expect(await client.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: 'failed' });
   });
 
   it('holds tasks/result open and answers as soon as the call is approved on this gateway', async () => {
