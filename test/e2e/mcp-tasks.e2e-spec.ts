@@ -190,6 +190,36 @@ describe('approvals through MCP tasks', () => {
     }
   });
 
+  it('bounds a tasks/result wait, and keeps one that gave a progress token alive with progress notifications', async () => {
+    const options = (gw.app.get(McpTaskService) as unknown as { options: Record<string, number> }).options;
+    const saved = { ...options };
+    Object.assign(options, { heartbeatMs: 200, pollIntervalMs: 200, resultWaitMs: 500 });
+    try {
+      const task = await callAsTask(client, 'restart_service', RESTART);
+      const approvalId = await approvalOf(task.taskId);
+      // Without a progress token the wait is bounded and says so: ask again.
+      const bounded = await rpcError(
+        client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema),
+      );
+      expect(bounded.code).toBe(-32001);
+      expect(bounded.message).toContain('still working');
+      const beats: { progress: number; message?: string }[] = [];
+      const waiting = client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema, {
+        onprogress: (p) => beats.push(p),
+        resetTimeoutOnProgress: true,
+        timeout: 1_000, // the client's own limit: only the notifications keep it waiting
+      });
+      await sleep(2_000); // past both the client's timeout and the unstreamed bound
+      expect((await decide(approvalId, 'approve', {})).status).toBe(200);
+      const result = await waiting;
+      expect(result).toMatchObject({ structuredContent: { restarted: true } });
+      expect(beats.length).toBeGreaterThanOrEqual(5);
+      expect(beats[0]!.message).toContain(approvalId);
+    } finally {
+      Object.assign(options, saved);
+    }
+  });
+
   it('answers a call that needs no approval through the task as well (L0)', async () => {
     const task = await callAsTask(client, 'get_service_status', { service: 'payment-api' });
     expect(task.status).toBe('working'); // every task begins working (spec)

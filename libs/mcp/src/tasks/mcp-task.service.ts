@@ -37,6 +37,9 @@ export interface McpTaskCaller {
 /** Runs the call through the MCP face under `callId`: the executor's whole pipeline, nothing around it. */
 export type McpTaskCallRun = (callId: string, signal: AbortSignal) => Promise<ToolCallResult>;
 
+/** Sends one progress notification on a waiting `tasks/result` (its n-th, with a message). */
+export type TaskHeartbeat = (n: number, message: string) => void;
+
 /** How long `tools/call` with a task waits for the call to park or answer before it answers the task. */
 const SETTLE_WAIT_MS = 1_000;
 /** Tasks per `tasks/list` page. */
@@ -138,21 +141,36 @@ export class McpTaskService implements OnModuleInit, OnModuleDestroy {
     return this.toTask(row, state);
   }
 
-  /** Blocks until the task ends (bounded by `resultWaitMs`), then answers what the call answered. */
-  async result(caller: McpTaskCaller, taskId: string, signal?: AbortSignal): Promise<CallToolResult> {
-    const deadline = Date.now() + this.options.resultWaitMs;
+  /**
+   * Blocks until the task ends, then answers what the call answered. Bounded: `resultWaitMs`, or
+   * `streamedResultWaitMs` when the client gave a progress token, which then gets a progress
+   * notification (the task's status message) every `heartbeatMs` while it waits.
+   */
+  async result(
+    caller: McpTaskCaller,
+    taskId: string,
+    signal?: AbortSignal,
+    heartbeat?: TaskHeartbeat,
+  ): Promise<CallToolResult> {
+    const o = this.options;
+    const started = Date.now();
+    const deadline = started + (heartbeat ? o.streamedResultWaitMs : o.resultWaitMs);
     const key = taskKey(caller.tenantId, taskId);
+    let beats = 0;
     for (;;) {
       const { row, state } = await this.read(caller, taskId);
       if (state.outcome) return this.finalResult(row, state, caller.locale);
-      const left = deadline - Date.now();
-      if (left <= 0 || signal?.aborted) {
+      const now = Date.now();
+      if (now >= deadline || signal?.aborted) {
         throw new McpError(
           RpcErrorCode.RequestTimeout,
           `Task ${taskId} is still working (${state.statusMessage}); call tasks/result again or poll tasks/get`,
         );
       }
-      await this.waiters.wait(key, Math.min(left, this.options.pollIntervalMs), signal);
+      const nextBeat = started + (beats + 1) * o.heartbeatMs;
+      if (heartbeat && now >= nextBeat) heartbeat(++beats, state.statusMessage);
+      const until = Math.min(deadline, heartbeat ? started + (beats + 1) * o.heartbeatMs : deadline);
+      await this.waiters.wait(key, Math.max(1, Math.min(until - now, o.pollIntervalMs)), signal);
     }
   }
 

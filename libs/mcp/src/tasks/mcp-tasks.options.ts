@@ -8,6 +8,13 @@ export interface McpTasksOptions {
    * client reads a clear answer rather than its own timeout.
    */
   readonly resultWaitMs: number;
+  /**
+   * The same bound for a `tasks/result` that gave a progress token: the answer becomes a stream
+   * that carries a progress notification every `heartbeatMs` (the connection stays alive and the
+   * SDK client, with `resetTimeoutOnProgress`, keeps waiting).
+   */
+  readonly streamedResultWaitMs: number;
+  readonly heartbeatMs: number;
   /** The approvals' expiry: a task lives at least that long plus `resultRetentionMs`. */
   readonly approvalExpiryMs: number;
   /** How long a task's result stays readable after the longest approval could have ended. */
@@ -26,6 +33,8 @@ const HOUR_MS = 60 * 60 * 1000;
 export const DEFAULT_MCP_TASKS_OPTIONS: McpTasksOptions = {
   pollIntervalMs: 1_000,
   resultWaitMs: 50_000,
+  streamedResultWaitMs: 15 * 60 * 1000,
+  heartbeatMs: 15_000,
   approvalExpiryMs: 24 * HOUR_MS,
   resultRetentionMs: HOUR_MS,
   maxTtlMs: 7 * 24 * HOUR_MS,

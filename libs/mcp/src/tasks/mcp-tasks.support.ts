@@ -39,9 +39,21 @@ export class McpTasksSupport implements McpTaskSupport {
     server.setRequestHandler(GetTaskRequestSchema, (request, extra) =>
       this.tasks.get(who(extra.requestId), request.params.taskId),
     );
-    server.setRequestHandler(GetTaskPayloadRequestSchema, (request, extra) =>
-      this.tasks.result(who(extra.requestId), request.params.taskId, extra.signal),
-    );
+    server.setRequestHandler(GetTaskPayloadRequestSchema, (request, extra) => {
+      const token = request.params._meta?.progressToken;
+      // With a progress token the wait keeps its connection alive (the answer becomes a stream).
+      const heartbeat =
+        token === undefined
+          ? undefined
+          : (progress: number, message: string) =>
+              void extra
+                .sendNotification({
+                  method: 'notifications/progress',
+                  params: { progressToken: token, progress, message },
+                })
+                .catch(() => undefined);
+      return this.tasks.result(who(extra.requestId), request.params.taskId, extra.signal, heartbeat);
+    });
     server.setRequestHandler(ListTasksRequestSchema, (request, extra) =>
       this.tasks.list(who(extra.requestId), request.params?.cursor),
     );
