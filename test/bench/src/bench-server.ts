@@ -3,6 +3,7 @@ import { ApiKeyService } from '@toolgate/auth';
 import { createGateway } from '../../../apps/gateway/src/bootstrap.js';
 import { loadSettings } from '../../../apps/gateway/src/settings/settings.js';
 import { BenchToolsModule } from './bench-tools.js';
+import { BenchWideToolsModule } from './mcp-bench-tools.js';
 
 /**
  * A gateway for the benchmark, started as its own process (so it can be pinned to one core).
@@ -14,13 +15,20 @@ async function main(): Promise<void> {
     PORT: process.env.PORT ?? '0',
     TOOLGATE_LOG_LEVEL: 'warn',
   });
-  const app = await createGateway(settings, { imports: [BenchToolsModule], quiet: true });
+  // The MCP section's 500-tool agent type (its tenant file is in the config dir only then).
+  const wide = process.env.BENCH_WIDE_TOOLS === 'on' ? [BenchWideToolsModule] : [];
+  const app = await createGateway(settings, { imports: [BenchToolsModule, ...wide], quiet: true });
   await app.listen({ port: settings.server.port, host: '127.0.0.1' });
   const keys = app.get(ApiKeyService);
   const key = await keys.create(null, { name: 'bench agent', role: 'agent', tenantId: 'bench' });
   const approver = await keys.create(null, { name: 'bench approver', role: 'approver', tenantId: 'bench' });
+  const wideKey = wide.length
+    ? (await keys.create(null, { name: 'bench wide agent', role: 'agent', tenantId: 'benchwide' })).key
+    : undefined;
   const port = Number(new URL(await app.getUrl()).port);
-  process.stdout.write(`${JSON.stringify({ port, agentKey: key.key, approverKey: approver.key })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ port, agentKey: key.key, approverKey: approver.key, wideKey })}\n`,
+  );
   const stop = async () => {
     await app.close();
     process.exit(0);

@@ -9,12 +9,13 @@ import { makeConfigDir } from '../../support/config-dir.js';
 import { createTestDatabase } from '../../support/test-database.js';
 import { consoleFirstRender } from './console.bench.js';
 import { inProcessOverhead } from './in-process.bench.js';
+import { mcpThroughput } from './mcp.bench.js';
 import { adapterChoice, restThroughput } from './rest.bench.js';
 import { agentRuns } from './runs.bench.js';
 
 /**
  * `npm run bench`: prints tables of measured numbers. `--only <section>` runs one section
- * (inprocess, rest, adapter, audit, writer, approvals, console, runs);
+ * (inprocess, rest, adapter, audit, writer, approvals, console, runs, mcp);
  * `--duration <s>` sets the length of each load run (default 5 s); `--runs <n>` the number of
  * sequential runs the runs section times (default 500). TOOLGATE_BENCH_CPU_PROF=<dir> makes the
  * runs section's gateway write a CPU profile there (node --cpu-prof) when it stops.
@@ -49,6 +50,7 @@ async function main(): Promise<void> {
   );
   if (!only || only === 'inprocess') await inProcessOverhead(sqliteEnv());
   if (!only || only === 'rest') await restThroughput(sqliteEnv(), durationS);
+  if (!only || only === 'mcp') await mcpThroughput(sqliteEnv(), durationS);
   if (!only || only === 'adapter') await adapterChoice(durationS);
   if (!only || only === 'audit') await onMariaDb((env) => auditedThroughput(env, durationS));
   if (!only || only === 'writer') await onMariaDb(writerThroughput);
