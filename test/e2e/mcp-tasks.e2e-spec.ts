@@ -138,8 +138,19 @@ describe('approvals through MCP tasks', () => {
 
   it('answers the APPROVAL_DENIED envelope as the result of a denied call, its task failed', async () => {
     const before = restarts();
-    const task = await callAsTask(client, 'restart_service', RESTART);
-    expect(task.status).toBe('working');
+    const created = await client.request(
+      { method: 'tools/call', params: { name: 'restart_service', arguments: RESTART, task: {} } },
+      CreateTaskResultSchema,
+    );
+    const task = created.task;
+    expect(task).toMatchObject({
+      status: 'working',
+      statusMessage: 'Waiting for a person to approve the call',
+    });
+    // What a host may hand the model at once (in the caller's language).
+    const immediate = created._meta?.['io.modelcontextprotocol/model-immediate-response'];
+    expect(immediate).toContain(task.taskId);
+    expect(immediate).toContain("waiting for a person's approval");
     expect(
       (await decide(await approvalOf(task.taskId), 'deny', { comment: '窗口期外，不批准' })).status,
     ).toBe(200);

@@ -49,6 +49,25 @@ const isTaskId = (s: string) =>
   s.length === 36 && [...s].every((c, i) => ([8, 13, 18, 23].includes(i) ? c === '-' : /[0-9a-f]/.test(c)));
 
 const MODEL_IMMEDIATE_RESPONSE = 'io.modelcontextprotocol/model-immediate-response';
+/** The status message of a new task, by what its call did within SETTLE_WAIT_MS. */
+const CREATED_MESSAGE = {
+  parked: 'Waiting for a person to approve the call',
+  answered: 'The call has answered; read it with tasks/result',
+  running: 'The call is running',
+} as const;
+
+/** What the host may hand the model at once while the task goes on (spec, "Creating Tasks"). */
+const IMMEDIATE_RESPONSE: Record<Locale, (taskId: string, parked: boolean) => string> = {
+  en: (taskId, parked) =>
+    parked
+      ? `The call ${taskId} is waiting for a person's approval and has not run yet. Its result arrives through the task; do not call the tool again.`
+      : `The call ${taskId} runs as a task; its result arrives through the task.`,
+  'zh-CN': (taskId, parked) =>
+    parked
+      ? `调用 ${taskId} 正在等待人工审批，尚未执行。结果将通过任务返回，请不要重复调用。`
+      : `调用 ${taskId} 以任务方式执行，结果将通过任务返回。`,
+};
+
 const CANCEL_REASON = 'cancelled by its requester (MCP tasks/cancel)';
 
 const notFound = () => new McpError(RpcErrorCode.InvalidParams, 'Failed to retrieve task: Task not found');
@@ -115,24 +134,17 @@ export class McpTaskService implements OnModuleInit, OnModuleDestroy {
       .finally(() => this.running.delete(taskKey(ref.tenantId, taskId)));
     // The task begins `working` whatever happens (spec); a short wait only lets its message and the
     // model's immediate response say whether it waits for a person.
-    const parked = await Promise.race([
-      answered,
+    const outcome = await Promise.race([
+      answered.catch(() => 'answered' as const),
       new Promise<'running'>((r) => setTimeout(() => r('running'), SETTLE_WAIT_MS).unref()),
     ]);
-    const message =
-      parked === 'parked'
-        ? 'Waiting for a person to approve the call'
-        : parked === 'answered'
-          ? 'The call has answered; read it with tasks/result'
-          : 'The call is running';
     return {
-      task: this.toTask(row, { status: 'working', statusMessage: message, lastUpdatedAt: row.createdAt }),
-      _meta: {
-        [MODEL_IMMEDIATE_RESPONSE]:
-          parked === 'parked'
-            ? `This call (${taskId}) waits for a person's approval. Its result arrives through the task; do not call the tool again.`
-            : `This call (${taskId}) runs as a task; its result arrives through the task.`,
-      },
+      task: this.toTask(row, {
+        status: 'working',
+        statusMessage: CREATED_MESSAGE[outcome],
+        lastUpdatedAt: row.createdAt,
+      }),
+      _meta: { [MODEL_IMMEDIATE_RESPONSE]: IMMEDIATE_RESPONSE[caller.locale](taskId, outcome === 'parked') },
     };
   }
 
