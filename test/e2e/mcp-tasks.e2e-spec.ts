@@ -240,6 +240,22 @@ describe('approvals through MCP tasks', () => {
     expect(await client.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: 'completed' });
   });
 
+  it("lists a key's own tasks newest first, 50 a page, with an opaque cursor", async () => {
+    const lister = await connect(gw.url, await gw.createKey('agent', 'acme'));
+    clients.push(lister);
+    const made: string[] = [];
+    for (let i = 0; i < 52; i++)
+      made.push((await callAsTask(lister, 'get_service_status', { service: 'payment-api' })).taskId);
+    const first = await lister.experimental.tasks.listTasks();
+    expect(first.tasks).toHaveLength(50);
+    expect(first.nextCursor).toBeDefined();
+    const second = await lister.experimental.tasks.listTasks(first.nextCursor);
+    expect(second.nextCursor).toBeUndefined();
+    // Newest first to the millisecond (UUIDv7 order): every task once, none from another key.
+    expect([...first.tasks, ...second.tasks].map((t) => t.taskId)).toEqual([...made].sort().reverse());
+    expect(second.tasks.every((t) => t.status === 'completed')).toBe(true);
+  });
+
   it('answers an invalid input as a failed task whose result is the readable INVALID_INPUT tool error', async () => {
     const task = await callAsTask(client, 'restart_service', { service: 'payment-api' });
     const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);

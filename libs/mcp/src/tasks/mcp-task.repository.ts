@@ -46,7 +46,7 @@ export class McpTaskRepository {
 
   /**
    * One page of the live tasks of a principal at one agent type, newest first. The cursor is the
-   * last task id of the previous page (task ids are UUIDv7: their order is their creation order).
+   * last task id of the previous page (task ids are UUIDv7: ordered by creation to the millisecond).
    */
   listOwned(
     owner: { readonly tenantId: string; readonly principalId: string; readonly agentType: string },
