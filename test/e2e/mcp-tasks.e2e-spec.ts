@@ -275,6 +275,16 @@ describe('approvals through MCP tasks', () => {
     const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
     expect(result).toMatchObject({ isError: true, structuredContent: { code: 'APPROVAL_DENIED' } });
     expect((await rpcError(client.experimental.tasks.cancelTask(task.taskId))).code).toBe(-32602);
+    // The trail says who withdrew it and why.
+    const story = (await gw.api('GET', `/v1/audit/calls/${task.taskId}`)).body.data.events as {
+      event: string;
+      details?: Record<string, unknown>;
+    }[];
+    expect(story.map((e) => e.event)).toEqual(['approval_requested', 'approval_decided']);
+    expect(story[1]!.details).toMatchObject({
+      decision: 'withdrawn',
+      reason: 'cancelled by its requester (MCP tasks/cancel)',
+    });
     expect(restarts()).toBe(before);
   });
 
