@@ -6,7 +6,7 @@ export { CALL_ID_META, envelopeResult, toCallToolResult } from './mcp-results.js
 export { MCP_SERVER_INFO, McpServerService } from './mcp-server.service.js';
 export { MCP_TASK_SUPPORT } from './mcp-task-support.js';
 export type { McpTaskCall, McpTaskSupport } from './mcp-task-support.js';
-export { CALL_STATUS, McpToolLists } from './mcp-tool-list.js';
+export { CALL_STATUS, McpToolLists, preserializedJson } from './mcp-tool-list.js';
 export type { McpToolList, McpToolTarget } from './mcp-tool-list.js';
 export { McpModule } from './mcp.module.js';
 export { isTraceparent, traceparentOf } from './traceparent.js';

@@ -1,5 +1,7 @@
 import { Inject, Injectable, Optional, type OnModuleInit } from '@nestjs/common';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { z } from 'zod';
 import {
   CallToolRequestSchema,
   ErrorCode as RpcErrorCode,
@@ -17,7 +19,6 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { searchDeferred, unwrapToolCall } from '@toolgate/agents';
 import { CallReaderService } from '@toolgate/approvals';
 import { ok, ToolgateError, type Envelope, type ToolCallEvent } from '@toolgate/toolkit';
@@ -60,7 +61,7 @@ export class McpServerService implements OnModuleInit {
     const callerOf = (id: RequestId) => this.transport.callerOf(id);
     // Replaces the SDK's own: the instructions are the agent type's, and a stateless server must
     // not remember one client's capabilities for all the others.
-    this.server.setRequestHandler(InitializeRequestSchema, (request, extra) => {
+    this.handle(InitializeRequestSchema, (request, extra) => {
       const caller = callerOf(extra.requestId);
       const asked = request.params.protocolVersion;
       const description = caller.agent.binding.description;
@@ -71,15 +72,43 @@ export class McpServerService implements OnModuleInit {
         ...(description ? { instructions: description } : {}),
       };
     });
-    this.server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => {
+    this.handle(ListToolsRequestSchema, (_request, extra) => {
       const caller = callerOf(extra.requestId);
-      return { tools: this.lists.of(caller.agent, caller.locale).tools as never };
+      return this.lists.of(caller.agent, caller.locale).result;
     });
-    this.server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    this.handle(CallToolRequestSchema, (request, extra) =>
       this.callTool(request, extra, callerOf(extra.requestId)),
     );
     this.tasks?.install(this.server, callerOf);
     await this.server.connect(this.transport);
+  }
+
+  /**
+   * Registers a handler that gets the request checked by `schema` once, and a malformed one
+   * answered -32602 (Invalid params). The SDK's own registration parses every request with the
+   * schema, and `tools/call` twice more (request and result) in `Server`; the result here is built
+   * by this code from typed parts. The SDK still sees a schema for the method (its capability
+   * checks run), just one that only looks at the method name.
+   */
+  private handle<S extends HandledSchema>(
+    schema: S,
+    handler: (request: z.infer<S>, extra: Extra) => unknown,
+  ): void {
+    const method = (schema.shape.method as unknown as { value: string }).value;
+    const byMethod = z.looseObject({ method: z.literal(method) });
+    Protocol.prototype.setRequestHandler.call(
+      this.server,
+      byMethod as never,
+      ((request: unknown, extra: Extra) => {
+        const checked = schema.safeParse(request);
+        if (!checked.success)
+          throw new McpError(
+            RpcErrorCode.InvalidParams,
+            `Invalid ${method} params: ${firstIssue(checked.error)}`,
+          );
+        return handler(checked.data as z.infer<S>, extra);
+      }) as never,
+    );
   }
 
   /** Hands the messages of one HTTP request to the server; the writer carries the answers back. */
@@ -188,6 +217,15 @@ function progressReporter(
     const n = progress;
     queueMicrotask(() => send({ progressToken, progress: n, ...(label ? { message: label } : {}) }));
   };
+}
+
+type HandledSchema =
+  typeof InitializeRequestSchema | typeof ListToolsRequestSchema | typeof CallToolRequestSchema;
+
+/** A short, readable account of what was wrong with the params. */
+function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  return issue ? `${issue.path.join('.') || '(params)'}: ${issue.message}` : 'malformed';
 }
 
 function unknownTool(name: string): McpError {

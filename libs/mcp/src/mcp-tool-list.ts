@@ -17,6 +17,19 @@ export type McpToolTarget =
 export interface McpToolList {
   readonly tools: readonly Tool[];
   readonly targets: ReadonlyMap<string, McpToolTarget>;
+  /** The `tools/list` result, one object per entry: its JSON is serialized once (`preserializedJson`). */
+  readonly result: { readonly tools: Tool[] };
+}
+
+/**
+ * JSON of result objects serialized ahead of time. A `tools/list` of 500 tools is ~400 KB of JSON:
+ * stringifying it again for every request would cost more than everything else the request does.
+ */
+const PRESERIALIZED = new WeakMap<object, string>();
+
+/** The JSON of `value` when it was serialized ahead of time (a cached `tools/list` result). */
+export function preserializedJson(value: unknown): string | undefined {
+  return typeof value === 'object' && value !== null ? PRESERIALIZED.get(value) : undefined;
 }
 
 const STATUS_TEXT: Record<Locale, { description: string; callId: string }> = {
@@ -95,5 +108,7 @@ function build(agent: Agent, locale: Locale, tasks: boolean): McpToolList {
     tools.push(callStatusTool(locale));
     targets.set(CALL_STATUS, { kind: 'status' });
   }
-  return { tools, targets };
+  const result = { tools };
+  PRESERIALIZED.set(result, JSON.stringify(result));
+  return { tools, targets, result };
 }

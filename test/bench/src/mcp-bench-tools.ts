@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { defineTool, ToolkitModule } from '@toolgate/toolkit';
+import { always, defineTool, ToolkitModule } from '@toolgate/toolkit';
 import { z } from 'zod';
 
 /** How many tools the wide agent type binds (the tools/list target is stated for 500). */
@@ -19,6 +19,7 @@ const wideTools = Array.from({ length: WIDE_TOOL_COUNT }, (_, i) =>
     }),
     outputSchema: z.object({ rows: z.array(z.object({ id: z.string(), status: z.string() })) }),
     risk: { level: (['L0', 'L1', 'L2', 'L3'] as const)[i % 4]! },
+    ...(i % 4 === 3 ? { approval: always() } : {}),
     execute: () => ({ rows: [] }),
   }),
 );

@@ -8,7 +8,13 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { AgentFactory } from '@toolgate/agents';
 import { ApiKeyService } from '@toolgate/auth';
-import { McpServerService, traceparentOf, type McpCaller, type McpReplyWriter } from '@toolgate/mcp';
+import {
+  McpServerService,
+  preserializedJson,
+  traceparentOf,
+  type McpCaller,
+  type McpReplyWriter,
+} from '@toolgate/mcp';
 import type { ErrorEnvelope } from '@toolgate/toolkit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { answerForError } from '../http/error-envelope.js';
@@ -198,8 +204,7 @@ function replyWriter(request: FastifyRequest, reply: FastifyReply, done: () => v
           'x-accel-buffering': 'no',
         });
       }
-      if (!raw.destroyed && !raw.writableEnded)
-        raw.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+      if (!raw.destroyed && !raw.writableEnded) raw.write(`event: message\ndata: ${jsonOf(message)}\n\n`);
     },
     end(responses, batch) {
       if (open) {
@@ -210,9 +215,16 @@ function replyWriter(request: FastifyRequest, reply: FastifyReply, done: () => v
           void reply
             .status(200)
             .type('application/json; charset=utf-8')
-            .send(batch ? responses : responses[0]);
+            .send(batch ? `[${responses.map(jsonOf).join(',')}]` : jsonOf(responses[0]!));
       }
       done();
     },
   };
+}
+
+/** A message's JSON; a result serialized ahead of time (a cached `tools/list`) is spliced in as is. */
+function jsonOf(message: JSONRPCMessage): string {
+  const raw = 'result' in message ? preserializedJson(message.result) : undefined;
+  if (raw === undefined) return JSON.stringify(message);
+  return `{"jsonrpc":"2.0","id":${JSON.stringify((message as { id: unknown }).id)},"result":${raw}}`;
 }
