@@ -9,6 +9,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { McpTaskService } from '@toolgate/mcp';
+import { McpTaskRepository } from '../../libs/mcp/src/tasks/mcp-task.repository.js';
 import { DemoBackends, OpsSimulator } from '@toolgate/tool-packs/testing';
 import {
   callApi,
@@ -312,6 +313,16 @@ describe('approvals through MCP tasks', () => {
     // Still pending for its owner.
     expect((await client.experimental.tasks.getTask(task.taskId)).status).toBe('working');
     await client.experimental.tasks.cancelTask(task.taskId);
+  });
+
+  // Last: it forgets every task of this gateway's database.
+  it('forgets tasks past their ttl (the sweep deletes them; asking answers not found)', async () => {
+    const task = await callAsTask(client, 'get_service_status', { service: 'payment-api' });
+    await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
+    const later = new Date(Date.parse(task.createdAt) + task.ttl! + 1);
+    expect(await gw.app.get(McpTaskRepository).deleteExpired(later)).toBeGreaterThan(0);
+    expect((await rpcError(client.experimental.tasks.getTask(task.taskId))).code).toBe(-32602);
+    expect((await client.experimental.tasks.listTasks()).tasks).toEqual([]);
   });
 });
 
