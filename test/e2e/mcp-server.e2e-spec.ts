@@ -281,6 +281,79 @@ describe('Toolgate as an MCP server', () => {
     expect(res.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: expect.any(Number) } });
   });
 
+  /** One raw POST, as a client without the SDK would send it. */
+  const post = (body: unknown, headers: Record<string, string> = {}) =>
+    gw.api('POST', '/mcp/helper', {
+      key,
+      body,
+      headers: { accept: 'application/json, text/event-stream', ...headers },
+    });
+
+  it('speaks the wire directly: 202 for notifications, -32602 for bad params, batches only where the version has them', async () => {
+    const initialized = await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    expect(initialized.status).toBe(202);
+    expect(initialized.text).toBe('');
+    const noName = await post({ jsonrpc: '2.0', id: 'a', method: 'tools/call', params: { arguments: {} } });
+    expect(noName.status).toBe(200);
+    expect(noName.body).toMatchObject({ jsonrpc: '2.0', id: 'a', error: { code: -32602 } });
+    const unknownMethod = await post({ jsonrpc: '2.0', id: 2, method: 'resources/list' });
+    expect(unknownMethod.body).toMatchObject({ id: 2, error: { code: -32601 } });
+    const batch = [
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'noop', arguments: {} } },
+    ];
+    const old = await post(batch, { 'mcp-protocol-version': '2025-03-26' });
+    expect(old.status).toBe(200);
+    expect(old.body).toEqual([
+      expect.objectContaining({ id: 1, result: {} }),
+      expect.objectContaining({
+        id: 2,
+        result: expect.objectContaining({ structuredContent: { ok: true } }),
+      }),
+    ]);
+    const current = await post(batch, { 'mcp-protocol-version': '2025-11-25' });
+    expect(current.status).toBe(400);
+    expect(current.body).toMatchObject({ error: { code: -32600 } });
+    const unknownVersion = await post(batch[0], { 'mcp-protocol-version': '1999-01-01' });
+    expect(unknownVersion.status).toBe(400);
+    // A well-formed traceparent in _meta or the header is taken; a malformed one is ignored, never an error.
+    const traced = await post(
+      {
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'noop', arguments: {}, _meta: { traceparent: 'x' } },
+      },
+      { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' },
+    );
+    expect(traced.body).toMatchObject({ id: 3, result: { structuredContent: { ok: true } } });
+  });
+
+  it('stops an L0 call whose HTTP client went away', async () => {
+    const before = abortProbe.awaitAbortAborted;
+    const started = abortProbe.awaitAbortStarted;
+    const controller = new AbortController();
+    const request = fetch(`${gw.url}/mcp/helper`, {
+      method: 'POST',
+      signal: controller.signal,
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'await_abort', arguments: {} },
+      }),
+    });
+    await waitFor(() => abortProbe.awaitAbortStarted > started);
+    controller.abort();
+    await expect(request).rejects.toThrow();
+    await waitFor(() => abortProbe.awaitAbortAborted > before);
+  });
+
   it('answers malformed JSON and non-JSON-RPC bodies with a 400 JSON-RPC error, never a stack trace', async () => {
     const bad = await gw.api('POST', '/mcp/helper', {
       key,

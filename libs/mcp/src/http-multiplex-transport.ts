@@ -1,11 +1,9 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  isJSONRPCErrorResponse,
-  isJSONRPCNotification,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
-  type JSONRPCMessage,
-  type RequestId,
+import type {
+  JSONRPCMessage,
+  JSONRPCNotification,
+  JSONRPCRequest,
+  RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { McpCaller } from './mcp-caller.js';
 
@@ -116,7 +114,7 @@ export class HttpMultiplexTransport implements Transport {
     const exchange = new Exchange(writer, batch);
     const keyPrefix = `${caller.principal.principalId}\n`;
     for (const message of messages) {
-      if (isJSONRPCRequest(message)) {
+      if (isRequest(message)) {
         const id = ++this.nextId;
         const cancelKey = keyPrefix + typeof message.id + String(message.id);
         this.pending.set(id, { clientId: message.id, cancelKey, exchange, caller });
@@ -125,7 +123,7 @@ export class HttpMultiplexTransport implements Transport {
         const params =
           this.acceptsTasks() || !message.params?.task ? message.params : withoutTask(message.params);
         this.onmessage?.({ ...message, params, id });
-      } else if (isJSONRPCNotification(message)) {
+      } else if (isNotification(message)) {
         if (message.method === 'notifications/cancelled') this.cancel(message.params, keyPrefix);
         else this.onmessage?.(message);
       }
@@ -135,7 +133,7 @@ export class HttpMultiplexTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+    if (isResponse(message)) {
       const id = message.id;
       const pending = typeof id === 'number' ? this.pending.get(id) : undefined;
       if (!pending) return;
@@ -145,7 +143,7 @@ export class HttpMultiplexTransport implements Transport {
     }
     const related = options?.relatedRequestId;
     const pending = typeof related === 'number' ? this.pending.get(related) : undefined;
-    if (pending && isJSONRPCNotification(message)) pending.exchange.notify(message);
+    if (pending && isNotification(message)) pending.exchange.notify(message);
     // Server-initiated requests (sampling, elicitation) and unrelated notifications have no HTTP
     // reply to travel on in a stateless server: dropped.
   }
@@ -178,4 +176,23 @@ export class HttpMultiplexTransport implements Transport {
 function withoutTask(params: Record<string, unknown>): Record<string, unknown> {
   const { task: _task, ...rest } = params;
   return rest;
+}
+
+/*
+ * Kinds of messages already checked against JSONRPCMessageSchema (inbound, by the route) or built
+ * by the SDK (outbound). The SDK's is* guards re-parse the whole message with Zod, results
+ * included, which costs more per call than the routing itself.
+ */
+function isRequest(m: JSONRPCMessage): m is JSONRPCRequest {
+  return 'method' in m && 'id' in m;
+}
+
+function isNotification(m: JSONRPCMessage): m is JSONRPCNotification {
+  return 'method' in m && !('id' in m);
+}
+
+function isResponse(
+  m: JSONRPCMessage,
+): m is Extract<JSONRPCMessage, { id: RequestId }> & { result?: unknown } {
+  return !('method' in m) && ('result' in m || 'error' in m);
 }

@@ -157,8 +157,7 @@ export class McpServerService implements OnModuleInit {
     }
     const tool = agent.tool(toolName);
     // A gone client stops a read-only call (nobody to answer); L1+ runs to its end, as on REST.
-    const signal =
-      tool.contract.risk.level === 'L0' ? AbortSignal.any([extra.signal, caller.gone]) : extra.signal;
+    const signal = tool.contract.risk.level === 'L0' ? eitherSignal(extra.signal, caller.gone) : extra.signal;
     const progressToken = meta?.progressToken;
     const result = await agent.invoke(toolName, input, {
       locale,
@@ -217,6 +216,26 @@ function progressReporter(
     const n = progress;
     queueMicrotask(() => send({ progressToken, progress: n, ...(label ? { message: label } : {}) }));
   };
+}
+
+/** A signal that fires when either does (AbortSignal.any costs weak references on a hot path). */
+function eitherSignal(a: AbortSignal, b: AbortSignal): AbortSignal {
+  if (a.aborted) return a;
+  if (b.aborted) return b;
+  const both = new AbortController();
+  const onA = () => both.abort(a.reason);
+  const onB = () => both.abort(b.reason);
+  a.addEventListener('abort', onA, { once: true });
+  b.addEventListener('abort', onB, { once: true });
+  both.signal.addEventListener(
+    'abort',
+    () => {
+      a.removeEventListener('abort', onA);
+      b.removeEventListener('abort', onB);
+    },
+    { once: true },
+  );
+  return both.signal;
 }
 
 type HandledSchema =

@@ -72,6 +72,7 @@ export function registerMcpRoute(app: NestFastifyApplication, bodyLimit: number)
     } catch (err) {
       throw fromError(err, request, bodyLimit);
     }
+    // One controller for the whole HTTP request: a gone client stops its L0 calls (see callTool).
     const gone = new AbortController();
     const caller: McpCaller = {
       principal,
