@@ -219,9 +219,9 @@ describe('approvals through MCP tasks', () => {
       const waiting = client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema, {
         onprogress: (p) => beats.push(p),
         resetTimeoutOnProgress: true,
-        timeout: 1_000, // the client's own limit: only the notifications keep it waiting
+        timeout: 2_500, // the client's own limit: only the notifications keep it waiting
       });
-      await sleep(2_000); // past both the client's timeout and the unstreamed bound
+      await sleep(3_500); // past both the client's timeout and the unstreamed bound
       expect((await decide(approvalId, 'approve', {})).status).toBe(200);
       const result = await waiting;
       expect(result).toMatchObject({ structuredContent: { restarted: true } });
