@@ -86,8 +86,11 @@ export function registerMcpRoute(app: NestFastifyApplication, bodyLimit: number)
     await new Promise<void>((done) => {
       const writer = replyWriter(request, reply, done);
       reply.raw.once('close', () => {
-        if (!reply.raw.writableEnded)
+        if (!reply.raw.writableEnded) {
           gone.abort(new DOMException('the client closed the connection', 'AbortError'));
+          // Nothing will be sent: Fastify is told so rather than left waiting for an answer.
+          if (!reply.sent) reply.hijack();
+        }
         done();
       });
       mcp.deliver(messages, batch, caller, writer);
