@@ -4,6 +4,7 @@ import { ApiKeyGuard, AUTH_MIGRATIONS, AuthModule } from '@toolgate/auth';
 import { APPROVALS_MIGRATIONS, ApprovalsModule } from '@toolgate/approvals';
 import { AUDIT_MIGRATIONS, AuditModule } from '@toolgate/audit';
 import { DATABASE_MIGRATIONS, DatabaseModule, InstancesModule } from '@toolgate/database';
+import { MCP_TASKS_MIGRATIONS, McpTasksModule } from '@toolgate/mcp';
 import { ModelsModule } from '@toolgate/models';
 import { QUOTAS_MIGRATIONS, QuotasModule } from '@toolgate/quotas';
 import { RUNS_MIGRATIONS, RunsModule } from '@toolgate/runs';
@@ -31,6 +32,7 @@ export const MIGRATIONS = [
   ...APPROVALS_MIGRATIONS,
   ...RUNS_MIGRATIONS,
   ...QUOTAS_MIGRATIONS,
+  ...MCP_TASKS_MIGRATIONS,
 ];
 
 /**
@@ -69,6 +71,7 @@ export class AppModule {
         TenancyModule.forRoot(settings.tenancy),
         ModelsModule.forRoot(settings.models),
         RunsModule.forRoot(settings.runs),
+        McpTasksModule.forRoot({ approvalExpiryMs: settings.approvals.expiryMs }),
         OpsToolsModule,
         ErpToolsModule,
         ...(settings.tenancy.demo ? [DemoBackendsModule] : []),

@@ -2,6 +2,7 @@ import { ConfigurableModuleBuilder, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CALL_RECORD_SINK } from '@toolgate/audit';
 import { APPROVALS_OPTIONS, type ApprovalsOptions } from './approvals.options.js';
+import { ApprovalDecisions } from './approvals/approval-decisions.js';
 import { ApprovalGate } from './approvals/approval-gate.hook.js';
 import { ApprovalRepository } from './approvals/approval.repository.js';
 import { ApprovalService } from './approvals/approval.service.js';
@@ -45,6 +46,7 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<ApprovalsOptio
     { provide: CALL_RECORD_SINK, useClass: CallRecordsSink },
     ApprovalRepository,
     ApprovalGate,
+    ApprovalDecisions,
     ApprovedCallRunner,
     ApprovalService,
     ApprovalsScheduler,
@@ -56,6 +58,7 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<ApprovalsOptio
     CallRecordRepository,
     CallReaderService,
     ApprovalService,
+    ApprovalDecisions,
     ApprovalRepository,
     IdempotencyService,
   ],

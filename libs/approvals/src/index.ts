@@ -9,6 +9,7 @@ export { actionDigest, ApprovalGate } from './approvals/approval-gate.hook.js';
 export { ApprovalRepository } from './approvals/approval.repository.js';
 export { APPROVAL_DECISION_LISTENER } from './approvals/approval-decision-listener.js';
 export type { ApprovalDecision, ApprovalDecisionListener } from './approvals/approval-decision-listener.js';
+export { ApprovalDecisions } from './approvals/approval-decisions.js';
 export { ApprovalService } from './approvals/approval.service.js';
 export type { ApprovalView } from './approvals/approval-view.js';
 export { ApprovalsScheduler } from './approvals/approvals.scheduler.js';

@@ -10,3 +10,12 @@ export { CALL_STATUS, McpToolLists, preserializedJson } from './mcp-tool-list.js
 export type { McpToolList, McpToolTarget } from './mcp-tool-list.js';
 export { McpModule } from './mcp.module.js';
 export { isTraceparent, traceparentOf } from './traceparent.js';
+export {
+  DEFAULT_MCP_TASKS_OPTIONS,
+  MCP_TASKS_MIGRATIONS,
+  MCP_TASKS_OPTIONS,
+  McpTasks1764700200000,
+  McpTaskService,
+  McpTasksModule,
+} from './tasks/index.js';
+export type { McpTaskCaller, McpTasksOptions } from './tasks/index.js';

@@ -45,13 +45,14 @@ export class McpServerService implements OnModuleInit {
   private readonly server: Server;
   private readonly capabilities: ServerCapabilities;
   private readonly transport: HttpMultiplexTransport;
-  private readonly lists = new McpToolLists();
+  private readonly lists: McpToolLists;
 
   constructor(
     private readonly calls: CallReaderService,
     @Optional() @Inject(MCP_TASK_SUPPORT) private readonly tasks?: McpTaskSupport,
   ) {
     this.capabilities = { tools: { listChanged: false }, ...(tasks?.capabilities ?? {}) };
+    this.lists = new McpToolLists(tasks !== undefined);
     this.server = new Server(MCP_SERVER_INFO, { capabilities: this.capabilities });
     this.transport = new HttpMultiplexTransport(() => this.tasks !== undefined);
   }

@@ -71,21 +71,26 @@ function callStatusTool(locale: Locale): Tool {
 export class McpToolLists {
   private readonly cache = new WeakMap<ResolvedAgentType, Map<Locale, McpToolList>>();
 
+  /** @param tasks whether governed calls may run as MCP tasks (`execution.taskSupport: optional`). */
+  constructor(private readonly tasks = false) {}
+
   of(agent: Agent, locale: Locale): McpToolList {
     let byLocale = this.cache.get(agent.binding);
     if (!byLocale) this.cache.set(agent.binding, (byLocale = new Map()));
     let list = byLocale.get(locale);
-    if (!list) byLocale.set(locale, (list = build(agent, locale)));
+    if (!list) byLocale.set(locale, (list = build(agent, locale, this.tasks)));
     return list;
   }
 }
 
-function build(agent: Agent, locale: Locale): McpToolList {
+function build(agent: Agent, locale: Locale, tasks: boolean): McpToolList {
+  // The spec lets a client ask for a task only where a tool says so; every governed call may park.
+  const execution = tasks ? { execution: { taskSupport: 'optional' as const } } : {};
   const tools: Tool[] = [];
   const targets = new Map<string, McpToolTarget>();
   // Binding order: the map of bound tools keeps it.
   for (const t of agent.tools()) {
-    tools.push(exportTool(t, 'mcp', locale) as Tool);
+    tools.push({ ...(exportTool(t, 'mcp', locale) as Tool), ...execution });
     targets.set(t.contract.name, { kind: 'tool' });
   }
   for (const meta of metaTools(agent, locale)) {
@@ -96,6 +101,7 @@ function build(agent: Agent, locale: Locale): McpToolList {
       description: meta.description,
       inputSchema: meta.parameters as Tool['inputSchema'],
       annotations: meta.name === TOOL_SEARCH ? { readOnlyHint: true, openWorldHint: false } : {},
+      ...(meta.name === TOOL_CALL ? execution : {}),
     });
     targets.set(meta.name, { kind: meta.name === TOOL_CALL ? 'call' : 'search' });
   }

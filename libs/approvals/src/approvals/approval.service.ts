@@ -6,7 +6,12 @@ import { localeOfCall, toCallView } from '../calls/call-view.js';
 import { CallRecordRepository } from '../calls/call-record.repository.js';
 import { ApprovalDecisionEntity } from '../entities/approval-decision.entity.js';
 import { ApprovalEntity, type ApprovalStatus } from '../entities/approval.entity.js';
-import { APPROVAL_DECISION_LISTENER, type ApprovalDecisionListener } from './approval-decision-listener.js';
+import {
+  APPROVAL_DECISION_LISTENER,
+  type ApprovalDecision,
+  type ApprovalDecisionListener,
+} from './approval-decision-listener.js';
+import { ApprovalDecisions } from './approval-decisions.js';
 import { toApprovalView, type ApprovalView } from './approval-view.js';
 import { ApprovalRepository } from './approval.repository.js';
 import { ApprovedCallRunner } from './approved-call.runner.js';
@@ -32,7 +37,14 @@ export class ApprovalService {
     @Optional()
     @Inject(APPROVAL_DECISION_LISTENER)
     private readonly listener?: ApprovalDecisionListener,
+    @Optional() private readonly decisions?: ApprovalDecisions,
   ) {}
+
+  /** Tells this gateway's waiters (a parked run, an MCP task's result) that a call was decided. */
+  private announce(decision: ApprovalDecision): void {
+    this.listener?.approvalDecided(decision);
+    this.decisions?.publish(decision);
+  }
 
   /** Who may see and decide approvals of a tenant. */
   private mayDecide(actor: CallPrincipal, tenantId: string): boolean {
@@ -78,7 +90,7 @@ export class ApprovalService {
       throw new ToolgateError(ErrorCode.APPROVAL_EXPIRED, { details: { approvalId, callId: found.callId } });
     const ref = { tenantId: found.tenantId, callId: found.callId };
     const call = outcome === 'approved' ? await this.runner.run(ref) : await this.calls.find(ref);
-    if (outcome !== 'partly') this.listener?.approvalDecided({ ...ref, approvalId });
+    if (outcome !== 'partly') this.announce({ ...ref, approvalId });
     return { approval: await this.get(actor, approvalId), call: call ? toCallView(call) : null };
   }
 
@@ -228,7 +240,7 @@ export class ApprovalService {
       });
       if (expired) {
         n++;
-        this.listener?.approvalDecided({ tenantId: a.tenantId, callId: a.callId, approvalId: a.id });
+        this.announce({ tenantId: a.tenantId, callId: a.callId, approvalId: a.id });
       }
     }
     if (n) this.logger.log(`${n} approval(s) expired`);
