@@ -241,6 +241,11 @@ describe('approvals through MCP tasks', () => {
     expect(await client.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: 'completed' });
   });
 
+  it('refuses a task-augmented call of a meta-tool that answers at once (no taskSupport listed): -32601', async () => {
+    const err = await rpcError(callAsTask(client, 'toolgate_call_status', { callId: 'x' }));
+    expect(err.code).toBe(-32601);
+  });
+
   it("lists a key's own tasks newest first, 50 a page, with an opaque cursor", async () => {
     const lister = await connect(gw.url, await gw.createKey('agent', 'acme'));
     clients.push(lister);

@@ -134,6 +134,11 @@ export class McpServerService implements OnModuleInit {
     const { name, arguments: args = {} } = request.params;
     const target = this.lists.of(agent, locale).targets.get(name);
     if (!target) throw unknownTool(name);
+    const task = (request.params as { task?: { ttl?: number } }).task;
+    // The meta-tools answer at once and list no taskSupport: a task request for them is refused
+    // as the 2025-11-25 spec says for tools that do not support tasks.
+    if (task && this.tasks && (target.kind === 'status' || target.kind === 'search'))
+      throw new McpError(RpcErrorCode.MethodNotFound, `${name} does not support task-augmented calls`);
     if (target.kind === 'status') return this.callStatus(caller, args);
     if (target.kind === 'search')
       return envelopeResult(ok(searchDeferred(agent, args.query, locale)), locale);
@@ -148,7 +153,6 @@ export class McpServerService implements OnModuleInit {
     }
     const meta = request.params._meta as Record<string, unknown> | undefined;
     const traceparent = traceparentOf(meta?.traceparent, caller.traceparent);
-    const task = (request.params as { task?: { ttl?: number } }).task;
     if (task && this.tasks) {
       return this.tasks.createTask({
         caller,
