@@ -110,9 +110,11 @@ describe('approvals through MCP tasks', () => {
     const stream = client.experimental.tasks.callToolStream({ name: 'restart_service', arguments: RESTART });
     const seen: string[] = [];
     let result: CallToolResult | undefined;
+    let taskId = '';
     for await (const message of stream) {
       if (message.type === 'taskCreated') {
         const task = message.task;
+        taskId = task.taskId;
         expect(task).toMatchObject({ status: 'working', pollInterval: 1000 });
         // It lives as long as the approval may take, plus time to read the result.
         expect(task.ttl).toBeGreaterThanOrEqual(EXPIRY_MS + 3600_000);
@@ -135,6 +137,14 @@ describe('approvals through MCP tasks', () => {
     expect(result).toMatchObject({ structuredContent: { service: 'payment-api', restarted: true } });
     expect(result!.isError).toBeFalsy();
     expect(restarts()).toBe(before + 1);
+    // Run later by the approval, the call is still audited as one that came through MCP.
+    const story = (await gw.api('GET', `/v1/audit/calls/${taskId}`)).body.data.events as {
+      event: string;
+      details?: Record<string, unknown> | null;
+    }[];
+    const ran = story.filter((e) => e.event === 'started' || e.event === 'finished');
+    expect(ran.map((e) => e.event)).toEqual(['started', 'finished']);
+    for (const e of ran) expect(e.details).toMatchObject({ face: 'mcp' });
   });
 
   it('answers the APPROVAL_DENIED envelope as the result of a denied call, its task failed', async () => {

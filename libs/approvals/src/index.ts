@@ -1,6 +1,4 @@
 // Public surface of the approvals lib: approvals, call records, idempotency.
-import { CreateApprovals1764480300000 } from './migrations/1764480300000-create-approvals.js';
-import { CallIdentity1764500300000 } from './migrations/1764500300000-call-identity.js';
 
 export { DEFAULT_APPROVALS_OPTIONS } from './approvals.options.js';
 export type { ApprovalsOptions } from './approvals.options.js';
@@ -22,7 +20,5 @@ export type { ApprovalStatus } from './entities/approval.entity.js';
 export type { CallStatus } from './entities/tool-call.entity.js';
 export { IdempotencyService, requestDigest } from './idempotency/idempotency.service.js';
 export type { IdempotentAnswer } from './idempotency/idempotency.service.js';
-export { CallIdentity1764500300000, CreateApprovals1764480300000 };
 
-/** The approvals lib's migrations, in order. */
-export const APPROVALS_MIGRATIONS = [CreateApprovals1764480300000, CallIdentity1764500300000];
+export { APPROVALS_MIGRATIONS } from './migrations/index.js';

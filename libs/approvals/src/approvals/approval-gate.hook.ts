@@ -112,6 +112,7 @@ export class ApprovalGate implements ToolCallHook {
       bindingVersion: call.tool.bindingVersion,
       approvalId: p.approvalId,
       instanceId: this.instances.instanceId,
+      face: call.request.face ?? null,
     };
     const approval = Object.assign(new ApprovalEntity(), {
       id: p.approvalId,

@@ -67,6 +67,7 @@ describe('ApprovalService', () => {
         implementation: 'default',
         sessionId: approval.sessionId,
         idempotencyIdentity: null,
+        face: 'rest',
         principal: { principalType: 'api_key', principalId: approval.requestedBy },
         locale,
         input: { service: 'payment-api' },

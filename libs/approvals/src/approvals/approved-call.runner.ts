@@ -93,6 +93,7 @@ export class ApprovedCallRunner {
       },
       connectors: await this.connectors.forTenant(record.tenantId),
       idempotencyIdentity: record.idempotencyIdentity ?? undefined,
+      face: record.face ?? undefined,
       attributes: { approvalId: approval.id },
     });
   }

@@ -43,6 +43,7 @@ export class CallRecordsSink implements CallRecordSink {
       bindingVersion: call.tool.bindingVersion,
       approvalId: null,
       instanceId: this.instances.instanceId,
+      face: r.face ?? null,
     };
     return (dialect) => [CallTransitions.start(record, dialect)];
   }

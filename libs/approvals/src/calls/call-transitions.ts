@@ -1,5 +1,6 @@
 import type { SqlStatement } from '@toolgate/audit';
 import { toSqlDateTime } from '@toolgate/database';
+import type { CallFace } from '@toolgate/toolkit';
 import type { CallStatus, StoredPrincipal } from '../entities/tool-call.entity.js';
 
 /** A call record's key: call ids are unique per tenant, and every statement names both. */
@@ -25,6 +26,8 @@ export interface NewCallRecord extends CallRef {
   readonly bindingVersion: number | null;
   readonly approvalId: string | null;
   readonly instanceId: string | null;
+  /** How the call came in (`rest`, `mcp`, `run`); an approved call runs later with the same. */
+  readonly face: CallFace | null;
 }
 
 const COLUMNS = [
@@ -46,6 +49,7 @@ const COLUMNS = [
   'approval_id',
   'envelope',
   'instance_id',
+  'face',
   'created_at',
   'updated_at',
 ] as const;
@@ -74,6 +78,7 @@ function insertValues(r: NewCallRecord, status: CallStatus, at: Date): unknown[]
     r.approvalId,
     null,
     r.instanceId,
+    r.face,
     t,
     t,
   ];

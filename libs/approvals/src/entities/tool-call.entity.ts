@@ -1,4 +1,5 @@
 import { dateTime3, jsonColumn } from '@toolgate/database';
+import type { CallFace } from '@toolgate/toolkit';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /** Where a call stands. `queued`: approved and waiting for a gateway to run it. */
@@ -76,6 +77,10 @@ export class ToolCallEntity {
 
   @Column({ name: 'instance_id', type: 'varchar', length: 128, nullable: true })
   instanceId!: string | null;
+
+  /** How the call came in (`rest`, `mcp`, `run`); null for calls recorded before it was kept. */
+  @Column({ type: 'varchar', length: 8, nullable: true })
+  face!: CallFace | null;
 
   @Column({ name: 'created_at', ...dateTime3() })
   createdAt!: Date;

@@ -8,8 +8,7 @@ import { ApprovalGrantEntity } from '../entities/approval-grant.entity.js';
 import { ApprovalEntity } from '../entities/approval.entity.js';
 import { IdempotencyRecordEntity } from '../entities/idempotency-record.entity.js';
 import { ToolCallEntity } from '../entities/tool-call.entity.js';
-import { CreateApprovals1764480300000 } from '../migrations/1764480300000-create-approvals.js';
-import { CallIdentity1764500300000 } from '../migrations/1764500300000-call-identity.js';
+import { APPROVALS_MIGRATIONS } from '../migrations/index.js';
 
 /** The approvals tables in an in-memory SQLite database, migrated, with the lib's repositories on top. */
 export interface ApprovalsDatabase {
@@ -30,7 +29,7 @@ export async function approvalsDatabase(): Promise<ApprovalsDatabase> {
       ApprovalGrantEntity,
       IdempotencyRecordEntity,
     ],
-    migrations: [CreateApprovals1764480300000, CallIdentity1764500300000],
+    migrations: APPROVALS_MIGRATIONS,
   });
   await dataSource.initialize();
   await dataSource.runMigrations();
