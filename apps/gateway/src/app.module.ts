@@ -9,6 +9,7 @@ import { QUOTAS_MIGRATIONS, QuotasModule } from '@toolgate/quotas';
 import { RUNS_MIGRATIONS, RunsModule } from '@toolgate/runs';
 import { TENANCY_MIGRATIONS, TenancyModule } from '@toolgate/tenancy';
 import { DemoBackendsModule, ErpToolsModule, OpsToolsModule } from '@toolgate/tool-packs';
+import { UPSTREAMS_MIGRATIONS, UpstreamsModule } from '@toolgate/upstreams';
 import { ToolkitModule } from '@toolgate/toolkit';
 import { LoggerModule } from 'nestjs-pino';
 import { AdminHttpModule } from './admin/admin-http.module.js';
@@ -19,6 +20,7 @@ import { AuditHttpModule } from './audit/audit-http.module.js';
 import { EnvelopeExceptionFilter } from './http/envelope-exception.filter.js';
 import { SchemaValidationPipe } from './http/schema-validation.pipe.js';
 import { OpsHttpModule } from './ops/ops-http.module.js';
+import { UpstreamsHttpModule } from './upstreams/upstreams-http.module.js';
 import type { Settings } from './settings/settings.js';
 
 /** Every migration of every lib in use, in timestamp order. */
@@ -30,6 +32,7 @@ export const MIGRATIONS = [
   ...APPROVALS_MIGRATIONS,
   ...RUNS_MIGRATIONS,
   ...QUOTAS_MIGRATIONS,
+  ...UPSTREAMS_MIGRATIONS,
 ];
 
 /**
@@ -66,6 +69,7 @@ export class AppModule {
         ApprovalsModule.forRoot(settings.approvals),
         QuotasModule.forRoot(settings.quotas),
         TenancyModule.forRoot(settings.tenancy),
+        UpstreamsModule.forRoot(settings.upstreams),
         ModelsModule.forRoot(settings.models),
         RunsModule.forRoot(settings.runs),
         OpsToolsModule,
@@ -78,6 +82,7 @@ export class AppModule {
         ApprovalsHttpModule,
         RunsHttpModule,
         OpsHttpModule,
+        UpstreamsHttpModule,
       ],
       providers: [
         { provide: APP_GUARD, useExisting: ApiKeyGuard },

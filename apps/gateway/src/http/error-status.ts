@@ -26,6 +26,8 @@ const THROWN_STATUS: Partial<Record<string, number>> = {
   [ErrorCode.APPROVAL_PENDING]: 202,
   [ErrorCode.NOT_READY]: 503,
   [ErrorCode.INTERNAL_ERROR]: 500,
+  // An admin request that needed an upstream (register, list, refresh) that failed or did not answer.
+  [ErrorCode.UPSTREAM_ERROR]: 502,
 };
 
 /** The status of a thrown platform error. */
