@@ -27,7 +27,7 @@ import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 @ApiTags('upstreams')
 @ApiBearerAuth()
 @Roles('platform_admin', 'tenant_admin')
-@Controller('v1/tenants/:tenantId/upstreams')
+@Controller('v1/admin/tenants/:tenantId/upstreams')
 export class UpstreamsController {
   constructor(private readonly upstreams: UpstreamAdmin) {}
 
