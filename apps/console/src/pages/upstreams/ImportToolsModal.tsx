@@ -13,8 +13,8 @@ import { useT } from '../../i18n';
 
 const MAX_TIMEOUT_MS = 30_000;
 
+/** One row per chosen tool, in the order of `tools` (the upstream name comes from there). */
 interface ToolValues {
-  name: string;
   toolgateName: string;
   /** No default: an upstream says nothing trustworthy about its own risk, so the admin must choose. */
   riskLevel?: RiskLevel;
@@ -28,7 +28,7 @@ interface Values {
 }
 
 /** One chosen tool: its Toolgate name, a risk level (required), data domains and a time limit. */
-function ToolFields({ index, tool }: { index: number; tool: UpstreamLiveTool }) {
+function ToolFields({ index, tool, server }: { index: number; tool: UpstreamLiveTool; server: string }) {
   const t = useT();
   const form = Form.useFormInstance<Values>();
   const risk = Form.useWatch<RiskLevel | undefined>(['tools', index, 'riskLevel'], form);
@@ -53,7 +53,8 @@ function ToolFields({ index, tool }: { index: number; tool: UpstreamLiveTool }) 
       </Space>
       <Space wrap align="start" size="middle">
         <Form.Item
-          name={[index, 'toolgateName']}
+          name={['tools', index, 'toolgateName']}
+          initialValue={`${server}__${tool.definition.name}`}
           label={t('upstreams.toolgateName')}
           rules={[
             { required: true, whitespace: true, message: t('upstreams.import.nameRequired') },
@@ -63,7 +64,7 @@ function ToolFields({ index, tool }: { index: number; tool: UpstreamLiveTool }) 
           <Input style={{ width: 260 }} data-testid="import-toolgate-name" />
         </Form.Item>
         <Form.Item
-          name={[index, 'riskLevel']}
+          name={['tools', index, 'riskLevel']}
           label={t('common.risk')}
           rules={[{ required: true, message: t('upstreams.import.riskRequired') }]}
         >
@@ -74,10 +75,10 @@ function ToolFields({ index, tool }: { index: number; tool: UpstreamLiveTool }) 
             data-testid="import-risk"
           />
         </Form.Item>
-        <Form.Item name={[index, 'dataDomains']} label={t('upstreams.import.dataDomains')}>
+        <Form.Item name={['tools', index, 'dataDomains']} label={t('upstreams.import.dataDomains')}>
           <Select mode="tags" style={{ width: 220 }} placeholder="crm, pii" tokenSeparators={[',', ' ']} />
         </Form.Item>
-        <Form.Item name={[index, 'timeoutMs']} label={t('upstreams.timeoutMs')}>
+        <Form.Item name={['tools', index, 'timeoutMs']} label={t('upstreams.timeoutMs')}>
           <InputNumber
             min={1}
             max={MAX_TIMEOUT_MS}
@@ -106,7 +107,7 @@ function ToolFields({ index, tool }: { index: number; tool: UpstreamLiveTool }) 
 export function ImportToolsModal(props: {
   tenantId: string;
   server: string;
-  /** The tools chosen in the live list; the modal is open while there are any. */
+  /** The tools chosen in the live list (at least one: the panel mounts the modal per opening). */
   tools: readonly UpstreamLiveTool[];
   agentTypes: readonly string[];
   onClose: () => void;
@@ -118,8 +119,8 @@ export function ImportToolsModal(props: {
 
   const submit = async (v: Values) => {
     const body: ImportUpstreamToolsBody = {
-      tools: v.tools.map((tool) => ({
-        name: tool.name,
+      tools: v.tools.map((tool, i) => ({
+        name: props.tools[i]!.definition.name,
         riskLevel: tool.riskLevel as RiskLevel,
         toolgateName: tool.toolgateName.trim(),
         ...(tool.dataDomains?.length ? { dataDomains: tool.dataDomains } : {}),
@@ -138,20 +139,10 @@ export function ImportToolsModal(props: {
       onSubmit={submit}
       onCancel={props.onClose}
       okText={t('upstreams.import.submit', { count: props.tools.length })}
-      initialValues={{
-        tools: props.tools.map((tool) => ({
-          name: tool.definition.name,
-          toolgateName: `${props.server}__${tool.definition.name}`,
-        })),
-      }}
     >
-      <Form.List name="tools">
-        {(fields) =>
-          fields.map((field) => (
-            <ToolFields key={field.key} index={field.name} tool={props.tools[field.name]!} />
-          ))
-        }
-      </Form.List>
+      {props.tools.map((tool, index) => (
+        <ToolFields key={tool.definition.name} index={index} tool={tool} server={props.server} />
+      ))}
       <Form.Item name="bindTo" label={t('upstreams.import.bindTo')} extra={t('upstreams.import.bindToHint')}>
         <Select
           mode="multiple"

@@ -132,14 +132,17 @@ export function ServerPanel(props: { tenantId: string; server: string; onDeleted
         onSelect={setSelected}
       />
 
-      <ImportToolsModal
-        tenantId={tenantId}
-        server={server}
-        tools={chosen}
-        agentTypes={(bindings.data ?? []).map((b) => b.agentType)}
-        onClose={() => setImporting(false)}
-        onImported={imported}
-      />
+      {/* Mounted per opening: the form starts from the tools chosen this time. */}
+      {chosen.length > 0 && (
+        <ImportToolsModal
+          tenantId={tenantId}
+          server={server}
+          tools={chosen}
+          agentTypes={(bindings.data ?? []).map((b) => b.agentType)}
+          onClose={() => setImporting(false)}
+          onImported={imported}
+        />
+      )}
       <ReviewModal tenantId={tenantId} server={server} tool={reviewing} onClose={() => setReviewing(null)} />
     </Card>
   );
