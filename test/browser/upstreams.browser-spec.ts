@@ -1,4 +1,4 @@
-import { startTestGateway, type TestGateway } from '@toolgate/testing';
+import { startTestGateway, TEST_ADMIN_KEY, type TestGateway } from '@toolgate/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -197,6 +197,48 @@ describe('the upstream servers page and the quarantine review', () => {
     const called = await invoke({ query: 'Ada', region: 'eu' });
     expect(called.body.status).toBe('ok');
     expect(upstream.calls.at(-1)).toEqual({ name: 'find_customer', args: { query: 'Ada', region: 'eu' } });
+  });
+
+  it('lets a platform admin pick the tenant, says why a registration failed, and shows no other tenant its servers', async () => {
+    const admin = await browser.newPage('en');
+    await signIn(admin, base, TEST_ADMIN_KEY);
+    await admin.goto(`${base}/upstreams`);
+    await admin.getByTestId('upstreams-page').waitFor();
+    expect(await admin.getByTestId('nav').innerText()).toContain('Upstream servers');
+    const pickTenant = async (id: string) => {
+      await admin.getByTestId('pick-tenant').click();
+      await admin
+        .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
+        .filter({ hasText: `(${id})` })
+        .click();
+      await eventually(() => admin.url()).toContain(`tenant=${id}`);
+    };
+    await pickTenant('acme');
+    await admin.locator('[data-testid="upstreams-table"] tr[data-row-key="crm"]').waitFor();
+    await pickTenant('globex');
+    await admin.getByText('No upstream server is registered').waitFor();
+
+    // Nothing listens on port 1: the gateway says so, the form stays open with the reason.
+    await admin.getByTestId('register-upstream').click();
+    const form = admin.locator('.ant-modal').filter({ hasText: 'Register a server' });
+    await form.getByTestId('upstream-name').fill('down');
+    await form.getByTestId('upstream-url').fill('http://127.0.0.1:1/mcp');
+    await form.getByRole('button', { name: 'Connect and register' }).click();
+    const failure = form.getByTestId('error-alert');
+    await failure.waitFor();
+    expect(await failure.innerText()).toContain('UPSTREAM_ERROR');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    expect((await gw.api('GET', '/v1/admin/tenants/globex/upstreams')).body.data).toEqual([]);
+    await admin.close();
+
+    // Globex's admin, sent a link to acme's server, sees its own (empty) tenant and nothing of acme's.
+    const globex = await browser.newPage('en');
+    await signIn(globex, base, await gw.createKey('tenant_admin', 'globex'));
+    await globex.goto(`${base}/upstreams?tenant=acme&server=crm`);
+    await globex.getByText('No upstream server is registered').waitFor();
+    expect(await globex.getByTestId('server-panel').count()).toBe(0);
+    expect(await globex.getByTestId('upstreams-page').innerText()).not.toContain('crm');
+    await globex.close();
   });
 
   it('keeps a changed tool blocked when the reviewer says so, and deletes the server', async () => {
