@@ -152,7 +152,7 @@ describe('upstream MCP servers as pinned tool sources', () => {
         bindTo: ['ops_assistant'],
       },
     });
-    expect(res.status).toBe(200);
+    expect(res.status, res.text).toBe(200);
     expect(res.body.data.imported.map((t: any) => t.toolgateName)).toEqual([
       'crm__find_customer',
       'crm__slow_report',
@@ -192,7 +192,7 @@ describe('upstream MCP servers as pinned tool sources', () => {
     expect(failed.body).toMatchObject({ code: 'UPSTREAM_ERROR' });
     expect(failed.body.error).toContain('CRM is in maintenance');
     const events = await gw.api('GET', '/v1/audit/events?tenantId=acme&event=finished&limit=50');
-    expect(events.body.data.some((e: any) => e.tool === 'crm__find_customer' && e.status === 'ok')).toBe(
+    expect(events.body.data.items.some((e: any) => e.tool === 'crm__find_customer' && e.status === 'ok')).toBe(
       true,
     );
   });
@@ -244,7 +244,7 @@ describe('upstream MCP servers as pinned tool sources', () => {
     expect(accepted.body.data).toMatchObject({ status: 'active', reviewedBy: expect.any(String) });
     expect((await invoke('crm__find_customer', { query: 'Ada' })).body.status).toBe('ok');
     const audit = await gw.api('GET', '/v1/audit/events?tenantId=acme&event=upstream_changed&limit=50');
-    const kinds = audit.body.data.map((e: any) => e.details.kind);
+    const kinds = audit.body.data.items.map((e: any) => e.details.kind);
     expect(kinds).toEqual(
       expect.arrayContaining([
         'server_registered',
