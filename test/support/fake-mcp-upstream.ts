@@ -34,8 +34,12 @@ export interface FakeMcpUpstream {
  * Starts the fake with `tools`. Stateful Streamable HTTP (one `McpServer` per session), so a
  * client's `notifications/cancelled` reaches the running call, and a tool changed at runtime is
  * re-registered on every live session (the SDK then sends `notifications/tools/list_changed`).
+ * `stateless`: a fresh server per request and no notifications (only polling sees changes).
  */
-export async function startFakeMcpUpstream(tools: Record<string, FakeMcpTool>): Promise<FakeMcpUpstream> {
+export async function startFakeMcpUpstream(
+  tools: Record<string, FakeMcpTool>,
+  options: { stateless?: boolean } = {},
+): Promise<FakeMcpUpstream> {
   const current = new Map(Object.entries(tools));
   const requests: FakeMcpUpstream['requests'] = [];
   const calls: FakeMcpUpstream['calls'] = [];
@@ -59,8 +63,9 @@ export async function startFakeMcpUpstream(tools: Record<string, FakeMcpTool>): 
     const server = new McpServer({ name: 'fake-upstream', version: '1.0.0' });
     const registered = new Map<string, RegisteredTool>();
     for (const [name, tool] of current) registered.set(name, register(server, name, tool));
+    // Stateless: no session, no stream, so no list_changed notification ever reaches the client.
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      sessionIdGenerator: options.stateless ? undefined : () => randomUUID(),
       onsessioninitialized: (id) => void sessions.set(id, { server, transport, tools: registered }),
     });
     transport.onclose = () => {
@@ -78,6 +83,7 @@ export async function startFakeMcpUpstream(tools: Record<string, FakeMcpTool>): 
     const sessionId = req.headers['mcp-session-id'];
     const session = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     const transport = session?.transport ?? (await open());
+    if (options.stateless) res.on('close', () => void transport.close());
     await transport.handleRequest(req, res, body);
   };
 
