@@ -46,6 +46,11 @@ describe('upstream MCP servers as pinned tool sources', () => {
       find_customer: findCustomer('Finds customers by name.'),
       slow_report: slowReport,
       failing_tool: failing,
+      delete_customer: {
+        description: 'Deletes a customer for good.',
+        inputSchema: { id: z.string() },
+        handler: (args) => ({ content: [{ type: 'text', text: `deleted ${String(args.id)}` }] }),
+      },
     });
     gw = await startTestGateway({ env: { TOOLGATE_UPSTREAM_REFRESH_MS: '600000' } });
     acmeAdmin = await gw.createKey('tenant_admin', 'acme');
@@ -98,6 +103,7 @@ describe('upstream MCP servers as pinned tool sources', () => {
     });
     expect(JSON.stringify(res.body)).not.toContain('crm-secret-token-123');
     expect(res.body.data.tools.map((t: any) => t.definition.name).sort()).toEqual([
+      'delete_customer',
       'failing_tool',
       'find_customer',
       'slow_report',
@@ -195,6 +201,30 @@ describe('upstream MCP servers as pinned tool sources', () => {
     expect(
       events.body.data.items.some((e: any) => e.tool === 'crm__find_customer' && e.status === 'ok'),
     ).toBe(true);
+  });
+
+  it('an L3 import needs approval on every call; the approved call runs upstream', async () => {
+    const imported = await gw.api('POST', `${base}/crm/import`, {
+      key: acmeAdmin,
+      body: { tools: [{ name: 'delete_customer', riskLevel: 'L3' }], bindTo: ['ops_assistant'] },
+    });
+    expect(imported.status).toBe(200);
+    const parked = await invoke('crm__delete_customer', { id: 'c-9' });
+    expect(parked.status).toBe(202);
+    expect(parked.body.code).toBe('APPROVAL_PENDING');
+    expect(upstream.calls.some((c) => c.name === 'delete_customer')).toBe(false);
+    const approver = await gw.createKey('approver', 'acme');
+    const approved = await gw.api('POST', `/v1/approvals/${parked.body.approvalId}/approve`, {
+      key: approver,
+      body: {},
+    });
+    expect(approved.body.data.call).toMatchObject({
+      status: 'succeeded',
+      result: { status: 'ok', data: { text: 'deleted c-9' } },
+    });
+    expect(upstream.calls.filter((c) => c.name === 'delete_customer')).toEqual([
+      { name: 'delete_customer', args: { id: 'c-9' } },
+    ]);
   });
 
   it('answers TIMEOUT when the upstream passes the tool’s time limit, and cancels upstream', async () => {
