@@ -330,6 +330,13 @@ describe('upstream MCP servers as pinned tool sources', () => {
     const res = await gw.api('DELETE', `${base}/crm`, { key: acmeAdmin });
     expect(res.body.data).toEqual({ name: 'crm', deleted: true });
     expect((await invoke('crm__slow_report', {})).body.code).toBe('TOOL_NOT_FOUND');
+    expect((await agentTools()).filter((n: string) => n.startsWith('crm__'))).toEqual([]);
+    const history = await gw.api('GET', '/v1/admin/tenants/acme/bindings/history?agentType=ops_assistant', {
+      key: acmeAdmin,
+    });
+    expect(history.body.data[0].diff.removed).toEqual(
+      expect.arrayContaining(['crm__find_customer', 'crm__slow_report', 'crm__delete_customer']),
+    );
     expect((await gw.api('GET', `${base}/crm`, { key: acmeAdmin })).status).toBe(404);
   });
 });
