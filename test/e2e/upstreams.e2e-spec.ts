@@ -83,6 +83,24 @@ describe('upstream MCP servers as pinned tool sources', () => {
       body: { name: 'crm', url: 'file:///etc/passwd' },
     });
     expect(file.status).toBe(400);
+    const host = await gw.api('POST', base, {
+      key: acmeAdmin,
+      body: {
+        name: 'crm',
+        url: upstream.url,
+        auth: { header: 'Host', secretEnv: 'TOOLGATE_UPSTREAM_CRM_TOKEN' },
+      },
+    });
+    expect(host.status).toBe(400);
+    // Nothing listens there: a clear 502 envelope, and nothing is stored.
+    const down = await gw.api('POST', base, {
+      key: acmeAdmin,
+      body: { name: 'down', url: 'http://127.0.0.1:9/mcp', timeoutMs: 1000 },
+    });
+    expect(down.status).toBe(502);
+    expect(down.body).toMatchObject({ code: 'UPSTREAM_ERROR', suggestedAction: expect.any(String) });
+    expect(down.text).not.toMatch(/\n\s+at /);
+    expect((await gw.api('GET', `${base}/down`, { key: acmeAdmin })).status).toBe(404);
   });
 
   it('registers the server, checking it once, and lists its tools', async () => {
