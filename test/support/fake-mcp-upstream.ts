@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { randomUUID } from 'node:crypto';
+import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ZodRawShape } from 'zod';
@@ -15,7 +16,7 @@ export interface FakeMcpTool {
   ) => Promise<CallToolResult> | CallToolResult;
 }
 
-/** A real MCP server (the SDK's `McpServer`, stateless Streamable HTTP) on a loopback port. */
+/** A real MCP server (the SDK's `McpServer` over Streamable HTTP) on a loopback port. */
 export interface FakeMcpUpstream {
   readonly url: string;
   /** Requests seen, with their headers (to check the auth header). */
@@ -29,26 +30,49 @@ export interface FakeMcpUpstream {
   close(): Promise<void>;
 }
 
-/** Starts the fake with `tools`; each request gets a fresh server built from the current tools. */
-export async function startFakeMcpUpstream(tools: Record<string, FakeMcpTool>): Promise<FakeMcpUpstream> {
+/**
+ * Starts the fake with `tools`. Stateful Streamable HTTP (one `McpServer` per session), so a
+ * client's `notifications/cancelled` reaches the running call, and a tool changed at runtime is
+ * re-registered on every live session (the SDK then sends `notifications/tools/list_changed`).
+ * `stateless`: a fresh server per request and no notifications (only polling sees changes).
+ */
+export async function startFakeMcpUpstream(
+  tools: Record<string, FakeMcpTool>,
+  options: { stateless?: boolean } = {},
+): Promise<FakeMcpUpstream> {
   const current = new Map(Object.entries(tools));
   const requests: FakeMcpUpstream['requests'] = [];
   const calls: FakeMcpUpstream['calls'] = [];
   const cancelled: string[] = [];
+  const sessions = new Map<
+    string,
+    { server: McpServer; transport: StreamableHTTPServerTransport; tools: Map<string, RegisteredTool> }
+  >();
 
-  const build = () => {
+  const register = (server: McpServer, name: string, tool: FakeMcpTool): RegisteredTool =>
+    server.registerTool(name, { description: tool.description, inputSchema: tool.inputSchema }, (async (
+      args: Record<string, unknown>,
+      extra: { signal: AbortSignal },
+    ) => {
+      calls.push({ name, args });
+      extra.signal.addEventListener('abort', () => cancelled.push(name), { once: true });
+      return tool.handler(args, extra.signal);
+    }) as never);
+
+  const open = async () => {
     const server = new McpServer({ name: 'fake-upstream', version: '1.0.0' });
-    for (const [name, tool] of current) {
-      server.registerTool(name, { description: tool.description, inputSchema: tool.inputSchema }, (async (
-        args: Record<string, unknown>,
-        extra: { signal: AbortSignal },
-      ) => {
-        calls.push({ name, args });
-        extra.signal.addEventListener('abort', () => cancelled.push(name), { once: true });
-        return tool.handler(args, extra.signal);
-      }) as never);
-    }
-    return server;
+    const registered = new Map<string, RegisteredTool>();
+    for (const [name, tool] of current) registered.set(name, register(server, name, tool));
+    // Stateless: no session, no stream, so no list_changed notification ever reaches the client.
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: options.stateless ? undefined : () => randomUUID(),
+      onsessioninitialized: (id) => void sessions.set(id, { server, transport, tools: registered }),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    return transport;
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -56,14 +80,15 @@ export async function startFakeMcpUpstream(tools: Record<string, FakeMcpTool>): 
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
-    const server = build();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
+    const sessionId = req.headers['mcp-session-id'];
+    const session = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    const transport = session?.transport ?? (await open());
+    if (options.stateless) res.on('close', () => void transport.close());
     await transport.handleRequest(req, res, body);
+  };
+
+  const each = (work: (session: { server: McpServer; tools: Map<string, RegisteredTool> }) => void) => {
+    for (const session of sessions.values()) work(session);
   };
 
   const http: Server = createServer((req, res) => {
@@ -78,12 +103,26 @@ export async function startFakeMcpUpstream(tools: Record<string, FakeMcpTool>): 
     requests,
     calls,
     cancelled,
-    setTool: (name, tool) => void current.set(name, tool),
-    removeTool: (name) => void current.delete(name),
-    close: () =>
-      new Promise<void>((resolve) => {
+    setTool(name, tool) {
+      current.set(name, tool);
+      each((s) => {
+        s.tools.get(name)?.remove();
+        s.tools.set(name, register(s.server, name, tool));
+      });
+    },
+    removeTool(name) {
+      current.delete(name);
+      each((s) => {
+        s.tools.get(name)?.remove();
+        s.tools.delete(name);
+      });
+    },
+    async close() {
+      for (const s of sessions.values()) await s.server.close().catch(() => undefined);
+      await new Promise<void>((resolve) => {
         http.closeAllConnections();
         http.close(() => resolve());
-      }),
+      });
+    },
   };
 }

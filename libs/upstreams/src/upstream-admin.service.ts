@@ -7,7 +7,7 @@ import type {
 } from '@toolgate/contract';
 import { isUniqueViolation } from '@toolgate/database';
 import { BindingAdmin, TenantRepository } from '@toolgate/tenancy';
-import { ErrorCode, ToolgateError, uuidv7 } from '@toolgate/toolkit';
+import { cleanErrorMessage, ErrorCode, ToolgateError, uuidv7 } from '@toolgate/toolkit';
 import {
   DEFAULT_UPSTREAM_TIMEOUT_MS,
   IMPORTED_TOOL_NAME_PATTERN,
@@ -23,6 +23,19 @@ import { UpstreamPinning } from './upstream-pinning.js';
 import { contractProblems } from './upstream-tenant-tools.js';
 import { toImportedView, toUpstreamView } from './upstream-views.js';
 import { UpstreamRepository } from './upstream.repository.js';
+
+/** Headers the transport itself sets; an auth header may not replace them. */
+const RESERVED_HEADERS = new Set([
+  'host',
+  'content-type',
+  'content-length',
+  'accept',
+  'connection',
+  'transfer-encoding',
+  'mcp-session-id',
+  'mcp-protocol-version',
+  'last-event-id',
+]);
 
 const invalid = (summary: string, path = '') =>
   new ToolgateError(ErrorCode.INVALID_INPUT, {
@@ -46,7 +59,9 @@ async function listLive(client: UpstreamClient): Promise<UpstreamToolDefinition[
   } catch (err) {
     if (err instanceof ToolgateError) throw err;
     throw new ToolgateError(ErrorCode.UPSTREAM_ERROR, {
-      params: { message: `the upstream did not answer tools/list: ${(err as Error).message}` },
+      params: {
+        message: `the upstream did not answer tools/list: ${cleanErrorMessage((err as Error).message)}`,
+      },
     });
   }
 }
@@ -73,6 +88,11 @@ export class UpstreamAdmin {
       throw invalid(
         `auth.secretEnv must name an environment variable starting with ${UPSTREAM_SECRET_ENV_PREFIX} (upper-case letters, digits, _)`,
         'auth.secretEnv',
+      );
+    if (body.auth && RESERVED_HEADERS.has(body.auth.header.toLowerCase()))
+      throw invalid(
+        `auth.header "${body.auth.header}" is set by the protocol, not by an admin`,
+        'auth.header',
       );
     if (!this.connections.supports(body.kind))
       throw invalid(`upstream kind "${body.kind}" is not available in this build`, 'kind');
@@ -155,6 +175,17 @@ export class UpstreamAdmin {
     });
     await this.connections.drop(tenantId, server.id);
     this.pinning.changed(tenantId);
+    await this.unbind(tenantId, new Set(tools.map((t) => t.toolgateName)), actor);
+  }
+
+  /** Takes deleted tools out of every binding naming them: binding changes with history and audit. */
+  private async unbind(tenantId: string, names: ReadonlySet<string>, actor: AuditActor): Promise<void> {
+    if (!names.size) return;
+    for (const binding of await this.bindings.list(tenantId)) {
+      const tools = binding.tools.filter((t) => !names.has(t.name));
+      if (tools.length !== binding.tools.length)
+        await this.bindings.replace(tenantId, binding.agentType, { version: binding.version, tools }, actor);
+    }
   }
 
   /** The server's tools as it lists them now, each marked imported or not. */
@@ -275,7 +306,9 @@ export class UpstreamAdmin {
       return await this.pinning.refresh(server, actor);
     } catch (err) {
       if (err instanceof ToolgateError) throw err;
-      throw new ToolgateError(ErrorCode.UPSTREAM_ERROR, { params: { message: (err as Error).message } });
+      throw new ToolgateError(ErrorCode.UPSTREAM_ERROR, {
+        params: { message: cleanErrorMessage((err as Error).message) },
+      });
     }
   }
 

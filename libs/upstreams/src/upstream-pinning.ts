@@ -13,10 +13,10 @@ import { UpstreamRepository } from './upstream.repository.js';
 /** The actor of changes the gateway itself notices (periodic and notified refreshes). */
 export const REFRESH_ACTOR: AuditActor = { type: 'system', id: 'upstream-refresh' };
 
-type Transition = { kind: keyof RefreshUpstreamResult; change: Partial<UpstreamToolEntity> } | null;
+export type Transition = { kind: keyof RefreshUpstreamResult; change: Partial<UpstreamToolEntity> } | null;
 
 /** What one imported tool becomes given the upstream's current definition (undefined: gone). */
-function transitionOf(row: UpstreamToolEntity, live: UpstreamToolDefinition | undefined): Transition {
+export function transitionOf(row: UpstreamToolEntity, live: UpstreamToolDefinition | undefined): Transition {
   if (!live) {
     return row.status === 'removed'
       ? null

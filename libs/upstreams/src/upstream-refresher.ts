@@ -19,11 +19,25 @@ export class UpstreamRefresher extends PeriodicSweep {
     connections: UpstreamConnections,
   ) {
     super(options.refreshIntervalMs, new Logger(UpstreamRefresher.name), 'upstream refresh failed');
-    connections.onToolsChanged = (tenantId, serverId) => void this.refreshOne(tenantId, serverId);
+    connections.onToolsChanged = (tenantId, serverId) => {
+      if (!this.stopped)
+        this.refreshOne(tenantId, serverId).catch((err: Error) =>
+          this.logger.warn(`upstream ${serverId} of tenant ${tenantId}: ${err.message}`),
+        );
+    };
+  }
+
+  private stopped = false;
+
+  override onApplicationShutdown(): void {
+    // A notification arriving while the gateway stops must not query a closed database.
+    this.stopped = true;
+    super.onApplicationShutdown();
   }
 
   protected async sweep(): Promise<void> {
     for (const server of await this.repo.allServers()) {
+      if (this.stopped) return;
       await this.pinning
         .refresh(server)
         .catch((err: Error) =>

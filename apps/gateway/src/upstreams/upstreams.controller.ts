@@ -86,6 +86,7 @@ export class UpstreamsController {
   }
 
   @Post(':name/import')
+  @HttpCode(200)
   @ApiOperation({ summary: 'Import chosen tools (pinned), optionally binding them to agent types' })
   @ApiEnvelope(importUpstreamResultSchema, {
     errors: ['NOT_FOUND', 'ALREADY_EXISTS', 'VERSION_CONFLICT', 'UPSTREAM_ERROR'],
