@@ -218,7 +218,8 @@ describe('the upstream servers page and the quarantine review', () => {
     await pickTenant('globex');
     await admin.getByText('No upstream server is registered').waitFor();
 
-    // Nothing listens on port 1: the gateway says so, the form stays open with the reason.
+    // Nothing listens on port 1 (an in-cluster style URL the form must not refuse by itself): the
+    // gateway says so, and the form stays open with the reason.
     await admin.getByTestId('register-upstream').click();
     const form = admin.locator('.ant-modal').filter({ hasText: 'Register a server' });
     await form.getByTestId('upstream-name').fill('down');

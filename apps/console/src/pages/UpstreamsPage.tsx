@@ -1,6 +1,6 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { App, Button, Card, Empty, Select, Space, Table } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useTenantsQuery, useUpstreamsQuery } from '../api/queries';
 import type { Upstream } from '../api/types';
@@ -42,6 +42,15 @@ export default function UpstreamsPage() {
     }
     setParams(p, { replace: true });
   };
+
+  // A platform admin's default tenant goes into the address bar, so the view can be linked as seen.
+  useEffect(() => {
+    if (platform && tenantId && !params.get('tenant')) {
+      const p = new URLSearchParams(params);
+      p.set('tenant', tenantId);
+      setParams(p, { replace: true });
+    }
+  }, [platform, tenantId, params, setParams]);
 
   return (
     <Card
