@@ -24,6 +24,7 @@ const PAGES: Record<PageId, React.LazyExoticComponent<() => React.JSX.Element>> 
   overview: lazy(() => import('./pages/OverviewPage')),
   tools: lazy(() => import('./pages/ToolsPage')),
   bindings: lazy(() => import('./pages/BindingsPage')),
+  upstreams: lazy(() => import('./pages/UpstreamsPage')),
   approvals: lazy(() => import('./pages/ApprovalsPage')),
   audit: lazy(() => import('./pages/AuditPage')),
   runs: lazy(() => import('./pages/RunsPage')),

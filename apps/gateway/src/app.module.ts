@@ -10,6 +10,7 @@ import { QUOTAS_MIGRATIONS, QuotasModule } from '@toolgate/quotas';
 import { RUNS_MIGRATIONS, RunsModule } from '@toolgate/runs';
 import { TENANCY_MIGRATIONS, TenancyModule } from '@toolgate/tenancy';
 import { DemoBackendsModule, ErpToolsModule, OpsToolsModule } from '@toolgate/tool-packs';
+import { UPSTREAMS_MIGRATIONS, UpstreamsModule } from '@toolgate/upstreams';
 import { ToolkitModule } from '@toolgate/toolkit';
 import { LoggerModule } from 'nestjs-pino';
 import { AdminHttpModule } from './admin/admin-http.module.js';
@@ -21,6 +22,7 @@ import { AuditHttpModule } from './audit/audit-http.module.js';
 import { EnvelopeExceptionFilter } from './http/envelope-exception.filter.js';
 import { SchemaValidationPipe } from './http/schema-validation.pipe.js';
 import { OpsHttpModule } from './ops/ops-http.module.js';
+import { UpstreamsHttpModule } from './upstreams/upstreams-http.module.js';
 import type { Settings } from './settings/settings.js';
 
 /** Every migration of every lib in use, in timestamp order. */
@@ -33,6 +35,7 @@ export const MIGRATIONS = [
   ...RUNS_MIGRATIONS,
   ...QUOTAS_MIGRATIONS,
   ...MCP_TASKS_MIGRATIONS,
+  ...UPSTREAMS_MIGRATIONS,
 ];
 
 /**
@@ -69,6 +72,7 @@ export class AppModule {
         ApprovalsModule.forRoot(settings.approvals),
         QuotasModule.forRoot(settings.quotas),
         TenancyModule.forRoot(settings.tenancy),
+        UpstreamsModule.forRoot(settings.upstreams),
         ModelsModule.forRoot(settings.models),
         RunsModule.forRoot(settings.runs),
         McpTasksModule.forRoot({ approvalExpiryMs: settings.approvals.expiryMs }),
@@ -83,6 +87,7 @@ export class AppModule {
         ApprovalsHttpModule,
         RunsHttpModule,
         OpsHttpModule,
+        UpstreamsHttpModule,
       ],
       providers: [
         { provide: APP_GUARD, useExisting: ApiKeyGuard },

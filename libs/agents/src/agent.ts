@@ -63,14 +63,18 @@ export class Agent {
     return this.tools(includeDeferred).map((t) => exportTool(t, format, locale));
   }
 
-  /** A bound tool by contract name; TOOL_NOT_FOUND otherwise. */
+  /**
+   * A bound tool by contract name; TOOL_NOT_FOUND otherwise. A bound imported tool that is blocked
+   * answers its own code (TOOL_QUARANTINED, or TOOL_NOT_FOUND with the reason).
+   */
   tool(name: string): EffectiveTool {
     const tool = this.binding.tools.get(name);
-    if (!tool)
-      throw new ToolgateError(ErrorCode.TOOL_NOT_FOUND, {
-        params: { tool: name, agentType: this.agentType },
-      });
-    return tool;
+    if (tool) return tool;
+    const blocked = this.binding.blocked?.get(name);
+    throw new ToolgateError(blocked?.code ?? ErrorCode.TOOL_NOT_FOUND, {
+      params: { tool: name, agentType: this.agentType },
+      ...(blocked ? { details: { tool: name, reason: blocked.reason } } : {}),
+    });
   }
 
   /** Calls a bound tool through the governed pipeline. */

@@ -15,3 +15,4 @@ export * from './schemas/runs.schema.js';
 export * from './schemas/stats.schema.js';
 export * from './schemas/tenants.schema.js';
 export * from './schemas/tools.schema.js';
+export * from './schemas/upstreams.schema.js';

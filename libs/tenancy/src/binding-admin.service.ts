@@ -11,7 +11,7 @@ import {
   type EffectiveTool as EffectiveToolView,
   type Issue,
 } from '@toolgate/contract';
-import { ErrorCode, ToolgateError, ToolRegistry, type EffectiveTool } from '@toolgate/toolkit';
+import { ErrorCode, ToolgateError, type EffectiveTool } from '@toolgate/toolkit';
 import { storedRunSettings, subAgentProblems } from './agent-run-settings.js';
 import { BindingResolver } from './binding-resolver.js';
 import { bindingProblems, bindTool } from './binding-rules.js';
@@ -82,7 +82,6 @@ function runProblems(
 export class BindingAdmin {
   constructor(
     private readonly tenants: TenantRepository,
-    private readonly registry: ToolRegistry,
     private readonly resolver: BindingResolver,
     private readonly audit: AuditTrail,
   ) {}
@@ -102,9 +101,10 @@ export class BindingAdmin {
     await this.requireTenant(tenantId);
     const rows = await this.tenants.bindingsOf(tenantId);
     const current = rows.find((b) => b.agentType === agentType);
+    const lookup = await this.resolver.lookupFor(tenantId);
     const effective: EffectiveToolView[] = [];
     for (const entry of tools) {
-      const bound = bindTool(entry, this.registry, 0);
+      const bound = bindTool(entry, lookup, 0);
       if (bound.ok) effective.push(toEffectiveView(bound.tool));
     }
     return {
@@ -112,7 +112,7 @@ export class BindingAdmin {
       currentVersion: current?.version ?? 0,
       effective,
       problems: [
-        ...bindingProblems(tools, this.registry).map((p) => ({
+        ...bindingProblems(tools, lookup).map((p) => ({
           path: `tools.${p.index}.${p.field}`,
           message: p.problem,
         })),
@@ -132,8 +132,9 @@ export class BindingAdmin {
   ): Promise<BindingView> {
     await this.requireTenant(tenantId);
     const rows = await this.tenants.bindingsOf(tenantId);
+    const lookup = await this.resolver.lookupFor(tenantId);
     const problems: Issue[] = [
-      ...bindingProblems(change.tools, this.registry).map((p) => ({
+      ...bindingProblems(change.tools, lookup).map((p) => ({
         path: `tools.${p.index}.${p.field}`,
         message: p.problem,
       })),

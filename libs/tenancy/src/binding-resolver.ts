@@ -1,10 +1,17 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { RefreshingCache } from '@toolgate/database';
 import { ToolRegistry, type EffectiveTool } from '@toolgate/toolkit';
 import { storedRunSettings, toAgentRunSettings, type AgentRunSettings } from './agent-run-settings.js';
 import { bindTool } from './binding-rules.js';
 import type { TenantEntity } from './entities/tenant.entity.js';
 import { TENANCY_OPTIONS, type TenancyOptions } from './tenancy.options.js';
+import {
+  lookupWith,
+  NO_TENANT_TOOLS,
+  TENANT_TOOL_SOURCE,
+  type BlockedTool,
+  type TenantToolSource,
+} from './tenant-tool-source.js';
 import { TenantRepository } from './tenant.repository.js';
 
 /** One agent type of one tenant, with its tools resolved against the registry. */
@@ -15,6 +22,11 @@ export interface ResolvedAgentType {
   readonly version: number;
   /** By contract name, in binding order. */
   readonly tools: ReadonlyMap<string, EffectiveTool>;
+  /**
+   * Bound tools of the tenant's own (imported) that may not be called now, with why; they are not
+   * in `tools`, so nothing lists them, and a call answers their code instead of TOOL_NOT_FOUND.
+   */
+  readonly blocked?: ReadonlyMap<string, BlockedTool>;
   /** How its runs go (defaults filled). */
   readonly run: AgentRunSettings;
 }
@@ -40,6 +52,7 @@ export class BindingResolver {
     private readonly tenants: TenantRepository,
     private readonly registry: ToolRegistry,
     @Inject(TENANCY_OPTIONS) options: TenancyOptions,
+    @Optional() @Inject(TENANT_TOOL_SOURCE) private readonly tenantTools?: TenantToolSource,
   ) {
     this.snapshots = new RefreshingCache((tenantId) => this.load(tenantId), {
       ttlMs: options.bindingCacheTtlMs,
@@ -64,6 +77,14 @@ export class BindingResolver {
     return (await this.agentTypes(tenantId))?.get(agentType) ?? null;
   }
 
+  /**
+   * The registry plus the tenant's own tools (blocked ones included), read fresh: what binding
+   * edits are checked against.
+   */
+  async lookupFor(tenantId: string) {
+    return lookupWith(this.registry, (await this.tenantTools?.toolsOf(tenantId)) ?? NO_TENANT_TOOLS);
+  }
+
   /** Forgets a tenant's snapshot (bindings, connectors, settings); the next call reads the database. */
   invalidate(tenantId: string): void {
     this.snapshots.invalidate(tenantId);
@@ -72,11 +93,19 @@ export class BindingResolver {
   private async load(tenantId: string): Promise<TenantSnapshot> {
     const tenant = await this.tenants.findTenant(tenantId);
     if (!tenant) return null;
+    const own = (await this.tenantTools?.toolsOf(tenantId)) ?? NO_TENANT_TOOLS;
+    const lookup = lookupWith(this.registry, own);
     const agentTypes = new Map<string, ResolvedAgentType>();
     for (const row of await this.tenants.bindingsOf(tenantId)) {
       const tools = new Map<string, EffectiveTool>();
+      const blocked = new Map<string, BlockedTool>();
       for (const entry of row.tools) {
-        const bound = bindTool(entry, this.registry, row.version);
+        const block = own.blocked.get(entry.name);
+        if (block && !this.registry.get(entry.name)) {
+          blocked.set(entry.name, block);
+          continue;
+        }
+        const bound = bindTool(entry, lookup, row.version);
         if (bound.ok) tools.set(entry.name, bound.tool);
         else
           this.logger.warn(
@@ -89,6 +118,7 @@ export class BindingResolver {
         description: row.description,
         version: row.version,
         tools,
+        ...(blocked.size ? { blocked } : {}),
         run: toAgentRunSettings(storedRunSettings(row.run)),
       });
     }

@@ -1,6 +1,7 @@
 import { isAtLeastAsStrict } from '@toolgate/contract';
-import type { EffectiveTool, ToolRegistry } from '@toolgate/toolkit';
+import type { EffectiveTool } from '@toolgate/toolkit';
 import type { BindingTool } from './config/tenant-file.schema.js';
+import type { ToolLookup } from './tenant-tool-source.js';
 
 /** The binding field a problem is about. */
 export type BindingField = 'name' | 'implementation' | 'timeoutMs' | 'approval';
@@ -14,7 +15,7 @@ export type BoundTool =
  * the time limit or add approval, never loosen what the tool declares. Messages name the tool and
  * the field.
  */
-export function bindTool(entry: BindingTool, registry: ToolRegistry, bindingVersion: number): BoundTool {
+export function bindTool(entry: BindingTool, registry: ToolLookup, bindingVersion: number): BoundTool {
   const contract = registry.get(entry.name);
   if (!contract) return { ok: false, field: 'name', problem: `tool "${entry.name}" does not exist` };
   const implementations = [...contract.implementations.keys()];
@@ -79,7 +80,7 @@ export interface BindingProblem {
 }
 
 /** Checks a whole binding: every entry, and no tool twice. Returns every problem found. */
-export function bindingProblems(tools: readonly BindingTool[], registry: ToolRegistry): BindingProblem[] {
+export function bindingProblems(tools: readonly BindingTool[], registry: ToolLookup): BindingProblem[] {
   const problems: BindingProblem[] = [];
   const seen = new Set<string>();
   tools.forEach((entry, index) => {

@@ -46,6 +46,8 @@ export { exportTenantFile } from './config/tenant-file.exporter.js';
 export { TenantAuditPolicy } from './tenant-audit-policy.js';
 export { TenantConnectors } from './tenant-connectors.js';
 export { TenantRepository } from './tenant.repository.js';
+export { lookupWith, NO_TENANT_TOOLS, TENANT_TOOL_SOURCE } from './tenant-tool-source.js';
+export type { BlockedTool, TenantTools, TenantToolSource, ToolLookup } from './tenant-tool-source.js';
 export { AgentRunSettings1764600100000, CreateTenancy1764480100000 };
 
 /** The tenancy lib's migrations, in order. */

@@ -30,7 +30,7 @@ export type { Locale } from './errors/messages.js';
 export { errorEnvelope, ToolCallFailedError, ToolError, ToolgateError } from './errors/toolgate-error.js';
 
 // Running tools: registry, executor and the pipeline hooks.
-export { MAX_INPUT_DEPTH } from './constants.js';
+export { DEFAULT_TIMEOUT_MS, MAX_INPUT_DEPTH, MAX_TIMEOUT_MS } from './constants.js';
 export { HookOrder, ToolCallHookProvider } from './execution/call-hooks.js';
 export type { ToolCallHook } from './execution/call-hooks.js';
 export { humanizeToolName } from './execution/labels.js';
@@ -47,6 +47,9 @@ export type {
 export { ToolExecutor } from './execution/tool-executor.js';
 export { ConnectorRegistry } from './registry/connector-registry.js';
 export { ToolRegistry } from './registry/tool-registry.js';
+export { checkContract } from './registry/definition-rules.js';
+export type { ContractCheck, ContractCheckOptions } from './registry/definition-rules.js';
+export type { RegisteredContract, ToolImplementation } from './registry/registered-contract.js';
 export { ToolkitModule } from './toolkit.module.js';
 
 // Schemas and tool lists.

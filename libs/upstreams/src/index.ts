@@ -1,7 +1,31 @@
 // Outside tool sources (MCP servers, OpenAPI services) imported as governed, pinned tools (issue 11).
+import { CreateUpstreams1764700300000 } from './migrations/1764700300000-create-upstreams.js';
+
 export type {
   UpstreamCallOptions,
   UpstreamCallOutcome,
   UpstreamClient,
   UpstreamToolDefinition,
 } from './sources/tool-source.js';
+export {
+  DEFAULT_UPSTREAM_REFRESH_MS,
+  DEFAULT_UPSTREAM_TIMEOUT_MS,
+  IMPORTED_TOOL_NAME_PATTERN,
+  UPSTREAM_SECRET_ENV_PREFIX,
+} from './constants.js';
+export { UPSTREAM_KINDS } from './entities/upstream-server.entity.js';
+export type { UpstreamKind } from './entities/upstream-server.entity.js';
+export { changedFields, fingerprintOf, FINGERPRINTED_FIELDS } from './fingerprint.js';
+export { checkUpstreamUrl, createMcpClient } from './mcp/mcp-upstream-client.js';
+export type { McpClientOptions } from './mcp/mcp-upstream-client.js';
+export { outcomeOfResult } from './mcp/mcp-result.js';
+export { UpstreamAdmin, defaultToolgateName } from './upstream-admin.service.js';
+export { UPSTREAM_CLIENT_FACTORIES, UpstreamConnections } from './upstream-connections.js';
+export type { UpstreamClientFactory, UpstreamConnectionSpec } from './upstream-connections.js';
+export { UpstreamsModule } from './upstreams.module.js';
+export { DEFAULT_UPSTREAMS_OPTIONS, UPSTREAMS_OPTIONS } from './upstreams.options.js';
+export type { UpstreamsOptions } from './upstreams.options.js';
+export { CreateUpstreams1764700300000 };
+
+/** The upstreams lib's migrations, in order. */
+export const UPSTREAMS_MIGRATIONS = [CreateUpstreams1764700300000];

@@ -8,7 +8,21 @@ import { useApiClient } from './ApiClientContext';
 import { approve, deny } from './approvals';
 import { queryKeys } from './queries';
 import { cancelRun } from './runs';
-import type { NewKey, PreviewBindingsBody, ReplaceBindingsBody } from './types';
+import type {
+  ImportUpstreamToolsBody,
+  NewKey,
+  PreviewBindingsBody,
+  RegisterUpstreamBody,
+  ReplaceBindingsBody,
+  ReviewUpstreamToolBody,
+} from './types';
+import {
+  deleteUpstream,
+  importUpstreamTools,
+  refreshUpstream,
+  registerUpstream,
+  reviewUpstreamTool,
+} from './upstreams';
 
 /**
  * Marks answers stale and refetches the ones on screen. Not awaited: the write's caller goes on
@@ -96,5 +110,54 @@ export function useCancelRun() {
       cache.setQueryData(queryKeys.run(run.runId), run);
       invalidate(cache, queryKeys.runs);
     },
+  });
+}
+
+export function useRegisterUpstream(tenantId: string) {
+  const api = useApiClient();
+  const cache = useQueryClient();
+  return useMutation({
+    mutationFn: (body: RegisterUpstreamBody) => registerUpstream(api, tenantId, body),
+    onSuccess: () => invalidate(cache, queryKeys.upstreams(tenantId)),
+  });
+}
+
+/** Deleting a server drops its imported tools: bindings naming them and the catalog change too. */
+export function useDeleteUpstream(tenantId: string) {
+  const api = useApiClient();
+  const cache = useQueryClient();
+  return useMutation({
+    mutationFn: (name: string) => deleteUpstream(api, tenantId, name),
+    onSuccess: () => invalidate(cache, queryKeys.tenant(tenantId), queryKeys.tools),
+  });
+}
+
+/** An import is a binding change when it binds: the tenant's bindings and history change with it. */
+export function useImportUpstreamTools(tenantId: string, name: string) {
+  const api = useApiClient();
+  const cache = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ImportUpstreamToolsBody) => importUpstreamTools(api, tenantId, name, body),
+    onSuccess: () => invalidate(cache, queryKeys.tenant(tenantId), queryKeys.tools),
+  });
+}
+
+/** A refresh may quarantine, restore or remove tools of the server. */
+export function useRefreshUpstream(tenantId: string, name: string) {
+  const api = useApiClient();
+  const cache = useQueryClient();
+  return useMutation({
+    mutationFn: () => refreshUpstream(api, tenantId, name),
+    onSuccess: () => invalidate(cache, queryKeys.upstreams(tenantId)),
+  });
+}
+
+export function useReviewUpstreamTool(tenantId: string, name: string) {
+  const api = useApiClient();
+  const cache = useQueryClient();
+  return useMutation({
+    mutationFn: (d: { tool: string } & ReviewUpstreamToolBody) =>
+      reviewUpstreamTool(api, tenantId, name, d.tool, { decision: d.decision, fingerprint: d.fingerprint }),
+    onSuccess: () => invalidate(cache, queryKeys.upstreams(tenantId)),
   });
 }

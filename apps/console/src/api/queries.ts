@@ -9,6 +9,7 @@ import { listApprovals } from './approvals';
 import { useApiClient } from './ApiClientContext';
 import { getCallStory, listAuditEvents } from './audit';
 import { getRun, listRuns } from './runs';
+import { getUpstream, getUpstreamToolDiff, listUpstreams, listUpstreamTools } from './upstreams';
 import type { ApprovalStatus, AuditFilter, RunFilter, RunStatus } from './types';
 
 type StatsQuery = { from: string; to: string; bucketMinutes: number };
@@ -19,6 +20,13 @@ export const queryKeys = {
   tools: ['/v1/admin/tools'] as const,
   tenants: ['/v1/admin/tenants'] as const,
   tenant: (tenantId: string) => ['/v1/admin/tenants', tenantId] as const,
+  /** Every upstream answer of a tenant (list, details, live tools, diffs): one prefix to invalidate. */
+  upstreams: (tenantId: string) => ['/v1/admin/tenants', tenantId, 'upstreams'] as const,
+  upstream: (tenantId: string, name: string) => ['/v1/admin/tenants', tenantId, 'upstreams', name] as const,
+  upstreamTools: (tenantId: string, name: string) =>
+    ['/v1/admin/tenants', tenantId, 'upstreams', name, 'tools'] as const,
+  upstreamDiff: (tenantId: string, name: string, tool: string) =>
+    ['/v1/admin/tenants', tenantId, 'upstreams', name, 'diff', tool] as const,
   bindings: (tenantId: string) => ['/v1/admin/tenants', tenantId, 'bindings'] as const,
   bindingHistory: (tenantId: string, agentType: string) =>
     ['/v1/admin/tenants', tenantId, 'bindings/history', { agentType }] as const,
@@ -135,5 +143,47 @@ export function useRunQuery(runId: string) {
     queryFn: ({ signal }) => getRun(api, runId, signal),
     refetchInterval: (query) =>
       query.state.data && isRunLive(query.state.data.status) ? RUN_POLL_MS : false,
+  });
+}
+
+/** The upstream servers of a tenant, with their tool counts. */
+export function useUpstreamsQuery(tenantId: string | null) {
+  const api = useApiClient();
+  return useQuery({
+    queryKey: [...queryKeys.upstreams(tenantId ?? ''), 'list'],
+    queryFn: ({ signal }) => listUpstreams(api, tenantId ?? '', signal),
+    enabled: Boolean(tenantId),
+  });
+}
+
+/** One upstream server and the tools imported from it (status, risk, review). */
+export function useUpstreamQuery(tenantId: string, name: string) {
+  const api = useApiClient();
+  return useQuery({
+    queryKey: queryKeys.upstream(tenantId, name),
+    queryFn: ({ signal }) => getUpstream(api, tenantId, name, signal),
+  });
+}
+
+/**
+ * The tools the server lists right now (the gateway asks it on every call). No retries: an
+ * unreachable server should say so at once, not after three slow attempts.
+ */
+export function useUpstreamToolsQuery(tenantId: string, name: string) {
+  const api = useApiClient();
+  return useQuery({
+    queryKey: queryKeys.upstreamTools(tenantId, name),
+    queryFn: ({ signal }) => listUpstreamTools(api, tenantId, name, signal),
+    retry: false,
+  });
+}
+
+/** Pinned and pending definition of an imported tool; `tool` null while no review is open. */
+export function useUpstreamDiffQuery(tenantId: string, name: string, tool: string | null) {
+  const api = useApiClient();
+  return useQuery({
+    queryKey: queryKeys.upstreamDiff(tenantId, name, tool ?? ''),
+    queryFn: ({ signal }) => getUpstreamToolDiff(api, tenantId, name, tool ?? '', signal),
+    enabled: tool !== null,
   });
 }

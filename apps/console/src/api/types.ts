@@ -3,7 +3,17 @@
  * (libs/contract, docs/CONTRACT.md), imported, never copied. Types only — the contract's Zod
  * schemas stay out of the bundle; plain values come from its Zod-free `rules` entry.
  */
-import type { RiskLevel, RunStatus } from '@toolgate/contract';
+import type {
+  importUpstreamResultSchema,
+  RiskLevel,
+  RunStatus,
+  registerUpstreamResultSchema,
+  upstreamDetailSchema,
+  upstreamLiveToolSchema,
+  upstreamToolDefinitionSchema,
+  upstreamToolDiffSchema,
+} from '@toolgate/contract';
+import type { z } from 'zod';
 
 export { RISK_LEVELS, RUN_STATUSES } from '@toolgate/contract/rules';
 export type {
@@ -28,12 +38,17 @@ export type {
   CreateKeyBody as NewKey,
   DecisionResult,
   EffectiveTool,
+  ImportedToolView as ImportedUpstreamTool,
   ImportResult,
+  ImportUpstreamToolsBody,
   IncompleteCall,
   Issue,
   PreviewBindingsBody,
   PrincipalView as Principal,
+  RefreshUpstreamResult,
+  RegisterUpstreamBody,
   ReplaceBindingsBody,
+  ReviewUpstreamToolBody,
   RiskLevel,
   Role,
   RunEvent,
@@ -50,8 +65,19 @@ export type {
   TenantTokenDay,
   TenantView as Tenant,
   TenantVerification,
+  UpstreamView as Upstream,
   Verification,
 } from '@toolgate/contract';
+
+// Upstream answers the contract names as schemas only: their shapes, inferred (types, no Zod at run time).
+export type RegisteredUpstream = z.infer<typeof registerUpstreamResultSchema>;
+export type UpstreamDetail = z.infer<typeof upstreamDetailSchema>;
+export type UpstreamLiveTool = z.infer<typeof upstreamLiveToolSchema>;
+export type UpstreamToolDefinition = z.infer<typeof upstreamToolDefinitionSchema>;
+export type UpstreamToolDiff = z.infer<typeof upstreamToolDiffSchema>;
+export type UpstreamImportResult = z.infer<typeof importUpstreamResultSchema>;
+/** Where an imported upstream tool stands: callable, blocked until reviewed, or gone upstream. */
+export type UpstreamToolStatus = UpstreamToolDiff['status'];
 
 /** Filters of `GET /v1/audit/events` and `/export`, as the console keeps them in the address bar. */
 export interface AuditFilter {

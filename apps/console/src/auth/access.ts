@@ -1,13 +1,15 @@
 /** What each role may open: the navigation and the route guards read this one table. */
 import type { Role } from '../api/types';
 
-export type PageId = 'overview' | 'tools' | 'bindings' | 'approvals' | 'audit' | 'runs' | 'keys';
+export type PageId =
+  'overview' | 'tools' | 'bindings' | 'upstreams' | 'approvals' | 'audit' | 'runs' | 'keys';
 
 /** Pages in menu order, each with the roles the API lets through. */
 export const PAGE_ROLES: Readonly<Record<PageId, readonly Role[]>> = {
   overview: ['platform_admin', 'tenant_admin'],
   tools: ['platform_admin', 'tenant_admin'],
   bindings: ['platform_admin', 'tenant_admin'],
+  upstreams: ['platform_admin', 'tenant_admin'],
   approvals: ['platform_admin', 'tenant_admin', 'approver'],
   audit: ['platform_admin', 'auditor'],
   runs: ['platform_admin', 'tenant_admin', 'auditor'],
@@ -19,6 +21,7 @@ export const PAGE_ORDER: readonly PageId[] = [
   'overview',
   'tools',
   'bindings',
+  'upstreams',
   'approvals',
   'audit',
   'runs',

@@ -7,6 +7,8 @@ const THROWN_STATUS: Partial<Record<string, number>> = {
   [ErrorCode.FORBIDDEN]: 403,
   [ErrorCode.NOT_FOUND]: 404,
   [ErrorCode.TOOL_NOT_FOUND]: 404,
+  // An imported tool blocked until an admin reviews its changed upstream definition.
+  [ErrorCode.TOOL_QUARANTINED]: 409,
   [ErrorCode.IDEMPOTENCY_CONFLICT]: 409,
   [ErrorCode.IDEMPOTENCY_IN_PROGRESS]: 409,
   [ErrorCode.VERSION_CONFLICT]: 409,
@@ -24,6 +26,8 @@ const THROWN_STATUS: Partial<Record<string, number>> = {
   [ErrorCode.APPROVAL_PENDING]: 202,
   [ErrorCode.NOT_READY]: 503,
   [ErrorCode.INTERNAL_ERROR]: 500,
+  // An admin request that needed an upstream (register, list, refresh) that failed or did not answer.
+  [ErrorCode.UPSTREAM_ERROR]: 502,
 };
 
 /** The status of a thrown platform error. */
@@ -35,6 +39,7 @@ export function statusOfThrown(code: string): number {
 const NOT_TOOL_OUTCOMES: ReadonlySet<string> = new Set([
   ErrorCode.APPROVAL_PENDING,
   ErrorCode.TOOL_NOT_FOUND,
+  ErrorCode.TOOL_QUARANTINED,
   ErrorCode.IDEMPOTENCY_CONFLICT,
   ErrorCode.RATE_LIMITED,
   ErrorCode.AUDIT_UNAVAILABLE,

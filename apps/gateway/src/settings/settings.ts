@@ -6,6 +6,7 @@ import { defaultDatabaseUrl, parseDatabaseUrl, type InstanceOptions } from '@too
 import type { ModelsOptions } from '@toolgate/models';
 import type { QuotasOptions } from '@toolgate/quotas';
 import type { TenancyOptions } from '@toolgate/tenancy';
+import { DEFAULT_UPSTREAMS_OPTIONS, type UpstreamsOptions } from '@toolgate/upstreams';
 import { z } from 'zod';
 import { FILE_DEFAULTS } from './file-defaults.js';
 import { loadAuditKeyMaterial, type AuditKeyMaterial } from './key-material.js';
@@ -46,6 +47,7 @@ export interface Settings {
   readonly quotas: QuotasOptions;
   readonly models: ModelsOptions;
   readonly runs: RunsOptions;
+  readonly upstreams: UpstreamsOptions;
   readonly dataDir: string;
   readonly locale: 'zh-CN' | 'en';
   readonly logLevel: string;
@@ -80,6 +82,8 @@ const envSchema = z.object({
     .string()
     .regex(/^[a-z][a-z0-9_-]{0,31}\/\S+$/, 'use provider/model, e.g. default/qwen-plus')
     .optional(),
+  /** How often upstream tool sources are compared with their pinned definitions (issue 11). */
+  TOOLGATE_UPSTREAM_REFRESH_MS: z.coerce.number().int().min(100).max(86_400_000).optional(),
 });
 
 /**
@@ -128,6 +132,9 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     },
     models: modelsSettings(file.models, e, env),
     runs: { ...FILE_DEFAULTS.runs, ...file.runs },
+    upstreams: {
+      refreshIntervalMs: e.TOOLGATE_UPSTREAM_REFRESH_MS ?? DEFAULT_UPSTREAMS_OPTIONS.refreshIntervalMs,
+    },
     dataDir: e.TOOLGATE_DATA_DIR,
     locale: e.TOOLGATE_LOCALE,
     logLevel: e.TOOLGATE_LOG_LEVEL ?? file.logLevel ?? FILE_DEFAULTS.logLevel,

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InstanceRegistry } from '@toolgate/database';
-import { TenantConnectors } from '@toolgate/tenancy';
-import { errorEnvelope, ErrorCode, ToolExecutor, ToolRegistry } from '@toolgate/toolkit';
+import { BindingResolver, TenantConnectors } from '@toolgate/tenancy';
+import { errorEnvelope, ErrorCode, ToolExecutor } from '@toolgate/toolkit';
 import { CallRecordRepository } from '../calls/call-record.repository.js';
 import { principalOf } from '../calls/stored-principal.js';
 import type { CallRef } from '../calls/call-transitions.js';
@@ -22,7 +22,7 @@ export class ApprovedCallRunner {
   constructor(
     private readonly calls: CallRecordRepository,
     private readonly approvals: ApprovalRepository,
-    private readonly registry: ToolRegistry,
+    private readonly resolver: BindingResolver,
     private readonly executor: ToolExecutor,
     private readonly connectors: TenantConnectors,
     private readonly instances: InstanceRegistry,
@@ -46,12 +46,20 @@ export class ApprovedCallRunner {
     const locale = localeOfCall(record);
     const ref = { tenantId: record.tenantId, callId: record.callId };
     const approval = record.approvalId ? await this.approvals.find(record.approvalId) : null;
-    const contract = this.registry.get(record.tool);
+    // The registry plus the tenant's own (imported) tools; one blocked since the request (its
+    // upstream definition changed, or it was removed) does not run on an old approval.
+    const contract = (await this.resolver.lookupFor(record.tenantId)).get(record.tool);
     const implementation = contract?.implementations.get(record.implementation);
-    if (!approval || approval.tenantId !== record.tenantId || !contract || !implementation) {
+    const blocked = record.agentType
+      ? (await this.resolver.agentType(record.tenantId, record.agentType))?.blocked?.get(record.tool)
+      : undefined;
+    if (!approval || approval.tenantId !== record.tenantId || !contract || !implementation || blocked) {
+      const params = { tool: record.tool, agentType: record.agentType };
       await this.calls.fail(
         ref,
-        errorEnvelope(ErrorCode.TOOL_NOT_FOUND, locale, { tool: record.tool, agentType: record.agentType }),
+        blocked
+          ? errorEnvelope(blocked.code, locale, params, { tool: record.tool, reason: blocked.reason })
+          : errorEnvelope(ErrorCode.TOOL_NOT_FOUND, locale, params),
       );
       return;
     }

@@ -67,6 +67,8 @@ export const AUDIT_EVENT_TYPES = [
   'key_created',
   'key_revoked',
   'binding_changed',
+  // Upstream tool sources: registered, imported, quarantined, reviewed, removed (issue 11).
+  'upstream_changed',
   'tenant_created',
   'tenant_changed',
   'run_started',
@@ -122,6 +124,8 @@ export const ERROR_CODES = [
   'FORBIDDEN',
   'NOT_FOUND',
   'TOOL_NOT_FOUND',
+  // An imported upstream tool whose definition changed upstream, until an admin reviews it.
+  'TOOL_QUARANTINED',
   'IDEMPOTENCY_CONFLICT',
   'IDEMPOTENCY_IN_PROGRESS',
   'VERSION_CONFLICT',

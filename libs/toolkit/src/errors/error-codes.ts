@@ -23,6 +23,7 @@ export const PLATFORM_RESERVED_CODES: ReadonlySet<string> = new Set([
   ErrorCode.UNAUTHENTICATED,
   ErrorCode.FORBIDDEN,
   ErrorCode.TOOL_NOT_FOUND,
+  ErrorCode.TOOL_QUARANTINED,
   ErrorCode.IDEMPOTENCY_CONFLICT,
   ErrorCode.IDEMPOTENCY_IN_PROGRESS,
   ErrorCode.VERSION_CONFLICT,

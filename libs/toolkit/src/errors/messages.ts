@@ -45,6 +45,10 @@ const CATALOG: Record<Locale, Catalog> = {
       error: '工具 {tool} 不存在或未绑定到该智能体',
       suggestedAction: '通过 GET /v1/agents/{agentType}/tools 查看可用工具',
     },
+    TOOL_QUARANTINED: {
+      error: '工具 {tool} 的定义在上游发生了变化，已被隔离，等待管理员审核',
+      suggestedAction: '请租户管理员在控制台查看该工具定义的变更并审核（接受或继续阻止）',
+    },
     IDEMPOTENCY_CONFLICT: {
       error: '该幂等键已用于不同的输入',
       suggestedAction: '为新的请求使用新的 Idempotency-Key',
@@ -140,6 +144,11 @@ const CATALOG: Record<Locale, Catalog> = {
     TOOL_NOT_FOUND: {
       error: 'Tool {tool} does not exist or is not bound to this agent',
       suggestedAction: 'List the available tools with GET /v1/agents/{agentType}/tools',
+    },
+    TOOL_QUARANTINED: {
+      error: 'Tool {tool} changed its definition upstream and is quarantined until an admin reviews it',
+      suggestedAction:
+        'Ask a tenant admin to review the changed definition in the console (accept it or keep it blocked)',
     },
     IDEMPOTENCY_CONFLICT: {
       error: 'This idempotency key was already used with different input',

@@ -136,15 +136,24 @@ function checkOptionalFunctions(decl: ToolDeclaration, problems: string[]): void
   }
 }
 
+/** Options of `checkContract` for contracts built outside the registry. */
+export interface ContractCheckOptions {
+  /**
+   * The name rule, when not the registry's: imported upstream tools are named `<server>__<tool>`,
+   * a double underscore registry tools cannot have, so the two never collide.
+   */
+  readonly namePattern?: RegExp;
+}
+
 /**
  * Checks a declaration against every boot rule and compiles it. Problems are returned, not thrown,
  * so one boot reports every bad tool at once.
  */
-export function checkContract(decl: ToolDeclaration): ContractCheck {
+export function checkContract(decl: ToolDeclaration, options: ContractCheckOptions = {}): ContractCheck {
   const problems: string[] = [];
   if (
     typeof decl.name !== 'string' ||
-    !TOOL_NAME_PATTERN.test(decl.name) ||
+    !(options.namePattern ?? TOOL_NAME_PATTERN).test(decl.name) ||
     decl.name.length > MAX_TOOL_NAME_LENGTH
   ) {
     problems.push(

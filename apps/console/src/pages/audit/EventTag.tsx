@@ -17,6 +17,7 @@ const COLORS: Record<string, string> = {
   tenant_changed: 'geekblue',
   run_started: 'lime',
   run_finished: 'lime',
+  upstream_changed: 'magenta',
 };
 
 /** An event type as a coloured tag; a failed `finished` shows red. */

@@ -1,0 +1,129 @@
+import { Form, Input, InputNumber, Select } from 'antd';
+import { useRegisterUpstream } from '../../api/mutations';
+import type { RegisterUpstreamBody, RegisteredUpstream } from '../../api/types';
+import { FormModal } from '../../components/FormModal';
+import { useT } from '../../i18n';
+
+/** Mirrors the API's rules so most mistakes are caught before the round trip (the API still decides). */
+const NAME = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
+const HEADER = /^[A-Za-z0-9-]{1,100}$/;
+const SECRET_PREFIX = 'TOOLGATE_UPSTREAM_';
+const MAX_TIMEOUT_MS = 30_000;
+
+interface Values {
+  name: string;
+  kind: 'mcp' | 'openapi';
+  url: string;
+  authHeader?: string;
+  secretEnv?: string;
+  timeoutMs?: number | null;
+}
+
+/**
+ * Registers an outside tool source. The secret itself never passes through the console: the admin
+ * names the gateway environment variable that holds it.
+ */
+export function RegisterUpstreamModal(props: {
+  tenantId: string;
+  open: boolean;
+  onClose: () => void;
+  onRegistered: (registered: RegisteredUpstream) => void;
+}) {
+  const t = useT();
+  const [form] = Form.useForm<Values>();
+  const register = useRegisterUpstream(props.tenantId);
+  const authHeader = Form.useWatch('authHeader', form);
+  const secretEnv = Form.useWatch('secretEnv', form);
+  const wantsAuth = Boolean(authHeader?.trim() || secretEnv?.trim());
+
+  const submit = async (v: Values) => {
+    const body: RegisterUpstreamBody = { name: v.name.trim(), kind: v.kind, url: v.url.trim() };
+    if (v.authHeader?.trim() && v.secretEnv?.trim())
+      body.auth = { header: v.authHeader.trim(), secretEnv: v.secretEnv.trim() };
+    if (v.timeoutMs) body.timeoutMs = v.timeoutMs;
+    const registered = await register.mutateAsync(body);
+    form.resetFields();
+    props.onRegistered(registered);
+  };
+
+  return (
+    <FormModal<Values>
+      open={props.open}
+      title={t('upstreams.register')}
+      form={form}
+      onSubmit={submit}
+      onCancel={props.onClose}
+      initialValues={{ kind: 'mcp' }}
+      okText={t('upstreams.registerSubmit')}
+    >
+      <Form.Item
+        name="name"
+        label={t('upstreams.name')}
+        extra={t('upstreams.nameHint')}
+        rules={[
+          { required: true, message: t('upstreams.nameRequired') },
+          { pattern: NAME, message: t('upstreams.nameRule') },
+          { max: 32 },
+        ]}
+      >
+        <Input maxLength={32} data-testid="upstream-name" />
+      </Form.Item>
+      <Form.Item name="kind" label={t('upstreams.kind')} rules={[{ required: true }]}>
+        <Select
+          options={[
+            { value: 'mcp', label: t('upstreams.kind.mcp') },
+            { value: 'openapi', label: t('upstreams.kind.openapi') },
+          ]}
+        />
+      </Form.Item>
+      <Form.Item
+        name="url"
+        label={t('upstreams.url')}
+        rules={[
+          { required: true, message: t('upstreams.urlRule') },
+          // Only the scheme here: a generic URL rule refuses in-cluster names (http://crm/mcp) and
+          // one-digit ports that the gateway accepts; the API checks the rest.
+          { pattern: /^https?:\/\/\S+$/i, message: t('upstreams.urlRule') },
+        ]}
+      >
+        <Input maxLength={2000} placeholder="https://crm.example.com/mcp" data-testid="upstream-url" />
+      </Form.Item>
+      <Form.Item
+        name="authHeader"
+        label={t('upstreams.authHeader')}
+        extra={t('upstreams.authHeaderHint')}
+        rules={[
+          { required: wantsAuth, message: t('upstreams.authPair') },
+          { pattern: HEADER, message: t('upstreams.headerRule') },
+        ]}
+      >
+        <Input placeholder="authorization" data-testid="upstream-auth-header" />
+      </Form.Item>
+      <Form.Item
+        name="secretEnv"
+        label={t('upstreams.secretEnv')}
+        extra={t('upstreams.secretEnvHint', { prefix: SECRET_PREFIX })}
+        rules={[
+          { required: wantsAuth, message: t('upstreams.authPair') },
+          {
+            validator: async (_, value?: string) => {
+              if (value?.trim() && !value.trim().startsWith(SECRET_PREFIX))
+                throw new Error(t('upstreams.secretEnvRule', { prefix: SECRET_PREFIX }));
+            },
+          },
+        ]}
+      >
+        <Input placeholder={`${SECRET_PREFIX}CRM_TOKEN`} data-testid="upstream-secret-env" />
+      </Form.Item>
+      <Form.Item name="timeoutMs" label={t('upstreams.timeoutMs')} extra={t('upstreams.timeoutHint')}>
+        <InputNumber
+          min={1}
+          max={MAX_TIMEOUT_MS}
+          step={500}
+          style={{ width: 200 }}
+          data-testid="upstream-timeout"
+        />
+      </Form.Item>
+    </FormModal>
+  );
+}

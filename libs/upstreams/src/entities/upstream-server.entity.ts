@@ -1,0 +1,44 @@
+import { dateTime3 } from '@toolgate/database';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/** The protocols an outside tool source may speak. */
+export const UPSTREAM_KINDS = ['mcp', 'openapi'] as const;
+export type UpstreamKind = (typeof UPSTREAM_KINDS)[number];
+
+/**
+ * An outside tool source a tenant admin registered. The auth header's value is never stored: only
+ * the name of the environment variable that holds it, read at connect time.
+ */
+@Entity('upstream_servers')
+export class UpstreamServerEntity {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  id!: string;
+
+  @Column({ name: 'tenant_id', type: 'varchar', length: 64 })
+  tenantId!: string;
+
+  /** snake_case, unique per tenant: the namespace of its tools (`<name>__<tool>`). */
+  @Column({ type: 'varchar', length: 32 })
+  name!: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  kind!: UpstreamKind;
+
+  @Column({ type: 'varchar', length: 2000 })
+  url!: string;
+
+  @Column({ name: 'auth_header', type: 'varchar', length: 100, nullable: true })
+  authHeader!: string | null;
+
+  @Column({ name: 'auth_env', type: 'varchar', length: 128, nullable: true })
+  authEnv!: string | null;
+
+  @Column({ name: 'timeout_ms', type: 'int' })
+  timeoutMs!: number;
+
+  @Column({ name: 'created_at', ...dateTime3() })
+  createdAt!: Date;
+
+  @Column({ name: 'updated_at', ...dateTime3() })
+  updatedAt!: Date;
+}

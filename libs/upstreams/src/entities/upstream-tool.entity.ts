@@ -1,0 +1,61 @@
+import { dateTime3, jsonColumn } from '@toolgate/database';
+import type { RiskLevel } from '@toolgate/contract';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { UpstreamToolDefinition } from '../sources/tool-source.js';
+
+/** active: callable · quarantined: changed upstream, waits for review · removed: gone upstream. */
+export const UPSTREAM_TOOL_STATUSES = ['active', 'quarantined', 'removed'] as const;
+export type UpstreamToolStatus = (typeof UPSTREAM_TOOL_STATUSES)[number];
+
+/** One imported tool of an upstream server, with the definition pinned at import (or last review). */
+@Entity('upstream_tools')
+export class UpstreamToolEntity {
+  @PrimaryColumn({ name: 'tenant_id', type: 'varchar', length: 64 })
+  tenantId!: string;
+
+  /** `<server>__<tool>`, unique per tenant: the name bindings and agents use. */
+  @PrimaryColumn({ name: 'toolgate_name', type: 'varchar', length: 64 })
+  toolgateName!: string;
+
+  @Column({ name: 'server_id', type: 'varchar', length: 36 })
+  serverId!: string;
+
+  @Column({ name: 'upstream_name', type: 'varchar', length: 128 })
+  upstreamName!: string;
+
+  @Column({ name: 'risk_level', type: 'varchar', length: 2 })
+  riskLevel!: RiskLevel;
+
+  @Column({ name: 'data_domains', ...jsonColumn() })
+  dataDomains!: string[];
+
+  @Column({ name: 'timeout_ms', type: 'int', nullable: true })
+  timeoutMs!: number | null;
+
+  @Column({ name: 'pinned_definition', ...jsonColumn() })
+  pinnedDefinition!: UpstreamToolDefinition;
+
+  @Column({ name: 'pinned_fingerprint', type: 'varchar', length: 64 })
+  pinnedFingerprint!: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  status!: UpstreamToolStatus;
+
+  @Column({ name: 'pending_definition', ...jsonColumn({ nullable: true }) })
+  pendingDefinition!: UpstreamToolDefinition | null;
+
+  @Column({ name: 'pending_fingerprint', type: 'varchar', length: 64, nullable: true })
+  pendingFingerprint!: string | null;
+
+  @Column({ name: 'reviewed_by', type: 'varchar', length: 64, nullable: true })
+  reviewedBy!: string | null;
+
+  @Column({ name: 'reviewed_at', ...dateTime3({ nullable: true }) })
+  reviewedAt!: Date | null;
+
+  @Column({ name: 'created_at', ...dateTime3() })
+  createdAt!: Date;
+
+  @Column({ name: 'updated_at', ...dateTime3() })
+  updatedAt!: Date;
+}
