@@ -1,6 +1,7 @@
 import { compileErrors, dereference, validate, type ParserOptions } from '@readme/openapi-parser';
 import { parse as parseYaml } from 'yaml';
 import { deadlineSignal, readBoundedBody } from './bounded-body.js';
+import { assertBoundedExpansion } from './expansion-guard.js';
 import { DEREFERENCE_TIMEOUT_MS, MAX_DOCUMENT_BYTES } from './openapi-limits.js';
 import { OpenApiSourceError } from './openapi-source-error.js';
 
@@ -44,6 +45,7 @@ export async function loadOpenApiDocument(source: DocumentSource): Promise<OpenA
       'Only OpenAPI 3.0 and 3.1 documents are supported (Swagger 2.0 is not)',
     );
   }
+  assertBoundedExpansion(raw as Record<string, unknown>);
   let result;
   try {
     result = await validate(raw as never, PARSER_OPTIONS);

@@ -22,3 +22,12 @@ export const DEREFERENCE_TIMEOUT_MS = 5_000;
 
 /** The operations a document may describe (a larger one is refused). */
 export const MAX_OPERATIONS = 1_000;
+
+/**
+ * Nodes a document may expand to once its internal `$ref`s are resolved (checked before parsing:
+ * the parser's dereferencing is synchronous, so this bounds how long one import holds the event loop).
+ */
+export const MAX_EXPANDED_NODES = 200_000;
+
+/** How deeply a document's objects may nest (deeper ones are refused, not walked). */
+export const MAX_NESTING_DEPTH = 200;

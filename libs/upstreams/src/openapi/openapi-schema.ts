@@ -1,3 +1,4 @@
+import { resolvePointer } from './expansion-guard.js';
 import { MAX_DOCUMENT_SCHEMA_NODES, MAX_SCHEMA_NODES } from './openapi-limits.js';
 
 /** A schema deeper than this is refused (a stack overflow is not an error message). */
@@ -93,15 +94,4 @@ function pick(source: Record<string, unknown>, keys: readonly string[]): Record<
   const out: Record<string, unknown> = {};
   for (const key of keys) if (typeof source[key] === 'string') out[key] = source[key];
   return out;
-}
-
-/** The value a local JSON pointer (`#/components/schemas/Pet`) names, or undefined. */
-function resolvePointer(document: Record<string, unknown>, ref: string): unknown {
-  let current: unknown = document;
-  for (const raw of ref.slice(2).split('/')) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, key)) return undefined;
-    current = (current as Record<string, unknown>)[key];
-  }
-  return current;
 }
