@@ -153,6 +153,23 @@ describe('refusing documents', () => {
     ).rejects.toMatchObject({ failure: 'invalid', message: expect.stringContaining('http or https') });
   });
 
+  it('does not send calls (and credentials) to another origin the document names unless configured', async () => {
+    const document = service.defaultDocument();
+    document.servers = [{ url: 'http://169.254.169.254/latest' }];
+    await expect(load(document)).rejects.toMatchObject({
+      failure: 'invalid',
+      message: expect.stringContaining('configure baseUrl'),
+    });
+    await expect(client.listTools()).rejects.toMatchObject({ failure: 'invalid' });
+    const configured = await createOpenApiClient({
+      documentUrl: service.documentUrl,
+      baseUrl: `${service.url}/api`,
+      timeoutMs: 5_000,
+    });
+    expect(await configured.listTools()).toHaveLength(7);
+    await configured.close();
+  });
+
   it('refuses a document over 5 MiB without reading all of it', async () => {
     const big = service.defaultDocument();
     big.info.description = 'x'.repeat(6 * 1024 * 1024);

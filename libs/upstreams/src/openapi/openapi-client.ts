@@ -6,7 +6,8 @@ import type {
   UpstreamToolDefinition,
 } from '../sources/tool-source.js';
 import { deadlineSignal } from './bounded-body.js';
-import { loadOpenApiDocument, resolveBaseUrl } from './openapi-document.js';
+import { createHash } from 'node:crypto';
+import { fetchDocumentText, parseOpenApiDocument, resolveBaseUrl } from './openapi-document.js';
 import { mapOperations, type OpenApiOperation, type SkippedOperation } from './openapi-operations.js';
 import { buildRequest } from './openapi-request.js';
 import { readAnswer } from './openapi-response.js';
@@ -30,6 +31,8 @@ interface Snapshot {
   readonly operations: ReadonlyMap<string, OpenApiOperation>;
   readonly skipped: readonly SkippedOperation[];
   readonly baseUrl: URL;
+  /** SHA-256 of the document text it was read from. */
+  readonly documentHash: string;
 }
 
 /**
@@ -60,21 +63,28 @@ class OpenApiClient implements UpstreamClient {
   }
 
   async listTools(signal?: AbortSignal): Promise<UpstreamToolDefinition[]> {
-    const document = await loadOpenApiDocument({
+    const text = await fetchDocumentText({
       documentUrl: this.options.documentUrl,
       headers: this.headers,
       timeoutMs: this.options.timeoutMs,
       fetch: this.fetch,
       signal,
     });
-    const baseUrl = resolveBaseUrl(document, this.options.documentUrl, this.options.baseUrl);
-    const { operations, skipped } = mapOperations(document);
-    this.snapshot = {
-      operations: new Map(operations.map((operation) => [operation.definition.name, operation])),
-      skipped,
-      baseUrl,
-    };
-    return operations.map((operation) => operation.definition);
+    const documentHash = createHash('sha256').update(text).digest('hex');
+    // Validating compiles the OpenAPI meta-schema and walks the document synchronously (a tenth of
+    // a second and more): a periodic refresh of an unchanged document skips it.
+    if (this.snapshot?.documentHash !== documentHash) {
+      const document = await parseOpenApiDocument(text);
+      const baseUrl = resolveBaseUrl(document, this.options.documentUrl, this.options.baseUrl);
+      const { operations, skipped } = mapOperations(document);
+      this.snapshot = {
+        operations: new Map(operations.map((operation) => [operation.definition.name, operation])),
+        skipped,
+        baseUrl,
+        documentHash,
+      };
+    }
+    return [...this.snapshot.operations.values()].map((operation) => operation.definition);
   }
 
   async callTool(name: string, args: unknown, options: UpstreamCallOptions): Promise<UpstreamCallOutcome> {

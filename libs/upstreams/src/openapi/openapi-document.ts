@@ -32,9 +32,9 @@ export interface DocumentSource {
   readonly signal?: AbortSignal;
 }
 
-/** Fetches, parses (JSON or YAML), validates and dereferences an OpenAPI 3.0/3.1 document. */
-export async function loadOpenApiDocument(source: DocumentSource): Promise<OpenApiDocument> {
-  const raw = parseDocumentText(await fetchDocumentText(source));
+/** Parses (JSON or YAML), validates and dereferences the text of an OpenAPI 3.0/3.1 document. */
+export async function parseOpenApiDocument(text: string): Promise<OpenApiDocument> {
+  const raw = parseDocumentText(text);
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new OpenApiSourceError('invalid', 'The document is not a JSON or YAML object');
   }
@@ -71,7 +71,8 @@ export async function loadOpenApiDocument(source: DocumentSource): Promise<OpenA
   }
 }
 
-async function fetchDocumentText(source: DocumentSource): Promise<string> {
+/** The document's text, fetched with a time limit, a size limit and no redirects. */
+export async function fetchDocumentText(source: DocumentSource): Promise<string> {
   const url = httpUrl(source.documentUrl, 'documentUrl');
   const deadline = deadlineSignal(source.timeoutMs, source.signal);
   try {
@@ -125,15 +126,29 @@ export function httpUrl(value: string, setting: string, base?: string): URL {
 
 /**
  * The base URL calls go to: the configured one, else the document's first server (its variables
- * set to their defaults) resolved against the document's own URL.
+ * set to their defaults) resolved against the document's own URL. A document may only name a base
+ * on its own origin: the configured credentials go with every call, so a document (or a later
+ * edit of it) pointing `servers` at another host needs the admin to configure that base.
  */
 export function resolveBaseUrl(document: OpenApiDocument, documentUrl: string, configured?: string): URL {
-  if (configured) return httpUrl(configured, 'baseUrl');
+  if (configured) return withoutFragment(httpUrl(configured, 'baseUrl'));
   const server = document.servers?.[0];
   let template = typeof server?.url === 'string' ? server.url : '/';
   const variables = (server?.variables ?? {}) as Record<string, { default?: unknown }>;
   template = template.replace(/\{([^}]+)\}/g, (_, name: string) => String(variables[name]?.default ?? ''));
-  return httpUrl(template, "the document's servers[0].url", documentUrl);
+  const base = withoutFragment(httpUrl(template, "the document's servers[0].url", documentUrl));
+  if (base.origin !== new URL(documentUrl).origin) {
+    throw new OpenApiSourceError(
+      'invalid',
+      `The document's servers[0].url is on another origin (${base.origin}); configure baseUrl to call it`,
+    );
+  }
+  return base;
+}
+
+function withoutFragment(url: URL): URL {
+  url.hash = '';
+  return url;
 }
 
 function firstLine(err: unknown): string {

@@ -68,7 +68,7 @@ function urlFor(plan: OperationPlan, input: Record<string, unknown>, baseUrl: UR
     const parameter = plan.parameters.find((p) => p.in === 'path' && p.name === name);
     if (!parameter) return template;
     const value = argument(input, parameter);
-    if (value === undefined) throw new ArgumentRefused(name, 'a path parameter is required');
+    if (value === undefined) throw new ArgumentRefused(parameter.argName, 'a path parameter is required');
     const segment = pathValue(parameter, value);
     // encodeURIComponent leaves dots alone: `..` would climb out of the operation's path.
     if (segment === '' || segment === '.' || segment === '..') {
@@ -89,30 +89,20 @@ function urlFor(plan: OperationPlan, input: Record<string, unknown>, baseUrl: UR
   }
   // The base URL's own query (an API key some services take there) is kept, and no argument may
   // add a second value for one of its names.
-  const query = new URLSearchParams();
+  for (const [name, value] of baseUrl.searchParams) url.searchParams.append(name, value);
   for (const parameter of plan.parameters.filter((p) => p.in === 'query')) {
     const value = argument(input, parameter);
-    if (value !== undefined) appendQuery(query, parameter, value);
-  }
-  for (const [name, value] of baseUrl.searchParams) url.searchParams.append(name, value);
-  for (const [name, value] of query) {
-    if (baseUrl.searchParams.has(name)) {
-      throw new ArgumentRefused(
-        queryArgName(plan, name),
-        `the query parameter "${name}" is set by the gateway`,
-      );
+    if (value === undefined) continue;
+    const query = new URLSearchParams();
+    appendQuery(query, parameter, value);
+    for (const [name, text] of query) {
+      if (baseUrl.searchParams.has(name)) {
+        throw new ArgumentRefused(parameter.argName, `the query parameter "${name}" is set by the gateway`);
+      }
+      url.searchParams.append(name, text);
     }
-    url.searchParams.append(name, value);
   }
   return url;
-}
-
-function queryArgName(plan: OperationPlan, name: string): string {
-  const parameters = plan.parameters.filter((p) => p.in === 'query');
-  return (
-    (parameters.find((p) => p.name === name || name.startsWith(`${p.name}[`)) ?? parameters[0])?.argName ??
-    name
-  );
 }
 
 function argument(input: Record<string, unknown>, parameter: OperationParameter): unknown {
