@@ -94,6 +94,14 @@ describe('mapping operations', () => {
                 },
               },
               { name: 'mode', in: 'query', schema: { type: 'string', enum: ['a', 'b'], nullable: true } },
+              {
+                name: 'meta',
+                in: 'query',
+                schema: {
+                  type: 'object',
+                  properties: { 'x-id': { type: 'string' }, example: { type: 'integer' } },
+                },
+              },
             ],
             responses: ok,
           },
@@ -103,6 +111,7 @@ describe('mapping operations', () => {
     expect(operations[0]!.definition.inputSchema.properties).toEqual({
       n: { type: 'number', exclusiveMinimum: 0, maximum: 10, examples: [3], description: 'How many' },
       mode: { type: ['string', 'null'], enum: ['a', 'b', null] },
+      meta: { type: 'object', properties: { 'x-id': { type: 'string' }, example: { type: 'integer' } } },
     });
   });
 
@@ -199,6 +208,17 @@ describe('building requests', () => {
     expect(buildRequest(plan, { extra: { api_key: 'mine' } }, base, {})).toMatchObject({
       ok: false,
       argName: 'extra',
+    });
+  });
+
+  it('lets configured headers win over a header parameter of the same name, and refuses unsendable values', () => {
+    const plan = planOf([{ name: 'X-Api-Key', in: 'header', schema: { type: 'string' } }]);
+    const base = new URL('http://svc.test/');
+    const built = buildRequest(plan, { 'X-Api-Key': 'from-the-model' }, base, { 'x-api-key': 'configured' });
+    expect(built.ok && built.init.headers.get('x-api-key')).toBe('configured');
+    expect(buildRequest(plan, { 'X-Api-Key': 'caf\u00e9 \u20ac' }, base, {})).toMatchObject({
+      ok: false,
+      argName: 'X-Api-Key',
     });
   });
 

@@ -44,9 +44,15 @@ export function buildRequest(
       const value = argument(input, parameter);
       if (value === undefined) continue;
       const text = headerValue(parameter, value);
-      if (UNSAFE_HEADER_VALUE.test(text))
+      if (UNSAFE_HEADER_VALUE.test(text)) {
         throw new ArgumentRefused(parameter.argName, 'a header value may not contain line breaks');
-      headers.set(parameter.name, text);
+      }
+      try {
+        headers.set(parameter.name, text);
+      } catch {
+        // Headers are Latin-1 tokens; fetch refuses anything else (and a document's odd header name).
+        throw new ArgumentRefused(parameter.argName, 'the value cannot be sent as an HTTP header');
+      }
     }
     for (const [name, value] of Object.entries(configuredHeaders)) headers.set(name, value);
     headers.set('accept', 'application/json, text/plain;q=0.9, */*;q=0.5');

@@ -5,7 +5,16 @@ import { MAX_DOCUMENT_SCHEMA_NODES, MAX_SCHEMA_NODES } from './openapi-limits.js
 const MAX_SCHEMA_DEPTH = 64;
 
 /** Keywords whose values are data, not schemas: never searched for `$ref`s. */
-const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples']);
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example']);
+
+/** Keywords whose values map names (of properties, definitions) to schemas: the names are data. */
+const SCHEMA_MAP_KEYWORDS = new Set([
+  'properties',
+  'patternProperties',
+  '$defs',
+  'definitions',
+  'dependentSchemas',
+]);
 
 /** OpenAPI 3.0 keywords with no JSON Schema meaning, dropped from the tool's schema. */
 const OPENAPI_ONLY_KEYWORDS = new Set(['nullable', 'discriminator', 'xml', 'externalDocs', 'example']);
@@ -52,10 +61,19 @@ export class SchemaConverter {
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(source)) {
       if (key.startsWith('x-') || (this.openapi30 && OPENAPI_ONLY_KEYWORDS.has(key))) continue;
-      out[key] = DATA_KEYWORDS.has(key) ? value : this.walk(value, refs, depth + 1);
+      if (DATA_KEYWORDS.has(key)) out[key] = value;
+      else if (SCHEMA_MAP_KEYWORDS.has(key)) out[key] = this.walkMap(value, refs, depth + 1);
+      else out[key] = this.walk(value, refs, depth + 1);
     }
     if (this.openapi30) upgradeOpenApi30(source, out);
     return out;
+  }
+
+  /** A name → schema map: every name kept as given (a property may be called `x-id` or `example`). */
+  private walkMap(node: unknown, refs: readonly string[], depth: number): unknown {
+    if (node === null || typeof node !== 'object' || Array.isArray(node)) return this.walk(node, refs, depth);
+    const entries = Object.entries(node).map(([name, schema]) => [name, this.walk(schema, refs, depth + 1)]);
+    return Object.fromEntries(entries);
   }
 
   private followRef(source: Record<string, unknown>, refs: readonly string[], depth: number): unknown {
