@@ -94,6 +94,8 @@ export class UpstreamAdmin {
         `auth.header "${body.auth.header}" is set by the protocol, not by an admin`,
         'auth.header',
       );
+    if (body.baseUrl !== undefined && body.kind !== 'openapi')
+      throw invalid('baseUrl is only for kind openapi (an MCP server is called at its url)', 'baseUrl');
     if (!this.connections.supports(body.kind))
       throw invalid(`upstream kind "${body.kind}" is not available in this build`, 'kind');
     if (await this.repo.serverByName(tenantId, body.name)) throw this.exists(body.name);
@@ -104,6 +106,7 @@ export class UpstreamAdmin {
       name: body.name,
       kind: body.kind,
       url: body.url,
+      baseUrl: body.baseUrl ?? null,
       authHeader: body.auth?.header.toLowerCase() ?? null,
       authEnv: body.auth?.secretEnv ?? null,
       timeoutMs: body.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
@@ -130,6 +133,7 @@ export class UpstreamAdmin {
               upstream: server.name,
               sourceKind: server.kind,
               url: server.url,
+              ...(server.baseUrl ? { baseUrl: server.baseUrl } : {}),
             },
           },
         ]);

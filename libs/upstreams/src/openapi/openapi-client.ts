@@ -7,8 +7,10 @@ import type {
 } from '../sources/tool-source.js';
 import { deadlineSignal } from './bounded-body.js';
 import { createHash } from 'node:crypto';
-import { fetchDocumentText, parseOpenApiDocument, resolveBaseUrl } from './openapi-document.js';
-import { mapOperations, type OpenApiOperation, type SkippedOperation } from './openapi-operations.js';
+import { fetchDocumentText } from './openapi-document.js';
+import type { OpenApiOperation, SkippedOperation } from './openapi-operations.js';
+import { parseDocumentOffThread } from './openapi-parse-pool.js';
+import { OpenApiSourceError } from './openapi-source-error.js';
 import { buildRequest } from './openapi-request.js';
 import { readAnswer } from './openapi-response.js';
 import { upstreamError } from './upstream-outcomes.js';
@@ -71,16 +73,19 @@ class OpenApiClient implements UpstreamClient {
       signal,
     });
     const documentHash = createHash('sha256').update(text).digest('hex');
-    // Validating compiles the OpenAPI meta-schema and walks the document synchronously (a tenth of
-    // a second and more): a periodic refresh of an unchanged document skips it.
+    // Reading a document costs a thread and a second or more of CPU: a periodic refresh of an
+    // unchanged document skips it.
     if (this.snapshot?.documentHash !== documentHash) {
-      const document = await parseOpenApiDocument(text);
-      const baseUrl = resolveBaseUrl(document, this.options.documentUrl, this.options.baseUrl);
-      const { operations, skipped } = mapOperations(document);
+      const { operations, skipped, baseUrl } = await parseDocumentOffThread({
+        text,
+        documentUrl: this.options.documentUrl,
+        baseUrl: this.options.baseUrl,
+      });
+      if (this.closed) throw new OpenApiSourceError('unreachable', 'The source was closed');
       this.snapshot = {
         operations: new Map(operations.map((operation) => [operation.definition.name, operation])),
         skipped,
-        baseUrl,
+        baseUrl: new URL(baseUrl),
         documentHash,
       };
     }

@@ -31,3 +31,15 @@ export const MAX_EXPANDED_NODES = 200_000;
 
 /** How deeply a document's objects may nest (deeper ones are refused, not walked). */
 export const MAX_NESTING_DEPTH = 200;
+
+/**
+ * How long one document may take to parse, validate, dereference and map in its thread (ms);
+ * the thread is terminated past it. A real document takes one or two seconds on a busy machine.
+ */
+export const PARSE_TIME_LIMIT_MS = 10_000;
+
+/** Heap of a parse thread (MB): a document that needs more is refused, not swapped in. */
+export const PARSE_WORKER_HEAP_MB = 256;
+
+/** Documents parsed at once per process (each in its own thread); more wait their turn. */
+export const PARSE_WORKERS = 2;

@@ -4,7 +4,7 @@ import { MAX_OPERATIONS } from './openapi-limits.js';
 import { OpenApiSourceError } from './openapi-source-error.js';
 import { SchemaConverter, SchemaTooComplexError } from './openapi-schema.js';
 import { snakeName, UniqueNames } from './tool-names.js';
-import { isJsonMediaType } from './upstream-outcomes.js';
+import { isJsonMediaType } from './media-types.js';
 
 /** The HTTP methods that become tools, in the order a path item lists them. */
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head'] as const;

@@ -1,7 +1,8 @@
 import type { UpstreamCallOutcome } from '../sources/tool-source.js';
 import { readBoundedBody } from './bounded-body.js';
 import { ERROR_EXCERPT_CHARS, MAX_RESPONSE_BYTES } from './openapi-limits.js';
-import { isJsonMediaType, upstreamError } from './upstream-outcomes.js';
+import { isJsonMediaType } from './media-types.js';
+import { upstreamError } from './upstream-outcomes.js';
 
 /** How much of an error answer is read to quote from (the rest is discarded unread). */
 const ERROR_BODY_BYTES = 16 * 1024;

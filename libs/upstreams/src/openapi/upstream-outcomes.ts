@@ -16,9 +16,3 @@ export function upstreamError(message: string, details?: Record<string, unknown>
     ),
   };
 }
-
-/** `application/json` and the `+json` structured syntax suffix (RFC 6839), parameters ignored. */
-export function isJsonMediaType(mediaType: string | null | undefined): boolean {
-  const essence = (mediaType ?? '').split(';')[0]!.trim().toLowerCase();
-  return essence === 'application/json' || /^application\/[a-z0-9.+-]*\+json$/.test(essence);
-}

@@ -1,0 +1,8 @@
+// The thread that reads OpenAPI documents (openapi-parse-pool.ts starts one per document).
+// No @toolgate imports in this file's graph: from TypeScript sources it is compiled on the fly.
+import { parentPort } from 'node:worker_threads';
+import { runParseJob, type ParseJob } from './openapi-parse-job.js';
+
+parentPort?.once('message', (job: ParseJob) => {
+  void runParseJob(job).then((answer) => parentPort?.postMessage(answer));
+});
