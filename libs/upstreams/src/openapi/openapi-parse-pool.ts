@@ -52,7 +52,7 @@ async function runInWorker(job: ParseJob, timeLimitMs: number): Promise<ParseAns
         ),
       timeLimitMs,
     );
-    worker.once('message', (answer: ParseAnswer) => settle(() => resolve(answer)));
+    worker.once('message', (answer: string) => settle(() => resolve(JSON.parse(answer) as ParseAnswer)));
     worker.once('error', (err: Error & { code?: string }) =>
       settle(() =>
         reject(
