@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -309,35 +309,33 @@ describe('OpenAPI services as pinned tool sources', () => {
 });
 
 describe('OpenAPI sources in the built gateway (dist)', () => {
-  it.runIf(existsSync('dist/apps/gateway/src/main.js'))(
-    'parses the document in the compiled worker thread',
-    async () => {
-      const service = await startFakeOpenApiService();
-      const db = await createTestDatabase();
-      const gateway = await startGatewayProcess({
-        DATABASE_URL: db.url,
-        TOOLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'toolgate-data-')),
-        TOOLGATE_ADMIN_KEY: TEST_ADMIN_KEY,
-        TOOLGATE_DEMO: 'on',
+  // Needs `npx nest build gateway` first (npm test builds); startGatewayProcess says so when missing.
+  it('parses the document in the compiled worker thread', async () => {
+    const service = await startFakeOpenApiService();
+    const db = await createTestDatabase();
+    const gateway = await startGatewayProcess({
+      DATABASE_URL: db.url,
+      TOOLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'toolgate-data-')),
+      TOOLGATE_ADMIN_KEY: TEST_ADMIN_KEY,
+      TOOLGATE_DEMO: 'on',
+    });
+    try {
+      const res = await callApi(gateway.url, 'POST', UPSTREAMS_PATH('acme'), {
+        key: TEST_ADMIN_KEY,
+        body: { name: 'crm', kind: 'openapi', url: service.documentUrl },
       });
-      try {
-        const res = await callApi(gateway.url, 'POST', UPSTREAMS_PATH('acme'), {
-          key: TEST_ADMIN_KEY,
-          body: { name: 'crm', kind: 'openapi', url: service.documentUrl },
-        });
-        expect(res.status, res.text).toBe(201);
-        expect(res.body.data.tools).toHaveLength(7);
-        service.setDocument({ swagger: '2.0' });
-        const refused = await callApi(gateway.url, 'POST', UPSTREAMS_PATH('acme'), {
-          key: TEST_ADMIN_KEY,
-          body: { name: 'old', kind: 'openapi', url: service.documentUrl },
-        });
-        expect(refused.body).toMatchObject({ code: 'INVALID_INPUT', details: { failure: 'unsupported' } });
-      } finally {
-        await gateway.stop();
-        await db.drop();
-        await service.close();
-      }
-    },
-  );
+      expect(res.status, res.text).toBe(201);
+      expect(res.body.data.tools).toHaveLength(7);
+      service.setDocument({ swagger: '2.0' });
+      const refused = await callApi(gateway.url, 'POST', UPSTREAMS_PATH('acme'), {
+        key: TEST_ADMIN_KEY,
+        body: { name: 'old', kind: 'openapi', url: service.documentUrl },
+      });
+      expect(refused.body).toMatchObject({ code: 'INVALID_INPUT', details: { failure: 'unsupported' } });
+    } finally {
+      await gateway.stop();
+      await db.drop();
+      await service.close();
+    }
+  });
 });
