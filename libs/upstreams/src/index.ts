@@ -1,5 +1,6 @@
 // Outside tool sources (MCP servers, OpenAPI services) imported as governed, pinned tools (issue 11).
 import { CreateUpstreams1764700300000 } from './migrations/1764700300000-create-upstreams.js';
+import { UpstreamBaseUrl1764700390000 } from './migrations/1764700390000-upstream-base-url.js';
 
 export type {
   UpstreamCallOptions,
@@ -18,6 +19,8 @@ export type { UpstreamKind } from './entities/upstream-server.entity.js';
 export { changedFields, fingerprintOf, FINGERPRINTED_FIELDS } from './fingerprint.js';
 export { checkUpstreamUrl, createMcpClient } from './mcp/mcp-upstream-client.js';
 export type { McpClientOptions } from './mcp/mcp-upstream-client.js';
+export { OpenApiSourceError, createOpenApiClient } from './openapi/index.js';
+export type { OpenApiClientOptions, OpenApiSourceFailure } from './openapi/index.js';
 export { outcomeOfResult } from './mcp/mcp-result.js';
 export { UpstreamAdmin, defaultToolgateName } from './upstream-admin.service.js';
 export { UPSTREAM_CLIENT_FACTORIES, UpstreamConnections } from './upstream-connections.js';
@@ -25,7 +28,7 @@ export type { UpstreamClientFactory, UpstreamConnectionSpec } from './upstream-c
 export { UpstreamsModule } from './upstreams.module.js';
 export { DEFAULT_UPSTREAMS_OPTIONS, UPSTREAMS_OPTIONS } from './upstreams.options.js';
 export type { UpstreamsOptions } from './upstreams.options.js';
-export { CreateUpstreams1764700300000 };
+export { CreateUpstreams1764700300000, UpstreamBaseUrl1764700390000 };
 
 /** The upstreams lib's migrations, in order. */
-export const UPSTREAMS_MIGRATIONS = [CreateUpstreams1764700300000];
+export const UPSTREAMS_MIGRATIONS = [CreateUpstreams1764700300000, UpstreamBaseUrl1764700390000];

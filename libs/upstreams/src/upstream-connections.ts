@@ -8,6 +8,8 @@ import type { UpstreamClient } from './sources/tool-source.js';
 /** What a source's client is made from: where it is, and the headers (secret already read). */
 export interface UpstreamConnectionSpec {
   readonly url: string;
+  /** OpenAPI sources: where calls go, when the admin configured it. */
+  readonly baseUrl?: string | null;
   readonly headers: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
   readonly onToolsChanged?: () => void;
@@ -78,6 +80,7 @@ export class UpstreamConnections implements OnApplicationShutdown {
       });
     return factory({
       url: server.url,
+      baseUrl: server.baseUrl,
       headers: headersOf(server),
       timeoutMs: server.timeoutMs,
       onToolsChanged: () => this.onToolsChanged?.(server.tenantId, server.id),

@@ -11,6 +11,7 @@ export function toUpstreamView(
     name: server.name,
     kind: server.kind,
     url: server.url,
+    baseUrl: server.baseUrl ?? null,
     auth:
       server.authHeader && server.authEnv ? { header: server.authHeader, secretEnv: server.authEnv } : null,
     timeoutMs: server.timeoutMs,

@@ -3,8 +3,9 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { TENANT_TOOL_SOURCE } from '@toolgate/tenancy';
 import { UpstreamServerEntity } from './entities/upstream-server.entity.js';
 import { UpstreamToolEntity } from './entities/upstream-tool.entity.js';
+import { openApiClientFactory } from './openapi/openapi-source-factory.js';
 import { UpstreamAdmin } from './upstream-admin.service.js';
-import { UpstreamConnections } from './upstream-connections.js';
+import { UPSTREAM_CLIENT_FACTORIES, UpstreamConnections } from './upstream-connections.js';
 import { UpstreamPinning } from './upstream-pinning.js';
 import { UpstreamRefresher } from './upstream-refresher.js';
 import { UpstreamTenantTools } from './upstream-tenant-tools.js';
@@ -18,7 +19,7 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<UpstreamsOptio
   .build();
 
 /**
- * Outside tool sources of a tenant (MCP servers; OpenAPI services through
+ * Outside tool sources of a tenant (MCP servers, and OpenAPI 3 services through
  * `UPSTREAM_CLIENT_FACTORIES`): imported tools are tenant tools the binding resolver binds
  * (`TENANT_TOOL_SOURCE`), pinned and refreshed. Global: the tenancy lib injects the tool source.
  */
@@ -27,6 +28,7 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<UpstreamsOptio
   imports: [TypeOrmModule.forFeature([UpstreamServerEntity, UpstreamToolEntity])],
   providers: [
     UpstreamRepository,
+    { provide: UPSTREAM_CLIENT_FACTORIES, useValue: { openapi: openApiClientFactory } },
     UpstreamConnections,
     UpstreamTenantTools,
     UpstreamPinning,

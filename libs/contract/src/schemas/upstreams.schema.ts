@@ -8,7 +8,19 @@ const snake = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
 export const registerUpstreamBody = z.strictObject({
   name: z.string().max(32).regex(snake, 'use snake_case (it prefixes the tools: <name>__<tool>)'),
   kind: z.enum(['mcp', 'openapi']).default('mcp'),
-  url: z.url({ protocol: /^https?$/ }).max(2000),
+  url: z
+    .url({ protocol: /^https?$/ })
+    .max(2000)
+    .describe(
+      "kind mcp: the server's Streamable HTTP endpoint; kind openapi: the OpenAPI 3.0/3.1 document (JSON or YAML)",
+    ),
+  baseUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(2000)
+    .optional()
+    .describe(
+      "kind openapi only: where calls go. Default: the document's servers[0].url, which must then be on the document's own origin",
+    ),
   auth: z
     .strictObject({
       header: z
@@ -32,6 +44,7 @@ export const upstreamViewSchema = named(
     name: z.string(),
     kind: z.enum(['mcp', 'openapi']),
     url: z.string(),
+    baseUrl: z.string().nullable(),
     auth: z.object({ header: z.string(), secretEnv: z.string() }).nullable(),
     timeoutMs: z.number().int(),
     tools: z.object({ active: z.number().int(), quarantined: z.number().int(), removed: z.number().int() }),

@@ -27,6 +27,10 @@ export class UpstreamServerEntity {
   @Column({ type: 'varchar', length: 2000 })
   url!: string;
 
+  /** OpenAPI sources: where calls go, when not the document's own `servers[0]` (null: the document's). */
+  @Column({ name: 'base_url', type: 'varchar', length: 2000, nullable: true })
+  baseUrl!: string | null;
+
   @Column({ name: 'auth_header', type: 'varchar', length: 100, nullable: true })
   authHeader!: string | null;
 

@@ -1,0 +1,165 @@
+import { compileErrors, dereference, validate, type ParserOptions } from '@readme/openapi-parser';
+import { parse as parseYaml } from 'yaml';
+import { deadlineSignal, readBoundedBody } from './bounded-body.js';
+import { assertBoundedExpansion } from './expansion-guard.js';
+import { DEREFERENCE_TIMEOUT_MS, MAX_DOCUMENT_BYTES } from './openapi-limits.js';
+import { OpenApiSourceError } from './openapi-source-error.js';
+
+/** A validated OpenAPI 3.x document as plain JSON data (internal `$ref`s resolved where acyclic). */
+export type OpenApiDocument = Record<string, unknown> & {
+  readonly openapi: string;
+  readonly paths?: Record<string, unknown>;
+  readonly servers?: readonly { readonly url?: unknown; readonly variables?: unknown }[];
+};
+
+/**
+ * Only references inside the document are followed: an external `$ref` (URL or file) would let a
+ * document make the gateway fetch addresses it chooses, so those are left unresolved (and read as
+ * "any value" by the schema mapping). Cycles stay as internal `$ref`s for the mapping to cut.
+ */
+const PARSER_OPTIONS: ParserOptions = {
+  resolve: { external: false, file: false },
+  dereference: { circular: 'ignore' },
+  timeoutMs: DEREFERENCE_TIMEOUT_MS,
+};
+
+/** Where and how to read a document. */
+export interface DocumentSource {
+  readonly documentUrl: string;
+  readonly headers?: Record<string, string>;
+  readonly timeoutMs: number;
+  readonly fetch: typeof fetch;
+  readonly signal?: AbortSignal;
+}
+
+/** Parses (JSON or YAML), validates and dereferences the text of an OpenAPI 3.0/3.1 document. */
+export async function parseOpenApiDocument(text: string): Promise<OpenApiDocument> {
+  const raw = parseDocumentText(text);
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new OpenApiSourceError('invalid', 'The document is not a JSON or YAML object');
+  }
+  const version = (raw as Record<string, unknown>).openapi;
+  if (typeof version !== 'string' || !/^3\.[01]\./.test(version)) {
+    throw new OpenApiSourceError(
+      'unsupported',
+      'Only OpenAPI 3.0 and 3.1 documents are supported (Swagger 2.0 is not)',
+    );
+  }
+  assertBoundedExpansion(raw as Record<string, unknown>);
+  let result;
+  try {
+    result = await validate(raw as never, PARSER_OPTIONS);
+  } catch (err) {
+    throw new OpenApiSourceError('invalid', `The document cannot be read: ${firstLine(err)}`, { cause: err });
+  }
+  if (!result.valid) {
+    throw new OpenApiSourceError(
+      'invalid',
+      `The document is not valid OpenAPI: ${summarize(compileErrors(result))}`,
+    );
+  }
+  try {
+    return (await dereference(raw as never, PARSER_OPTIONS)) as unknown as OpenApiDocument;
+  } catch (err) {
+    throw new OpenApiSourceError(
+      'invalid',
+      `The document's references cannot be resolved: ${firstLine(err)}`,
+      {
+        cause: err,
+      },
+    );
+  }
+}
+
+/** The document's text, fetched with a time limit, a size limit and no redirects. */
+export async function fetchDocumentText(source: DocumentSource): Promise<string> {
+  const url = httpUrl(source.documentUrl, 'documentUrl');
+  const deadline = deadlineSignal(source.timeoutMs, source.signal);
+  try {
+    const response = await source.fetch(url, {
+      headers: { accept: 'application/json, application/yaml;q=0.9, */*;q=0.5', ...source.headers },
+      // A redirect could carry the configured credentials to another host; the admin gives the final URL.
+      redirect: 'manual',
+      signal: deadline.signal,
+    });
+    if (response.status < 200 || response.status > 299) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new OpenApiSourceError('unreachable', `Fetching the document answered HTTP ${response.status}`);
+    }
+    const body = await readBoundedBody(response, MAX_DOCUMENT_BYTES);
+    if (!body.ok) {
+      throw new OpenApiSourceError('too_large', `The document is larger than ${MAX_DOCUMENT_BYTES} bytes`);
+    }
+    return body.bytes.toString('utf8');
+  } catch (err) {
+    if (err instanceof OpenApiSourceError) throw err;
+    const why = deadline.timedOut() ? `timed out after ${source.timeoutMs} ms` : firstLine(err);
+    throw new OpenApiSourceError('unreachable', `The document cannot be fetched: ${why}`, { cause: err });
+  } finally {
+    deadline.dispose();
+  }
+}
+
+function parseDocumentText(text: string): unknown {
+  const trimmed = text.trimStart();
+  try {
+    // `yaml` caps alias expansion (maxAliasCount), so a "billion laughs" document is refused.
+    return trimmed.startsWith('{') ? JSON.parse(trimmed) : parseYaml(trimmed, { maxAliasCount: 100 });
+  } catch (err) {
+    throw new OpenApiSourceError('invalid', `The document is neither JSON nor YAML: ${firstLine(err)}`);
+  }
+}
+
+/** An absolute http(s) URL, or an OpenApiSourceError naming the setting. */
+export function httpUrl(value: string, setting: string, base?: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value, base);
+  } catch {
+    throw new OpenApiSourceError('invalid', `${setting} is not a valid URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new OpenApiSourceError('invalid', `${setting} must be an http or https URL`);
+  }
+  return url;
+}
+
+/**
+ * The base URL calls go to: the configured one, else the document's first server (its variables
+ * set to their defaults) resolved against the document's own URL. A document may only name a base
+ * on its own origin: the configured credentials go with every call, so a document (or a later
+ * edit of it) pointing `servers` at another host needs the admin to configure that base.
+ */
+export function resolveBaseUrl(document: OpenApiDocument, documentUrl: string, configured?: string): URL {
+  if (configured) return withoutFragment(httpUrl(configured, 'baseUrl'));
+  const server = document.servers?.[0];
+  let template = typeof server?.url === 'string' ? server.url : '/';
+  const variables = (server?.variables ?? {}) as Record<string, { default?: unknown }>;
+  template = template.replace(/\{([^}]+)\}/g, (_, name: string) => String(variables[name]?.default ?? ''));
+  const base = withoutFragment(httpUrl(template, "the document's servers[0].url", documentUrl));
+  if (base.origin !== new URL(documentUrl).origin) {
+    throw new OpenApiSourceError(
+      'invalid',
+      `The document's servers[0].url is on another origin (${base.origin}); configure baseUrl to call it`,
+    );
+  }
+  return base;
+}
+
+function withoutFragment(url: URL): URL {
+  url.hash = '';
+  return url;
+}
+
+function firstLine(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return summarize(message);
+}
+
+function summarize(text: string): string {
+  const line = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !/^OpenAPI schema validation failed/.test(l))[0];
+  return (line ?? 'unknown error').slice(0, 300);
+}

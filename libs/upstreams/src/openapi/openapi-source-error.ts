@@ -1,0 +1,17 @@
+/** Why an OpenAPI document could not be used as a tool source. */
+export type OpenApiSourceFailure = 'unreachable' | 'too_large' | 'invalid' | 'unsupported';
+
+/**
+ * Thrown when an OpenAPI document cannot be fetched, parsed or mapped to tools. The message is safe
+ * to show an admin (no credentials, no stack); the admin API maps it to its own envelope.
+ * @example new OpenApiSourceError('invalid', 'The document is not OpenAPI 3.x')
+ */
+export class OpenApiSourceError extends Error {
+  readonly failure: OpenApiSourceFailure;
+
+  constructor(failure: OpenApiSourceFailure, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'OpenApiSourceError';
+    this.failure = failure;
+  }
+}
