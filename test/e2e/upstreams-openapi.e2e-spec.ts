@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenApiService, type FakeOpenApiService } from '../support/fake-openapi-service.js';
 
 /** The admin route of a tenant's upstreams (the one place to change if the prefix moves). */
-const UPSTREAMS_PATH = (tenantId: string) => `/v1/tenants/${tenantId}/upstreams`;
+const UPSTREAMS_PATH = (tenantId: string) => `/v1/admin/tenants/${tenantId}/upstreams`;
 
 /** A valid OpenAPI 3.0 document with `operations` operations over shared schemas (parse-time load). */
 function largeDocument(operations: number): Record<string, unknown> {

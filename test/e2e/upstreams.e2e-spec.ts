@@ -150,7 +150,9 @@ describe('upstream MCP servers as pinned tool sources', () => {
       expect(res.status, `${method} ${path}`).toBe(404);
     }
     // Globex's own (empty) list does not show acme's server.
-    expect((await gw.api('GET', '/v1/admin/tenants/globex/upstreams', { key: globexAdmin })).body.data).toEqual([]);
+    expect(
+      (await gw.api('GET', '/v1/admin/tenants/globex/upstreams', { key: globexAdmin })).body.data,
+    ).toEqual([]);
   });
 
   it('imports tools with a required risk level, bound as a binding change', async () => {
