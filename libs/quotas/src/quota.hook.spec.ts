@@ -7,6 +7,7 @@ import {
   ToolExecutor,
   ToolkitModule,
   ToolRegistry,
+  type CallFace,
   type ToolCallResult,
 } from '@toolgate/toolkit';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -54,7 +55,12 @@ describe('QuotaHook', () => {
   }
 
   /** Calls a tool the way the gateway does, for one tenant and one key. */
-  function call(name: string, tenantId: string | null = 'acme', keyId = 'key_a'): Promise<ToolCallResult> {
+  function call(
+    name: string,
+    tenantId: string | null = 'acme',
+    keyId = 'key_a',
+    face: CallFace = 'rest',
+  ): Promise<ToolCallResult> {
     const contract = moduleRef.get(ToolRegistry).get(name)!;
     return moduleRef.get(ToolExecutor).run({
       tool: {
@@ -69,6 +75,7 @@ describe('QuotaHook', () => {
       agentType: 'ops',
       principal: { principalType: 'api_key', principalId: keyId, tenantId },
       locale: 'en',
+      face,
     });
   }
   /** The codes of calls made one after the other ('ok' for a success). */
@@ -107,6 +114,24 @@ describe('QuotaHook', () => {
       error: expect.stringContaining('2/min per tenant for all tools'),
     });
     expect(executions).toBe(2);
+  });
+
+  it('limits only the calls of one face with a face quota, counted apart from the others', async () => {
+    limit([{ scope: 'tenant', tool: '*', face: 'mcp', perMinute: 1 }]);
+    expect(
+      await codes(
+        ['read_status', 'acme', 'key_a', 'mcp'],
+        ['read_status', 'acme', 'key_a', 'rest'],
+        ['read_status', 'acme', 'key_a', 'run'],
+      ),
+    ).toEqual(['ok', 'ok', 'ok']);
+    const refused = await call('read_status', 'acme', 'key_a', 'mcp');
+    expect(refused.envelope).toMatchObject({
+      code: ErrorCode.RATE_LIMITED,
+      error: expect.stringContaining('(mcp calls)'),
+      details: { quota: { face: 'mcp', perMinute: 1 } },
+    });
+    expect(await codes(['read_status', 'acme', 'key_a', 'rest'])).toEqual(['ok']);
   });
 
   it('lets calls through again in the next minute', async () => {

@@ -53,12 +53,14 @@ export class QuotaHook implements ToolCallHook, OnApplicationShutdown {
   ): Promise<ToolCallStop | undefined> {
     const quotas = (await pending) ?? [];
     const tool = call.tool.contract.name;
+    const face = call.request.face;
     // Two quotas on the same counter (say 4/min and 100/min for all tools) count the call once.
     const hits = new Map<string, Awaited<ReturnType<QuotaStore['hit']>>>();
     for (const q of quotas) {
       if (q.tool !== '*' && q.tool !== tool) continue;
+      if (q.face && q.face !== face) continue;
       const who = q.scope === 'key' ? `key:${call.request.principal?.principalId ?? 'system'}` : 'tenant';
-      const counter = `${tenantId}:${who}:${q.tool}`;
+      const counter = `${tenantId}:${who}:${q.tool}${q.face ? `:${q.face}` : ''}`;
       let hit = hits.get(counter);
       try {
         hit ??= await this.store.hit(counter, MINUTE);
@@ -70,7 +72,7 @@ export class QuotaHook implements ToolCallHook, OnApplicationShutdown {
       }
       if (hit.count > q.perMinute) {
         const retryAfterSeconds = Math.max(1, Math.ceil(hit.resetMs / 1000));
-        const quota = `${q.perMinute}/min ${q.scope === 'key' ? 'per key' : 'per tenant'} for ${q.tool === '*' ? 'all tools' : q.tool}`;
+        const quota = `${q.perMinute}/min ${q.scope === 'key' ? 'per key' : 'per tenant'} for ${q.tool === '*' ? 'all tools' : q.tool}${q.face ? ` (${q.face} calls)` : ''}`;
         const envelope = errorEnvelope(
           ErrorCode.RATE_LIMITED,
           call.request.locale,

@@ -36,10 +36,14 @@ export function runSettingsOf(a: TenantFileAgentType): AgentRunSettingsView {
   };
 }
 
-/** A call quota: per tenant or per API key, for one tool or all (`*`), in calls per minute. */
+/**
+ * A call quota: per tenant or per API key, for one tool or all (`*`), in calls per minute; with
+ * `face`, only for the calls that come in that way (REST, MCP or agent runs), counted apart.
+ */
 export const callQuotaSchema = z.strictObject({
   scope: z.enum(['tenant', 'key']).default('tenant'),
   tool: z.string().min(1).default('*'),
+  face: z.enum(['rest', 'mcp', 'run']).optional(),
   perMinute: z.number().int().positive(),
 });
 export type CallQuota = z.infer<typeof callQuotaSchema>;
