@@ -16,6 +16,33 @@ const MCP_HEADERS = {
 const rpc = (method: string, params: unknown) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
 
 /**
+ * Sends the load's request once and checks the answer is a success, not an error at 200 (a JSON-RPC
+ * error, an `isError` result or an error envelope): autocannon counts only HTTP statuses, and a
+ * benchmark of error answers would measure nothing.
+ */
+async function expectSuccess(
+  t: { name: string; url: string; body: string; headers: Record<string, string> },
+  check: (answer: any) => boolean,
+): Promise<void> {
+  const res = await fetch(t.url, { method: 'POST', body: t.body, headers: t.headers });
+  const text = await res.text();
+  let answer: unknown;
+  try {
+    answer = JSON.parse(text);
+  } catch {
+    answer = undefined;
+  }
+  if (res.status !== 200 || !check(answer))
+    throw new Error(`${t.name} answered ${res.status} ${text.slice(0, 300)}: not what the load measures`);
+}
+
+/** An SSE answer carries its JSON-RPC message in a `data:` line; the SDK example answers that way. */
+function sseOrJson(text: string): unknown {
+  const data = text.split('\n').find((l) => l.startsWith('data: '));
+  return JSON.parse(data ? data.slice(6) : text);
+}
+
+/**
  * MCP `tools/call` of the L0 no-op at c=64 against (a) Toolgate's own REST invoke of the same tool
  * in the same server and (b) the SDK's stateless Streamable HTTP example serving the same tool
  * (a new McpServer + transport per request). Alternating rounds, medians, servers on one core and
@@ -62,6 +89,17 @@ export async function mcpThroughput(
   const runs: Record<string, Run[]> = {};
   let list: Run | undefined;
   try {
+    const okCall = (a: any) => a?.result?.structuredContent?.ok === true && !a.result.isError;
+    await expectSuccess(targets[0]!, okCall);
+    await expectSuccess(targets[1]!, (a) => a?.status === 'ok');
+    const sdkAnswer = await fetch(targets[2]!.url, { method: 'POST', body: call, headers: MCP_HEADERS });
+    if (!okCall(sseOrJson(await sdkAnswer.text())))
+      throw new Error('the SDK example did not answer the call');
+    const wideHeaders = { ...MCP_HEADERS, authorization: `Bearer ${gateway.info.wideKey}` };
+    await expectSuccess(
+      { name: 'tools/list', url: `${base}/mcp/wide`, body: rpc('tools/list', {}), headers: wideHeaders },
+      (a) => (a?.result?.tools?.length ?? 0) >= WIDE_TOOL_COUNT,
+    );
     for (let round = 0; round < ROUNDS; round++) {
       for (const t of targets) (runs[t.name] ??= []).push(await measure(t, CONNECTIONS, durationS));
     }
