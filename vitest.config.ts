@@ -1,8 +1,11 @@
 import swc from 'unplugin-swc';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // SWC compiles the TypeScript so decorator metadata (Nest DI) works under Vitest.
 const swcPlugin = swc.vite({ module: { type: 'es6' }, jsc: { target: 'es2022' } });
+
+/** Unit specs that assert wall-clock budgets. */
+const TIMING_SPECS = 'libs/**/*-performance.spec.ts';
 
 const e2e = (name: string, databaseKind: 'sqlite' | 'mariadb', include = 'test/e2e/**/*.e2e-spec.ts') => ({
   extends: true as const,
@@ -35,8 +38,15 @@ export default defineConfig({
             'test/integration/**/*.spec.ts',
             'test/types/**/*.spec.ts',
           ],
+          exclude: [...configDefaults.exclude, TIMING_SPECS],
           globalSetup: [],
         },
+      },
+      {
+        // Specs that hold code to a CPU-time budget (ReDoS bounds): run after the others, one file at
+        // a time, so they time the code and not the neighbouring suites (`npm run test:latency`).
+        extends: true,
+        test: { name: 'timing', include: [TIMING_SPECS], globalSetup: [] },
       },
       {
         extends: true,
