@@ -1,3 +1,4 @@
+import { openEventStream } from '../http/sse.js';
 import type { FastifyReply } from 'fastify';
 import type { ToolCallEvent } from '@toolgate/toolkit';
 
@@ -40,14 +41,7 @@ export class SseStream {
   }
 
   private open(): void {
-    const raw = this.reply.raw;
-    this.reply.hijack();
-    raw.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
+    const raw = openEventStream(this.reply);
     this.state = raw.destroyed ? 'closed' : 'open';
     raw.on('close', () => (this.state = 'closed'));
   }

@@ -1,3 +1,4 @@
+import { openEventStream } from '../http/sse.js';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
@@ -197,13 +198,7 @@ function replyWriter(request: FastifyRequest, reply: FastifyReply, done: () => v
     event(message) {
       if (!open) {
         open = true;
-        reply.hijack();
-        raw.writeHead(200, {
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-cache, no-transform',
-          connection: 'keep-alive',
-          'x-accel-buffering': 'no',
-        });
+        openEventStream(reply);
       }
       if (!raw.destroyed && !raw.writableEnded) raw.write(`event: message\ndata: ${jsonOf(message)}\n\n`);
     },

@@ -1,3 +1,4 @@
+import { openEventStream } from '../http/sse.js';
 import type { RunEvents } from '@toolgate/runs';
 import { toRunEvent } from '@toolgate/runs';
 import type { FastifyReply } from 'fastify';
@@ -27,14 +28,7 @@ export async function streamRunEvents(
   afterSeq: number,
   parked: () => boolean = () => false,
 ): Promise<void> {
-  const raw = reply.raw;
-  reply.hijack();
-  raw.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-  });
+  const raw = openEventStream(reply);
   const gone = new AbortController();
   raw.on('close', () => gone.abort());
   const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), KEEP_ALIVE_MS);

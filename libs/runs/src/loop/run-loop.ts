@@ -1,5 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AgentFactory, type Agent } from '@toolgate/agents';
+import {
+  AgentFactory,
+  metaTools,
+  modelToolOf,
+  searchDeferred,
+  TOOL_CALL,
+  TOOL_SEARCH,
+  unwrapToolCall,
+  type Agent,
+} from '@toolgate/agents';
 import { CallRecordRepository } from '@toolgate/approvals';
 import type { RunEventType } from '@toolgate/contract';
 import {
@@ -30,14 +39,6 @@ import { RunRepository, type RunEnding, type RunRef } from '../store/run.reposit
 import type { SettledStep } from '../store/run-sql.js';
 import { attemptCallId, FINAL_CALL_STATUSES, runCallId } from './run-ids.js';
 import { limitReached } from './run-limits.js';
-import {
-  metaTools,
-  modelToolOf,
-  searchDeferred,
-  TOOL_CALL,
-  TOOL_SEARCH,
-  unwrapToolCall,
-} from './meta-tools.js';
 import { buildMessages, modelTextOf, modelTextOfEnvelope, parseArguments } from './run-messages.js';
 import { RUN_MODEL_SOURCE, type RunModelSource } from './run-models.js';
 import { parseModelLabel, runSettingsOf, type AgentRunSettings } from './run-settings.js';
