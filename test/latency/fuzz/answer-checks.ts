@@ -18,6 +18,8 @@ const CODE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const INVOKE = /^\/v1\/agents\/[^/]+\/tools\/[^/]+\/invoke$/;
 /** Routes that answer a run as SSE when asked (`Accept: text/event-stream`). */
+/** The MCP endpoint (CONTRACT.md "MCP"): it answers JSON-RPC messages, not envelopes. */
+const MCP = /^\/mcp\/[^/]*$/;
 const RUN_STREAM = /^\/v1\/(agents\/[^/]+\/runs|runs\/[^/]+\/events)$/;
 
 /** 5xx answers a client may see: the audit store or the key store is down (CONTRACT.md). */
@@ -183,9 +185,17 @@ function errorProblems(asked: AskedFor, answer: WireAnswer, type: string): strin
   if (asked.method === 'HEAD') return problems;
   const parsed = parseJson(answer.body);
   if (!parsed.ok) return [...problems, 'the error body is not JSON'];
-  const envelope = errorEnvelopeProblems(parsed.value);
+  let body = parsed.value;
+  // The MCP endpoint refuses in JSON-RPC, its envelope (when there is one) in `error.data`.
+  if (MCP.test(asked.path) && (body as { jsonrpc?: unknown } | null)?.jsonrpc !== undefined) {
+    const rpc = jsonRpcProblems(body, true);
+    if (rpc.length) return [...problems, ...rpc];
+    body = (body as { error: { data?: unknown } }).error.data;
+    if (body === undefined) return problems;
+  }
+  const envelope = errorEnvelopeProblems(body);
   if (envelope.length) return [...problems, ...envelope];
-  const code = (parsed.value as { code: string }).code;
+  const code = (body as { code: string }).code;
   const allowed5xx = ALLOWED_5XX.get(answer.status);
   if (answer.status >= 500 && !allowed5xx?.has(code)) problems.push(`a ${answer.status} (${code})`);
   const allowed = CODES_OF_STATUS.get(answer.status);
@@ -193,8 +203,42 @@ function errorProblems(asked: AskedFor, answer: WireAnswer, type: string): strin
   return problems;
 }
 
+/**
+ * Problems of one JSON-RPC message the MCP endpoint sent: a result, or an error with an integer
+ * code and a message; a refusal's `data` (any answer that is not 2xx) is the error envelope.
+ */
+function jsonRpcProblems(value: unknown, refusal: boolean): string[] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return ['a JSON-RPC answer that is not an object'];
+  const m = value as Record<string, unknown>;
+  if (m.jsonrpc !== '2.0') return ['a JSON-RPC answer without jsonrpc "2.0"'];
+  if ('result' in m && !refusal) return [];
+  const e = m.error as Record<string, unknown> | null | undefined;
+  if (!e || typeof e !== 'object' || !Number.isInteger(e.code) || typeof e.message !== 'string')
+    return ['a JSON-RPC answer with neither a result nor a well-formed error'];
+  if (e.data === undefined && !refusal) return [];
+  return e.data === undefined ? [] : errorEnvelopeProblems(e.data).map((p) => `error.data: ${p}`);
+}
+
+/** Problems of a 2xx of the MCP endpoint: 202 without a body, or JSON-RPC as JSON or events. */
+function mcpSuccessProblems(answer: WireAnswer, type: string): string[] {
+  if (answer.status === 202) return answer.body.length ? ['a 202 of the MCP endpoint with a body'] : [];
+  if (type.startsWith('text/event-stream')) {
+    return parseSse(answer.body).flatMap(({ data }) => {
+      const parsed = parseJson(Buffer.from(data));
+      return parsed.ok ? jsonRpcProblems(parsed.value, false) : ['an MCP event that does not hold JSON'];
+    });
+  }
+  if (!type.startsWith('application/json')) return [`an MCP answer as ${JSON.stringify(type)}`];
+  const parsed = parseJson(answer.body);
+  if (!parsed.ok) return ['the MCP answer is not JSON'];
+  const messages = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
+  return messages.flatMap((m) => jsonRpcProblems(m, false));
+}
+
 function successProblems(asked: AskedFor, answer: WireAnswer, type: string): string[] {
   if (asked.method === 'HEAD' || asked.bodyCut || answer.status === 204) return [];
+  if (MCP.test(asked.path)) return mcpSuccessProblems(answer, type);
   const other = otherSuccessTypes(asked);
   const isJson = type.startsWith('application/json');
   if (other && !isJson) {

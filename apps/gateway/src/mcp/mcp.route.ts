@@ -1,4 +1,5 @@
 import { openEventStream } from '../http/sse.js';
+import { MethodNotAllowedException } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
@@ -112,15 +113,19 @@ export function registerMcpRoute(app: NestFastifyApplication, bodyLimit: number)
         sendRpcError(reply, err instanceof McpHttpError ? err : fromError(err, request, bodyLimit)),
       ),
   );
-  const notAllowed = (_request: FastifyRequest, reply: FastifyReply) =>
-    sendRpcError(
+  // The refusal carries the error envelope in `data`, like every other refusal of the route.
+  const notAllowed = (request: FastifyRequest, reply: FastifyReply) => {
+    const message =
+      'Method not allowed: this MCP server is stateless (no session, no standalone stream); POST JSON-RPC messages';
+    const answer = answerForError(new MethodNotAllowedException(message), localeOf(request as never), {
+      path: `${request.method} /mcp`,
+      bodyLimit,
+    });
+    return sendRpcError(
       reply.header('allow', 'POST'),
-      new McpHttpError(
-        405,
-        RpcErrorCode.ConnectionClosed,
-        'Method not allowed: this MCP server is stateless (no session, no standalone stream); POST JSON-RPC messages',
-      ),
+      new McpHttpError(405, RpcErrorCode.ConnectionClosed, message, answer.envelope),
     );
+  };
   fastify.get(MCP_PATH, notAllowed);
   fastify.delete(MCP_PATH, notAllowed);
 }
