@@ -19,3 +19,5 @@ export type {
   FakeReply,
   FakeToolCall,
 } from './fake-openai.js';
+export { waitFor, waitForMinuteRoom } from './wait.js';
+export type { WaitForOptions } from './wait.js';

@@ -23,6 +23,8 @@ describe('get_service_status', () => {
       estimatedDurationMs: 300,
     });
     expect(tool.description).toContain('不返回历史数据');
+    // No limit of its own: the 10 s default, which the demo's legacy-batch (15 s) overruns.
+    expect(tool.timeoutMs).toBe(10_000);
   });
 
   it('maps the upstream answer to the contract', async () => {

@@ -1,12 +1,13 @@
 import { Injectable, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { always } from '../definition/approval-policy.js';
 import { defineTool } from '../definition/define-tool.js';
 import { Tool } from '../definition/tool.decorator.js';
 import { ToolCallFailedError, ToolError } from '../errors/toolgate-error.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
+import { DEFAULT_TIMEOUT_MS } from '../constants.js';
 import { ToolkitModule } from '../toolkit.module.js';
 import { HookOrder, ToolCallHookProvider, type ToolCallHook } from './call-hooks.js';
 import type { ToolCall, ToolCallRequest, ToolCallResult } from './tool-call.js';
@@ -32,6 +33,22 @@ const slow = defineTool({
       ctx.abortSignal.addEventListener('abort', () => clearTimeout(t));
     }),
 });
+/** Declares no limit, so it runs under the default one; answers only when aborted. */
+const waitsForAbort = {
+  started: 0,
+  aborted: 0,
+  tool: defineTool({
+    name: 'waits_for_abort',
+    description: 'Never answers on its own.',
+    inputSchema: z.object({}),
+    risk: { level: 'L0' },
+    execute: (_input, ctx) =>
+      new Promise<never>(() => {
+        waitsForAbort.started++;
+        ctx.abortSignal.addEventListener('abort', () => waitsForAbort.aborted++);
+      }),
+  }),
+};
 const failing = defineTool({
   name: 'failing_call',
   description: 'Throws.',
@@ -120,10 +137,13 @@ class RecordingHook implements ToolCallHook {
 }
 
 @Module({
-  imports: [ToolkitModule.forFeature([echo, slow, failing, bad, snapshots], 'spec')],
+  imports: [ToolkitModule.forFeature([echo, slow, waitsForAbort.tool, failing, bad, snapshots], 'spec')],
   providers: [OpsTools, RecordingHook],
 })
 class SpecModule {}
+
+/** One turn of the real event loop (setImmediate is left unfaked). */
+const turn = () => new Promise((r) => setImmediate(r));
 
 describe('ToolExecutor', () => {
   let executor: ToolExecutor;
@@ -206,6 +226,37 @@ describe('ToolExecutor', () => {
       code: 'TIMEOUT',
       suggestedAction: '缩小查询范围或重试',
     });
+  });
+
+  it('gives a tool that declares no limit the 10 s default, and times it out at exactly 10 s', async () => {
+    expect(DEFAULT_TIMEOUT_MS).toBe(10_000);
+    expect(registry.get('waits_for_abort')!.timeoutMs).toBe(10_000);
+    // Fake clock: the 10 s are proven without spending them (the e2e suite proves the HTTP path with
+    // a short binding limit).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
+    try {
+      const before = { ...waitsForAbort };
+      let settled: Awaited<ReturnType<ToolExecutor['run']>> | undefined;
+      void executor.run(request('waits_for_abort', {}, { locale: 'zh-CN' })).then((r) => (settled = r));
+      // The body starts after the pipeline's awaited steps; the fake clock does not move meanwhile
+      // (vi.waitUntil would advance it, so this turns the real event loop instead).
+      while (waitsForAbort.started === before.started) await turn();
+      await vi.advanceTimersByTimeAsync(9_999);
+      expect(settled).toBeUndefined();
+      expect(waitsForAbort.aborted).toBe(before.aborted);
+      await vi.advanceTimersByTimeAsync(1);
+      while (!settled) await turn();
+      expect(settled!.envelope).toEqual({
+        error: '工具调用超时',
+        code: 'TIMEOUT',
+        suggestedAction: '缩小查询范围或重试',
+      });
+      expect(settled!.stage).toBe('timed_out');
+      expect(settled!.durationMs).toBe(10_000);
+      expect(waitsForAbort.aborted).toBe(before.aborted + 1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('keeps a ToolError code and cleans anything else into UPSTREAM_ERROR', async () => {
