@@ -2,20 +2,39 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeConfigDir, startTestGateway, type TestGateway } from '@toolgate/testing';
 import { INITECH_YAML, TestToolsModule } from './test-tools.js';
 
+/** A tenant whose binding shortens get_service_status's limit, to show the timeout without waiting 10 s. */
+const SHORT_LIMIT_MS = 300;
+const HOOLI_YAML = `
+id: hooli
+name: Hooli
+locale: zh-CN
+connectors:
+  ops_api:
+    baseUrl: \${DEMO_OPS_URL}
+    token: demo-ops-token
+agentTypes:
+  ops_assistant:
+    tools:
+      - name: get_service_status
+        timeoutMs: ${SHORT_LIMIT_MS}
+`;
+
 describe('governed tool calls over REST', () => {
   let gw: TestGateway;
   let acme: string;
   let globex: string;
   let initech: string;
+  let hooli: string;
 
   beforeAll(async () => {
     gw = await startTestGateway({
-      env: { TOOLGATE_CONFIG_DIR: makeConfigDir({ initech: INITECH_YAML }) },
+      env: { TOOLGATE_CONFIG_DIR: makeConfigDir({ initech: INITECH_YAML, hooli: HOOLI_YAML }) },
       imports: [TestToolsModule],
     });
     acme = await gw.createKey('agent', 'acme');
     globex = await gw.createKey('agent', 'globex');
     initech = await gw.createKey('agent', 'initech');
+    hooli = await gw.createKey('agent', 'hooli');
   });
   afterAll(() => gw?.close());
 
@@ -126,10 +145,18 @@ describe('governed tool calls over REST', () => {
     expect(owned.body.details.issues[0].path).toBe('tenantId');
   });
 
-  it('times out legacy-batch after 10 s with the texts of tool-design-rules §A3', async () => {
+  // The 10 s default itself is proven with a fake clock in libs/toolkit's tool-executor.spec.ts;
+  // here, that it reaches the binding a request runs under, and that a binding's shorter limit
+  // is what times the call out over HTTP.
+  it('times out legacy-batch at the binding limit with the texts of tool-design-rules §A3', async () => {
+    const bound = (await gw.api('GET', '/v1/agents/ops_assistant/tools', { key: acme })).body.data;
+    expect(bound.find((t: { name: string }) => t.name === 'get_service_status').timeoutMs).toBe(10_000);
+    const shortened = (await gw.api('GET', '/v1/agents/ops_assistant/tools', { key: hooli })).body.data;
+    expect(shortened[0]).toMatchObject({ name: 'get_service_status', timeoutMs: SHORT_LIMIT_MS });
+
     const t0 = Date.now();
     const res = await invoke(
-      acme,
+      hooli,
       'ops_assistant',
       'get_service_status',
       { input: { service: 'legacy-batch' } },
@@ -142,9 +169,10 @@ describe('governed tool calls over REST', () => {
       code: 'TIMEOUT',
       suggestedAction: '缩小查询范围或重试',
     });
-    expect(elapsed).toBeGreaterThanOrEqual(9_500);
-    expect(elapsed).toBeLessThanOrEqual(10_500);
-  }, 20_000);
+    expect(elapsed).toBeGreaterThanOrEqual(SHORT_LIMIT_MS);
+    // The simulated upstream answers legacy-batch after 15 s: only the limit can have ended the call.
+    expect(elapsed).toBeLessThan(5_000);
+  });
 
   it('treats tools bound elsewhere exactly like missing ones', async () => {
     const unbound = await invoke(initech, 'ops_assistant', 'read_logs', { input: { service: 'x' } });

@@ -6,6 +6,8 @@ import {
   makeConfigDir,
   startGatewayProcess,
   testDatabaseKind,
+  waitFor,
+  waitForMinuteRoom,
   type GatewayProcess,
   type TestDatabase,
 } from '@toolgate/testing';
@@ -111,7 +113,8 @@ describe.skipIf(testDatabaseKind() !== 'mariadb')(
       expect(parked.status).toBe(202);
       const approved = await api(b, 'POST', `/v1/approvals/${parked.body.approvalId}/approve`, approver, {});
       expect(approved.body.data.call.status).toBe('succeeded');
-      await sleep(3_000); // past the orphan pick-up delay: nobody runs it a second time
+      // Time must pass here: past the orphan pick-up delay, nobody runs it a second time.
+      await sleep(3_000);
       expect(ops.stats.restarts).toBe(before + 1);
       expect((await api(a, 'GET', `/v1/calls/${parked.body.callId}`, agent)).body.data.status).toBe(
         'succeeded',
@@ -132,8 +135,7 @@ describe.skipIf(testDatabaseKind() !== 'mariadb')(
     });
 
     it('holds a tenant quota across both gateways with Redis, answering 429 with Retry-After', async () => {
-      const second = new Date().getSeconds();
-      if (second > 48) await sleep((61 - second) * 1000); // stay inside one one-minute window
+      await waitForMinuteRoom(12_000); // stay inside one one-minute window of the quota
       const answers = [];
       for (let i = 0; i < 16; i++)
         answers.push(await invoke(i % 2 ? a : b, 'get_service_status', { service: 'payment-api' }));
@@ -149,10 +151,15 @@ describe.skipIf(testDatabaseKind() !== 'mariadb')(
       const input = { service: 'legacy-batch', reason: '批处理卡死，需要重启以释放连接' };
       const parked = await invoke(a, 'restart_service', input, { sessionId, key });
       const firstCallId = parked.body.callId as string;
+      const received = ops.stats.requests;
       void api(a, 'POST', `/v1/approvals/${parked.body.approvalId}/approve`, approver, {}).catch(
         () => undefined,
       );
-      await sleep(1_500); // the restart is now waiting on the slow upstream
+      // The restart has reached the slow upstream (8 s on legacy-batch): it is in flight when killed.
+      await waitFor(() => ops.stats.requests > received, {
+        timeoutMs: 10_000,
+        what: 'the approved restart to reach the upstream',
+      });
       await a.stop('SIGKILL');
       a = await startGatewayProcess({ ...env, TOOLGATE_INSTANCE_ID: 'gw-a' });
 

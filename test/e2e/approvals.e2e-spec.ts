@@ -1,5 +1,11 @@
 import { DemoBackends } from '@toolgate/tool-packs/testing';
-import { makeConfigDir, startTestGateway, type TestGateway } from '@toolgate/testing';
+import {
+  makeConfigDir,
+  startTestGateway,
+  waitFor,
+  waitForMinuteRoom,
+  type TestGateway,
+} from '@toolgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executions, INITECH_YAML, TestToolsModule } from './test-tools.js';
 
@@ -117,13 +123,18 @@ describe('human approval, idempotency and quotas', () => {
     expect(denied.body.data.call.status).toBe('denied');
     const state = await call(agent, parked.body.callId);
     expect(state.data).toMatchObject({ status: 'denied', result: { code: 'APPROVAL_DENIED' } });
+    // Time must pass here: a window in which a wrongly resumed call would have reached the upstream.
     await sleep(200);
     expect(restarts()).toBe(before);
   });
 
   it('expires approvals nobody decided in time', async () => {
     const parked = await invoke(agent, 'ops_assistant', 'restart_service', RESTART);
-    await sleep(3_300);
+    // The expiry sweep (pollMs 500) marks it once its 3 s have passed.
+    await waitFor(async () => (await call(agent, parked.body.callId)).data.status === 'expired', {
+      timeoutMs: 10_000,
+      what: 'the unanswered approval to expire',
+    });
     const late = await approve(parked.body.approvalId, approver);
     expect(late.status).toBe(409);
     expect(late.body.code).toBe('APPROVAL_EXPIRED');
@@ -184,6 +195,8 @@ describe('human approval, idempotency and quotas', () => {
     );
     expect(new Set(raced.map((r) => JSON.stringify(r.body))).size).toBe(1);
     expect(new Set(raced.map((r) => r.headers.get('x-call-id'))).size).toBe(1);
+    // Time must pass here: every execution started before the answers came back, and slow_note counts
+    // itself 700 ms after it starts; past that window a second execution would show.
     await sleep(800);
     expect(executions.slowNote).toBe(1);
   });
@@ -201,6 +214,8 @@ describe('human approval, idempotency and quotas', () => {
   });
 
   it('answers 429 with Retry-After past a quota', async () => {
+    // The quota counts per UTC minute: a boundary between the calls would let the fourth through.
+    await waitForMinuteRoom(10_000);
     const answers = [];
     for (let i = 0; i < 5; i++)
       answers.push(

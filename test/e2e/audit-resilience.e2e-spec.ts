@@ -4,6 +4,7 @@ import {
   startTestGateway,
   TcpProxy,
   testDatabaseKind,
+  waitFor,
   type TestDatabase,
   type TestGateway,
 } from '@toolgate/testing';
@@ -47,14 +48,16 @@ describe.skipIf(testDatabaseKind() !== 'mariadb')(
     it('refuses L1 calls without running them, keeps L0 calls going, and recovers by itself', async () => {
       expect((await invoke('record_note', { note: 'before' })).body.status).toBe('ok');
       // A load running through the cut.
+      const ranAtStart = executions.recordNote;
       const load = Promise.all(
         Array.from({ length: 150 }, async (_, i) => {
-          await sleep(i * 4);
+          await sleep(i * 4); // pacing: the load spreads over ~600 ms, so the cut falls inside it
           return invoke('record_note', { note: `during ${i}`, fail: i % 25 === 0 });
         }),
       );
-      await sleep(200);
+      await waitFor(() => executions.recordNote >= ranAtStart + 10, { what: 'the load to be running' });
       proxy.cut();
+      // Time must pass here: calls already past their audited start finish running before the count.
       await sleep(100);
       const ranBefore = executions.recordNote;
       const refused = await invoke('record_note', { note: 'while cut' });
@@ -71,25 +74,21 @@ describe.skipIf(testDatabaseKind() !== 'mariadb')(
       proxy.restore();
 
       const results = await load;
-      let recovered = false;
-      for (let i = 0; i < 40 && !recovered; i++) {
-        recovered = (await invoke('record_note', { note: 'after' })).body.status === 'ok';
-        if (!recovered) await sleep(250);
-      }
-      expect(recovered).toBe(true);
+      await waitFor(async () => (await invoke('record_note', { note: 'after' })).body.status === 'ok', {
+        timeoutMs: 10_000,
+        intervalMs: 250,
+        what: 'L1 calls to be audited again once the database is back',
+      });
       const executedInLoad = results.filter((r) => r.status === 200).length;
       const refusedInLoad = results.filter((r) => r.status === 503).length;
       expect(executedInLoad + refusedInLoad).toBe(150);
       expect(refusedInLoad).toBeGreaterThan(0);
 
       // Every started event ends with exactly one closing event; nothing stays open.
-      let open: unknown[] = [];
-      for (let i = 0; i < 40; i++) {
-        open = (await gw.api('GET', '/v1/audit/incomplete', { key: auditor })).body.data;
-        if (!open.length) break;
-        await sleep(250);
-      }
-      expect(open).toEqual([]);
+      await waitFor(
+        async () => (await gw.api('GET', '/v1/audit/incomplete', { key: auditor })).body.data.length === 0,
+        { timeoutMs: 10_000, intervalMs: 250, what: 'no started event left without its closing one' },
+      );
       const verify = await gw.api('GET', '/v1/audit/verify', { key: auditor });
       expect(verify.body.data).toMatchObject({ ok: true });
       const finished = await gw.api('GET', '/v1/audit/events?tenantId=initech&event=finished&limit=500', {

@@ -4,6 +4,7 @@ import {
   makeConfigDir,
   openRawSql,
   startTestGateway,
+  waitFor,
   type RawSql,
   type TestGateway,
 } from '@toolgate/testing';
@@ -58,7 +59,14 @@ describe('the audit trail', () => {
       'INVALID_INPUT',
       'TIMEOUT',
     ]);
-    await new Promise((r) => setTimeout(r, 900));
+    // slow_note finishes 700 ms after its 300 ms limit; its late_completion event follows.
+    await waitFor(
+      async () =>
+        (await story(timeout.headers.get('x-call-id')!)).events.some(
+          (e: any) => e.event === 'late_completion',
+        ),
+      { what: 'the timed-out call to record its late completion' },
+    );
     const expected: [typeof ok, string | null][] = [
       [ok, null],
       [failed, 'UPSTREAM_ERROR'],

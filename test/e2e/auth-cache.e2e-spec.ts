@@ -4,6 +4,7 @@ import {
   startTestGateway,
   TcpProxy,
   testDatabaseKind,
+  waitFor,
   type RawSql,
   type TestDatabase,
   type TestGateway,
@@ -63,6 +64,7 @@ describe.skipIf(testDatabaseKind() !== 'mariadb')(
       try {
         // Within the TTL the cached key is still trusted; that is what keyCacheTtlMs allows.
         expect((await agents(key)).status).toBe(200);
+        // Time must pass here: the cache entry's TTL runs out (no condition to poll without a request).
         await sleep(cachedAt + ttlMs + 50 - Date.now());
         const t = Date.now();
         const [first, second] = await Promise.all([agents(key), agents(key)]);
@@ -88,6 +90,7 @@ describe.skipIf(testDatabaseKind() !== 'mariadb')(
       await revokeBehindTheGatewaysBack(id);
       proxy.cut();
       try {
+        // Time must pass here: the cache entry's TTL runs out.
         await sleep(cachedAt + ttlMs + 50 - Date.now());
         const t = Date.now();
         const res = await agents(key);
@@ -99,11 +102,11 @@ describe.skipIf(testDatabaseKind() !== 'mariadb')(
       }
       // The pool reconnects on its own; until it has, the key is refused with 503, never accepted.
       const seen: number[] = [];
-      for (let i = 0; i < 40 && seen.at(-1) !== 401; i++) {
-        seen.push((await agents(key)).status);
-        if (seen.at(-1) !== 401) await sleep(250);
-      }
-      expect(seen.at(-1)).toBe(401);
+      await waitFor(async () => seen.push((await agents(key)).status) && seen.at(-1) === 401, {
+        timeoutMs: 10_000,
+        intervalMs: 250,
+        what: 'the pool to reconnect and the revoked key to be refused with 401',
+      });
       expect(seen.filter((s) => s !== 401 && s !== 503)).toEqual([]);
     });
   },

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Module } from '@nestjs/common';
-import { makeConfigDir, startTestGateway, type TestGateway } from '@toolgate/testing';
+import { makeConfigDir, startTestGateway, waitFor, type TestGateway } from '@toolgate/testing';
 import { defineTool, ToolkitModule } from '@toolgate/toolkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -371,11 +371,3 @@ describe('Toolgate as an MCP server', () => {
     expect(get.headers.get('allow')).toBe('POST');
   });
 });
-
-async function waitFor(check: () => boolean, timeoutMs = 3_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

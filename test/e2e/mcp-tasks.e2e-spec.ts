@@ -10,6 +10,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { McpTaskService } from '@toolgate/mcp';
 import { McpTaskRepository } from '../../libs/mcp/src/tasks/mcp-task.repository.js';
+import { TaskWaiters } from '../../libs/mcp/src/tasks/task-waiters.js';
 import { DemoBackends, OpsSimulator } from '@toolgate/tool-packs/testing';
 import {
   callApi,
@@ -18,6 +19,7 @@ import {
   startGatewayProcess,
   startTestGateway,
   testDatabaseKind,
+  waitFor,
   type GatewayProcess,
   type TestDatabase,
   type TestGateway,
@@ -199,8 +201,10 @@ describe('approvals through MCP tasks', () => {
     try {
       const task = await callAsTask(client, 'restart_service', RESTART);
       const approvalId = await approvalOf(task.taskId);
+      const waiters = gw.app.get(TaskWaiters);
+      const parkedBefore = waiters.size;
       const waiting = client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
-      await sleep(300);
+      await waitFor(() => waiters.size > parkedBefore, { what: 'tasks/result to wait on this gateway' });
       const approved = await decide(approvalId, 'approve', {});
       const at = Date.now();
       const result = await waiting;
@@ -231,7 +235,8 @@ describe('approvals through MCP tasks', () => {
         resetTimeoutOnProgress: true,
         timeout: 2_500, // the client's own limit: only the notifications keep it waiting
       });
-      await sleep(3_500); // past both the client's timeout and the unstreamed bound
+      // Time must pass here: past both the client's timeout and the unstreamed bound.
+      await sleep(3_500);
       expect((await decide(approvalId, 'approve', {})).status).toBe(200);
       const result = await waiting;
       expect(result).toMatchObject({ structuredContent: { restarted: true } });
@@ -412,6 +417,8 @@ describe.skipIf(testDatabaseKind() !== 'mariadb')('MCP tasks across two gateway 
     const approvalId = (await callApi(b.url, 'GET', `/v1/calls/${task.taskId}`, { key: agent })).body.data
       .approvalId as string;
     const waiting = first.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
+    // Time must pass here: gateway A runs in another process and shows no sign that tasks/result is
+    // parked; the pause lets the request reach it before B decides (later, it still answers).
     await sleep(200);
     const approved = await callApi(b.url, 'POST', `/v1/approvals/${approvalId}/approve`, {
       key: approver,

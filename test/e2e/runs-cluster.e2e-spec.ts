@@ -150,7 +150,7 @@ describe.skipIf(testDatabaseKind() !== 'mariadb')('agent runs across two gateway
       () => getRun(b, runId),
       (r) => r.status === 'completed',
     );
-    // Several polls of both gateways later, nobody has driven it again.
+    // Time must pass here: several polls of both gateways later, nobody has driven it again.
     await sleep(POLL_MS * 4);
     for (const gw of [a, b])
       expect(await getRun(gw, runId)).toMatchObject({

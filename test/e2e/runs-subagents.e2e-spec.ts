@@ -422,6 +422,7 @@ describe('agent runs with sub-agents', () => {
       body: {},
     });
     expect(late.status).toBe(409);
+    // Time must pass here: a window in which a wrongly run restart would have reached the upstream.
     await sleep(300);
     expect(restarts()).toBe(before);
   });

@@ -5,6 +5,7 @@ import {
   openRawSql,
   startFakeOpenAI,
   startTestGateway,
+  waitFor,
   type FakeChatRequest,
   type FakeOpenAI,
   type FakeReply,
@@ -546,6 +547,7 @@ describe('agent runs', () => {
     const [first, second] = parked.body.details.approvals as { approvalId: string }[];
     expect(second).toBeDefined();
     await gw.api('POST', `/v1/approvals/${first!.approvalId}/approve`, { key: approver, body: {} });
+    // Time must pass here: a window in which a run resumed too early would leave awaiting_approval.
     await sleep(500);
     expect((await getRun(runId)).status).toBe('awaiting_approval');
     await gw.api('POST', `/v1/approvals/${second!.approvalId}/deny`, {
@@ -718,12 +720,13 @@ describe('agent runs with the offline demo model', () => {
     expect(
       (await gw.api('POST', `/v1/approvals/${approvalId}/approve`, { key: approver, body: {} })).status,
     ).toBe(200);
-    let run: any;
-    for (let i = 0; i < 100; i++) {
-      run = (await gw.api('GET', `/v1/runs/${runId}`, { key: agent })).body.data;
-      if (run.status !== 'awaiting_approval' && run.status !== 'running') break;
-      await sleep(100);
-    }
+    const run = await waitFor(
+      async () => {
+        const r = (await gw.api('GET', `/v1/runs/${runId}`, { key: agent })).body.data;
+        return r.status !== 'awaiting_approval' && r.status !== 'running' && r;
+      },
+      { timeoutMs: 10_000, intervalMs: 100, what: 'the approved run to finish' },
+    );
     expect(run.status).toBe('completed');
     expect(
       run.steps.flatMap((s: any) => s.toolCalls).find((c: any) => c.tool === 'restart_service'),
