@@ -23,6 +23,7 @@ import { UpstreamPinning } from './upstream-pinning.js';
 import { contractProblems } from './upstream-tenant-tools.js';
 import { toImportedView, toUpstreamView } from './upstream-views.js';
 import { UpstreamRepository } from './upstream.repository.js';
+import { MAX_TOOL_NAME_LENGTH, snakeName } from './openapi/tool-names.js';
 
 /** Live tools fingerprinted between two yields to the event loop. */
 const LIVE_VIEW_CHUNK = 50;
@@ -46,14 +47,9 @@ const invalid = (summary: string, path = '') =>
     details: { issues: [{ path, message: summary }] },
   });
 
-/** A readable Toolgate name for an upstream tool: `<server>__<tool in snake_case>`. */
+/** A readable Toolgate name for an upstream tool: `<server>__<tool in snake_case>`, within the limit. */
 export function defaultToolgateName(server: string, tool: string): string {
-  const snake = tool
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '');
-  return `${server}__${/^[a-z]/.test(snake) ? snake : `t_${snake}`}`;
+  return `${server}__${snakeName(tool, MAX_TOOL_NAME_LENGTH - server.length - 2, 't_')}`;
 }
 
 async function listLive(client: UpstreamClient): Promise<UpstreamToolDefinition[]> {

@@ -3,20 +3,29 @@ export const TOOL_NAME_FORMAT = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
 export const MAX_TOOL_NAME_LENGTH = 64;
 
 /**
+ * The most characters of an upstream's name the conversion reads: names are cut to
+ * MAX_TOOL_NAME_LENGTH anyway, and the acronym split below backtracks over a run of capitals, so
+ * an upstream that sends a megabyte of them must not cost quadratic time.
+ */
+const MAX_SOURCE_LENGTH = 4 * MAX_TOOL_NAME_LENGTH;
+
+/**
  * An identifier in the tool-name format: camelCase and PascalCase split into words, anything else
- * a separator, a leading digit prefixed, at most MAX_TOOL_NAME_LENGTH characters.
+ * a separator, a name that does not start with a letter prefixed (`op_`, or `prefix`), at most
+ * `maxLength` characters.
  * @example snakeName('getCustomerByID') // 'get_customer_by_id'
  * @example snakeName('DELETE /orders/{id}') // 'delete_orders_id'
  */
-export function snakeName(text: string, maxLength = MAX_TOOL_NAME_LENGTH): string {
+export function snakeName(text: string, maxLength = MAX_TOOL_NAME_LENGTH, prefix = 'op_'): string {
   let name = text
+    .slice(0, MAX_SOURCE_LENGTH)
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '');
   if (!name) name = 'operation';
-  if (!/^[a-z]/.test(name)) name = `op_${name}`;
+  if (!/^[a-z]/.test(name)) name = `${prefix}${name}`;
   return name.slice(0, maxLength).replace(/_+$/, '');
 }
 
