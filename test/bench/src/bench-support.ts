@@ -166,3 +166,13 @@ function formatNumber(n: number): string {
   if (Number.isInteger(n) || n >= 100) return Math.round(n).toLocaleString('en-US');
   return n >= 10 ? n.toFixed(1) : n.toFixed(2);
 }
+
+/** The run of median req/s, with the median CPU per request of all runs. */
+export function medianRun(r: Run[]): Run {
+  const rps = median(r.map((x) => x.rps));
+  return {
+    ...(r.find((x) => x.rps === rps) ?? r[0]!),
+    rps,
+    cpuUsPerReq: median(r.map((x) => x.cpuUsPerReq)),
+  };
+}

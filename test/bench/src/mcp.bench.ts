@@ -1,5 +1,13 @@
 import { makeConfigDir } from '../../support/config-dir.js';
-import { LOAD_CPU, measure, median, printTable, SERVER_CPU, startPinned, type Run } from './bench-support.js';
+import {
+  LOAD_CPU,
+  measure,
+  medianRun,
+  printTable,
+  SERVER_CPU,
+  startPinned,
+  type Run,
+} from './bench-support.js';
 import { BENCH_TENANT_YAML } from './bench-tools.js';
 import { BENCH_WIDE_TENANT_YAML, WIDE_TOOL_COUNT } from './mcp-bench-tools.js';
 
@@ -118,14 +126,7 @@ export async function mcpThroughput(
     await sdk.stop();
   }
   const results: Record<string, Run> = {};
-  for (const [name, r] of Object.entries(runs)) {
-    const rps = median(r.map((x) => x.rps));
-    results[name] = {
-      ...(r.find((x) => x.rps === rps) ?? r[0]!),
-      rps,
-      cpuUsPerReq: median(r.map((x) => x.cpuUsPerReq)),
-    };
-  }
+  for (const [name, r] of Object.entries(runs)) results[name] = medianRun(r);
   const m = results.mcp!;
   const row = (label: string, r: Run, ratio: string) => [
     label,

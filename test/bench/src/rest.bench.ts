@@ -1,4 +1,12 @@
-import { LOAD_CPU, measure, median, printTable, SERVER_CPU, startPinned, type Run } from './bench-support.js';
+import {
+  LOAD_CPU,
+  measure,
+  medianRun,
+  printTable,
+  SERVER_CPU,
+  startPinned,
+  type Run,
+} from './bench-support.js';
 
 const ROUNDS = 3;
 
@@ -8,16 +16,6 @@ interface Target {
   readonly body: string;
   readonly headers: Record<string, string>;
   readonly pid: number;
-}
-
-/** The run of median req/s, with the median CPU per request of all runs. */
-function medianRun(r: Run[]): Run {
-  const rps = median(r.map((x) => x.rps));
-  return {
-    ...(r.find((x) => x.rps === rps) ?? r[0]!),
-    rps,
-    cpuUsPerReq: median(r.map((x) => x.cpuUsPerReq)),
-  };
 }
 
 /**
