@@ -1,7 +1,6 @@
 import { Global, Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AgentsModule } from '@toolgate/agents';
-import { APPROVAL_DECISION_LISTENER } from '@toolgate/approvals';
 import { ModelProviders } from '@toolgate/models';
 import { AgentRunEntity } from './entities/agent-run.entity.js';
 import { RunEventEntity } from './entities/run-event.entity.js';
@@ -20,8 +19,8 @@ import { RunStatsRepository } from './store/run-stats.repository.js';
 import { RunRepository } from './store/run.repository.js';
 
 /**
- * Agent runs: the loop, its storage, leases, resumption and events. Global because the approvals
- * lib's `ApprovalService` is told of decisions through `APPROVAL_DECISION_LISTENER`.
+ * Agent runs: the loop, its storage, leases, resumption and events. Global: the gateway's runs
+ * controller and admin stats use its services without importing it.
  * Models come from `ModelProviders` (ModelsModule, global) unless `models` provides `RUN_MODEL_SOURCE`.
  */
 @Global()
@@ -46,9 +45,8 @@ export class RunsModule {
         RunDriver,
         RunResumer,
         RunService,
-        { provide: APPROVAL_DECISION_LISTENER, useExisting: RunResumer },
       ],
-      exports: [RunService, RunEvents, RunResumer, RunStatsRepository, APPROVAL_DECISION_LISTENER],
+      exports: [RunService, RunEvents, RunResumer, RunStatsRepository],
     };
   }
 }

@@ -1,11 +1,17 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { ApprovalDecision } from './approval-decision-listener.js';
+
+/** A parked call whose approval was decided (approved and run, denied, or expired). */
+export interface ApprovalDecision {
+  readonly tenantId: string;
+  readonly approvalId: string;
+  readonly callId: string;
+}
 
 /**
- * Decisions taken on this gateway, for any number of in-process subscribers (an MCP `tasks/result`
- * waiting on its call), beside the one `APPROVAL_DECISION_LISTENER` the runs lib provides. Only a
+ * Decisions taken on this gateway, for whatever waits on the call in this process (an agent run
+ * parked on it, an MCP `tasks/result`), so it goes on at once instead of at its next poll. Only a
  * nudge: a decision taken on another gateway reaches nobody here, so subscribers keep polling the
- * database as their floor.
+ * database as their floor. Subscribers must not throw or block.
  */
 @Injectable()
 export class ApprovalDecisions {

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
 import { AuditTrail, PLATFORM_TENANT } from '@toolgate/audit';
 import { errorEnvelope, ErrorCode, ToolgateError, type CallPrincipal, type Locale } from '@toolgate/toolkit';
 import type { EntityManager } from 'typeorm';
@@ -6,12 +6,7 @@ import { localeOfCall, toCallView } from '../calls/call-view.js';
 import { CallRecordRepository } from '../calls/call-record.repository.js';
 import { ApprovalDecisionEntity } from '../entities/approval-decision.entity.js';
 import { ApprovalEntity, type ApprovalStatus } from '../entities/approval.entity.js';
-import {
-  APPROVAL_DECISION_LISTENER,
-  type ApprovalDecision,
-  type ApprovalDecisionListener,
-} from './approval-decision-listener.js';
-import { ApprovalDecisions } from './approval-decisions.js';
+import { ApprovalDecisions, type ApprovalDecision } from './approval-decisions.js';
 import { toApprovalView, type ApprovalView } from './approval-view.js';
 import { ApprovalRepository } from './approval.repository.js';
 import { ApprovedCallRunner } from './approved-call.runner.js';
@@ -34,15 +29,11 @@ export class ApprovalService {
     private readonly calls: CallRecordRepository,
     private readonly runner: ApprovedCallRunner,
     private readonly audit: AuditTrail,
-    @Optional()
-    @Inject(APPROVAL_DECISION_LISTENER)
-    private readonly listener?: ApprovalDecisionListener,
     @Optional() private readonly decisions?: ApprovalDecisions,
   ) {}
 
   /** Tells this gateway's waiters (a parked run, an MCP task's result) that a call was decided. */
   private announce(decision: ApprovalDecision): void {
-    this.listener?.approvalDecided(decision);
     this.decisions?.publish(decision);
   }
 

@@ -1,9 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import {
-  CallRecordRepository,
-  type ApprovalDecision,
-  type ApprovalDecisionListener,
-} from '@toolgate/approvals';
+import { ApprovalDecisions, CallRecordRepository, type ApprovalDecision } from '@toolgate/approvals';
 import { PeriodicSweep } from '@toolgate/database';
 import type { AgentRunEntity } from '../entities/agent-run.entity.js';
 import { RUNS_OPTIONS, type RunsOptions } from '../runs.options.js';
@@ -22,14 +18,16 @@ const keyOf = (tenantId: string, id: string) => `${tenantId}\u0000${id}`;
  * an interrupted one is, under the same idempotency key).
  */
 @Injectable()
-export class RunResumer extends PeriodicSweep implements ApprovalDecisionListener {
+export class RunResumer extends PeriodicSweep {
   constructor(
     private readonly runs: RunRepository,
     private readonly driver: RunDriver,
     private readonly callRecords: CallRecordRepository,
+    decisions: ApprovalDecisions,
     @Inject(RUNS_OPTIONS) options: RunsOptions,
   ) {
     super(options.pollMs, new Logger(RunResumer.name), 'run poller');
+    decisions.subscribe((decision) => this.approvalDecided(decision));
     // A sub-agent's run that ended here may be what its parked parent waits for.
     driver.onEnded((run) => {
       if (run.parentRunId) this.resumeSoon({ tenantId: run.tenantId, runId: run.parentRunId });
