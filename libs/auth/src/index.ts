@@ -9,8 +9,8 @@ export type { ApiKeyView, CreatedKey, CreateKeyCommand } from './api-key.service
 export { AuthModule } from './auth.module.js';
 export { DEFAULT_AUTH_OPTIONS } from './auth.options.js';
 export type { AuthOptions } from './auth.options.js';
-export { canAccessTenant } from './principal.js';
-export type { Principal } from './principal.js';
+export { canAccessTenant, personPrincipal } from './principal.js';
+export type { PersonIdentity, Principal } from './principal.js';
 export { ROLES, TENANT_BOUND_ROLES, TENANT_GRANTABLE_ROLES } from './roles.js';
 export type { Role } from './roles.js';
 export { CreateApiKeys1764480000000 };
