@@ -6,9 +6,10 @@ import { AUDIT_MIGRATIONS, AuditModule } from '@toolgate/audit';
 import { DATABASE_MIGRATIONS, DatabaseModule, InstancesModule } from '@toolgate/database';
 import { MCP_TASKS_MIGRATIONS, McpTasksModule } from '@toolgate/mcp';
 import { ModelsModule } from '@toolgate/models';
+import { NOTIFICATIONS_MIGRATIONS, NotificationsModule } from '@toolgate/notifications';
 import { QUOTAS_MIGRATIONS, QuotasModule } from '@toolgate/quotas';
 import { RUNS_MIGRATIONS, RunsModule } from '@toolgate/runs';
-import { TENANCY_MIGRATIONS, TenancyModule } from '@toolgate/tenancy';
+import { BindingResolver, TENANCY_MIGRATIONS, TenancyModule } from '@toolgate/tenancy';
 import { DemoBackendsModule, ErpToolsModule, OpsToolsModule } from '@toolgate/tool-packs';
 import { UPSTREAMS_MIGRATIONS, UpstreamsModule } from '@toolgate/upstreams';
 import { ToolkitModule } from '@toolgate/toolkit';
@@ -16,6 +17,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { AdminHttpModule } from './admin/admin-http.module.js';
 import { AgentsHttpModule } from './agents/agents-http.module.js';
 import { McpHttpModule } from './mcp/mcp-http.module.js';
+import { NotificationsHttpModule } from './notifications/notifications-http.module.js';
 import { ApprovalsHttpModule } from './approvals/approvals-http.module.js';
 import { RunsHttpModule } from './runs/runs-http.module.js';
 import { AuditHttpModule } from './audit/audit-http.module.js';
@@ -36,6 +38,7 @@ export const MIGRATIONS = [
   ...QUOTAS_MIGRATIONS,
   ...MCP_TASKS_MIGRATIONS,
   ...UPSTREAMS_MIGRATIONS,
+  ...NOTIFICATIONS_MIGRATIONS,
 ];
 
 /**
@@ -76,6 +79,15 @@ export class AppModule {
         ModelsModule.forRoot(settings.models),
         RunsModule.forRoot(settings.runs),
         McpTasksModule.forRoot({ approvalExpiryMs: settings.approvals.expiryMs }),
+        NotificationsModule.forRoot(settings.notifications, {
+          // A tenant's `notifications:` section, from its row as cached with its bindings.
+          useFactory: (bindings: BindingResolver) => ({
+            notificationsOf: async (tenantId: string) =>
+              ((await bindings.tenant(tenantId))?.settings as { notifications?: unknown } | undefined)
+                ?.notifications,
+          }),
+          inject: [BindingResolver],
+        }),
         OpsToolsModule,
         ErpToolsModule,
         ...(settings.tenancy.demo ? [DemoBackendsModule] : []),
@@ -88,6 +100,7 @@ export class AppModule {
         RunsHttpModule,
         OpsHttpModule,
         UpstreamsHttpModule,
+        NotificationsHttpModule,
       ],
       providers: [
         { provide: APP_GUARD, useExisting: ApiKeyGuard },

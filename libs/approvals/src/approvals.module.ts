@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CALL_RECORD_SINK } from '@toolgate/audit';
 import { APPROVALS_OPTIONS, type ApprovalsOptions } from './approvals.options.js';
 import { ApprovalDecisions } from './approvals/approval-decisions.js';
+import { ApprovalEvents } from './approvals/approval-events.js';
 import { ApprovalGate } from './approvals/approval-gate.hook.js';
 import { ApprovalRepository } from './approvals/approval.repository.js';
 import { ApprovalService } from './approvals/approval.service.js';
@@ -47,6 +48,7 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<ApprovalsOptio
     ApprovalRepository,
     ApprovalGate,
     ApprovalDecisions,
+    ApprovalEvents,
     ApprovedCallRunner,
     ApprovalService,
     ApprovalsScheduler,
@@ -59,6 +61,7 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<ApprovalsOptio
     CallReaderService,
     ApprovalService,
     ApprovalDecisions,
+    ApprovalEvents,
     ApprovalRepository,
     IdempotencyService,
   ],

@@ -7,6 +7,8 @@ export { actionDigest, ApprovalGate } from './approvals/approval-gate.hook.js';
 export { ApprovalRepository } from './approvals/approval.repository.js';
 export { ApprovalDecisions } from './approvals/approval-decisions.js';
 export type { ApprovalDecision } from './approvals/approval-decisions.js';
+export { ApprovalEvents } from './approvals/approval-events.js';
+export type { ApprovalRequested } from './approvals/approval-events.js';
 export { ApprovalService } from './approvals/approval.service.js';
 export type { ApprovalView } from './approvals/approval-view.js';
 export { ApprovalsScheduler } from './approvals/approvals.scheduler.js';

@@ -55,13 +55,24 @@ export function parseJsonBody(body: Buffer): unknown {
   }
 }
 
+/** Routes whose handlers read the body's bytes as sent (signed webhooks from IM platforms). */
+const RAW_BODY_PREFIX = '/v1/integrations/';
+const rawBodies = new WeakMap<object, Buffer>();
+
+/** The JSON body of a request under `/v1/integrations/` as the bytes sent; undefined elsewhere. */
+export function rawBodyOf(request: object): Buffer | undefined {
+  return rawBodies.get(request);
+}
+
 /**
  * Replaces Fastify's JSON parser (secure-json-parse over a UTF-8 string with replacement
  * characters) with `parseJsonBody`. The body limit stays the instance's (413 PAYLOAD_TOO_LARGE).
  */
 export function useStrictJsonParser(fastify: FastifyInstance): void {
   fastify.removeContentTypeParser('application/json');
-  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    // Integrations verify a signature over the exact bytes sent; only their routes keep them.
+    if (request.url.startsWith(RAW_BODY_PREFIX)) rawBodies.set(request, body as Buffer);
     let value: unknown;
     try {
       value = parseJsonBody(body as Buffer);

@@ -3,6 +3,7 @@ import { DEFAULT_AUDIT_OPTIONS, DEFAULT_REDACTION_POLICY } from '@toolgate/audit
 import { DEFAULT_AUTH_OPTIONS } from '@toolgate/auth';
 import { DEFAULT_INSTANCE_OPTIONS, DEFAULT_POOL_SIZE } from '@toolgate/database';
 import { DEFAULT_MODELS_OPTIONS } from '@toolgate/models';
+import { DEFAULT_NOTIFICATIONS_OPTIONS } from '@toolgate/notifications';
 import { DEFAULT_QUOTAS_OPTIONS } from '@toolgate/quotas';
 import { DEFAULT_RUNS_OPTIONS } from '@toolgate/runs';
 import { DEFAULT_TENANCY_OPTIONS } from '@toolgate/tenancy';
@@ -24,4 +25,5 @@ export const FILE_DEFAULTS = {
   instances: DEFAULT_INSTANCE_OPTIONS,
   models: DEFAULT_MODELS_OPTIONS,
   runs: DEFAULT_RUNS_OPTIONS,
+  notifications: DEFAULT_NOTIFICATIONS_OPTIONS,
 } as const;

@@ -78,6 +78,15 @@ export const platformFileSchema = z.strictObject({
     .optional(),
   quotas: z.strictObject({ quotaCacheTtlMs: ms.nonnegative().optional() }).optional(),
   runs: z.strictObject({ leaseMs: ms.positive().optional(), pollMs: ms.positive().optional() }).optional(),
+  notifications: z
+    .strictObject({
+      pollMs: ms.positive().optional(),
+      maxAttempts: z.number().int().min(1).max(50).optional(),
+      retryBaseMs: ms.positive().optional(),
+      sendTimeoutMs: ms.positive().max(60_000).optional(),
+      callbackWindowMs: ms.positive().max(3_600_000).optional(),
+    })
+    .optional(),
   instances: z
     .strictObject({
       heartbeatMs: ms.positive().optional(),

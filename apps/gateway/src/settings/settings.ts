@@ -4,6 +4,7 @@ import type { AuditOptions } from '@toolgate/audit';
 import type { AuthOptions } from '@toolgate/auth';
 import { defaultDatabaseUrl, parseDatabaseUrl, type InstanceOptions } from '@toolgate/database';
 import type { ModelsOptions } from '@toolgate/models';
+import type { NotificationsOptions } from '@toolgate/notifications';
 import type { QuotasOptions } from '@toolgate/quotas';
 import type { TenancyOptions } from '@toolgate/tenancy';
 import { DEFAULT_UPSTREAMS_OPTIONS, type UpstreamsOptions } from '@toolgate/upstreams';
@@ -48,6 +49,7 @@ export interface Settings {
   readonly models: ModelsOptions;
   readonly runs: RunsOptions;
   readonly upstreams: UpstreamsOptions;
+  readonly notifications: NotificationsOptions;
   readonly dataDir: string;
   readonly locale: 'zh-CN' | 'en';
   readonly logLevel: string;
@@ -83,6 +85,8 @@ const envSchema = z.object({
     .regex(/^[a-z][a-z0-9_-]{0,31}\/\S+$/, 'use provider/model, e.g. default/qwen-plus')
     .optional(),
   /** How often upstream tool sources are compared with their pinned definitions (issue 11). */
+  /** Where people reach this gateway (behind a proxy: its public address); links in notifications use it. */
+  TOOLGATE_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   TOOLGATE_UPSTREAM_REFRESH_MS: z.coerce.number().int().min(100).max(86_400_000).optional(),
 });
 
@@ -134,6 +138,11 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     runs: { ...FILE_DEFAULTS.runs, ...file.runs },
     upstreams: {
       refreshIntervalMs: e.TOOLGATE_UPSTREAM_REFRESH_MS ?? DEFAULT_UPSTREAMS_OPTIONS.refreshIntervalMs,
+    },
+    notifications: {
+      publicUrl: e.TOOLGATE_PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`,
+      ...FILE_DEFAULTS.notifications,
+      ...file.notifications,
     },
     dataDir: e.TOOLGATE_DATA_DIR,
     locale: e.TOOLGATE_LOCALE,

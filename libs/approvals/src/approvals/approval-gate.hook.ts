@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { AuditTrail, PLATFORM_TENANT, runContextOf, TenantRedaction } from '@toolgate/audit';
 import { InstanceRegistry } from '@toolgate/database';
 import { BindingResolver, tenantApprovalSettingsSchema } from '@toolgate/tenancy';
@@ -21,6 +21,7 @@ import { APPROVALS_OPTIONS, type ApprovalsOptions } from '../approvals.options.j
 import { principalOf } from '../calls/stored-principal.js';
 import { ApprovalEntity } from '../entities/approval.entity.js';
 import type { NewCallRecord } from '../calls/call-transitions.js';
+import { ApprovalEvents } from './approval-events.js';
 import { ApprovalRepository } from './approval.repository.js';
 
 /** The digest an approval is bound to: the tool, its implementation and the validated input. */
@@ -45,6 +46,7 @@ export class ApprovalGate implements ToolCallHook {
     private readonly audit: AuditTrail,
     private readonly instances: InstanceRegistry,
     @Inject(APPROVALS_OPTIONS) private readonly options: ApprovalsOptions,
+    @Optional() private readonly events?: ApprovalEvents,
   ) {}
 
   // Not async on purpose: calls that need no approval must not pay for a promise.
@@ -76,6 +78,7 @@ export class ApprovalGate implements ToolCallHook {
     }
     const approvalId = `apr_${uuidv7().replace(/-/g, '')}`;
     await this.park(call, { tenantId, sessionId, grantKey, approvalId, mode });
+    this.events?.requested({ tenantId, approvalId, callId: call.id });
     const envelope = errorEnvelope(ErrorCode.APPROVAL_PENDING, call.request.locale, { callId: call.id });
     return { envelope: { ...envelope, callId: call.id, approvalId } };
   }

@@ -6,6 +6,11 @@ import {
   TENANT_ID,
   type AgentRunSettingsView,
 } from '@toolgate/contract';
+import {
+  notificationSettingsSchema,
+  notifyVariablePrefix,
+  secretEnvNames,
+} from '@toolgate/notifications/settings';
 import { z } from 'zod';
 import { subAgentProblems } from '../agent-run-settings.js';
 
@@ -69,7 +74,7 @@ export const tenantApprovalSettingsSchema = z.strictObject({
 export type TenantApprovalSettings = z.infer<typeof tenantApprovalSettingsSchema>;
 
 /** The sections of a tenant file kept as the tenant's settings (its policies beyond the bindings). */
-export const TENANT_SETTINGS_KEYS = ['audit', 'approvals', 'quotas'] as const;
+export const TENANT_SETTINGS_KEYS = ['audit', 'approvals', 'quotas', 'notifications'] as const;
 
 /** A `config/tenants/<id>.yaml` file. */
 export const tenantFileSchema = z
@@ -92,6 +97,8 @@ export const tenantFileSchema = z
       .optional(),
     approvals: tenantApprovalSettingsSchema.optional(),
     quotas: z.array(quotaSchema).optional(),
+    /** Where approvals are announced (webhook, DingTalk, Feishu, WeCom) and who decides from Feishu. */
+    notifications: notificationSettingsSchema.optional(),
   })
   // Sub-agents name other agent types of the same file, without delegation cycles.
   .superRefine((file, ctx) => {
@@ -102,5 +109,14 @@ export const tenantFileSchema = z
         path: ['agentTypes', p.agentType, 'subAgents', p.index],
         message: p.problem,
       });
+    // Notification secrets come from the tenant's own namespace of the environment only.
+    const prefix = notifyVariablePrefix(file.id);
+    for (const v of file.notifications ? secretEnvNames(file.notifications) : [])
+      if (!v.name.startsWith(prefix))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['notifications', ...v.path],
+          message: `name a variable of this tenant: ${prefix}<NAME>`,
+        });
   });
 export type TenantFile = z.infer<typeof tenantFileSchema>;
