@@ -1,4 +1,4 @@
-import { Module, type DynamicModule, type FactoryProvider } from '@nestjs/common';
+import { Global, Module, type DynamicModule, type FactoryProvider } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { TenantNotifications } from './config/tenant-notifications.js';
 import { ApprovalMessages } from './dispatch/approval-messages.js';
@@ -23,8 +23,9 @@ import { DeliveryRepository } from './outbox/delivery.repository.js';
  * Approval notifications (ADR 020): channels per tenant, the outbox and its senders, decisions
  * from Feishu cards. `settingsSource` tells where a tenant's `notifications:` section is read
  * (the app gives the tenancy lib's tenant row; this lib does not depend on tenancy, which
- * imports its settings schema).
+ * imports its settings schema). Global: the gateway's controllers use its services.
  */
+@Global()
 @Module({})
 export class NotificationsModule {
   static forRoot(
@@ -33,6 +34,7 @@ export class NotificationsModule {
   ): DynamicModule {
     return {
       module: NotificationsModule,
+      global: true,
       imports: [
         TypeOrmModule.forFeature([
           NotificationDeliveryEntity,
