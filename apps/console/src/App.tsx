@@ -26,12 +26,15 @@ const PAGES: Record<PageId, React.LazyExoticComponent<() => React.JSX.Element>> 
   bindings: lazy(() => import('./pages/BindingsPage')),
   upstreams: lazy(() => import('./pages/UpstreamsPage')),
   approvals: lazy(() => import('./pages/ApprovalsPage')),
+  notifications: lazy(() => import('./pages/NotificationsPage')),
   audit: lazy(() => import('./pages/AuditPage')),
   runs: lazy(() => import('./pages/RunsPage')),
   keys: lazy(() => import('./pages/KeysPage')),
 };
 /** A run's transcript: its own address, so a run can be linked to. */
 const RunTranscriptPage = lazy(() => import('./pages/RunTranscriptPage'));
+/** One approval: the address notifications link to. */
+const ApprovalLinkPage = lazy(() => import('./pages/ApprovalLinkPage'));
 
 function ConsoleRoutes() {
   const { principal, restoring } = useAuth();
@@ -61,6 +64,14 @@ function ConsoleRoutes() {
           element={
             <RequirePage page="runs">
               <RunTranscriptPage />
+            </RequirePage>
+          }
+        />
+        <Route
+          path="/approvals/:approvalId"
+          element={
+            <RequirePage page="approvals">
+              <ApprovalLinkPage />
             </RequirePage>
           }
         />

@@ -2,7 +2,7 @@
 import type { Role } from '../api/types';
 
 export type PageId =
-  'overview' | 'tools' | 'bindings' | 'upstreams' | 'approvals' | 'audit' | 'runs' | 'keys';
+  'overview' | 'tools' | 'bindings' | 'upstreams' | 'approvals' | 'notifications' | 'audit' | 'runs' | 'keys';
 
 /** Pages in menu order, each with the roles the API lets through. */
 export const PAGE_ROLES: Readonly<Record<PageId, readonly Role[]>> = {
@@ -11,6 +11,7 @@ export const PAGE_ROLES: Readonly<Record<PageId, readonly Role[]>> = {
   bindings: ['platform_admin', 'tenant_admin'],
   upstreams: ['platform_admin', 'tenant_admin'],
   approvals: ['platform_admin', 'tenant_admin', 'approver'],
+  notifications: ['platform_admin', 'tenant_admin'],
   audit: ['platform_admin', 'auditor'],
   runs: ['platform_admin', 'tenant_admin', 'auditor'],
   keys: ['platform_admin', 'tenant_admin'],
@@ -23,6 +24,7 @@ export const PAGE_ORDER: readonly PageId[] = [
   'bindings',
   'upstreams',
   'approvals',
+  'notifications',
   'audit',
   'runs',
   'keys',

@@ -6,6 +6,7 @@ import {
   DashboardOutlined,
   KeyOutlined,
   LogoutOutlined,
+  NotificationOutlined,
   PartitionOutlined,
   RobotOutlined,
 } from '@ant-design/icons';
@@ -23,6 +24,7 @@ const ICONS: Record<PageId, ReactNode> = {
   bindings: <PartitionOutlined />,
   upstreams: <CloudServerOutlined />,
   approvals: <CheckSquareOutlined />,
+  notifications: <NotificationOutlined />,
   audit: <AuditOutlined />,
   runs: <RobotOutlined />,
   keys: <KeyOutlined />,
