@@ -1,6 +1,9 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** The tenant access token the fake Feishu open platform hands to apps. */
+export const FEISHU_APP_TOKEN = 't-fake-feishu-app-token-42';
+
 /** One request a peer received, as sent. */
 export interface ReceivedMessage {
   readonly path: string;
@@ -41,11 +44,13 @@ export class NotificationPeers {
           /* keep null */
         }
         this.received.push({ path: url.pathname, query: url.searchParams, headers: req.headers, raw, body });
-        const answer = url.pathname.startsWith('/open-apis/')
-          ? { code: 0, msg: 'success', data: {} }
-          : url.pathname.startsWith('/hook') || url.pathname.startsWith('/flaky')
-            ? null
-            : { errcode: 0, errmsg: 'ok' };
+        const answer = url.pathname.endsWith('/tenant_access_token/internal')
+          ? { code: 0, msg: 'ok', tenant_access_token: FEISHU_APP_TOKEN, expire: 7200 }
+          : url.pathname.startsWith('/open-apis/')
+            ? { code: 0, msg: 'success', data: {} }
+            : url.pathname.startsWith('/hook') || url.pathname.startsWith('/flaky')
+              ? null
+              : { errcode: 0, errmsg: 'ok' };
         if (answer === null) res.writeHead(204).end();
         else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
       });

@@ -7,6 +7,7 @@ import { NotificationPlanner } from './dispatch/notification-planner.js';
 import { NotificationsScheduler } from './dispatch/notifications.scheduler.js';
 import { CallbackNonceEntity } from './feishu/callback-nonce.entity.js';
 import { CallbackNonceRepository } from './feishu/callback-nonce.repository.js';
+import { FeishuAppTokens } from './feishu/feishu-app-tokens.js';
 import { FeishuDecisions } from './feishu/feishu-decisions.js';
 import { NotificationAdmin } from './notification-admin.service.js';
 import {
@@ -50,6 +51,7 @@ export class NotificationsModule {
         CallbackNonceRepository,
         ApprovalMessages,
         NotificationPlanner,
+        FeishuAppTokens,
         DeliverySender,
         NotificationsScheduler,
         FeishuDecisions,

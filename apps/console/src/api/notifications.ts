@@ -4,7 +4,7 @@ import { useApiClient } from './ApiClientContext';
 import { withQuery, type ApiClient } from './client';
 import type { Approval, RiskLevel } from './types';
 
-export type ChannelType = 'webhook' | 'dingtalk' | 'feishu' | 'wecom';
+export type ChannelType = 'webhook' | 'dingtalk' | 'feishu' | 'feishu_app' | 'wecom';
 export type DeliveryStatus = 'pending' | 'sending' | 'delivered' | 'dead' | 'skipped';
 
 /** A channel as the console sees it: secrets only as the names of their environment variables. */

@@ -483,6 +483,7 @@ export const en: Record<MessageKey, string> = {
   'notifications.type.webhook': 'Webhook',
   'notifications.type.dingtalk': 'DingTalk robot',
   'notifications.type.feishu': 'Feishu bot',
+  'notifications.type.feishu_app': 'Feishu app',
   'notifications.type.wecom': 'WeCom robot',
   'notifications.token': 'Token (environment)',
   'notifications.secret': 'Signing key (environment)',

@@ -473,6 +473,7 @@ export const zhCN = {
   'notifications.type.webhook': 'Webhook',
   'notifications.type.dingtalk': '钉钉机器人',
   'notifications.type.feishu': '飞书机器人',
+  'notifications.type.feishu_app': '飞书应用',
   'notifications.type.wecom': '企业微信机器人',
   'notifications.token': '令牌（环境变量）',
   'notifications.secret': '签名密钥（环境变量）',

@@ -66,6 +66,24 @@ function feishu(m: ApprovalMessage, ch: ChannelSettings, s: ChannelSecrets, now:
   return { url: withPath(ch.url, s.token), headers: JSON_HEADERS, body };
 }
 
+/**
+ * A Feishu app (bot capability) posting the card to a chat through the IM API
+ * (`POST /open-apis/im/v1/messages?receive_id_type=chat_id`, `content` is the card as a JSON
+ * string) with a tenant access token. Cards an app sends call back when clicked.
+ */
+function feishuApp(m: ApprovalMessage, ch: ChannelSettings, accessToken: string): ChannelRequest {
+  const base = ch.url.endsWith('/') ? ch.url.slice(0, -1) : ch.url;
+  return {
+    url: `${base}/open-apis/im/v1/messages?receive_id_type=chat_id`,
+    headers: { ...JSON_HEADERS, authorization: `Bearer ${accessToken}` },
+    body: JSON.stringify({
+      receive_id: ch.chatId,
+      msg_type: 'interactive',
+      content: JSON.stringify(approvalCard(m)),
+    }),
+  };
+}
+
 /** WeCom group robot: `markdown` message; the robot's key in the query (WeCom robots are not signed). */
 function wecom(m: ApprovalMessage, ch: ChannelSettings, s: ChannelSecrets): ChannelRequest {
   const body = JSON.stringify({ msgtype: 'markdown', markdown: { content: markdownOf(m) } });
@@ -79,6 +97,7 @@ export function channelRequest(
   secrets: ChannelSecrets,
   deliveryId: string,
   now = new Date(),
+  accessToken = '',
 ): ChannelRequest {
   switch (channel.type) {
     case 'webhook':
@@ -87,6 +106,8 @@ export function channelRequest(
       return dingtalk(m, channel, secrets, now);
     case 'feishu':
       return feishu(m, channel, secrets, now);
+    case 'feishu_app':
+      return feishuApp(m, channel, accessToken);
     case 'wecom':
       return wecom(m, channel, secrets);
   }

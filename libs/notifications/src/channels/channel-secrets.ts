@@ -24,9 +24,9 @@ export function secretsOf(channel: ChannelSettings, env: NodeJS.ProcessEnv = pro
  * Replaces every secret value in `text` (an error, a peer's answer) so that what is logged or
  * stored in the delivery log can never carry one.
  */
-export function scrubSecrets(text: string, secrets: ChannelSecrets): string {
+export function scrubSecrets(text: string, secrets: ChannelSecrets & { accessToken?: string }): string {
   let out = text;
-  for (const value of [secrets.token, secrets.secret]) {
+  for (const value of [secrets.token, secrets.secret, secrets.accessToken]) {
     if (value && value.length >= 4) out = out.split(value).join('***');
   }
   return out;

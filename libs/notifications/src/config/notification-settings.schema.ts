@@ -9,7 +9,7 @@ export const SECRET_ENV = z
   .string()
   .regex(/^TOOLGATE_NOTIFY_[A-Z0-9_]{1,96}$/, 'name an environment variable TOOLGATE_NOTIFY_<SOMETHING>');
 
-export const CHANNEL_TYPES = ['webhook', 'dingtalk', 'feishu', 'wecom'] as const;
+export const CHANNEL_TYPES = ['webhook', 'dingtalk', 'feishu', 'feishu_app', 'wecom'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
 /** A channel name: lower case, readable in the console and the delivery log. */
@@ -22,14 +22,32 @@ export const CHANNEL_NAME = z
  * (DingTalk `access_token`, Feishu hook id, WeCom `key`) comes from `tokenEnv`, the signing key from
  * `secretEnv`. Both are names of environment variables, never the values.
  */
-export const channelSchema = z.strictObject({
-  type: z.enum(CHANNEL_TYPES),
-  url: z.url({ protocol: /^https?$/ }),
-  tokenEnv: SECRET_ENV.optional(),
-  secretEnv: SECRET_ENV.optional(),
-  /** Shown in the console. */
-  description: z.string().max(200).optional(),
-});
+export const channelSchema = z
+  .strictObject({
+    type: z.enum(CHANNEL_TYPES),
+    url: z.url({ protocol: /^https?$/ }),
+    tokenEnv: SECRET_ENV.optional(),
+    secretEnv: SECRET_ENV.optional(),
+    /** `feishu_app`: the app's id (not secret; its App Secret comes from `secretEnv`). */
+    appId: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/)
+      .optional(),
+    /** `feishu_app`: the chat the app posts to (`chat_id`). */
+    chatId: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,128}$/)
+      .optional(),
+    /** Shown in the console. */
+    description: z.string().max(200).optional(),
+  })
+  .superRefine((c, ctx) => {
+    // A Feishu app posts as itself, so its cards' buttons call back (a custom bot's cannot).
+    if (c.type !== 'feishu_app') return;
+    for (const key of ['appId', 'chatId', 'secretEnv'] as const)
+      if (!c[key])
+        ctx.addIssue({ code: 'custom', path: [key], message: `a feishu_app channel needs ${key}` });
+  });
 export type ChannelSettings = z.infer<typeof channelSchema>;
 
 const RISK = z.enum(['L0', 'L1', 'L2', 'L3']);

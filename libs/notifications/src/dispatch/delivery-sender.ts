@@ -4,6 +4,7 @@ import type { MessageKind } from '../channels/approval-message.js';
 import { acceptedBy, channelRequest } from '../channels/channel-request.js';
 import { scrubSecrets, secretsOf, type ChannelSecrets } from '../channels/channel-secrets.js';
 import { TenantNotifications } from '../config/tenant-notifications.js';
+import { FeishuAppTokens } from '../feishu/feishu-app-tokens.js';
 import {
   MAX_RETRY_DELAY_MS,
   NOTIFICATIONS_OPTIONS,
@@ -29,6 +30,7 @@ export class DeliverySender {
     private readonly deliveries: DeliveryRepository,
     private readonly settings: TenantNotifications,
     private readonly messages: ApprovalMessages,
+    private readonly appTokens: FeishuAppTokens,
     @Inject(NOTIFICATIONS_OPTIONS) private readonly options: NotificationsOptions,
   ) {}
 
@@ -57,10 +59,18 @@ export class DeliverySender {
       return;
     }
     let secrets: ChannelSecrets = {};
+    let accessToken = '';
     try {
       secrets = secretsOf(channel);
+      if (channel.type === 'feishu_app')
+        accessToken = await this.appTokens.token(
+          channel.url,
+          channel.appId ?? '',
+          secrets.secret ?? '',
+          this.options.sendTimeoutMs,
+        );
       const message = await this.messages.message(facts, d.kind as MessageKind);
-      const request = channelRequest(message, channel, secrets, d.id);
+      const request = channelRequest(message, channel, secrets, d.id, new Date(), accessToken);
       const res = await fetch(request.url, {
         method: 'POST',
         headers: request.headers,
@@ -73,7 +83,10 @@ export class DeliverySender {
       const outcome: AttemptOutcome = {
         ok: refused === null,
         httpStatus: res.status,
-        error: refused === null ? null : cleanErrorMessage(scrubSecrets(refused, secrets), 300),
+        error:
+          refused === null
+            ? null
+            : cleanErrorMessage(scrubSecrets(refused, { ...secrets, accessToken }), 300),
         durationMs: Date.now() - started,
       };
       await this.finish(d, outcome, false);
@@ -81,7 +94,7 @@ export class DeliverySender {
       const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
       const why = cause ? `: ${cause.code ?? cause.message ?? ''}` : '';
       const message = cleanErrorMessage(`${(err as Error)?.message ?? String(err)}${why}`, 300);
-      await this.finish(d, failure(scrubSecrets(message, secrets), started), false);
+      await this.finish(d, failure(scrubSecrets(message, { ...secrets, accessToken }), started), false);
     }
   }
 

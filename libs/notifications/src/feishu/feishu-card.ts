@@ -39,9 +39,9 @@ function button(m: ApprovalMessage, decision: 'approve' | 'deny') {
 /**
  * The interactive card (message card JSON, `msg_type: interactive`): the facts, approve / deny
  * buttons whose callbacks reach `POST /v1/integrations/feishu/:tenantId/card`, and a link button
- * to the console. Callback buttons work when the card is sent by a Feishu app bot whose card
- * callback URL points at Toolgate; a custom (webhook) bot shows them but Feishu delivers their
- * clicks only to an app, so there the console link is how to decide.
+ * to the console. Callback buttons work when the card is sent by a Feishu app (channel type
+ * `feishu_app`) whose card callback URL points at Toolgate; a custom (webhook) bot shows them but
+ * Feishu delivers their clicks only to apps, so there the console link is how to decide.
  */
 export function approvalCard(m: ApprovalMessage) {
   return {
