@@ -19,6 +19,7 @@ import { McpHttpModule } from './mcp/mcp-http.module.js';
 import { ApprovalsHttpModule } from './approvals/approvals-http.module.js';
 import { RunsHttpModule } from './runs/runs-http.module.js';
 import { AuditHttpModule } from './audit/audit-http.module.js';
+import { AuthHttpModule } from './auth/auth-http.module.js';
 import { EnvelopeExceptionFilter } from './http/envelope-exception.filter.js';
 import { SchemaValidationPipe } from './http/schema-validation.pipe.js';
 import { OpsHttpModule } from './ops/ops-http.module.js';
@@ -88,6 +89,7 @@ export class AppModule {
         RunsHttpModule,
         OpsHttpModule,
         UpstreamsHttpModule,
+        AuthHttpModule,
       ],
       providers: [
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
