@@ -97,10 +97,7 @@ describe('the gateway sends what libs/contract declares', () => {
     expectTypeOf<FieldsOf<ReturnType<typeof toJsonSchemaItem>>>().toEqualTypeOf<keyof JsonSchemaTool>();
     // csrfToken belongs to a browser session, not to the principal; the rest is the principal's.
     type SessionOnly = 'csrfToken';
-    sameShape<
-      Pick<Principal, Exclude<keyof PrincipalView, SessionOnly>>,
-      Omit<PrincipalView, SessionOnly>
-    >();
+    sameShape<Pick<Principal, Exclude<keyof PrincipalView, SessionOnly>>, Omit<PrincipalView, SessionOnly>>();
   });
 
   it('calls and approvals', () => {

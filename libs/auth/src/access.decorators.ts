@@ -28,6 +28,5 @@ export const CSRF_TOKEN_PROPERTY = 'toolgateCsrfToken';
 /** Injects the CSRF token of the request's session, or undefined for key-authenticated requests. */
 export const CurrentCsrfToken = createParamDecorator((_data: unknown, ctx: ExecutionContext) => {
   return (ctx.switchToHttp().getRequest() as Record<string, unknown>)[CSRF_TOKEN_PROPERTY] as
-    | string
-    | undefined;
+    string | undefined;
 });

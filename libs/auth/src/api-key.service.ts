@@ -278,7 +278,7 @@ export class ApiKeyService {
     if (command.role === 'platform_admin' && tenantId) throw invalid('a platform_admin key has no tenant');
     if (command.agentTypes && command.role !== 'agent')
       throw invalid('agentTypes only applies to agent keys');
-    if (command.owner != null && !KEY_OWNER.test(command.owner))
+    if (command.owner !== undefined && command.owner !== null && !KEY_OWNER.test(command.owner))
       throw invalid('owner is a person as <provider>:<subject>, e.g. oidc:248289761001');
   }
 

@@ -75,7 +75,10 @@ export class OidcController {
   @ApiEnvelope(signedOutSchema)
   async logout(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     await this.sessions.end(sessionIdOf(request.headers.cookie));
-    void reply.header('set-cookie', clearedSessionCookies(this.oidc.displayName ? this.oidc.secureCookies : false));
+    void reply.header(
+      'set-cookie',
+      clearedSessionCookies(this.oidc.displayName ? this.oidc.secureCookies : false),
+    );
     return ok({ signedOut: true as const });
   }
 
@@ -91,11 +94,15 @@ export class OidcController {
         readCookie(request.headers.cookie, LOGIN_STATE_COOKIE),
       );
       if (result.kind === 'no_access') return CONSOLE_NO_ACCESS;
-      cookies.push(sessionCookie(result.session.sessionId, result.session.expiresAt, this.oidc.secureCookies));
+      cookies.push(
+        sessionCookie(result.session.sessionId, result.session.expiresAt, this.oidc.secureCookies),
+      );
       return CONSOLE_HOME;
     } catch (err) {
-      if (err instanceof ToolgateError && err.code === ErrorCode.UNAUTHENTICATED) return consoleSignInError('refused');
-      if (err instanceof ToolgateError && err.code === ErrorCode.NOT_READY) return consoleSignInError('unreachable');
+      if (err instanceof ToolgateError && err.code === ErrorCode.UNAUTHENTICATED)
+        return consoleSignInError('refused');
+      if (err instanceof ToolgateError && err.code === ErrorCode.NOT_READY)
+        return consoleSignInError('unreachable');
       throw err;
     }
   }

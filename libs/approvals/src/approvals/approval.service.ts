@@ -59,7 +59,8 @@ export class ApprovalService {
    * behind the requesting key, so that nobody approves what their own key asked for.
    */
   private async peopleOf(actor: Decider, requestedBy: string): Promise<DecisionPeople> {
-    const owners = (await this.keys?.personsOf([actor.principalId, requestedBy])) ?? new Map<string, string>();
+    const owners =
+      (await this.keys?.personsOf([actor.principalId, requestedBy])) ?? new Map<string, string>();
     const personOf = (id: string, isUser: boolean) => (isUser ? id : (owners.get(id) ?? null));
     return {
       decider: personOf(actor.principalId, actor.principalType === 'user'),

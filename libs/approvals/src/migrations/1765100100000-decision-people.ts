@@ -14,7 +14,10 @@ export class DecisionPeople1765100100000 implements MigrationInterface {
       new TableColumn({ name: 'approver_email', type: 'varchar', length: '320', isNullable: true }),
       new TableColumn({ name: 'approver_person', type: 'varchar', length: '300', isNullable: true }),
     ]);
-    await runner.addColumn('tool_calls', new TableColumn({ name: 'decided_by', type: 'json', isNullable: true }));
+    await runner.addColumn(
+      'tool_calls',
+      new TableColumn({ name: 'decided_by', type: 'json', isNullable: true }),
+    );
   }
 
   async down(runner: QueryRunner): Promise<void> {

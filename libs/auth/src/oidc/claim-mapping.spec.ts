@@ -27,7 +27,9 @@ describe('claim → role mapping', () => {
     expect(mapClaimsToRole({ groups: ['acme-approvers-readonly'] }, RULES)).toBeNull();
     expect(mapClaimsToRole({ groups: { 0: 'acme-approvers' } }, RULES)).toBeNull();
     expect(mapClaimsToRole({ email: 'ROOT@example.com' }, RULES)).toBeNull();
-    expect(mapClaimsToRole(Object.create({ groups: ['acme-approvers'] }) as Record<string, unknown>, RULES)).toBeNull();
+    expect(
+      mapClaimsToRole(Object.create({ groups: ['acme-approvers'] }) as Record<string, unknown>, RULES),
+    ).toBeNull();
     expect(mapClaimsToRole({}, RULES)).toBeNull();
   });
 });

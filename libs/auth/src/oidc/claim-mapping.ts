@@ -23,7 +23,8 @@ export function mapClaimsToRole(
 ): MappedRole | null {
   for (const rule of rules) {
     if (!Object.hasOwn(claims, rule.claim)) continue;
-    if (claimMatches(claims[rule.claim], rule.equals)) return { role: rule.role, tenantId: rule.tenantId ?? null };
+    if (claimMatches(claims[rule.claim], rule.equals))
+      return { role: rule.role, tenantId: rule.tenantId ?? null };
   }
   return null;
 }

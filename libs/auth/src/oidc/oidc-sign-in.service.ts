@@ -106,7 +106,9 @@ export class OidcSignInService {
     const subject = typeof claims.sub === 'string' ? claims.sub : '';
     // Principal ids are stored in 64-character columns (approvals, audit): `oidc:` + the subject.
     if (!subject || subject.length > MAX_SUBJECT_LENGTH)
-      throw refused(`the identity token's subject is missing or longer than ${MAX_SUBJECT_LENGTH} characters`);
+      throw refused(
+        `the identity token's subject is missing or longer than ${MAX_SUBJECT_LENGTH} characters`,
+      );
     const person: PersonIdentity = {
       provider: OIDC_PROVIDER_ID,
       subject,

@@ -82,7 +82,9 @@ export class SessionService {
     const given = Buffer.from(header ?? '');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
       throw new ToolgateError(ErrorCode.FORBIDDEN, {
-        details: { reason: 'a signed-in browser request that changes something needs the X-CSRF-Token of its session' },
+        details: {
+          reason: 'a signed-in browser request that changes something needs the X-CSRF-Token of its session',
+        },
       });
     }
   }
