@@ -1,4 +1,4 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Header } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentCsrfToken, CurrentPrincipal, type Principal } from '@toolgate/auth';
 import { principalViewSchema, type PrincipalView } from '@toolgate/contract';
@@ -14,6 +14,8 @@ import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 @Controller('v1/me')
 export class MeController {
   @Get()
+  // A session's CSRF token must not sit in a shared or browser cache.
+  @Header('cache-control', 'no-store')
   @ApiOperation({
     summary: 'The principal behind the key or session: id, name, role, tenant, agent types (and CSRF token)',
   })
