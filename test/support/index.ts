@@ -21,3 +21,6 @@ export type {
 } from './fake-openai.js';
 export { waitFor, waitForMinuteRoom } from './wait.js';
 export type { WaitForOptions } from './wait.js';
+export { freePort } from './free-port.js';
+export { RedirectBrowser, startLoopbackIdp } from './oidc-provider.js';
+export type { IdpPerson, LoopbackIdp } from './oidc-provider.js';

@@ -71,6 +71,8 @@ export async function startTestGateway(
     env?: Record<string, string>;
     imports?: NonNullable<DynamicModule['imports']>;
     db?: TestDatabase;
+    /** A fixed port (e.g. one an IdP's redirect URL names); a free one by default. */
+    port?: number;
   } = {},
 ): Promise<TestGateway> {
   const db = options.db ?? (await createTestDatabase(options.kind));
@@ -84,7 +86,7 @@ export async function startTestGateway(
     ...options.env,
   });
   const app = await createGateway(settings, { imports: options.imports, quiet: true });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
 
   const api: TestGateway['api'] = (method, path, o = {}) =>

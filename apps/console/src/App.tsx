@@ -9,7 +9,7 @@ import zhCNLocale from 'antd/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { lazy, useEffect, useState } from 'react';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
+import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { createQueryClient } from './api/query-client';
 import { pagesOf, type PageId } from './auth/access';
 import { AuthProvider, useAuth } from './auth/AuthContext';
@@ -18,6 +18,7 @@ import { NotFound } from './components/NotFound';
 import { PageSpinner } from './components/PageSpinner';
 import { RequirePage } from './components/RequirePage';
 import { I18nProvider, useI18n } from './i18n';
+import { NoAccessPage } from './pages/NoAccessPage';
 import { SignInPage } from './pages/SignInPage';
 
 const PAGES: Record<PageId, React.LazyExoticComponent<() => React.JSX.Element>> = {
@@ -38,8 +39,10 @@ const ApprovalLinkPage = lazy(() => import('./pages/ApprovalLinkPage'));
 
 function ConsoleRoutes() {
   const { principal, restoring } = useAuth();
+  const { pathname } = useLocation();
   if (restoring) return <PageSpinner />;
-  if (!principal) return <SignInPage />;
+  // A person the IdP knows but no claim rule gives a role (the gateway's callback sends them here).
+  if (!principal) return pathname === '/no-access' ? <NoAccessPage /> : <SignInPage />;
   const home = pagesOf(principal.role)[0] ?? 'approvals';
   return (
     <Routes>

@@ -21,6 +21,7 @@ import { NotificationsHttpModule } from './notifications/notifications-http.modu
 import { ApprovalsHttpModule } from './approvals/approvals-http.module.js';
 import { RunsHttpModule } from './runs/runs-http.module.js';
 import { AuditHttpModule } from './audit/audit-http.module.js';
+import { AuthHttpModule } from './auth/auth-http.module.js';
 import { EnvelopeExceptionFilter } from './http/envelope-exception.filter.js';
 import { SchemaValidationPipe } from './http/schema-validation.pipe.js';
 import { OpsHttpModule } from './ops/ops-http.module.js';
@@ -101,6 +102,7 @@ export class AppModule {
         OpsHttpModule,
         UpstreamsHttpModule,
         NotificationsHttpModule,
+        AuthHttpModule,
       ],
       providers: [
         { provide: APP_GUARD, useExisting: ApiKeyGuard },

@@ -21,3 +21,12 @@ export const PRINCIPAL_PROPERTY = 'toolgatePrincipal';
 export const CurrentPrincipal = createParamDecorator((_data: unknown, ctx: ExecutionContext): Principal => {
   return (ctx.switchToHttp().getRequest() as Record<string, unknown>)[PRINCIPAL_PROPERTY] as Principal;
 });
+
+/** The request property the guard puts a browser session's CSRF token on (absent for keys). */
+export const CSRF_TOKEN_PROPERTY = 'toolgateCsrfToken';
+
+/** Injects the CSRF token of the request's session, or undefined for key-authenticated requests. */
+export const CurrentCsrfToken = createParamDecorator((_data: unknown, ctx: ExecutionContext) => {
+  return (ctx.switchToHttp().getRequest() as Record<string, unknown>)[CSRF_TOKEN_PROPERTY] as
+    string | undefined;
+});

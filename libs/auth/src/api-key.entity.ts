@@ -32,6 +32,13 @@ export class ApiKeyEntity {
   @Column({ name: 'key_prefix', type: 'varchar', length: 16 })
   keyPrefix!: string;
 
+  /**
+   * The person who answers for the key (`<provider>:<subject>`, e.g. `oidc:8f2c…`): that person may
+   * not approve what the key asks (separation of duties compares people). Null: nobody recorded.
+   */
+  @Column({ type: 'varchar', length: 300, nullable: true })
+  owner!: string | null;
+
   @Column({ name: 'created_by', type: 'varchar', length: 64 })
   createdBy!: string;
 

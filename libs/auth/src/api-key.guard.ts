@@ -1,28 +1,59 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { PRINCIPAL_PROPERTY, PUBLIC_KEY, ROLES_KEY } from './access.decorators.js';
+import { ErrorCode, ToolgateError } from '@toolgate/toolkit';
+import { CSRF_TOKEN_PROPERTY, PRINCIPAL_PROPERTY, PUBLIC_KEY, ROLES_KEY } from './access.decorators.js';
 import { ApiKeyService } from './api-key.service.js';
+import type { Principal } from './principal.js';
 import type { Role } from './roles.js';
+import { CSRF_HEADER, sessionIdOf } from './sessions/session-cookie.js';
+import { SessionService } from './sessions/session.service.js';
+
+type GuardedRequest = {
+  method: string;
+  headers: Record<string, string | undefined>;
+} & Record<string, unknown>;
+
+/** Methods that change nothing: no CSRF token needed. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Every route needs a valid key unless marked `@Public()`; `@Roles(...)` narrows who may call it.
- * Failures are typed errors (UNAUTHENTICATED 401, FORBIDDEN 403) for the one exception filter.
+ * Every route needs a credential unless marked `@Public()`; `@Roles(...)` narrows who may call it.
+ * The credential is an API key (`Authorization: Bearer`, checked first and exactly as before) or,
+ * without an Authorization header, a signed-in person's session cookie; a cookie request that
+ * changes something must also carry its session's CSRF token. Failures are typed errors
+ * (UNAUTHENTICATED 401, FORBIDDEN 403) for the one exception filter.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly keys: ApiKeyService,
+    private readonly sessions: SessionService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) return true;
-    const request = context
-      .switchToHttp()
-      .getRequest<{ headers: Record<string, string | undefined> } & Record<string, unknown>>();
+    const request = context.switchToHttp().getRequest<GuardedRequest>();
     const roles = this.reflector.getAllAndOverride<Role[] | undefined>(ROLES_KEY, targets);
-    request[PRINCIPAL_PROPERTY] = await this.keys.authorize(request.headers.authorization, roles);
+    const { authorization, cookie } = request.headers;
+    request[PRINCIPAL_PROPERTY] =
+      authorization === undefined && cookie !== undefined
+        ? await this.sessionPrincipal(request, cookie, roles)
+        : await this.keys.authorize(authorization, roles);
     return true;
+  }
+
+  private async sessionPrincipal(
+    request: GuardedRequest,
+    cookie: string,
+    roles: readonly Role[] | undefined,
+  ): Promise<Principal> {
+    const session = await this.sessions.resolve(sessionIdOf(cookie));
+    if (!session) throw new ToolgateError(ErrorCode.UNAUTHENTICATED);
+    if (!SAFE_METHODS.has(request.method)) this.sessions.checkCsrf(session, request.headers[CSRF_HEADER]);
+    if (roles && !roles.includes(session.principal.role)) throw new ToolgateError(ErrorCode.FORBIDDEN);
+    request[CSRF_TOKEN_PROPERTY] = session.csrfToken;
+    return session.principal;
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { TransactionRunner } from '@toolgate/database';
-import { IsNull, type EntityManager, type Repository } from 'typeorm';
+import { In, IsNull, type EntityManager, type Repository } from 'typeorm';
 import { ApiKeyEntity } from './api-key.entity.js';
 
 /** The only way to the `api_keys` table. */
@@ -14,6 +14,13 @@ export class ApiKeyRepository {
 
   findActiveByHash(keyHash: string): Promise<ApiKeyEntity | null> {
     return this.repo.findOne({ where: { keyHash, revokedAt: IsNull() } });
+  }
+
+  /** The owners of keys by id (keys without an owner are left out). */
+  async ownersOf(ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.repo.find({ where: { id: In([...ids]) }, select: { id: true, owner: true } });
+    return new Map(rows.filter((r) => r.owner).map((r) => [r.id, r.owner!]));
   }
 
   findById(id: string): Promise<ApiKeyEntity | null> {

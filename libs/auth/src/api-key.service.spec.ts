@@ -8,6 +8,7 @@ import { ApiKeyRepository } from './api-key.repository.js';
 import { ApiKeyService, type CreateKeyCommand } from './api-key.service.js';
 import { hashKeySecret } from './key-format.js';
 import { CreateApiKeys1764480000000 } from './migrations/1764480000000-create-api-keys.js';
+import { SessionsAndKeyOwners1765100000000 } from './migrations/1765100000000-sessions-and-key-owners.js';
 import type { Principal } from './principal.js';
 
 /** The audit trail as the service uses it: events recorded inside the key's transaction. */
@@ -35,7 +36,7 @@ describe('ApiKeyService', () => {
     dataSource = new DataSource({
       ...dataSourceOptions({ kind: 'sqlite', path: ':memory:' }),
       entities: [ApiKeyEntity],
-      migrations: [CreateApiKeys1764480000000],
+      migrations: [CreateApiKeys1764480000000, SessionsAndKeyOwners1765100000000],
     });
     await dataSource.initialize();
     await dataSource.runMigrations();

@@ -16,6 +16,8 @@ export interface CreateKeyCommand {
   readonly role: Role;
   readonly tenantId?: string | null;
   readonly agentTypes?: readonly string[] | null;
+  /** The person who answers for the key (`<provider>:<subject>`), for separation of duties. */
+  readonly owner?: string | null;
 }
 
 // A key as the API shows it (never the secret, never the hash) is the REST contract's ApiKeyView;
@@ -23,6 +25,9 @@ export interface CreateKeyCommand {
 export type { ApiKeyView, CreatedKey } from '@toolgate/contract';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/** A person as `<provider>:<subject>` (the principal id of a signed-in person); one linear pattern. */
+const KEY_OWNER = /^[a-z][a-z0-9_-]{0,31}:[^\s:][^\s]{0,254}$/;
 
 /**
  * How long a request waits for the database to confirm a key it has no fresh cache entry for,
@@ -37,6 +42,7 @@ function toView(e: ApiKeyEntity) {
     role: e.role,
     tenantId: e.tenantId,
     agentTypes: e.agentTypes,
+    owner: e.owner,
     prefix: e.keyPrefix,
     createdAt: e.createdAt.toISOString(),
     createdBy: e.createdBy,
@@ -58,10 +64,12 @@ function toPrincipal(e: ApiKeyEntity): Principal {
 /** A new key row for `secret`; only its hash and display prefix are kept. */
 function newKeyEntity(
   secret: string,
-  fields: Pick<ApiKeyEntity, 'name' | 'role' | 'tenantId' | 'agentTypes' | 'createdBy' | 'bootstrap'>,
+  fields: Pick<ApiKeyEntity, 'name' | 'role' | 'tenantId' | 'agentTypes' | 'createdBy' | 'bootstrap'> &
+    Partial<Pick<ApiKeyEntity, 'owner'>>,
 ): ApiKeyEntity {
   return Object.assign(new ApiKeyEntity(), {
     id: `key_${uuidv7().replace(/-/g, '')}`,
+    owner: null,
     ...fields,
     keyHash: hashKeySecret(secret),
     keyPrefix: displayPrefix(secret),
@@ -154,6 +162,7 @@ export class ApiKeyService {
       role: command.role,
       tenantId,
       agentTypes: command.agentTypes?.length ? [...command.agentTypes] : null,
+      owner: command.owner ?? null,
       createdBy: actor?.principalId ?? 'system',
       bootstrap: false,
     });
@@ -177,8 +186,15 @@ export class ApiKeyService {
     return {
       event,
       tenantId: e.tenantId,
-      actor: actor ? { type: 'api_key', id: actor.principalId } : { type: 'system', id: 'system' },
-      details: { keyId: e.id, name: e.name, role: e.role, agentTypes: e.agentTypes, prefix: e.keyPrefix },
+      actor: actor ? { type: actor.principalType, id: actor.principalId } : { type: 'system', id: 'system' },
+      details: {
+        keyId: e.id,
+        name: e.name,
+        role: e.role,
+        agentTypes: e.agentTypes,
+        prefix: e.keyPrefix,
+        ...(e.owner ? { owner: e.owner } : {}),
+      },
     };
   }
 
@@ -203,6 +219,14 @@ export class ApiKeyService {
       return toView(stored);
     }
     return toView(entity);
+  }
+
+  /**
+   * The person who owns each of `principalIds` that is a key with a recorded owner; a person's own
+   * principal id (`user`) stands for itself. Separation of duties compares these.
+   */
+  async personsOf(principalIds: readonly string[]): Promise<Map<string, string>> {
+    return this.keys.ownersOf(principalIds.filter((id) => id.startsWith('key_')));
   }
 
   /** Keys the actor may see: its tenant's, or all of them for platform admins. */
@@ -254,6 +278,8 @@ export class ApiKeyService {
     if (command.role === 'platform_admin' && tenantId) throw invalid('a platform_admin key has no tenant');
     if (command.agentTypes && command.role !== 'agent')
       throw invalid('agentTypes only applies to agent keys');
+    if (command.owner !== undefined && command.owner !== null && !KEY_OWNER.test(command.owner))
+      throw invalid('owner is a person as <provider>:<subject>, e.g. oidc:248289761001');
   }
 
   private checkGrant(actor: Principal, role: Role, tenantId: string | null): void {

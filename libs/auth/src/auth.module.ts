@@ -6,6 +6,11 @@ import { ApiKeyGuard } from './api-key.guard.js';
 import { ApiKeyRepository } from './api-key.repository.js';
 import { ApiKeyService } from './api-key.service.js';
 import { AUTH_OPTIONS, type AuthOptions } from './auth.options.js';
+import { OIDC_OPTIONS, OidcSignInService } from './oidc/oidc-sign-in.service.js';
+import { AuthSessionEntity } from './sessions/auth-session.entity.js';
+import { OidcLoginEntity } from './sessions/oidc-login.entity.js';
+import { SessionRepository } from './sessions/session.repository.js';
+import { SessionService } from './sessions/session.service.js';
 
 const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<AuthOptions>({
   optionsInjectionToken: AUTH_OPTIONS,
@@ -14,13 +19,23 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<AuthOptions>({
   .build();
 
 /**
- * API keys, roles and the guard that turns a bearer key into a principal.
+ * API keys, people's browser sessions (OIDC sign-in), roles and the guard that turns a bearer key
+ * or a session cookie into a principal.
  * `AuthModule.forRoot(options)` (or `forRootAsync`).
  */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([ApiKeyEntity])],
-  providers: [ApiKeyRepository, ApiKeyService, ApiKeyGuard, AdminKeyBootstrap],
-  exports: [ApiKeyService, ApiKeyGuard, AdminKeyBootstrap],
+  imports: [TypeOrmModule.forFeature([ApiKeyEntity, AuthSessionEntity, OidcLoginEntity])],
+  providers: [
+    ApiKeyRepository,
+    ApiKeyService,
+    ApiKeyGuard,
+    AdminKeyBootstrap,
+    SessionRepository,
+    SessionService,
+    OidcSignInService,
+    { provide: OIDC_OPTIONS, useFactory: (o: AuthOptions) => o.oidc, inject: [AUTH_OPTIONS] },
+  ],
+  exports: [ApiKeyService, ApiKeyGuard, AdminKeyBootstrap, SessionService, OidcSignInService],
 })
 export class AuthModule extends ConfigurableModuleClass {}

@@ -1,3 +1,5 @@
+import type { OidcOptions } from './oidc/oidc.options.js';
+
 /** Settings of the auth lib. */
 export interface AuthOptions {
   /** If set, a platform-admin key with this secret exists after boot (TOOLGATE_ADMIN_KEY). */
@@ -9,6 +11,8 @@ export interface AuthOptions {
    * another gateway stops working after at most this long; on the revoking gateway at once.
    */
   readonly keyCacheTtlMs: number;
+  /** Sign-in of people through the company's OpenID provider; absent: keys only. */
+  readonly oidc?: OidcOptions;
 }
 
 /** The defaults of the settings file (`config/toolgate.yaml` shows them; a spec keeps the two equal). */

@@ -1,5 +1,6 @@
 /**
- * The one way the console talks to the gateway: same origin, `Authorization: Bearer <key>`,
+ * The one way the console talks to the gateway: same origin, `Authorization: Bearer <key>` (or
+ * the session cookie of a person signed in through the IdP, with `X-CSRF-Token` on changes),
  * `Accept-Language` from the chosen language, and every JSON body unwrapped from its envelope.
  * A failure envelope becomes an {@link ApiError} carrying the code and the suggested action.
  * The credentials are handed to {@link createApiClient} explicitly (see ApiClientContext): no
@@ -31,8 +32,10 @@ type Query = Record<string, string | number | undefined | null>;
 
 /** What a client sends with every request; the providers build one client per session and language. */
 export interface Credentials {
-  /** The API key, or null before sign-in. */
+  /** The API key, or null before sign-in and for people signed in through the IdP (cookie). */
   readonly key: string | null;
+  /** A browser session's CSRF token (from `GET /v1/me`), sent on every request that changes something. */
+  readonly csrfToken?: string | null;
   /** Sent as Accept-Language, so envelope messages match the UI. */
   readonly language: string;
   /** A request with this key was answered 401 (key unknown or revoked): the session is over. */
@@ -78,11 +81,15 @@ async function failure(res: Response): Promise<ApiError> {
   );
 }
 
+/** Methods that change nothing: no CSRF token. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /** A client that sends `credentials` with every request (nothing global: each caller holds its own). */
 export function createApiClient(credentials: Credentials): ApiClient {
   async function send(method: string, path: string, options: RequestOptions): Promise<Response> {
     const headers: Record<string, string> = { 'accept-language': credentials.language };
     if (credentials.key) headers.authorization = `Bearer ${credentials.key}`;
+    if (credentials.csrfToken && !SAFE_METHODS.has(method)) headers['x-csrf-token'] = credentials.csrfToken;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
     try {
@@ -97,7 +104,7 @@ export function createApiClient(credentials: Credentials): ApiClient {
       throw new ApiError(0, 'NETWORK_ERROR', (err as Error).message, null, null);
     }
     if (res.ok) return res;
-    if (res.status === 401 && credentials.key) credentials.onUnauthenticated();
+    if (res.status === 401 && (credentials.key || credentials.csrfToken)) credentials.onUnauthenticated();
     throw await failure(res);
   }
 

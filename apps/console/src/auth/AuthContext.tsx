@@ -1,6 +1,7 @@
 /**
- * The signed-in principal and the API client of its session. Sign-in checks a key with
- * `GET /v1/me` before keeping it; a 401 on any later request (key revoked) ends the session. The
+ * The signed-in principal and the API client of its session. A person signed in through the
+ * company's IdP has a session cookie (httpOnly: this code never sees it) and a CSRF token from
+ * `GET /v1/me`, asked once on page load. Sign-in with a key checks it with `GET /v1/me` before keeping it; a 401 on any later request (key revoked) ends the session. The
  * query cache is cleared whenever the principal changes, so no screen ever shows what another
  * key was allowed to read.
  */
@@ -35,9 +36,10 @@ export class AgentKeyError extends Error {
   }
 }
 
-/** A signed-in key and who it is. */
+/** A signed-in key (or a person's cookie session: key null, CSRF token set) and who it is. */
 interface Session {
-  readonly key: string;
+  readonly key: string | null;
+  readonly csrfToken: string | null;
   readonly principal: Principal;
 }
 
@@ -51,6 +53,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   /** The key kept from an earlier page load, until `GET /v1/me` has said who it is. */
   const [storedKey, setStoredKey] = useState(readSessionKey);
   const [signOutReason, setSignOutReason] = useState<SignOutReason>(null);
+  /** On page load without a stored key: is there a person's cookie session? */
+  const [probingCookie, setProbingCookie] = useState(() => readSessionKey() === null);
 
   const endSession = useCallback(
     (reason: SignOutReason) => {
@@ -64,7 +68,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   /** Asks who a key is, with that key (a 401 here is an answer, not the end of a session). */
   const whoIs = useCallback(
-    (key: string, signal?: AbortSignal) =>
+    (key: string | null, signal?: AbortSignal) =>
       getMe(createApiClient({ key, language, onUnauthenticated: ignore401 }), signal),
     [language],
   );
@@ -76,7 +80,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       .then((me) => {
         if (!mayUseConsole(me.role)) return endSession(null);
         cache.clear();
-        setSession({ key: storedKey, principal: me });
+        setSession({ key: storedKey, csrfToken: null, principal: me });
       })
       .catch((err: unknown) => {
         if ((err as Error).name === 'AbortError') return;
@@ -88,6 +92,21 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return () => ctrl.abort();
   }, [storedKey, whoIs, endSession, cache]);
 
+  useEffect(() => {
+    if (!probingCookie) return;
+    const ctrl = new AbortController();
+    whoIs(null, ctrl.signal)
+      .then((me) => {
+        if (me.principalType !== 'user' || !mayUseConsole(me.role)) return;
+        setSession({ key: null, csrfToken: me.csrfToken ?? null, principal: me });
+      })
+      .catch(() => undefined) // no session: the sign-in page
+      .finally(() => {
+        if (!ctrl.signal.aborted) setProbingCookie(false);
+      });
+    return () => ctrl.abort();
+  }, [probingCookie, whoIs]);
+
   const signIn = useCallback(
     async (key: string) => {
       const me = await whoIs(key);
@@ -95,23 +114,36 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       writeSessionKey(key);
       cache.clear();
       setSignOutReason(null);
-      setSession({ key, principal: me });
+      setSession({ key, csrfToken: null, principal: me });
       return me;
     },
     [whoIs, cache],
   );
 
   const sessionKey = session?.key ?? null;
+  const csrfToken = session?.csrfToken ?? null;
   const api = useMemo(
-    () => createApiClient({ key: sessionKey, language, onUnauthenticated: () => endSession('expired') }),
-    [sessionKey, language, endSession],
+    () =>
+      createApiClient({
+        key: sessionKey,
+        csrfToken,
+        language,
+        onUnauthenticated: () => endSession('expired'),
+      }),
+    [sessionKey, csrfToken, language, endSession],
   );
 
+  /** A person's session ends on the server too (the cookie is httpOnly); a key is just forgotten. */
+  const signOut = useCallback(() => {
+    if (csrfToken) void api.request('POST', '/v1/auth/logout').catch(() => undefined);
+    endSession(null);
+  }, [api, csrfToken, endSession]);
+
   const principal = session?.principal ?? null;
-  const restoring = storedKey !== null;
+  const restoring = storedKey !== null || probingCookie;
   const value = useMemo<Auth>(
-    () => ({ principal, restoring, signOutReason, signIn, signOut: () => endSession(null) }),
-    [principal, restoring, signOutReason, signIn, endSession],
+    () => ({ principal, restoring, signOutReason, signIn, signOut }),
+    [principal, restoring, signOutReason, signIn, signOut],
   );
   return (
     <AuthContext.Provider value={value}>

@@ -65,6 +65,16 @@ export const en: Record<MessageKey, string> = {
   'signIn.submit': 'Sign in',
   'signIn.agentRefused':
     'Agent keys can only call the agents endpoints and cannot sign in to the console. Use an admin, approver or auditor key.',
+  'signIn.sso': 'Sign in with {name}',
+  'signIn.orKey': 'or with an API key',
+  'signIn.ssoError.refused':
+    'The sign-in could not be confirmed (it expired, was used already or did not start here). Try again.',
+  'signIn.ssoError.idp_error': 'The identity provider did not sign you in.',
+  'signIn.ssoError.unreachable': 'The identity provider cannot be reached right now. Try again later.',
+  'noAccess.title': 'You are signed in, but have no access to Toolgate',
+  'noAccess.hint':
+    'Your identity provider account is not in any group or role that Toolgate maps to a role. Ask your administrator to add you (for example to the approvers group of your team).',
+  'noAccess.back': 'Back to sign-in',
   'signIn.expired': 'Your session ended (the key is unknown or was revoked). Sign in again.',
   'overview.title': 'Overview',
   'overview.range.1h': 'Last hour',

@@ -62,6 +62,15 @@ export const zhCN = {
   'signIn.submit': '登录',
   'signIn.agentRefused':
     '智能体（agent）密钥只能调用智能体接口，不能登录控制台。请使用管理员、审批人或审计员的密钥。',
+  'signIn.sso': '使用 {name} 登录',
+  'signIn.orKey': '或使用 API 密钥',
+  'signIn.ssoError.refused': '登录未能确认（已过期、已使用或并非从此处发起），请重试。',
+  'signIn.ssoError.idp_error': '身份提供方未完成登录。',
+  'signIn.ssoError.unreachable': '暂时无法连接身份提供方，请稍后重试。',
+  'noAccess.title': '已登录，但您没有 Toolgate 的访问权限',
+  'noAccess.hint':
+    '您在身份提供方中的账号不属于任何映射到 Toolgate 角色的用户组。请联系管理员将您加入相应的组（例如团队的审批人组）。',
+  'noAccess.back': '返回登录页',
   'signIn.expired': '会话已失效（密钥未知或已吊销），请重新登录。',
   'overview.title': '运行概览',
   'overview.range.1h': '最近 1 小时',

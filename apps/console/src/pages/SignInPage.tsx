@@ -1,14 +1,23 @@
-import { KeyOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Form, Input, Segmented, Typography } from 'antd';
+import { KeyOutlined, LoginOutlined } from '@ant-design/icons';
+import { Alert, Button, Card, Divider, Form, Input, Segmented, Typography } from 'antd';
 import { useState } from 'react';
 import { AgentKeyError, useAuth } from '../auth/AuthContext';
+import { useSignInProviders } from '../auth/useSignInProviders';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { LANGUAGE_OPTIONS, useI18n, type Language } from '../i18n';
 
-/** Sign-in with an API key; agent keys are refused with a reason. */
+/** Why the IdP's callback sent the browser back here (a short, fixed word set by the gateway). */
+const SIGN_IN_ERRORS = new Set(['refused', 'idp_error', 'unreachable']);
+
+/**
+ * Sign-in through the company's identity provider when the gateway has one, and with an API key
+ * (always: platform admins without an IdP); agent keys are refused with a reason.
+ */
 export function SignInPage() {
   const { t, language, setLanguage } = useI18n();
   const { signIn, signOutReason } = useAuth();
+  const providers = useSignInProviders();
+  const ssoError = new URLSearchParams(window.location.search).get('signInError');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
 
@@ -49,6 +58,30 @@ export function SignInPage() {
           options={LANGUAGE_OPTIONS}
           style={{ marginBottom: 16 }}
         />
+        {ssoError && SIGN_IN_ERRORS.has(ssoError) && (
+          <Alert
+            type="error"
+            showIcon
+            data-testid="sso-error"
+            title={t(`signIn.ssoError.${ssoError as 'refused' | 'idp_error' | 'unreachable'}`)}
+            style={{ marginBottom: 16 }}
+          />
+        )}
+        {providers?.oidc && (
+          <>
+            <Button
+              type="primary"
+              block
+              size="large"
+              icon={<LoginOutlined />}
+              href={providers.oidc.loginUrl}
+              data-testid="sso-sign-in"
+            >
+              {t('signIn.sso', { name: providers.oidc.displayName })}
+            </Button>
+            <Divider plain>{t('signIn.orKey')}</Divider>
+          </>
+        )}
         <Typography.Paragraph type="secondary">{t('signIn.hint')}</Typography.Paragraph>
         {signOutReason === 'expired' && !error && (
           <Alert type="warning" showIcon title={t('signIn.expired')} style={{ marginBottom: 16 }} />

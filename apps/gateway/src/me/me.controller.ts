@@ -1,25 +1,35 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Header } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, type Principal } from '@toolgate/auth';
+import { CurrentCsrfToken, CurrentPrincipal, type Principal } from '@toolgate/auth';
 import { principalViewSchema, type PrincipalView } from '@toolgate/contract';
 import { ok } from '@toolgate/toolkit';
 import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 
-/** Who the key belongs to: what the console needs to show a person only what its role allows. */
+/**
+ * Who is calling: a key, or a person signed in through the identity provider. What the console
+ * needs to show only what the role allows, and, for a browser session, the CSRF token to send.
+ */
 @ApiTags('auth')
 @ApiBearerAuth()
 @Controller('v1/me')
 export class MeController {
   @Get()
-  @ApiOperation({ summary: 'The principal behind the key: id, name, role, tenant, agent types' })
+  // A session's CSRF token must not sit in a shared or browser cache.
+  @Header('cache-control', 'no-store')
+  @ApiOperation({
+    summary: 'The principal behind the key or session: id, name, role, tenant, agent types (and CSRF token)',
+  })
   @ApiEnvelope(principalViewSchema)
-  me(@CurrentPrincipal() p: Principal) {
+  me(@CurrentPrincipal() p: Principal, @CurrentCsrfToken() csrfToken: string | undefined) {
     return ok({
       principalId: p.principalId,
+      principalType: p.principalType,
       name: p.name,
       role: p.role,
       tenantId: p.tenantId,
       agentTypes: p.agentTypes,
+      ...(p.email ? { email: p.email } : {}),
+      ...(csrfToken ? { csrfToken } : {}),
     } satisfies PrincipalView);
   }
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { redactionSettingsSchema } from '@toolgate/audit';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { oidcFileSchema } from './oidc-file.js';
 
 export const logLevelSchema = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
@@ -49,7 +50,9 @@ export const platformFileSchema = z.strictObject({
     })
     .optional(),
   database: z.strictObject({ poolSize: z.number().int().positive().optional() }).optional(),
-  auth: z.strictObject({ keyCacheTtlMs: ms.nonnegative().optional() }).optional(),
+  auth: z
+    .strictObject({ keyCacheTtlMs: ms.nonnegative().optional(), oidc: oidcFileSchema.optional() })
+    .optional(),
   tenancy: z.strictObject({ bindingCacheTtlMs: ms.nonnegative().optional() }).optional(),
   logLevel: logLevelSchema.optional(),
   audit: z

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { FILE_DEFAULTS } from './file-defaults.js';
 import { loadAuditKeyMaterial, type AuditKeyMaterial } from './key-material.js';
 import { modelsSettings } from './model-settings.js';
+import { oidcSettings } from './oidc-settings.js';
 import {
   listIssues,
   logLevelSchema,
@@ -115,8 +116,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     auth: {
       adminKey: e.TOOLGATE_ADMIN_KEY,
       generateAdminKey: !e.TOOLGATE_ADMIN_KEY,
-      ...FILE_DEFAULTS.auth,
-      ...file.auth,
+      keyCacheTtlMs: file.auth?.keyCacheTtlMs ?? FILE_DEFAULTS.auth.keyCacheTtlMs,
+      ...optional('oidc', oidcSettings(file.auth?.oidc, env)),
     },
     tenancy: {
       configDir: e.TOOLGATE_CONFIG_DIR,
@@ -148,6 +149,11 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     locale: e.TOOLGATE_LOCALE,
     logLevel: e.TOOLGATE_LOG_LEVEL ?? file.logLevel ?? FILE_DEFAULTS.logLevel,
   };
+}
+
+/** `{ [key]: value }`, or nothing when value is undefined (optional settings stay absent). */
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
 function auditSettings(file: PlatformFile['audit'], keys: AuditKeyMaterial): Settings['audit'] {

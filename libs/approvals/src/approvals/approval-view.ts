@@ -22,6 +22,9 @@ export function toApprovalView(a: ApprovalEntity, decisions: readonly ApprovalDe
     requiredApprovals: a.required,
     decisions: decisions.map((d) => ({
       approverId: d.approverId,
+      ...(d.approverType === 'api_key' || d.approverType === 'user' ? { approverType: d.approverType } : {}),
+      ...(d.approverName ? { approverName: d.approverName } : {}),
+      ...(d.approverEmail ? { approverEmail: d.approverEmail } : {}),
       decision: d.decision,
       comment: d.comment,
       decidedAt: d.decidedAt.toISOString(),

@@ -1,11 +1,13 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
 import { AuditTrail, PLATFORM_TENANT } from '@toolgate/audit';
+import { ApiKeyService } from '@toolgate/auth';
 import { errorEnvelope, ErrorCode, ToolgateError, type CallPrincipal, type Locale } from '@toolgate/toolkit';
 import type { EntityManager } from 'typeorm';
 import { localeOfCall, toCallView } from '../calls/call-view.js';
 import { CallRecordRepository } from '../calls/call-record.repository.js';
 import { ApprovalDecisionEntity } from '../entities/approval-decision.entity.js';
 import { ApprovalEntity, type ApprovalStatus } from '../entities/approval.entity.js';
+import { ToolCallEntity, type DecidedBy } from '../entities/tool-call.entity.js';
 import { ApprovalDecisions, type ApprovalDecision } from './approval-decisions.js';
 import { toApprovalView, type ApprovalView } from './approval-view.js';
 import { ApprovalRepository } from './approval.repository.js';
@@ -14,6 +16,25 @@ import { ApprovedCallRunner } from './approved-call.runner.js';
 const DECIDERS = new Set(['approver', 'tenant_admin']);
 
 type Outcome = 'approved' | 'partly' | 'denied' | 'expired';
+
+/** Who decides: a key or a signed-in person (whose e-mail comes from its identity token). */
+export type Decider = CallPrincipal & { readonly email?: string };
+
+/** The people behind a decision: who decides and who asked, where known (separation of duties). */
+interface DecisionPeople {
+  readonly decider: string | null;
+  readonly requester: string | null;
+}
+
+/** The decider as the decision, the call record and the audit trail name it. */
+function deciderOf(actor: Decider): DecidedBy {
+  return {
+    type: actor.principalType === 'user' ? 'user' : 'api_key',
+    id: actor.principalId,
+    ...(actor.name ? { name: actor.name } : {}),
+    ...(actor.email ? { email: actor.email } : {}),
+  };
+}
 
 /**
  * Decisions on parked calls: by approvers or tenant admins of the call's tenant, never by the
@@ -30,7 +51,22 @@ export class ApprovalService {
     private readonly runner: ApprovedCallRunner,
     private readonly audit: AuditTrail,
     @Optional() private readonly decisions?: ApprovalDecisions,
+    @Optional() private readonly keys?: ApiKeyService,
   ) {}
+
+  /**
+   * The person behind the decider (a signed-in person is one; a key may record its owner) and
+   * behind the requesting key, so that nobody approves what their own key asked for.
+   */
+  private async peopleOf(actor: Decider, requestedBy: string): Promise<DecisionPeople> {
+    const owners =
+      (await this.keys?.personsOf([actor.principalId, requestedBy])) ?? new Map<string, string>();
+    const personOf = (id: string, isUser: boolean) => (isUser ? id : (owners.get(id) ?? null));
+    return {
+      decider: personOf(actor.principalId, actor.principalType === 'user'),
+      requester: personOf(requestedBy, !requestedBy.startsWith('key_') && requestedBy !== 'system'),
+    };
+  }
 
   /** Tells this gateway's waiters (a parked run, an MCP task's result) that a call was decided. */
   private announce(decision: ApprovalDecision): void {
@@ -67,15 +103,16 @@ export class ApprovalService {
 
   /** Approves or denies; an approval that completes runs the call and answers its outcome. */
   async decide(
-    actor: CallPrincipal,
+    actor: Decider,
     approvalId: string,
     decision: 'approve' | 'deny',
     comment: string | undefined,
   ) {
     const found = await this.findVisible(actor, approvalId);
     if (!this.mayDecide(actor, found.tenantId)) throw new ToolgateError(ErrorCode.FORBIDDEN);
+    const people = await this.peopleOf(actor, found.requestedBy);
     const outcome = await this.approvals.decide(approvalId, (em, approval, decisions) =>
-      this.apply(em, approval, decisions, actor, decision, comment),
+      this.apply(em, approval, decisions, { actor, people }, decision, comment),
     );
     if (outcome === 'expired')
       throw new ToolgateError(ErrorCode.APPROVAL_EXPIRED, { details: { approvalId, callId: found.callId } });
@@ -89,7 +126,7 @@ export class ApprovalService {
     em: EntityManager,
     approval: ApprovalEntity,
     decisions: ApprovalDecisionEntity[],
-    actor: CallPrincipal,
+    { actor, people }: { actor: Decider; people: DecisionPeople },
     decision: 'approve' | 'deny',
     comment: string | undefined,
   ): Promise<Outcome> {
@@ -109,17 +146,29 @@ export class ApprovalService {
         details: { reason: 'the principal that requested a call may not decide its approval' },
       });
     }
-    if (decisions.some((d) => d.approverId === actor.principalId)) {
+    if (people.decider !== null && people.decider === people.requester) {
+      throw new ToolgateError(ErrorCode.FORBIDDEN, {
+        details: { reason: 'the person who owns the key that requested a call may not decide its approval' },
+      });
+    }
+    const samePerson = (d: ApprovalDecisionEntity) =>
+      d.approverId === actor.principalId || (people.decider !== null && d.approverPerson === people.decider);
+    if (decisions.some(samePerson)) {
       throw new ToolgateError(ErrorCode.FORBIDDEN, {
         details: { reason: 'this approver has already decided; a second approver must be someone else' },
       });
     }
+    const decider = deciderOf(actor);
     await em.insert(
       ApprovalDecisionEntity,
       Object.assign(new ApprovalDecisionEntity(), {
         approvalId: approval.id,
         approverId: actor.principalId,
         approverRole: actor.role ?? 'unknown',
+        approverType: decider.type,
+        approverName: decider.name?.slice(0, 200) ?? null,
+        approverEmail: decider.email?.slice(0, 320) ?? null,
+        approverPerson: people.decider,
         decision,
         comment: comment ?? null,
         decidedAt: now,
@@ -137,6 +186,8 @@ export class ApprovalService {
       );
     }
     const ref = { tenantId: approval.tenantId, callId: approval.callId };
+    // The call record names who decided it: the denier, or the approver whose approval completed it.
+    if (outcome !== 'partly') await em.update(ToolCallEntity, ref, { decidedBy: decider });
     if (outcome === 'denied') {
       const locale = await this.localeOf(em, ref);
       await this.calls.deny(em, ref, {
@@ -177,6 +228,7 @@ export class ApprovalService {
           approvals,
           required: approval.required,
           prompt: approval.prompt,
+          approver: decider,
         },
       },
     ]);

@@ -19,6 +19,7 @@ export function toCallView(c: ToolCallEntity) {
     tool: c.tool,
     agentType: c.agentType,
     ...(c.approvalId ? { approvalId: c.approvalId } : {}),
+    ...(c.decidedBy ? { decidedBy: c.decidedBy } : {}),
     // The stored envelope is the one the call answered (a JSON column types it loosely).
     ...(c.envelope ? { result: c.envelope as NonNullable<CallState['result']> } : {}),
     createdAt: c.createdAt.toISOString(),

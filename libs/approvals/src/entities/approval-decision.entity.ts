@@ -17,6 +17,20 @@ export class ApprovalDecisionEntity {
   @Column({ name: 'approver_role', type: 'varchar', length: 32 })
   approverRole!: string;
 
+  /** `api_key` or `user` (a signed-in person); null on decisions made before people could sign in. */
+  @Column({ name: 'approver_type', type: 'varchar', length: 16, nullable: true })
+  approverType!: string | null;
+
+  @Column({ name: 'approver_name', type: 'varchar', length: 200, nullable: true })
+  approverName!: string | null;
+
+  @Column({ name: 'approver_email', type: 'varchar', length: 320, nullable: true })
+  approverEmail!: string | null;
+
+  /** The person behind the decision: a signed-in person's id, or the owner of the deciding key. */
+  @Column({ name: 'approver_person', type: 'varchar', length: 300, nullable: true })
+  approverPerson!: string | null;
+
   @Column({ type: 'varchar', length: 8 })
   decision!: 'approve' | 'deny';
 

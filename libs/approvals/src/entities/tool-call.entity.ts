@@ -15,6 +15,14 @@ export interface StoredPrincipal {
   name?: string;
 }
 
+/** The decider of a call as its record keeps it. */
+export interface DecidedBy {
+  type: 'api_key' | 'user';
+  id: string;
+  name?: string;
+  email?: string;
+}
+
 /**
  * The record of one L1+ or parked call: its state and, once there is one, its envelope. Parked
  * calls also keep their validated input, so what runs after approval is exactly what was approved.
@@ -74,6 +82,10 @@ export class ToolCallEntity {
 
   @Column(jsonColumn({ nullable: true }))
   envelope!: Record<string, any> | null;
+
+  /** Who approved or denied the call (the deciding key or person); null until decided. */
+  @Column({ name: 'decided_by', ...jsonColumn({ nullable: true }) })
+  decidedBy!: DecidedBy | null;
 
   @Column({ name: 'instance_id', type: 'varchar', length: 128, nullable: true })
   instanceId!: string | null;

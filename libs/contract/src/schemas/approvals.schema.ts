@@ -14,6 +14,18 @@ export const callResultSchema = named(
 );
 
 /** `GET /v1/calls/:callId`: the state of an L1+ or parked call and, once there is one, its envelope. */
+/** Who decided: a key, or a person signed in through the identity provider (name and e-mail from its token). */
+export const deciderSchema = named(
+  'Decider',
+  z.object({
+    type: z.enum(['api_key', 'user']),
+    id: z.string().describe('The key id, or the person as `<provider>:<subject>`'),
+    name: z.string().optional(),
+    email: z.string().optional(),
+  }),
+);
+export type Decider = z.infer<typeof deciderSchema>;
+
 export const callStateSchema = named(
   'CallState',
   z.object({
@@ -22,6 +34,7 @@ export const callStateSchema = named(
     tool: z.string(),
     agentType: z.string().nullable(),
     approvalId: z.string().optional(),
+    decidedBy: deciderSchema.optional().describe('Who approved or denied the call, once decided'),
     result: callResultSchema.optional(),
     createdAt: instant(),
     updatedAt: instant(),
@@ -42,6 +55,9 @@ export const approvalDecisionSchema = named(
   'ApprovalDecision',
   z.object({
     approverId: z.string(),
+    approverType: z.enum(['api_key', 'user']).optional(),
+    approverName: z.string().optional(),
+    approverEmail: z.string().optional().describe('A signed-in person’s e-mail from its identity token'),
     decision: z.enum(['approve', 'deny']),
     comment: z.string().nullable(),
     decidedAt: instant(),

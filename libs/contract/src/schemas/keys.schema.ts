@@ -11,6 +11,10 @@ export const apiKeyViewSchema = named(
     role: roleSchema,
     tenantId: z.string().nullable(),
     agentTypes: z.array(z.string()).readonly().nullable(),
+    owner: z
+      .string()
+      .nullable()
+      .describe('The person who answers for the key (`<provider>:<subject>`); may not approve its calls'),
     prefix: z.string(),
     createdAt: instant(),
     createdBy: z.string(),
@@ -29,5 +33,11 @@ export const createKeyBody = z.strictObject({
   role: roleSchema,
   tenantId: z.string().min(1).max(64).optional(),
   agentTypes: z.array(z.string().min(1).max(64)).max(100).optional(),
+  owner: z
+    .string()
+    .min(3)
+    .max(288)
+    .optional()
+    .describe('The person who answers for the key, as `<provider>:<subject>` (e.g. `oidc:248289761001`)'),
 });
 export type CreateKeyBody = z.infer<typeof createKeyBody>;

@@ -1,0 +1,109 @@
+import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  LOGIN_STATE_COOKIE,
+  OidcSignInService,
+  Public,
+  readCookie,
+  sessionIdOf,
+  SessionService,
+} from '@toolgate/auth';
+import { signedOutSchema, signInProvidersSchema } from '@toolgate/contract';
+import { ErrorCode, ok, ToolgateError } from '@toolgate/toolkit';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
+import { CONSOLE_HOME, CONSOLE_NO_ACCESS, consoleSignInError, OIDC_LOGIN_PATH } from './oidc-paths.js';
+import {
+  clearedLoginStateCookie,
+  clearedSessionCookies,
+  loginStateCookie,
+  sessionCookie,
+} from './session-cookies.js';
+
+/** A started sign-in's browser cookie lives as long as the server keeps its state (10 min). */
+const LOGIN_STATE_MAX_AGE_S = 600;
+
+/**
+ * People's sign-in to the console through the company's OpenID provider (ADR 021): login sends
+ * the browser to the IdP, the callback turns the answer into a session cookie (or the no-access
+ * page), logout ends the session. The redirects are for browsers, so they are not in OpenAPI.
+ */
+@ApiTags('auth')
+@Controller('v1/auth')
+export class OidcController {
+  constructor(
+    private readonly oidc: OidcSignInService,
+    private readonly sessions: SessionService,
+  ) {}
+
+  @Public()
+  @Get('providers')
+  @ApiOperation({ summary: 'How people sign in to the console: the identity provider, if one is configured' })
+  @ApiEnvelope(signInProvidersSchema, { public: true })
+  providers() {
+    const displayName = this.oidc.displayName;
+    return ok({ oidc: displayName ? { displayName, loginUrl: OIDC_LOGIN_PATH } : null });
+  }
+
+  @Public()
+  @Get('oidc/login')
+  @ApiExcludeEndpoint()
+  async login(@Res() reply: FastifyReply) {
+    if (!this.oidc.displayName)
+      throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: 'OIDC sign-in' } });
+    const { authorizationUrl, state } = await this.oidc.begin();
+    const secure = this.oidc.secureCookies;
+    return reply
+      .header('set-cookie', loginStateCookie(state, LOGIN_STATE_MAX_AGE_S, secure))
+      .header('cache-control', 'no-store')
+      .redirect(authorizationUrl, 302);
+  }
+
+  @Public()
+  @Get('oidc/callback')
+  @ApiExcludeEndpoint()
+  async callback(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    const secure = this.oidc.secureCookies;
+    const cookies: string[] = [clearedLoginStateCookie(secure)];
+    const location = await this.finishSignIn(request, cookies);
+    return reply.header('set-cookie', cookies).header('cache-control', 'no-store').redirect(location, 302);
+  }
+
+  @Post('logout')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'End the browser session (a signed-in person; needs X-CSRF-Token)' })
+  @ApiEnvelope(signedOutSchema)
+  async logout(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    await this.sessions.end(sessionIdOf(request.headers.cookie));
+    void reply.header(
+      'set-cookie',
+      clearedSessionCookies(this.oidc.displayName ? this.oidc.secureCookies : false),
+    );
+    return ok({ signedOut: true as const });
+  }
+
+  /** Where the browser goes after the callback; pushes the session cookie when one starts. */
+  private async finishSignIn(request: FastifyRequest, cookies: string[]): Promise<string> {
+    // The IdP's redirect carries its own query; the rest of the URL is the configured redirect URL,
+    // never this request's Host header.
+    const query = request.url.slice(request.url.indexOf('?') + 1 || request.url.length);
+    if (new URLSearchParams(query).has('error')) return consoleSignInError('idp_error');
+    try {
+      const result = await this.oidc.complete(
+        this.oidc.callbackUrl(query),
+        readCookie(request.headers.cookie, LOGIN_STATE_COOKIE),
+      );
+      if (result.kind === 'no_access') return CONSOLE_NO_ACCESS;
+      cookies.push(
+        sessionCookie(result.session.sessionId, result.session.expiresAt, this.oidc.secureCookies),
+      );
+      return CONSOLE_HOME;
+    } catch (err) {
+      if (err instanceof ToolgateError && err.code === ErrorCode.UNAUTHENTICATED)
+        return consoleSignInError('refused');
+      if (err instanceof ToolgateError && err.code === ErrorCode.NOT_READY)
+        return consoleSignInError('unreachable');
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+/** Hosts a plain-http issuer or redirect URL may name: the IdP and the gateway on this machine. */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+const isLoopbackOrHttps = (value: string) => {
+  const url = new URL(value);
+  return url.protocol === 'https:' || LOOPBACK_HOSTS.has(url.hostname);
+};
+
+const httpsUnlessLoopback = z
+  .url({ protocol: /^https?$/ })
+  .refine(isLoopbackOrHttps, 'use https (plain http only for localhost / 127.0.0.1)');
+
+/** Roles people can be given by claims: agents are programs and keep keys. */
+const PERSON_ROLES = ['platform_admin', 'tenant_admin', 'approver', 'auditor'] as const;
+const TENANT_ROLES: readonly string[] = ['tenant_admin', 'approver'];
+
+const claimRuleSchema = z
+  .strictObject({
+    claim: z.string().regex(/^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/, 'a top-level claim name, e.g. groups'),
+    equals: z.string().min(1).max(256),
+    role: z.enum(PERSON_ROLES),
+    tenantId: z.string().min(1).max(64).optional(),
+  })
+  .superRefine((rule, ctx) => {
+    if (TENANT_ROLES.includes(rule.role) && !rule.tenantId)
+      ctx.addIssue({ code: 'custom', path: ['tenantId'], message: `a ${rule.role} rule needs a tenantId` });
+    if (rule.role === 'platform_admin' && rule.tenantId)
+      ctx.addIssue({ code: 'custom', path: ['tenantId'], message: 'platform_admin has no tenant' });
+  });
+
+/**
+ * `auth.oidc` of `config/toolgate.yaml`: sign-in of people through the company's OpenID provider.
+ * The client secret is read from the environment variable `clientSecretEnv` names, never the file.
+ */
+export const oidcFileSchema = z.strictObject({
+  displayName: z.string().min(1).max(64).optional(),
+  issuer: httpsUnlessLoopback,
+  clientId: z.string().min(1).max(256),
+  clientSecretEnv: z
+    .string()
+    .regex(/^[A-Z_][A-Z0-9_]*$/, 'the NAME of an environment variable holding the secret')
+    .optional(),
+  scopes: z
+    .array(z.string().regex(/^[A-Za-z0-9_.:/-]{1,64}$/))
+    .min(1)
+    .max(20)
+    .refine((s) => s.includes('openid'), 'scopes must include openid')
+    .optional(),
+  redirectUrl: httpsUnlessLoopback,
+  sessionTtlMs: z
+    .number()
+    .int()
+    .positive()
+    .max(7 * 24 * 60 * 60 * 1000)
+    .optional(),
+  rules: z.array(claimRuleSchema).max(500),
+});
+
+export type OidcFile = z.infer<typeof oidcFileSchema>;

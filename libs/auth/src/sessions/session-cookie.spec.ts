@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { readCookie, sessionIdOf } from './session-cookie.js';
+
+describe('session cookie', () => {
+  it('reads a cookie by exact name from a Cookie header', () => {
+    expect(readCookie('a=1; tg_session=abc; b=2', 'tg_session')).toBe('abc');
+    expect(readCookie('xtg_session=abc', 'tg_session')).toBeUndefined();
+    expect(readCookie(undefined, 'tg_session')).toBeUndefined();
+    expect(readCookie('tg_session', 'tg_session')).toBeUndefined();
+  });
+
+  it('prefers the __Host- spelling and ignores headers too long to be real', () => {
+    expect(sessionIdOf('tg_session=plain; __Host-tg_session=secure')).toBe('secure');
+    expect(sessionIdOf(`tg_session=${'a'.repeat(9_000)}`)).toBeUndefined();
+  });
+});

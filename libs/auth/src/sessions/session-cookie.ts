@@ -1,0 +1,34 @@
+/**
+ * The session cookie. With `Secure` it takes the `__Host-` prefix, which browsers only accept
+ * from a secure origin, for path `/` and without a Domain: no sibling subdomain can plant one.
+ */
+export const SESSION_COOKIE = 'tg_session';
+export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
+
+/** The browser-bound `state` of a sign-in under way (login CSRF: the callback must come back to the same browser). */
+export const LOGIN_STATE_COOKIE = 'tg_oidc_state';
+
+/** The header a cookie-authenticated state-changing request must carry its CSRF token in. */
+export const CSRF_HEADER = 'x-csrf-token';
+
+/** Cookie names and values are short; longer headers are not looked at (bounded work per request). */
+const MAX_COOKIE_HEADER = 8_192;
+
+/**
+ * The value of cookie `name` in a `Cookie` header, or undefined. A linear scan over `; `-separated
+ * pairs, no regular expression.
+ */
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  if (!header || header.length > MAX_COOKIE_HEADER) return undefined;
+  for (const pair of header.split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq < 0) continue;
+    if (pair.slice(0, eq).trim() === name) return pair.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/** The session id a request's cookies carry (either spelling), or undefined. */
+export function sessionIdOf(cookieHeader: string | undefined): string | undefined {
+  return readCookie(cookieHeader, SECURE_SESSION_COOKIE) ?? readCookie(cookieHeader, SESSION_COOKIE);
+}

@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { LessThan, MoreThan, type Repository } from 'typeorm';
+import { TransactionRunner } from '@toolgate/database';
+import { AuthSessionEntity } from './auth-session.entity.js';
+import { OidcLoginEntity } from './oidc-login.entity.js';
+
+/** The only way to the `auth_sessions` and `oidc_logins` tables. */
+@Injectable()
+export class SessionRepository {
+  constructor(
+    @InjectRepository(AuthSessionEntity) private readonly sessions: Repository<AuthSessionEntity>,
+    @InjectRepository(OidcLoginEntity) private readonly logins: Repository<OidcLoginEntity>,
+    private readonly transactions: TransactionRunner,
+  ) {}
+
+  async insertSession(session: AuthSessionEntity): Promise<void> {
+    await this.sessions.insert(session);
+  }
+
+  /** The session, if it has not expired at `now`. */
+  findLiveSession(idHash: string, now: Date): Promise<AuthSessionEntity | null> {
+    return this.sessions.findOne({ where: { idHash, expiresAt: MoreThan(now) } });
+  }
+
+  async deleteSession(idHash: string): Promise<void> {
+    await this.sessions.delete({ idHash });
+  }
+
+  async insertLogin(login: OidcLoginEntity): Promise<void> {
+    await this.logins.insert(login);
+  }
+
+  /**
+   * Takes a sign-in under way: reads and deletes it in one transaction, so of two callbacks with
+   * the same state at most one finds it. Null when unknown, already taken or expired.
+   */
+  takeLogin(stateHash: string, now: Date): Promise<OidcLoginEntity | null> {
+    return this.transactions.run(async (em) => {
+      const login = await em.findOne(OidcLoginEntity, { where: { stateHash } });
+      if (!login) return null;
+      const deleted = await em.delete(OidcLoginEntity, { stateHash });
+      if ((deleted.affected ?? 0) === 0) return null;
+      return login.expiresAt.getTime() > now.getTime() ? login : null;
+    });
+  }
+
+  /** Forgets expired sessions and abandoned sign-ins. */
+  async deleteExpired(now: Date): Promise<void> {
+    await this.sessions.delete({ expiresAt: LessThan(now) });
+    await this.logins.delete({ expiresAt: LessThan(now) });
+  }
+}
