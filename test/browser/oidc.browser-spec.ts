@@ -99,6 +99,8 @@ auth:
   it('shows a person no rule maps the no-access page', async () => {
     idp.signInAs(CAROL.sub);
     const page = await browser.newPage();
+    // The tabs share one profile: without this the IdP would still know Alice from the test above.
+    await page.context().clearCookies();
     await page.goto(`${gw.url}/console/`);
     await page.getByTestId('sso-sign-in').click();
     await page.getByTestId('no-access').waitFor();
