@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isMysql, isUniqueViolation, toSqlDateTime, TransactionRunner } from '@toolgate/database';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -188,6 +188,7 @@ export class AuditChainRepository {
   private readonly chainKey: Buffer;
   private readonly mysql: boolean;
   private readonly view = new ChainHeadCache();
+  private readonly logger = new Logger(AuditChainRepository.name);
 
   constructor(
     private readonly transactions: TransactionRunner,
@@ -275,13 +276,14 @@ export class AuditChainRepository {
       params: [head.seq, head.hash, tenantId, start.get(tenantId)!.seq, start.get(tenantId)!.hash],
     }));
     const changed = await this.transactions.writeAll([...moves, ...built.statements]);
-    if (moves.some((_, i) => changed[i] !== 1)) {
-      // The events are linked and unique, but the head row did not hold what they extend: it was
-      // moved or edited outside the gateway. Verification reports it; the view starts over.
-      this.view.forget(tenants);
-      throw new Error('audit chain head row did not match its newest event');
-    }
     this.remember(entries, outcomes, built.heads);
+    if (moves.some((_, i) => changed[i] !== 1)) {
+      // Committed, linked and unique, but the head row did not hold the event they extend: it was
+      // moved or edited outside the gateway (a writer of the gateway would have taken the seq
+      // first). Verification reports the chain against it; the view starts over.
+      this.view.forget(tenants);
+      this.logger.error(`audit chain head row of ${tenants.join(', ')} did not match its newest event`);
+    }
     return outcomes;
   }
 
