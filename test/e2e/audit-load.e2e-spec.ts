@@ -12,7 +12,7 @@ import {
 } from '@toolgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const CALLS = 20_000;
+const CALLS = Number(process.env.AUDIT_LOAD_CALLS ?? 20_000);
 const CONCURRENCY = 64;
 const ADMIN = 'tg_load-test-admin-key-0123456789';
 
@@ -53,8 +53,19 @@ describe.skipIf(testDatabaseKind() !== 'mariadb')(
           body: { name: 'load', role: 'agent', tenantId: 'acme' },
         })
       ).body.data.key;
+      // Verification polled on both gateways while the load runs (with checkpoints being signed)
+      // must never report a break that is not there (ADR 009, 017).
+      let loading = true;
+      const verdicts: { ok: boolean; problem?: string }[] = [];
+      const verifier = (async () => {
+        for (let i = 0; loading; i++) {
+          const gw = gateways[i % 2]!;
+          if (i % 3 === 0) await callApi(gw.url, 'POST', '/v1/audit/checkpoints', { key: ADMIN, body: {} });
+          verdicts.push((await callApi(gw.url, 'GET', '/v1/audit/verify', { key: ADMIN })).body.data);
+        }
+      })();
       const t0 = Date.now();
-      const outcomes = await runLoad(CALLS, CONCURRENCY, async (i) => {
+      const load = runLoad(CALLS, CONCURRENCY, async (i) => {
         const gw = gateways[i % 2]!;
         const service = i % 100 === 0 ? 'no-such-service' : 'payment-api'; // 1% tool errors
         const res = await fetch(`${gw.url}/v1/agents/ops_assistant/tools/read_logs/invoke`, {
@@ -69,10 +80,15 @@ describe.skipIf(testDatabaseKind() !== 'mariadb')(
           callId: res.headers.get('x-call-id'),
         };
       });
+      const outcomes = await load.finally(() => (loading = false));
       const seconds = (Date.now() - t0) / 1000;
+      await verifier;
       console.log(
-        `load: ${CALLS} audited calls in ${seconds.toFixed(1)} s over two gateways = ${(CALLS / seconds).toFixed(0)} calls/s`,
+        `load: ${CALLS} audited calls in ${seconds.toFixed(1)} s over two gateways = ${(CALLS / seconds).toFixed(0)} calls/s; ${verdicts.length} verifications meanwhile`,
       );
+      const alarms = verdicts.filter((v) => !v.ok).map((v) => v.problem);
+      expect(alarms).toEqual([]);
+      expect(verdicts.length).toBeGreaterThan(2);
       const statuses: Record<string, number> = {};
       for (const o of outcomes)
         statuses[`${o.status} ${o.outcome}`] = (statuses[`${o.status} ${o.outcome}`] ?? 0) + 1;

@@ -13,7 +13,10 @@ export interface AuditOptions {
    * always in the same lane).
    */
   readonly writerLanes: number;
-  /** Batches of one lane in flight at once; the next waits on the chain-head lock, ready to go. */
+  /**
+   * Batches of one lane built at once. One tenant's batches are sent one at a time (ADR 017); the
+   * others wait built, ready to go.
+   */
   readonly batchesInFlight: number;
   /** Pause between retries of writes that must not be lost. */
   readonly retryIntervalMs: number;

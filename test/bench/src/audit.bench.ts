@@ -94,25 +94,31 @@ export async function writerThroughput(
   const writer = app.get(AuditWriter);
   const tenants = ['bench-a', 'bench-b', 'bench-c', 'bench-d'];
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   await runLoad(total, callers, async (i) => {
     await writer.append([auditDraft(i, tenants[i % tenants.length]!)], 30_000);
   });
   const seconds = (performance.now() - t0) / 1000;
+  // The writer's own CPU per event (callers and drafts included): less at the mercy of other
+  // processes on the machine than events/s, which also waits on the database.
+  const cpu = process.cpuUsage(cpu0);
+  const cpuPerEvent = (cpu.user + cpu.system) / total;
   const rate = total / seconds;
   const verification = await app.get(CheckpointService).verify(tenants, {});
   await app.close();
   printTable(
     `Audit writer on MariaDB: ${total.toLocaleString('en-US')} events from ${callers} concurrent callers, each awaiting durability`,
-    ['events', 'seconds', 'events/s', 'chains verify', 'target'],
+    ['events', 'seconds', 'events/s', 'gateway CPU µs/event', 'chains verify', 'target'],
     [
       [
         total,
         seconds,
         rate,
+        cpuPerEvent,
         verification.ok
           ? `yes (${verification.checked.toLocaleString('en-US')} events)`
           : `NO: ${verification.problem}`,
-        '≥ 20,000 events/s',
+        '≥ 40,000 events/s',
       ],
     ],
   );

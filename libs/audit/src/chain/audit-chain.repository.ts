@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
-import { isMysql, toSqlDateTime, TransactionRunner } from '@toolgate/database';
-import type { EntityManager } from 'typeorm';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { isMysql, isUniqueViolation, toSqlDateTime, TransactionRunner } from '@toolgate/database';
+import type { DataSource, EntityManager } from 'typeorm';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import { GENESIS_HASH } from '../audit-event.js';
 import type { AuditEventDraft } from '../audit-fields.js';
+import { ChainHeadCache, type KnownHead } from './chain-head-cache.js';
 import { EVENT_COLUMNS, eventRow } from './event-columns.js';
 import { eventHash } from './event-hash.js';
 
@@ -148,31 +150,165 @@ export function closedKey(tenantId: string, callId: string): string {
   return tenantDedupeKey(tenantId, `${callId}:closed`);
 }
 
+/** A batch's rows and statements, built from the heads it extends. */
+interface BuiltBatch {
+  /** Event inserts, open-call bookkeeping and sidecars, in that order. */
+  readonly statements: SqlStatement[];
+  /** The batch's tenants' heads after it, for those it extends. */
+  readonly heads: Map<string, KnownHead>;
+}
+
+/** Conflicts in a row before a batch stops guessing and takes the chain-head lock. */
+const OPTIMISTIC_ATTEMPTS = 2;
+
+/** The unique key whose violation means another writer took the seq first (ADR 017). */
+const SEQ_KEY = 'uq_audit_tenant_seq';
+
+function isSeqConflict(err: unknown): boolean {
+  if (!isUniqueViolation(err)) return false;
+  const e = err as { message?: string; driverError?: { sqlMessage?: string } };
+  return `${e.driverError?.sqlMessage ?? ''} ${e.message ?? ''}`.includes(SEQ_KEY);
+}
+
 /**
  * The one place audit rows are written: a batch of events appended to their tenants' chains in
- * one transaction. The chain heads are locked (`SELECT … FOR UPDATE` on MySQL; SQLite serializes
- * writers itself), so gateways sharing a database extend each chain in one order.
+ * one transaction, `UNIQUE(tenant_id, seq)` keeping each chain a line.
+ *
+ * MySQL (ADR 017): optimistic first. The batch is linked to this process's view of the heads and
+ * sent in one round trip (START, head update, inserts, COMMIT); a seq another gateway took first
+ * makes it fail whole, and it is rebuilt on the reloaded heads. The locked path (`SELECT … FOR
+ * UPDATE` of the heads, dedupe keys read first) remains for what the view cannot decide: a chain
+ * without a head row, a closing event whose start this process did not see committed, a dedupe key
+ * already stored, repeated conflicts, and writes inside a caller's transaction.
+ *
+ * SQLite has one writer (the transaction queue): the locked path, whose reads are local.
  */
 @Injectable()
 export class AuditChainRepository {
   private readonly chainKey: Buffer;
+  private readonly mysql: boolean;
+  private readonly view = new ChainHeadCache();
+  private readonly logger = new Logger(AuditChainRepository.name);
 
   constructor(
     private readonly transactions: TransactionRunner,
+    @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(AUDIT_OPTIONS) options: AuditOptions,
   ) {
     this.chainKey = options.chainKey;
+    this.mysql = isMysql(dataSource);
   }
 
-  /** Appends a batch; inside `em` when given (an admin change and its event commit together). */
+  /**
+   * Appends a batch; inside `em` when given (an admin change and its event commit together —
+   * locked, since the transaction is the caller's).
+   */
   append(entries: readonly ChainEntry[], em?: EntityManager): Promise<EntryOutcome[]> {
-    if (em) return this.appendIn(em, entries);
-    return this.transactions.run((tx) => this.appendIn(tx, entries));
+    const tenants = tenantsOf(entries);
+    if (em) {
+      // Commits (or not) after this returns: the view cannot know the heads it leaves.
+      this.view.forget(tenants);
+      return this.appendLocked(em, entries).then((r) => r.outcomes);
+    }
+    return this.view.exclusive(tenants, () => this.appendOwn(entries, tenants));
   }
 
-  private async appendIn(em: EntityManager, entries: readonly ChainEntry[]): Promise<EntryOutcome[]> {
+  private async appendOwn(entries: readonly ChainEntry[], tenants: string[]): Promise<EntryOutcome[]> {
+    if (this.mysql) {
+      for (let attempt = 1; attempt <= OPTIMISTIC_ATTEMPTS; attempt++) {
+        if (!(await this.knowsHeads(tenants)) || !this.closesOnlyKnownCalls(entries)) break;
+        try {
+          return await this.appendOptimistic(entries, tenants);
+        } catch (err) {
+          this.view.forget(tenants);
+          // Another gateway took a seq: reload and rebuild. A dedupe key already stored (a retry
+          // of a write that did commit): the locked path drops it. Anything else: the caller's.
+          if (!isUniqueViolation(err)) throw err;
+          if (!isSeqConflict(err)) break;
+        }
+      }
+    }
+    try {
+      const { outcomes, heads } = await this.transactions.run((tx) => this.appendLocked(tx, entries));
+      this.remember(entries, outcomes, heads);
+      return outcomes;
+    } catch (err) {
+      this.view.forget(tenants);
+      throw err;
+    }
+  }
+
+  /** Whether the view holds every tenant's head, reading the missing ones (committed, unlocked). */
+  private async knowsHeads(tenants: readonly string[]): Promise<boolean> {
+    const missing = tenants.filter((t) => !this.view.head(t));
+    if (!missing.length) return true;
+    const rows = (await this.dataSource.query(
+      `SELECT tenant_id, seq, head_hash FROM audit_chain_heads WHERE tenant_id IN (${missing.map(() => '?').join(',')})`,
+      missing,
+    )) as HeadRow[];
+    for (const r of rows) this.view.setHead(r.tenant_id, { seq: Number(r.seq), hash: r.head_hash });
+    return rows.length === missing.length;
+  }
+
+  /** Whether every closing event's call was opened earlier in the batch or seen opened here. */
+  private closesOnlyKnownCalls(entries: readonly ChainEntry[]): boolean {
+    const openedHere = new Set<string>();
+    for (const e of entries) {
+      const key = e.draft.callId ? startedKey(e.draft.tenantId, e.draft.callId) : null;
+      if (e.opens && key) openedHere.add(key);
+      if (e.closes && (!key || (!openedHere.has(key) && !this.view.isOpen(key)))) return false;
+    }
+    return true;
+  }
+
+  /**
+   * One round trip: each head row moved from the seq the view knows (first, so the lock order is
+   * the locked path's: head, then events), then the rows. A seq taken meanwhile fails the insert
+   * on `UNIQUE(tenant_id, seq)` and the transaction rolls back whole; a closing event closes a call
+   * once because its dedupe key is unique too.
+   */
+  private async appendOptimistic(entries: readonly ChainEntry[], tenants: string[]): Promise<EntryOutcome[]> {
+    const outcomes = entries.map((): EntryOutcome => 'written');
+    const start = new Map(tenants.map((t) => [t, this.view.head(t)!]));
+    const built = this.build(entries, outcomes, start, 'mysql');
+    const moves = [...built.heads].map(([tenantId, head]) => ({
+      sql: 'UPDATE audit_chain_heads SET seq = ?, head_hash = ? WHERE tenant_id = ? AND seq = ? AND head_hash = ?',
+      params: [head.seq, head.hash, tenantId, start.get(tenantId)!.seq, start.get(tenantId)!.hash],
+    }));
+    const changed = await this.transactions.writeAll([...moves, ...built.statements]);
+    this.remember(entries, outcomes, built.heads);
+    if (moves.some((_, i) => changed[i] !== 1)) {
+      // Committed, linked and unique, but the head row did not hold the event they extend: it was
+      // moved or edited outside the gateway (a writer of the gateway would have taken the seq
+      // first). Verification reports the chain against it; the view starts over.
+      this.view.forget(tenants);
+      this.logger.error(`audit chain head row of ${tenants.join(', ')} did not match its newest event`);
+    }
+    return outcomes;
+  }
+
+  /** Takes in what a committed batch changed: its heads, the calls it opened and closed. */
+  private remember(
+    entries: readonly ChainEntry[],
+    outcomes: readonly EntryOutcome[],
+    heads: ReadonlyMap<string, KnownHead>,
+  ): void {
+    for (const [tenantId, head] of heads) this.view.setHead(tenantId, head);
+    entries.forEach((e, i) => {
+      if (!e.draft.callId) return;
+      const key = startedKey(e.draft.tenantId, e.draft.callId);
+      // A dropped start was stored before: the call is open (or closed, which its close drops).
+      if (e.opens) this.view.markOpen(key);
+      if (e.closes && outcomes[i] === 'written') this.view.markClosed(key);
+    });
+  }
+
+  private async appendLocked(
+    em: EntityManager,
+    entries: readonly ChainEntry[],
+  ): Promise<{ outcomes: EntryOutcome[]; heads: Map<string, KnownHead> }> {
     const mysql = isMysql(em);
-    const tenants = [...new Set(entries.map((e) => e.draft.tenantId))].sort();
+    const tenants = tenantsOf(entries);
     const keys = keysToCheck(entries);
     let state = await this.readState(em, tenants, keys, mysql);
     if (state.heads.size < tenants.length) {
@@ -186,61 +322,76 @@ export class AuditChainRepository {
       state = await this.readState(em, tenants, keys, mysql);
     }
     const outcomes = decide(entries, state.present);
+    const built = this.build(entries, outcomes, state.heads, mysql ? 'mysql' : 'sqlite');
+    const writes = new StatementBatch();
+    for (const st of built.statements) writes.add(st.sql, st.params);
+    for (const [tenantId, head] of built.heads)
+      writes.add('UPDATE audit_chain_heads SET seq = ?, head_hash = ? WHERE tenant_id = ?', [
+        head.seq,
+        head.hash,
+        tenantId,
+      ]);
+    await writes.execute(em, mysql);
+    return { outcomes, heads: built.heads };
+  }
 
-    const heads = state.heads;
+  /**
+   * Links the entries to be written to `from` (the heads they extend) and builds their
+   * statements: event rows, open-call rows, sidecars.
+   */
+  private build(
+    entries: readonly ChainEntry[],
+    outcomes: readonly EntryOutcome[],
+    from: ReadonlyMap<string, KnownHead>,
+    dialect: 'mysql' | 'sqlite',
+  ): BuiltBatch {
+    const heads = new Map<string, KnownHead>();
     const rows: unknown[][] = [];
     const opened: ChainEntry[] = [];
     const closed: ChainEntry[] = [];
     entries.forEach((entry, i) => {
       if (outcomes[i] !== 'written') return;
-      const head = heads.get(entry.draft.tenantId)!;
+      const tenantId = entry.draft.tenantId;
+      const head = heads.get(tenantId) ?? from.get(tenantId)!;
       const seq = head.seq + 1;
       const hash = eventHash(this.chainKey, head.hash, entry.draft, seq);
       rows.push(eventRow(entry.draft, { seq, prevHash: head.hash, hash, dedupeKey: entry.dedupeKey }));
-      heads.set(entry.draft.tenantId, { seq, hash, changed: true });
+      heads.set(tenantId, { seq, hash });
       if (entry.opens) opened.push(entry);
       if (entry.closes) closed.push(entry);
     });
 
-    const writes = new StatementBatch();
+    const statements: SqlStatement[] = [];
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
       const chunk = rows.slice(i, i + ROWS_PER_INSERT);
-      writes.add(INSERT_EVENTS + Array(chunk.length).fill(ROW_PLACEHOLDERS).join(','), chunk.flat());
+      statements.push({
+        sql: INSERT_EVENTS + Array(chunk.length).fill(ROW_PLACEHOLDERS).join(','),
+        params: chunk.flat(),
+      });
     }
     const callOf = (e: ChainEntry) => `${e.draft.tenantId}/${e.draft.callId}`;
     const closedCalls = new Set(closed.map(callOf));
     const stillOpen = opened.filter((e) => !closedCalls.has(callOf(e)));
-    if (stillOpen.length) {
-      writes.add(
-        `INSERT INTO audit_open_calls (call_id, tenant_id, tool, instance_id, started_at) VALUES ${stillOpen.map(() => '(?,?,?,?,?)').join(',')}`,
-        stillOpen.flatMap((e) => [
+    if (stillOpen.length)
+      statements.push({
+        sql: `INSERT INTO audit_open_calls (call_id, tenant_id, tool, instance_id, started_at) VALUES ${stillOpen.map(() => '(?,?,?,?,?)').join(',')}`,
+        params: stillOpen.flatMap((e) => [
           e.draft.callId,
           e.draft.tenantId,
           e.draft.tool,
           e.draft.instanceId,
           toSqlDateTime(e.draft.occurredAt),
         ]),
-      );
-    }
+      });
     if (closed.length)
-      writes.add(
-        `DELETE FROM audit_open_calls WHERE ${closed.map(() => '(tenant_id = ? AND call_id = ?)').join(' OR ')}`,
-        closed.flatMap((e) => [e.draft.tenantId, e.draft.callId]),
-      );
+      statements.push({
+        sql: `DELETE FROM audit_open_calls WHERE ${closed.map(() => '(tenant_id = ? AND call_id = ?)').join(' OR ')}`,
+        params: closed.flatMap((e) => [e.draft.tenantId, e.draft.callId]),
+      });
     entries.forEach((entry, i) => {
-      if (outcomes[i] !== 'written' || !entry.sidecar) return;
-      for (const st of entry.sidecar(mysql ? 'mysql' : 'sqlite')) writes.add(st.sql, st.params);
+      if (outcomes[i] === 'written' && entry.sidecar) statements.push(...entry.sidecar(dialect));
     });
-    for (const [tenantId, head] of heads) {
-      if (head.changed)
-        writes.add('UPDATE audit_chain_heads SET seq = ?, head_hash = ? WHERE tenant_id = ?', [
-          head.seq,
-          head.hash,
-          tenantId,
-        ]);
-    }
-    await writes.execute(em, mysql);
-    return outcomes;
+    return { statements, heads };
   }
 
   /**
@@ -262,10 +413,13 @@ export class AuditChainRepository {
       if (keys.length) keyRows = (await em.query(dedupe, keys)) as KeyRow[];
     }
     return {
-      heads: new Map(
-        headRows.map((r) => [r.tenant_id, { seq: Number(r.seq), hash: r.head_hash, changed: false }]),
-      ),
+      heads: new Map(headRows.map((r) => [r.tenant_id, { seq: Number(r.seq), hash: r.head_hash }])),
       present: presentKeys(keyRows),
     };
   }
+}
+
+/** A batch's tenants, sorted (the order heads are locked in). */
+function tenantsOf(entries: readonly ChainEntry[]): string[] {
+  return [...new Set(entries.map((e) => e.draft.tenantId))].sort();
 }

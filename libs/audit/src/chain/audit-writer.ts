@@ -167,9 +167,9 @@ export class AuditWriter implements OnApplicationShutdown {
   }
 
   /**
-   * Writes one batch. Up to `batchesInFlight` batches of a lane run at once: the database queues
-   * them on the chain-head lock, so the next batch is already waiting there when the previous one
-   * commits, instead of starting its round trips only then.
+   * Writes one batch. Up to `batchesInFlight` batches of a lane are taken at once; the chain
+   * repository sends one tenant's batches one after another (ADR 017), so the next is ready when
+   * the previous one commits.
    */
   private async flushOne(lane: Lane): Promise<void> {
     const batch: Group[] = [];
