@@ -35,6 +35,13 @@ function abortableCommand(command: InvokeCommand, agent: Agent, reply: FastifyRe
   return { ...command, signal: new ClientGoneSignal(reply.raw) };
 }
 
+/** An object without own enumerable keys (Fastify's parsed query of a URL without one). */
+function isEmpty(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  for (const key in value) if (Object.hasOwn(value, key)) return false;
+  return true;
+}
+
 function sendAnswer(reply: FastifyReply, answer: InvokeAnswer): FastifyReply {
   return reply
     .status(answer.status)
@@ -53,6 +60,8 @@ function sendAnswer(reply: FastifyReply, answer: InvokeAnswer): FastifyReply {
  */
 export function registerInvokeRoute(app: NestFastifyApplication, bodyLimit: number): void {
   let deps: { keys: ApiKeyService; invoke: InvokeToolUseCase } | undefined;
+  // Most calls send no query string: its checked value (defaults filled in) is the same every time.
+  const noQuery = Object.freeze(checkRequestPart<InvokeQuery>(invokeQuery, {}));
   const resolve = () => (deps ??= { keys: app.get(ApiKeyService), invoke: app.get(InvokeToolUseCase) });
 
   /**
@@ -87,7 +96,9 @@ export function registerInvokeRoute(app: NestFastifyApplication, bodyLimit: numb
     const authorized = keys.authorizeNow(request.headers.authorization, ['agent']);
     const principal = authorized instanceof Promise ? await authorized : authorized;
     const body = checkRequestPart<InvokeBody>(invokeBody, request.body);
-    const query = checkRequestPart<InvokeQuery>(invokeQuery, request.query);
+    const query = isEmpty(request.query)
+      ? noQuery
+      : checkRequestPart<InvokeQuery>(invokeQuery, request.query);
     const key = request.headers['idempotency-key'];
     const command: InvokeCommand = {
       tenantId: principal.tenantId!,
