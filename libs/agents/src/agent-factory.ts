@@ -48,6 +48,25 @@ export class AgentFactory {
     return new Agent(bound, principal, this.executor, await this.connectors.forTenant(tenantId));
   }
 
+  /**
+   * `create` without a promise when the tenant's bindings are cached (the invoke hot path: every
+   * await there is a promise and a microtask per call); otherwise `create`'s promise. Throws
+   * (synchronously) what `create` rejects with.
+   */
+  createNow(tenantId: string, agentType: string, principal: AgentPrincipal): Agent | Promise<Agent> {
+    const cached = this.bindings.cachedAgentType(tenantId, agentType);
+    if (!cached) return this.create(tenantId, agentType, principal);
+    const binding = this.allowed(principal, agentType) ? cached.binding : null;
+    if (!binding)
+      throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `agent type ${agentType}` } });
+    return new Agent(
+      binding,
+      principal,
+      this.executor,
+      this.connectors.forTenantRow(tenantId, cached.tenant),
+    );
+  }
+
   /** The agent types of a tenant the principal may use; `describeModel` says which model each runs on. */
   async agentTypes(
     tenantId: string,

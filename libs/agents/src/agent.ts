@@ -2,6 +2,7 @@ import {
   ErrorCode,
   exportTool,
   ToolgateError,
+  type CallAbortSignal,
   type CallFace,
   type CallPrincipal,
   type ConnectorResolver,
@@ -21,7 +22,7 @@ export interface AgentInvokeOptions {
   /** The session of the run that delegated to this one (sub-agents): `ctx.session.parent`. */
   readonly parentSessionId?: string | null;
   readonly callId?: string;
-  readonly signal?: AbortSignal;
+  readonly signal?: CallAbortSignal;
   readonly onEvent?: (event: ToolCallEvent) => void;
   readonly clientIdempotencyKey?: string;
   /** The first run's call id when this run retries a call (see ToolCallRequest). */

@@ -72,6 +72,22 @@ export class BindingResolver {
     return (await this.snapshots.get(tenantId))?.tenant ?? null;
   }
 
+  /**
+   * One agent type and the tenant row it was resolved with, without a promise when the tenant's
+   * snapshot is cached and fresh (the invoke hot path); `undefined` when only a load would answer
+   * (then use `agentType`). `binding` is null when the tenant or the agent type does not exist.
+   */
+  cachedAgentType(
+    tenantId: string,
+    agentType: string,
+  ): { readonly binding: ResolvedAgentType | null; readonly tenant: TenantEntity | null } | undefined {
+    const snapshot = this.snapshots.get(tenantId);
+    if (snapshot instanceof Promise) return undefined;
+    return snapshot
+      ? { binding: snapshot.agentTypes.get(agentType) ?? null, tenant: snapshot.tenant }
+      : { binding: null, tenant: null };
+  }
+
   /** One agent type, or null when the tenant or the agent type does not exist. */
   async agentType(tenantId: string, agentType: string): Promise<ResolvedAgentType | null> {
     return (await this.agentTypes(tenantId))?.get(agentType) ?? null;

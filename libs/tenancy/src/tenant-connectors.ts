@@ -7,6 +7,7 @@ import {
   type ConnectorResolver,
 } from '@toolgate/toolkit';
 import { BindingResolver } from './binding-resolver.js';
+import type { TenantEntity } from './entities/tenant.entity.js';
 import { ConfigVariables } from './config-variables.js';
 import { expandVariables, ForbiddenVariableError, MissingVariableError } from './config/variables.js';
 
@@ -33,8 +34,12 @@ export class TenantConnectors {
    * (from the tenant row the binding resolver caches).
    */
   async forTenant(tenantId: string): Promise<ConnectorResolver> {
-    const templates: Record<string, Record<string, unknown>> = (await this.bindings.tenant(tenantId))
-      ?.connectors ?? {};
+    return this.forTenantRow(tenantId, await this.bindings.tenant(tenantId));
+  }
+
+  /** `forTenant` from a tenant row already in hand (one from `BindingResolver.cachedAgentType`). */
+  forTenantRow(tenantId: string, tenant: TenantEntity | null): ConnectorResolver {
+    const templates: Record<string, Record<string, unknown>> = tenant?.connectors ?? {};
     return (_tenant: string | null, name: string) => this.client(tenantId, name, templates[name]);
   }
 

@@ -41,6 +41,7 @@ export type {
   ToolCall,
   ToolCallEvent,
   ToolCallRequest,
+  CallAbortSignal,
   ToolCallResult,
   ToolCallStop,
 } from './execution/tool-call.js';

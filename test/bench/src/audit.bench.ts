@@ -13,7 +13,7 @@ export async function auditedThroughput(
   env: Record<string, string>,
   durationS: number,
   rounds = 3,
-): Promise<{ ratio: number; addedP99: number }> {
+): Promise<{ auditedL1OverL0: number; addedP99Ms: number }> {
   const gateway = await startPinned<{ port: number; agentKey: string }>('bench-server.js', SERVER_CPU, env);
   const base = `http://127.0.0.1:${gateway.info.port}/v1/agents/bench/tools`;
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${gateway.info.agentKey}` };
@@ -63,7 +63,7 @@ export async function auditedThroughput(
       ['p99 latency added by auditing', '', '', l1.p99 - l0.p99, '', '', ''],
     ],
   );
-  return { ratio, addedP99: l1.p99 - l0.p99 };
+  return { auditedL1OverL0: ratio, addedP99Ms: l1.p99 - l0.p99 };
 }
 
 /** An admin-style audit event for load: its content does not matter, its size is realistic. */

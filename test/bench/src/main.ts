@@ -12,6 +12,7 @@ import { inProcessOverhead } from './in-process.bench.js';
 import { mcpThroughput } from './mcp.bench.js';
 import { adapterChoice, restThroughput } from './rest.bench.js';
 import { agentRuns } from './runs.bench.js';
+import { FigureCollector } from './summary.js';
 
 /**
  * `npm run bench`: prints tables of measured numbers. `--only <section>` runs one section
@@ -19,6 +20,7 @@ import { agentRuns } from './runs.bench.js';
  * `--duration <s>` sets the length of each load run (default 5 s); `--runs <n>` the number of
  * sequential runs the runs section times (default 500). TOOLGATE_BENCH_CPU_PROF=<dir> makes the
  * runs section's gateway write a CPU profile there (node --cpu-prof) when it stops.
+ * Ends with one summary table of issue 12's figures, from what the sections that ran returned.
  */
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -40,7 +42,7 @@ async function main(): Promise<void> {
   const onMariaDb = async (section: (env: Record<string, string>) => Promise<unknown>) => {
     const db = await createTestDatabase('mariadb');
     try {
-      await section({ ...common(), DATABASE_URL: db.url });
+      return await section({ ...common(), DATABASE_URL: db.url });
     } finally {
       await db.drop();
     }
@@ -48,15 +50,18 @@ async function main(): Promise<void> {
   process.stdout.write(
     `# Toolgate benchmark — ${new Date().toISOString()} — Node ${process.version}, ${process.arch}\n`,
   );
+  // Sections return their figures as Record<string, number> (see summary.ts); the rest is ignored.
+  const figures = new FigureCollector();
   if (!only || only === 'inprocess') await inProcessOverhead(sqliteEnv());
-  if (!only || only === 'rest') await restThroughput(sqliteEnv(), durationS);
+  if (!only || only === 'rest') figures.add(await restThroughput(sqliteEnv(), durationS));
   if (!only || only === 'mcp') await mcpThroughput(sqliteEnv(), durationS);
   if (!only || only === 'adapter') await adapterChoice(durationS);
-  if (!only || only === 'audit') await onMariaDb((env) => auditedThroughput(env, durationS));
-  if (!only || only === 'writer') await onMariaDb(writerThroughput);
-  if (!only || only === 'approvals') await onMariaDb(approvalLatency);
+  if (!only || only === 'audit') figures.add(await onMariaDb((env) => auditedThroughput(env, durationS)));
+  if (!only || only === 'writer') figures.add(await onMariaDb(writerThroughput));
+  if (!only || only === 'approvals') figures.add(await onMariaDb(approvalLatency));
   if (!only || only === 'console') await consoleFirstRender(sqliteEnv());
   if (!only || only === 'runs') await onMariaDb((env) => agentRuns(env, durationS, timedRuns));
+  figures.print();
 }
 
 main().then(

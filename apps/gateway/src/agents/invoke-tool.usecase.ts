@@ -4,6 +4,7 @@ import { IdempotencyService, requestDigest } from '@toolgate/approvals';
 import {
   ErrorCode,
   isOk,
+  type CallAbortSignal,
   type Envelope,
   type Locale,
   type ToolCallEvent,
@@ -24,7 +25,7 @@ export interface InvokeCommand {
   readonly idempotencyKey?: string;
   readonly onEvent?: (event: ToolCallEvent) => void;
   /** Aborts the call (its `ctx.abortSignal`), e.g. when the client of an L0 call goes away. */
-  readonly signal?: AbortSignal;
+  readonly signal?: CallAbortSignal;
   /** The client's `traceparent` header, when well-formed. */
   readonly traceparent?: string;
 }
@@ -52,19 +53,30 @@ export class InvokeToolUseCase {
    * The caller's agent with the tool checked: unknown agent types and tools throw (404) here,
    * before any key is taken or any answer (an SSE stream) starts.
    */
-  async agentFor(command: InvokeCommand): Promise<Agent> {
-    const agent = await this.agents.create(command.tenantId, command.agentType, command.principal);
-    agent.tool(command.toolName);
-    return agent;
+  agentFor(command: InvokeCommand): Agent | Promise<Agent> {
+    const agent = this.agents.createNow(command.tenantId, command.agentType, command.principal);
+    if (agent instanceof Promise) return agent.then((a) => withTool(a, command.toolName));
+    return withTool(agent, command.toolName);
   }
 
-  async execute(agent: Agent, command: InvokeCommand): Promise<InvokeAnswer> {
+  /** Runs the call; without an Idempotency-Key straight through (not async: one promise less per call). */
+  execute(agent: Agent, command: InvokeCommand): Promise<InvokeAnswer> {
     const input = command.body.input ?? {};
     if (!command.idempotencyKey) return this.once(agent, command, input, undefined, undefined);
+    return this.executeOnce(agent, command, input, command.idempotencyKey);
+  }
+
+  /** The call run once per Idempotency-Key: a retry with the same key and request gets the same answer. */
+  private async executeOnce(
+    agent: Agent,
+    command: InvokeCommand,
+    input: unknown,
+    idempotencyKey: string,
+  ): Promise<InvokeAnswer> {
     const answer = await this.idempotency.run(
       {
         tenantId: command.tenantId,
-        key: command.idempotencyKey,
+        key: idempotencyKey,
         digest: requestDigest(command.principal.principalId, command.agentType, command.toolName, input),
       },
       async (callId, identity) => {
@@ -115,6 +127,12 @@ export class InvokeToolUseCase {
       headers: headersOf(envelope),
     };
   }
+}
+
+/** The agent, once its tool is known to be bound (TOOL_NOT_FOUND otherwise). */
+function withTool(agent: Agent, toolName: string): Agent {
+  agent.tool(toolName);
+  return agent;
 }
 
 /** The client left before its answer: nothing to send and nothing to remember. */

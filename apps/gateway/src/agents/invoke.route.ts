@@ -11,6 +11,7 @@ import { localeOf } from '../http/request-locale.js';
 import { checkRequestPart } from '../http/request-schemas.js';
 import { invokeBody, invokeQuery, type InvokeBody, type InvokeQuery } from '@toolgate/contract';
 import { InvokeToolUseCase, type InvokeAnswer, type InvokeCommand } from './invoke-tool.usecase.js';
+import { ClientGoneSignal } from './client-gone-signal.js';
 import { SseStream } from './sse-stream.js';
 import {
   errorEnvelopeSchema,
@@ -24,22 +25,6 @@ export const INVOKE_PATH = '/v1/agents/:agentType/tools/:toolName/invoke';
 type InvokeRequest = FastifyRequest<{ Params: { agentType: string; toolName: string } }>;
 
 /**
- * An AbortSignal that fires when the client goes away before its answer is sent. One listener on
- * the response; 'close' also fires after a normal answer, when the response has ended.
- */
-function abortOnDisconnect(reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
-  const abortIfGone = () => {
-    if (!reply.raw.writableEnded)
-      controller.abort(new DOMException('the client closed the connection', 'AbortError'));
-  };
-  // The client may have left while the key and the agent were being looked up.
-  if (reply.raw.closed) abortIfGone();
-  else reply.raw.once('close', abortIfGone);
-  return controller.signal;
-}
-
-/**
  * The call's command with an abort signal when it may be cut short: a read-only (L0) call whose
  * client is gone has nobody to answer, so it stops. An L1+ call runs to its end whatever the
  * client does — stopping a side effect halfway is worse — and its result stays readable at
@@ -47,7 +32,14 @@ function abortOnDisconnect(reply: FastifyReply): AbortSignal {
  */
 function abortableCommand(command: InvokeCommand, agent: Agent, reply: FastifyReply): InvokeCommand {
   if (agent.tool(command.toolName).contract.risk.level !== 'L0') return command;
-  return { ...command, signal: abortOnDisconnect(reply) };
+  return { ...command, signal: new ClientGoneSignal(reply.raw) };
+}
+
+/** An object without own enumerable keys (Fastify's parsed query of a URL without one). */
+function isEmpty(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  for (const key in value) if (Object.hasOwn(value, key)) return false;
+  return true;
 }
 
 function sendAnswer(reply: FastifyReply, answer: InvokeAnswer): FastifyReply {
@@ -68,6 +60,8 @@ function sendAnswer(reply: FastifyReply, answer: InvokeAnswer): FastifyReply {
  */
 export function registerInvokeRoute(app: NestFastifyApplication, bodyLimit: number): void {
   let deps: { keys: ApiKeyService; invoke: InvokeToolUseCase } | undefined;
+  // Most calls send no query string: its checked value (defaults filled in) is the same every time.
+  const noQuery = Object.freeze(checkRequestPart<InvokeQuery>(invokeQuery, {}));
   const resolve = () => (deps ??= { keys: app.get(ApiKeyService), invoke: app.get(InvokeToolUseCase) });
 
   /**
@@ -98,9 +92,13 @@ export function registerInvokeRoute(app: NestFastifyApplication, bodyLimit: numb
 
   const handle = async (request: InvokeRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const { keys, invoke } = resolve();
-    const principal = await keys.authorize(request.headers.authorization, ['agent']);
+    // Without a promise when the key and the bindings are cached: the common case of a hot route.
+    const authorized = keys.authorizeNow(request.headers.authorization, ['agent']);
+    const principal = authorized instanceof Promise ? await authorized : authorized;
     const body = checkRequestPart<InvokeBody>(invokeBody, request.body);
-    const query = checkRequestPart<InvokeQuery>(invokeQuery, request.query);
+    const query = isEmpty(request.query)
+      ? noQuery
+      : checkRequestPart<InvokeQuery>(invokeQuery, request.query);
     const key = request.headers['idempotency-key'];
     const command: InvokeCommand = {
       tenantId: principal.tenantId!,
@@ -114,7 +112,8 @@ export function registerInvokeRoute(app: NestFastifyApplication, bodyLimit: numb
       traceparent: traceparentOf(request.headers.traceparent),
     };
     // Unknown agent types and tools answer 404 here, before anything runs.
-    const agent = await invoke.agentFor(command);
+    const found = invoke.agentFor(command);
+    const agent = found instanceof Promise ? await found : found;
     const call = abortableCommand(command, agent, reply);
     if (request.headers.accept?.includes('text/event-stream')) return stream(request, reply, agent, call);
     return sendAnswer(reply, await invoke.execute(agent, call));

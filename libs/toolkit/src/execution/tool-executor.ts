@@ -147,7 +147,10 @@ export class ToolExecutor {
       return this.finish(call, this.result(callId, this.abortedEnvelope(locale), 'stopped', t0));
     }
     this.emitLabel(call, 'start');
-    const outcome = await this.executeBody(call, ctx);
+    // A synchronous tool's outcome is used as it is: awaiting a plain value still costs a promise
+    // and a trip through the microtask queue on every call.
+    const body = this.executeBody(call, ctx);
+    const outcome = body instanceof Promise ? await body : body;
     return this.finish(call, this.toResult(call, outcome, t0));
   }
 
@@ -215,16 +218,41 @@ export class ToolExecutor {
       : { callId, envelope, stage, durationMs, errorOrigin };
   }
 
-  private async finish(call: ToolCall, result: ToolCallResult): Promise<ToolCallResult> {
-    for (const hook of this.afterHooks) {
+  /**
+   * Runs the afterCall hooks in order. Without a promise while every hook answers synchronously
+   * (the metrics hook, the audit hook of an L0 call): from the first hook that returns one, the
+   * rest wait for it in turn, as before.
+   */
+  private finish(call: ToolCall, result: ToolCallResult, from = 0): ToolCallResult | Promise<ToolCallResult> {
+    for (let i = from; i < this.afterHooks.length; i++) {
+      let r;
       try {
-        const r = hook.afterCall!(call, result);
-        if (isThenable(r)) await r;
+        r = this.afterHooks[i]!.afterCall!(call, result);
       } catch (err) {
-        this.logger.error(`pipeline hook failed after ${call.tool.contract.name}`, err as Error);
+        this.afterHookFailed(call, err);
+        continue;
       }
+      if (isThenable(r)) return this.finishAfter(r, call, result, i + 1);
     }
     return result;
+  }
+
+  private async finishAfter(
+    pending: PromiseLike<unknown>,
+    call: ToolCall,
+    result: ToolCallResult,
+    next: number,
+  ): Promise<ToolCallResult> {
+    try {
+      await pending;
+    } catch (err) {
+      this.afterHookFailed(call, err);
+    }
+    return this.finish(call, result, next);
+  }
+
+  private afterHookFailed(call: ToolCall, err: unknown): void {
+    this.logger.error(`pipeline hook failed after ${call.tool.contract.name}`, err as Error);
   }
 
   private executeBody(call: ToolCall, ctx: CallContext): BodyOutcome | Promise<BodyOutcome> {

@@ -1,0 +1,116 @@
+import type { Metric, Registry, RegistryContentType } from 'prom-client';
+
+/** The labels every tool-call series carries. */
+export type CallLabels = Readonly<Record<'tool' | 'code' | 'face', string>>;
+
+/** One label set's numbers: a count, a sum and non-cumulative bucket counts. */
+interface Series {
+  readonly labels: CallLabels;
+  count: number;
+  sum: number;
+  readonly buckets: Float64Array;
+}
+
+/** One line of the exposition: prom-client's own shape (`metricName` names `_bucket`, `_sum`...). */
+interface ExportedValue {
+  readonly labels: Readonly<Record<string, string | number>>;
+  readonly value: number;
+  readonly metricName?: string;
+}
+
+/** What prom-client's registry reads of a metric (`get`, `reset`, name, help, type, aggregator). */
+interface ExportedMetric {
+  name: string;
+  readonly help: string;
+  readonly type: 'counter' | 'histogram';
+  readonly aggregator: 'sum';
+  get(): Promise<{ name: string; help: string; type: string; aggregator: 'sum'; values: ExportedValue[] }>;
+  reset(): void;
+}
+
+/**
+ * The tool-call counter and latency histogram, kept as plain numbers per label set and exported
+ * through prom-client's registry in its own text format. Why not prom-client's Counter and
+ * Histogram: even a cached `labels()` child hashes its label object on every `inc`/`observe`
+ * (measured: ~600 bytes and a sort per call on the governed hot path); here one call is a Map
+ * lookup by a string key and a few additions, and the labels are built once per series.
+ */
+export class CallSeries {
+  private readonly series = new Map<string, Series>();
+
+  constructor(
+    private readonly bounds: readonly number[],
+    names: { readonly calls: string; readonly duration: string },
+    help: { readonly calls: string; readonly duration: string },
+    registry: Registry<RegistryContentType>,
+  ) {
+    this.register(registry, names.calls, help.calls, 'counter', () => this.counterValues());
+    this.register(registry, names.duration, help.duration, 'histogram', (name) => this.histogramValues(name));
+  }
+
+  /** Counts one call and records its duration in seconds. */
+  record(tool: string, code: string, face: string, seconds: number): void {
+    const key = `${tool}\u0000${code}\u0000${face}`;
+    let s = this.series.get(key);
+    if (!s) {
+      s = { labels: { tool, code, face }, count: 0, sum: 0, buckets: new Float64Array(this.bounds.length) };
+      this.series.set(key, s);
+    }
+    s.count++;
+    s.sum += seconds;
+    for (let i = 0; i < this.bounds.length; i++) {
+      if (seconds <= this.bounds[i]!) {
+        s.buckets[i]!++;
+        break;
+      }
+    }
+  }
+
+  private counterValues(): ExportedValue[] {
+    return [...this.series.values()].map((s) => ({ labels: { ...s.labels }, value: s.count }));
+  }
+
+  /** Cumulative buckets, then `+Inf`, `_sum` and `_count`, as prom-client's Histogram writes them. */
+  private histogramValues(name: string): ExportedValue[] {
+    const values: ExportedValue[] = [];
+    for (const s of this.series.values()) {
+      let cumulative = 0;
+      this.bounds.forEach((le, i) => {
+        cumulative += s.buckets[i]!;
+        values.push({ labels: { le, ...s.labels }, value: cumulative, metricName: `${name}_bucket` });
+      });
+      values.push(
+        { labels: { le: '+Inf', ...s.labels }, value: s.count, metricName: `${name}_bucket` },
+        { labels: { ...s.labels }, value: s.sum, metricName: `${name}_sum` },
+        { labels: { ...s.labels }, value: s.count, metricName: `${name}_count` },
+      );
+    }
+    return values;
+  }
+
+  private register(
+    registry: Registry<RegistryContentType>,
+    name: string,
+    help: string,
+    type: ExportedMetric['type'],
+    values: (name: string) => ExportedValue[],
+  ): void {
+    const metric: ExportedMetric = {
+      name,
+      help,
+      type,
+      aggregator: 'sum',
+      // `metric.name`: the registry renames counters for OpenMetrics.
+      get: async () => ({
+        name: metric.name,
+        help,
+        type,
+        aggregator: 'sum',
+        values: values(metric.name),
+      }),
+      reset: () => this.series.clear(),
+    };
+    // The registry only reads the members above; prom-client's Metric type is its own class.
+    registry.registerMetric(metric as unknown as Metric);
+  }
+}
