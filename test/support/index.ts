@@ -21,3 +21,5 @@ export type {
 } from './fake-openai.js';
 export { waitFor, waitForMinuteRoom } from './wait.js';
 export type { WaitForOptions } from './wait.js';
+export { startOtlpReceiver } from './otlp-receiver.js';
+export type { OtlpReceiver, ReceivedSpan } from './otlp-receiver.js';
