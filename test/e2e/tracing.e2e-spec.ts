@@ -115,6 +115,34 @@ describe('traces across every hop (in-memory exporter)', () => {
     expect(named('toolgate.call', traceOf(inbound!))[0]!.attributes['toolgate.risk_level']).toBe('L0');
   });
 
+  it('continues an MCP caller’s trace: the header for the request, `_meta.traceparent` for its tools/call', async () => {
+    const META_TRACE = 'aaf7651916cd43dd8448eb211c80319c';
+    const META = `00-${META_TRACE}-b7ad6b7169203331-01`;
+    const res = await gw.api('POST', '/mcp/ops_assistant', {
+      key: agent,
+      headers: { accept: 'application/json, text/event-stream', traceparent: CALLER },
+      body: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'get_service_status',
+          arguments: { service: 'payment-api' },
+          _meta: { traceparent: META },
+        },
+      },
+    });
+    expect(res.status).toBe(200);
+    await waitFor(() => named('toolgate.mcp', CALLER_TRACE).length === 1);
+    const [inbound] = named('toolgate.mcp', CALLER_TRACE);
+    expect(parentOf(inbound!)).toBe(CALLER_SPAN);
+    const [call] = named('toolgate.call', META_TRACE);
+    expect(parentOf(call!)).toBe('b7ad6b7169203331');
+    expect(call!.attributes).toMatchObject({ 'toolgate.face': 'mcp', 'toolgate.outcome': 'OK' });
+    // The request's span is linked, so the two traces lead to each other.
+    expect(call!.links.map((l) => l.context.spanId)).toEqual([idOf(inbound!)]);
+  });
+
   it('parks a call and resumes it, once approved, in the trace it was parked in', async () => {
     const parked = await invoke(
       'restart_service',

@@ -51,7 +51,9 @@ export function currentTraceparent(): string | undefined {
  * upstream that traces (SAP, NC, an OpenAPI service) joins the caller's trace. A no-op when not
  * tracing. Mutates and returns `headers`.
  */
-export function injectTraceparent<H extends Record<string, string>>(headers: H): H {
+export function injectTraceparent<H extends Record<string, string>>(
+  headers: H,
+): H & { traceparent?: string } {
   const value = currentTraceparent();
   if (value) (headers as Record<string, string>).traceparent = value;
   return headers;
