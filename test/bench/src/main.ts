@@ -12,10 +12,11 @@ import { inProcessOverhead } from './in-process.bench.js';
 import { mcpThroughput } from './mcp.bench.js';
 import { adapterChoice, restThroughput } from './rest.bench.js';
 import { agentRuns } from './runs.bench.js';
+import { tracingCost } from './tracing.bench.js';
 
 /**
  * `npm run bench`: prints tables of measured numbers. `--only <section>` runs one section
- * (inprocess, rest, adapter, audit, writer, approvals, console, runs, mcp);
+ * (inprocess, rest, adapter, audit, writer, approvals, console, runs, mcp, tracing);
  * `--duration <s>` sets the length of each load run (default 5 s); `--runs <n>` the number of
  * sequential runs the runs section times (default 500). TOOLGATE_BENCH_CPU_PROF=<dir> makes the
  * runs section's gateway write a CPU profile there (node --cpu-prof) when it stops.
@@ -57,6 +58,7 @@ async function main(): Promise<void> {
   if (!only || only === 'approvals') await onMariaDb(approvalLatency);
   if (!only || only === 'console') await consoleFirstRender(sqliteEnv());
   if (!only || only === 'runs') await onMariaDb((env) => agentRuns(env, durationS, timedRuns));
+  if (!only || only === 'tracing') await tracingCost(sqliteEnv(), durationS);
 }
 
 main().then(
