@@ -192,10 +192,13 @@ describe('traces across every hop (in-memory exporter)', () => {
     const res = await gw.api('POST', '/v1/agents/ops_assistant/runs', {
       key: agent,
       body: { input: '支付服务怎么样？' },
+      headers: { traceparent: CALLER },
     });
     expect(res.body.data.status).toBe('completed');
     await waitFor(() => named('toolgate.run').length === 1);
     const [run] = named('toolgate.run');
+    expect(traceOf(run!)).toBe(CALLER_TRACE);
+    expect(parentOf(run!)).toBe(CALLER_SPAN);
     expect(run!.attributes).toMatchObject({
       'toolgate.tenant': 'acme',
       'toolgate.agent_type': 'ops_assistant',

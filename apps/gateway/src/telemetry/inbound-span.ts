@@ -1,4 +1,4 @@
-import { ROOT_CONTEXT, SpanKind } from '@opentelemetry/api';
+import { context, ROOT_CONTEXT, SpanKind } from '@opentelemetry/api';
 import { traceparentOf } from '@toolgate/mcp';
 import { contextFromTraceparent, inSpan, TraceAttr, tracingEnabled } from '@toolgate/telemetry';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -34,4 +34,15 @@ export function inInboundSpan<T>(
       }
     },
   );
+}
+
+/**
+ * Runs `fn` with a caller's well-formed `traceparent` as the remote parent of the spans it starts
+ * (a Nest route with no server span of its own: `POST /v1/agents/:agentType/runs`, whose run span
+ * then joins the caller's trace). A plain call when not tracing or without a usable header.
+ */
+export function inCallerTrace<T>(traceparentHeader: unknown, fn: () => T): T {
+  if (!tracingEnabled()) return fn();
+  const caller = traceparentOf(traceparentHeader);
+  return caller ? context.with(contextFromTraceparent(caller, ROOT_CONTEXT), fn) : fn();
 }
