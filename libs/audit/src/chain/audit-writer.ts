@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { isRetryableTransactionError } from '@toolgate/database';
-import { inSpan, SpanName, TraceAttr } from '@toolgate/telemetry';
+import { inSpan, SpanName, TraceAttr, tracingEnabled } from '@toolgate/telemetry';
 import type { EntityManager } from 'typeorm';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import { CLOSING_EVENTS } from '../audit-event.js';
@@ -112,7 +112,8 @@ export class AuditWriter implements OnApplicationShutdown {
     deadlineMs = this.options.writeDeadlineMs,
     options: AppendOptions = {},
   ): Promise<EntryOutcome[]> {
-    // One span from the call's side: until its events are durable (ADR 019); none when not tracing.
+    if (!tracingEnabled()) return this.appendDurably(drafts, deadlineMs, options);
+    // One span from the call's side: until its events are durable (ADR 019).
     return inSpan(
       SpanName.AUDIT_WRITE,
       { attributes: { [TraceAttr.AUDIT_EVENTS]: drafts.map((d) => d.event) } },

@@ -1,5 +1,5 @@
 import { SpanKind } from '@opentelemetry/api';
-import { injectTraceparent, inSpan, TraceAttr } from '@toolgate/telemetry';
+import { injectTraceparent, inSpan, TraceAttr, tracingEnabled } from '@toolgate/telemetry';
 import { redact, secretFormsOf } from './redaction.js';
 import { UpstreamFormatError, UpstreamHttpError, UpstreamUnreachableError } from './upstream-errors.js';
 
@@ -142,6 +142,7 @@ export class JsonHttpClient {
    * (SAP, NC) joins the caller's trace. Without tracing, a plain fetch.
    */
   private fetchTraced(url: URL, init: RequestInit & { headers: Record<string, string> }): Promise<Response> {
+    if (!tracingEnabled()) return fetch(url, init);
     const attributes = {
       [TraceAttr.UPSTREAM]: this.options.name,
       [TraceAttr.HTTP_METHOD]: init.method ?? 'GET',
@@ -151,9 +152,8 @@ export class JsonHttpClient {
       `${init.method} ${this.options.name}`,
       { kind: SpanKind.CLIENT, attributes },
       async (span) => {
-        if (!span) return fetch(url, init);
         const response = await fetch(url, { ...init, headers: injectTraceparent({ ...init.headers }) });
-        span.setAttribute(TraceAttr.HTTP_STATUS, response.status);
+        span?.setAttribute(TraceAttr.HTTP_STATUS, response.status);
         return response;
       },
     );
