@@ -24,3 +24,5 @@ export type { WaitForOptions } from './wait.js';
 export { freePort } from './free-port.js';
 export { RedirectBrowser, startLoopbackIdp } from './oidc-provider.js';
 export type { IdpPerson, LoopbackIdp } from './oidc-provider.js';
+export { startOtlpReceiver } from './otlp-receiver.js';
+export type { OtlpReceiver, ReceivedSpan } from './otlp-receiver.js';

@@ -14,6 +14,7 @@ import { DemoBackendsModule, ErpToolsModule, OpsToolsModule } from '@toolgate/to
 import { UPSTREAMS_MIGRATIONS, UpstreamsModule } from '@toolgate/upstreams';
 import { ToolkitModule } from '@toolgate/toolkit';
 import { LoggerModule } from 'nestjs-pino';
+import { traceLogMixin } from './telemetry/log-trace-mixin.js';
 import { AdminHttpModule } from './admin/admin-http.module.js';
 import { AgentsHttpModule } from './agents/agents-http.module.js';
 import { McpHttpModule } from './mcp/mcp-http.module.js';
@@ -66,6 +67,8 @@ export class AppModule {
             autoLogging: settings.server.accessLog,
             quietReqLogger: true,
             redact: ['req.headers.authorization', 'req.headers.cookie'],
+            // trace_id on every line logged inside a traced request (ADR 019).
+            mixin: traceLogMixin,
           },
         }),
         DatabaseModule.forRoot({ ...settings.database, migrations: MIGRATIONS }),

@@ -2,10 +2,19 @@ import 'reflect-metadata';
 import { AdminKeyBootstrap } from '@toolgate/auth';
 import { createGateway } from './bootstrap.js';
 import { loadSettings, SettingsError } from './settings/settings.js';
+import { startTracingFromEnv } from './telemetry/tracing.js';
 
 async function main(): Promise<void> {
   const settings = loadSettings();
+  // Before the gateway is built: only when OTEL_EXPORTER_OTLP_ENDPOINT is set (ADR 019).
+  const tracing = startTracingFromEnv();
   const app = await createGateway(settings);
+  // Batched spans are flushed when the gateway closes (SIGTERM, SIGINT).
+  if (tracing)
+    app
+      .getHttpAdapter()
+      .getInstance()
+      .addHook('onClose', () => tracing.shutdown());
   await app.listen({ port: settings.server.port, host: settings.server.host });
   const base = (await app.getUrl()).replace('[::1]', 'localhost').replace('127.0.0.1', 'localhost');
   const lines = [

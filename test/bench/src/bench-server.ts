@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { ApiKeyService } from '@toolgate/auth';
 import { createGateway } from '../../../apps/gateway/src/bootstrap.js';
 import { loadSettings } from '../../../apps/gateway/src/settings/settings.js';
+import { startTracingFromEnv } from '../../../apps/gateway/src/telemetry/tracing.js';
 import { BenchToolsModule } from './bench-tools.js';
 import { BenchWideToolsModule } from './mcp-bench-tools.js';
 
@@ -17,6 +18,8 @@ async function main(): Promise<void> {
   });
   // The MCP section's 500-tool agent type (its tenant file is in the config dir only then).
   const wide = process.env.BENCH_WIDE_TOOLS === 'on' ? [BenchWideToolsModule] : [];
+  // As main.ts does: only with OTEL_EXPORTER_OTLP_ENDPOINT set (the tracing section).
+  const tracing = startTracingFromEnv();
   const app = await createGateway(settings, { imports: [BenchToolsModule, ...wide], quiet: true });
   await app.listen({ port: settings.server.port, host: '127.0.0.1' });
   const keys = app.get(ApiKeyService);
@@ -31,6 +34,7 @@ async function main(): Promise<void> {
   );
   const stop = async () => {
     await app.close();
+    await tracing?.shutdown();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop());

@@ -13,10 +13,11 @@ import { mcpThroughput } from './mcp.bench.js';
 import { adapterChoice, restThroughput } from './rest.bench.js';
 import { agentRuns } from './runs.bench.js';
 import { FigureCollector } from './summary.js';
+import { tracingCost } from './tracing.bench.js';
 
 /**
  * `npm run bench`: prints tables of measured numbers. `--only <section>` runs one section
- * (inprocess, rest, adapter, audit, writer, approvals, console, runs, mcp);
+ * (inprocess, rest, adapter, audit, writer, approvals, console, runs, mcp, tracing);
  * `--duration <s>` sets the length of each load run (default 5 s); `--runs <n>` the number of
  * sequential runs the runs section times (default 500). TOOLGATE_BENCH_CPU_PROF=<dir> makes the
  * runs section's gateway write a CPU profile there (node --cpu-prof) when it stops.
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
   if (!only || only === 'console') await consoleFirstRender(sqliteEnv());
   if (!only || only === 'runs') await onMariaDb((env) => agentRuns(env, durationS, timedRuns));
   figures.print();
+  if (!only || only === 'tracing') await tracingCost(sqliteEnv(), durationS);
 }
 
 main().then(

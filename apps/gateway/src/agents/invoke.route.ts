@@ -13,6 +13,8 @@ import { invokeBody, invokeQuery, type InvokeBody, type InvokeQuery } from '@too
 import { InvokeToolUseCase, type InvokeAnswer, type InvokeCommand } from './invoke-tool.usecase.js';
 import { ClientGoneSignal } from './client-gone-signal.js';
 import { SseStream } from './sse-stream.js';
+import { SpanName } from '@toolgate/telemetry';
+import { inInboundSpan } from '../telemetry/inbound-span.js';
 import {
   errorEnvelopeSchema,
   errorResponses,
@@ -130,7 +132,9 @@ export function registerInvokeRoute(app: NestFastifyApplication, bodyLimit: numb
         errorHandler: (err, request, reply) => void sendError(request, reply, err, bodyLimit),
       },
       (request: InvokeRequest, reply: FastifyReply) =>
-        handle(request, reply).catch((err: unknown) => sendError(request, reply, err, bodyLimit)),
+        inInboundSpan(SpanName.INVOKE, INVOKE_PATH, request, reply, () =>
+          handle(request, reply).catch((err: unknown) => sendError(request, reply, err, bodyLimit)),
+        ),
     );
 }
 

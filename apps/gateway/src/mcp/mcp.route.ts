@@ -17,6 +17,8 @@ import {
   type McpCaller,
   type McpReplyWriter,
 } from '@toolgate/mcp';
+import { SpanName } from '@toolgate/telemetry';
+import { inInboundSpan } from '../telemetry/inbound-span.js';
 import type { ErrorEnvelope } from '@toolgate/toolkit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { answerForError } from '../http/error-envelope.js';
@@ -109,8 +111,10 @@ export function registerMcpRoute(app: NestFastifyApplication, bodyLimit: number)
       },
     },
     (request: McpRequest, reply: FastifyReply) =>
-      handle(request, reply).catch((err: unknown) =>
-        sendRpcError(reply, err instanceof McpHttpError ? err : fromError(err, request, bodyLimit)),
+      inInboundSpan(SpanName.MCP, MCP_PATH, request, reply, () =>
+        handle(request, reply).catch((err: unknown) =>
+          sendRpcError(reply, err instanceof McpHttpError ? err : fromError(err, request, bodyLimit)),
+        ),
       ),
   );
   // The refusal carries the error envelope in `data`, like every other refusal of the route.

@@ -16,6 +16,7 @@ import { errorEnvelope, ErrorCode, ok, type Locale } from '@toolgate/toolkit';
 import type { FastifyReply } from 'fastify';
 import { RequestLocale } from '../http/request-locale.js';
 import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
+import { inCallerTrace } from '../telemetry/inbound-span.js';
 import { lastEventIdOf, streamRunEvents } from './run-event-stream.js';
 
 const READERS = ['agent', 'tenant_admin', 'auditor', 'platform_admin'] as const;
@@ -67,8 +68,10 @@ export class RunsController {
     @RequestLocale() locale: Locale,
     @Headers('accept') accept: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
+    @Headers('traceparent') traceparent?: string,
   ) {
-    const started = await this.runs.start(p, agentType, body, locale);
+    // The run's spans join the caller's trace (ADR 019).
+    const started = await inCallerTrace(traceparent, () => this.runs.start(p, agentType, body, locale));
     if (accept?.includes('text/event-stream')) {
       let parked = false;
       void started.done.then(({ outcome }) => (parked = outcome !== 'finished'));

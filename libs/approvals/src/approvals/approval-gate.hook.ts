@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { AuditTrail, PLATFORM_TENANT, runContextOf, TenantRedaction } from '@toolgate/audit';
 import { InstanceRegistry } from '@toolgate/database';
+import { currentTraceId, currentTraceparent } from '@toolgate/telemetry';
 import { BindingResolver, tenantApprovalSettingsSchema } from '@toolgate/tenancy';
 import {
   canonicalJson,
@@ -23,6 +24,12 @@ import { ApprovalEntity } from '../entities/approval.entity.js';
 import type { NewCallRecord } from '../calls/call-transitions.js';
 import { ApprovalEvents } from './approval-events.js';
 import { ApprovalRepository } from './approval.repository.js';
+
+/** `{ traceId }` of the active trace for an event's details (ADR 019), or nothing when not tracing. */
+function traceIdDetail(): { traceId?: string } {
+  const traceId = currentTraceId();
+  return traceId ? { traceId } : {};
+}
 
 /** The digest an approval is bound to: the tool, its implementation and the validated input. */
 export function actionDigest(tool: string, implementation: string, input: unknown): string {
@@ -116,6 +123,7 @@ export class ApprovalGate implements ToolCallHook {
       approvalId: p.approvalId,
       instanceId: this.instances.instanceId,
       face: call.request.face ?? null,
+      traceparent: currentTraceparent() ?? null,
     };
     const approval = Object.assign(new ApprovalEntity(), {
       id: p.approvalId,
@@ -161,6 +169,7 @@ export class ApprovalGate implements ToolCallHook {
             expiresAt: approval.expiresAt.toISOString(),
             inputDigest: digest,
             ...runContextOf(call),
+            ...traceIdDetail(),
           },
         },
       ]),

@@ -9,6 +9,7 @@ import { localeOfCall } from '../calls/call-view.js';
 import type { ToolCallEntity } from '../entities/tool-call.entity.js';
 import { actionDigest } from './approval-gate.hook.js';
 import { ApprovalRepository } from './approval.repository.js';
+import { inParkedCallTrace } from './parked-call-trace.js';
 
 /**
  * Runs an approved call exactly once, on whichever gateway claims it first: the stored validated
@@ -33,7 +34,8 @@ export class ApprovedCallRunner {
     if (await this.calls.claim(ref, this.instances.instanceId)) {
       const record = (await this.calls.find(ref))!;
       try {
-        await this.execute(record);
+        // In the trace the call was parked in, after its approval-wait span (ADR 019).
+        await inParkedCallTrace(record, () => this.execute(record));
       } catch (err) {
         this.logger.error(`approved call ${ref.callId} could not run`, err as Error);
         await this.calls.fail(ref, errorEnvelope(ErrorCode.INTERNAL_ERROR, localeOfCall(record)));

@@ -7,7 +7,8 @@ const SCHEMA = `CREATE TABLE tool_calls (
   implementation varchar(64) NOT NULL, session_id varchar(128) NOT NULL, idempotency_identity varchar(64),
   principal json NOT NULL, locale varchar(8) NOT NULL, status varchar(20) NOT NULL, input json,
   input_digest varchar(64), timeout_ms int NOT NULL, approval_mode varchar(8) NOT NULL, binding_version int,
-  approval_id varchar(64), envelope json, instance_id varchar(128), face varchar(8), created_at datetime(3) NOT NULL,
+  approval_id varchar(64), envelope json, instance_id varchar(128), face varchar(8), traceparent varchar(64),
+  created_at datetime(3) NOT NULL,
   updated_at datetime(3) NOT NULL, PRIMARY KEY (tenant_id, call_id))`;
 
 const record = (over: Partial<NewCallRecord> = {}): NewCallRecord => ({

@@ -28,6 +28,8 @@ export interface NewCallRecord extends CallRef {
   readonly instanceId: string | null;
   /** How the call came in (`rest`, `mcp`, `run`); an approved call runs later with the same. */
   readonly face: CallFace | null;
+  /** The trace a parked call was parked in (ADR 019); null when not tracing or not parked. */
+  readonly traceparent?: string | null;
 }
 
 const COLUMNS = [
@@ -50,6 +52,7 @@ const COLUMNS = [
   'envelope',
   'instance_id',
   'face',
+  'traceparent',
   'created_at',
   'updated_at',
 ] as const;
@@ -79,6 +82,7 @@ function insertValues(r: NewCallRecord, status: CallStatus, at: Date): unknown[]
     null,
     r.instanceId,
     r.face,
+    r.traceparent ?? null,
     t,
     t,
   ];

@@ -94,6 +94,10 @@ export class ToolCallEntity {
   @Column({ type: 'varchar', length: 8, nullable: true })
   face!: CallFace | null;
 
+  /** The W3C traceparent of the span that parked the call; its approval resumes in that trace. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  traceparent!: string | null;
+
   @Column({ name: 'created_at', ...dateTime3() })
   createdAt!: Date;
 

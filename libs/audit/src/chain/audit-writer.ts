@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { isRetryableTransactionError } from '@toolgate/database';
+import { inSpan, SpanName, TraceAttr, tracingEnabled } from '@toolgate/telemetry';
 import type { EntityManager } from 'typeorm';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import { CLOSING_EVENTS } from '../audit-event.js';
@@ -110,6 +111,20 @@ export class AuditWriter implements OnApplicationShutdown {
     drafts: readonly AuditEventDraft[],
     deadlineMs = this.options.writeDeadlineMs,
     options: AppendOptions = {},
+  ): Promise<EntryOutcome[]> {
+    if (!tracingEnabled()) return this.appendDurably(drafts, deadlineMs, options);
+    // One span from the call's side: until its events are durable (ADR 019).
+    return inSpan(
+      SpanName.AUDIT_WRITE,
+      { attributes: { [TraceAttr.AUDIT_EVENTS]: drafts.map((d) => d.event) } },
+      () => this.appendDurably(drafts, deadlineMs, options),
+    );
+  }
+
+  private appendDurably(
+    drafts: readonly AuditEventDraft[],
+    deadlineMs: number,
+    options: AppendOptions,
   ): Promise<EntryOutcome[]> {
     if (this.closed) return Promise.reject(new AuditUnavailableError('the gateway is shutting down'));
     return new Promise<EntryOutcome[]>((resolve, reject) => {

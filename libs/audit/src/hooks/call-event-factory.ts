@@ -6,6 +6,7 @@ import {
   type ToolCall,
   type ToolCallResult,
 } from '@toolgate/toolkit';
+import { currentTraceId } from '@toolgate/telemetry';
 import { PLATFORM_TENANT, type AuditActor } from '../audit-event.js';
 import { draftEvent, type AuditEventDraft, type DraftFields } from '../audit-fields.js';
 import type { Redactor } from '../redaction/redactor.js';
@@ -54,8 +55,11 @@ export class CallEventFactory {
     const r = call.request;
     const run = runContextOf(call);
     const face = faceOf(call);
+    // The trace the call ran in (ADR 019), so compliance can jump from an event to its trace.
+    const traceId = currentTraceId();
     // Inside the hashed details, not a column: the event hash format stays as it is.
-    const context = run || face ? { ...run, ...(face ? { face } : {}) } : null;
+    const context =
+      run || face || traceId ? { ...run, ...(face ? { face } : {}), ...(traceId ? { traceId } : {}) } : null;
     return draftEvent({
       tenantId: r.tenant?.id ?? PLATFORM_TENANT,
       callId: call.id,
@@ -72,7 +76,7 @@ export class CallEventFactory {
       occurredAt: new Date(),
       instanceId: this.instanceId,
       ...fields,
-      // Calls of agent runs say which run and step; calls say which face they came through.
+      // Calls of agent runs say which run and step; calls say which face and trace they came through.
       ...(context ? { details: { ...fields.details, ...context } } : {}),
     });
   }

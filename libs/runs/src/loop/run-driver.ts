@@ -7,6 +7,8 @@ import { TenantAuditPolicy } from '@toolgate/tenancy';
 import { RUNS_OPTIONS, type RunsOptions } from '../runs.options.js';
 import { RunRepository, type RunRef } from '../store/run.repository.js';
 import { RunLoop, type CreatedRun, type DriveResult, type FinishedRun } from './run-loop.js';
+import { runSpanAttributes } from './run-step-trace.js';
+import { inSpan, SpanName } from '@toolgate/telemetry';
 
 /**
  * Runs the loop of runs this gateway holds the lease of: renews the lease while the loop works,
@@ -69,8 +71,10 @@ export class RunDriver implements OnApplicationShutdown {
       Math.max(50, Math.floor(this.options.leaseMs / 3)),
     );
     renew.unref();
-    const done = this.loop
-      .drive(run, this.owner, controller.signal, created)
+    // One `toolgate.run` span per drive: a run resumed after an approval is a second drive.
+    const done = inSpan(SpanName.RUN, { attributes: runSpanAttributes(run) }, () =>
+      this.loop.drive(run, this.owner, controller.signal, created),
+    )
       .then(async (result) => {
         if (result.outcome === 'finished') await this.ended(ref, result.finished);
         return result;

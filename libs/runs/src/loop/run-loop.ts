@@ -38,6 +38,7 @@ import { RunEvents } from '../events/run-events.js';
 import { RunRepository, type RunEnding, type RunRef } from '../store/run.repository.js';
 import type { SettledStep } from '../store/run-sql.js';
 import { attemptCallId, FINAL_CALL_STATUSES, runCallId } from './run-ids.js';
+import { RunStepTrace } from './run-step-trace.js';
 import { limitReached } from './run-limits.js';
 import { buildMessages, modelTextOf, modelTextOfEnvelope, parseArguments } from './run-messages.js';
 import { RUN_MODEL_SOURCE, type RunModelSource } from './run-models.js';
@@ -102,6 +103,8 @@ interface Drive {
   finished?: FinishedRun;
   /** The session's earlier runs, read once per drive: they ended before this run was created. */
   history?: { input: string; output: string }[];
+  /** The drive's step spans (model call, then tool calls), when tracing. */
+  readonly trace: RunStepTrace;
 }
 
 /** What ending a run needs: a drive, or the start of one that could not be prepared. */
@@ -165,6 +168,7 @@ export class RunLoop {
     } finally {
       // A settled step no later write carried (the drive stopped): stored on its own.
       if (d?.settled) d.writes.push(this.runs.finishStep(d.ref, d.settled).catch(() => undefined));
+      d?.trace.close();
       await Promise.all(d?.writes ?? []);
       await events.flushed();
     }
@@ -220,6 +224,7 @@ export class RunLoop {
       writes: [],
       settled: null,
       ...(created?.newSession ? { history: [] } : {}),
+      trace: new RunStepTrace(run.runId),
       usage: { inputTokens: run.inputTokens, outputTokens: run.outputTokens },
     };
   }
@@ -230,7 +235,9 @@ export class RunLoop {
       const last = d.steps.at(-1);
       if (last && !last.finishedAt) {
         // The last stored turn has calls without an outcome: run them, or see how they were decided.
-        if ((await this.settleStep(d, last)) === 'parked') return this.park(d);
+        const settled = await d.trace.inStep(last.stepIndex, () => this.settleStep(d, last));
+        d.trace.close();
+        if (settled === 'parked') return this.park(d);
         // Not written here: the step's end goes with the drive's next write (the next turn, or the
         // run's end). A step whose calls all have their outcome is settled again, a no-op, by
         // whoever drives the run next if that write is lost.
@@ -261,14 +268,16 @@ export class RunLoop {
       const startedAt = new Date();
       let turn: ModelTurn;
       try {
-        turn = await d.client.complete({
-          model: d.model,
-          messages: this.messages(d, (d.history ??= await this.history(d.run))),
-          tools: d.tools,
-          parallelToolCalls: d.settings.maxParallelToolCalls > 1,
-          signal: d.signal,
-          onTextDelta: (delta) => d.emit('text_delta', { step: stepIndex, delta }),
-        });
+        turn = await d.trace.modelCall(stepIndex, d.run.model, async () =>
+          d.client.complete({
+            model: d.model,
+            messages: this.messages(d, (d.history ??= await this.history(d.run))),
+            tools: d.tools,
+            parallelToolCalls: d.settings.maxParallelToolCalls > 1,
+            signal: d.signal,
+            onTextDelta: (delta) => d.emit('text_delta', { step: stepIndex, delta }),
+          }),
+        );
       } catch (err) {
         if (d.signal.aborted) return this.interrupted(d);
         const e = err instanceof ModelError ? err : new ModelError('MODEL_UNAVAILABLE', String(err));

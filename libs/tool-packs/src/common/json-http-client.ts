@@ -1,3 +1,5 @@
+import { SpanKind } from '@opentelemetry/api';
+import { injectTraceparent, inSpan, TraceAttr, tracingEnabled } from '@toolgate/telemetry';
 import { redact, secretFormsOf } from './redaction.js';
 import { UpstreamFormatError, UpstreamHttpError, UpstreamUnreachableError } from './upstream-errors.js';
 
@@ -97,7 +99,7 @@ export class JsonHttpClient {
     let text: string;
     try {
       // redirect: 'manual' so credentials are never replayed to wherever a redirect points.
-      response = await fetch(url, {
+      response = await this.fetchTraced(url, {
         method,
         headers,
         body: payload || undefined,
@@ -132,6 +134,29 @@ export class JsonHttpClient {
         'a body that is not JSON',
       );
     }
+  }
+
+  /**
+   * The fetch in a client span (`toolgate.upstream`, method, host, status — never the path or
+   * query, which may carry input values), with `traceparent` injected so an upstream that traces
+   * (SAP, NC) joins the caller's trace. Without tracing, a plain fetch.
+   */
+  private fetchTraced(url: URL, init: RequestInit & { headers: Record<string, string> }): Promise<Response> {
+    if (!tracingEnabled()) return fetch(url, init);
+    const attributes = {
+      [TraceAttr.UPSTREAM]: this.options.name,
+      [TraceAttr.HTTP_METHOD]: init.method ?? 'GET',
+      [TraceAttr.SERVER_ADDRESS]: this.base.hostname,
+    };
+    return inSpan(
+      `${init.method} ${this.options.name}`,
+      { kind: SpanKind.CLIENT, attributes },
+      async (span) => {
+        const response = await fetch(url, { ...init, headers: injectTraceparent({ ...init.headers }) });
+        span?.setAttribute(TraceAttr.HTTP_STATUS, response.status);
+        return response;
+      },
+    );
   }
 
   private urlFor(path: string, query: JsonRequestOptions['query']): URL {

@@ -7,6 +7,8 @@ import { TOOLKIT_OPTIONS, type ToolkitOptions } from '../toolkit.options.js';
 import type { InputIssue } from '../schema/input-issue.js';
 import { invalidInputEnvelope, summarizeIssues } from '../schema/issue-messages.js';
 import { CallContext } from './call-context.js';
+import { tracedCall } from './call-span.js';
+import { tracingEnabled } from '@toolgate/telemetry';
 import type { ToolCallHook } from './call-hooks.js';
 import { findUnstorableInput } from './input-guard.js';
 import { labelText } from './labels.js';
@@ -82,7 +84,13 @@ export class ToolExecutor {
   }
 
   /** Runs one call through the whole pipeline. Never throws for anything a tool does. */
-  async run(request: ToolCallRequest): Promise<ToolCallResult> {
+  run(request: ToolCallRequest): Promise<ToolCallResult> {
+    // In its `toolgate.call` span when tracing is on (ADR 019); a plain call otherwise.
+    if (!tracingEnabled()) return this.runPipeline(request);
+    return tracedCall(request, () => this.runPipeline(request));
+  }
+
+  private async runPipeline(request: ToolCallRequest): Promise<ToolCallResult> {
     const startedAt = Date.now();
     const t0 = performance.now();
     const callId = request.callId ?? uuidv7(startedAt);

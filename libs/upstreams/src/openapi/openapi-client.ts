@@ -13,6 +13,7 @@ import { parseDocumentOffThread } from './openapi-parse-pool.js';
 import { OpenApiSourceError } from './openapi-source-error.js';
 import { buildRequest } from './openapi-request.js';
 import { readAnswer } from './openapi-response.js';
+import { currentTraceparent } from '@toolgate/telemetry';
 import { upstreamError } from './upstream-outcomes.js';
 
 /** How to reach an OpenAPI service: its document, and what every request to it carries. */
@@ -110,6 +111,9 @@ class OpenApiClient implements UpstreamClient {
     if (options.idempotencyKey && operation.plan.method !== 'GET' && operation.plan.method !== 'HEAD') {
       request.init.headers.set('idempotency-key', options.idempotencyKey);
     }
+    // Joins the caller's trace when tracing is on (ADR 019).
+    const traceparent = currentTraceparent();
+    if (traceparent) request.init.headers.set('traceparent', traceparent);
     const deadline = deadlineSignal(options.timeoutMs, options.signal);
     try {
       const response = await this.fetch(request.url, {
