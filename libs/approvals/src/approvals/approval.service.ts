@@ -10,10 +10,18 @@ import { ApprovalDecisions, type ApprovalDecision } from './approval-decisions.j
 import { toApprovalView, type ApprovalView } from './approval-view.js';
 import { ApprovalRepository } from './approval.repository.js';
 import { ApprovedCallRunner } from './approved-call.runner.js';
+import { ApprovalWakeups } from '../wakeups/approval-wakeups.js';
 
 const DECIDERS = new Set(['approver', 'tenant_admin']);
 
 type Outcome = 'approved' | 'partly' | 'denied' | 'expired';
+
+/** A decision's transaction: its outcome, and the approval and its decisions as it left them. */
+interface Decided {
+  readonly outcome: Outcome;
+  readonly approval: ApprovalEntity;
+  readonly decisions: ApprovalDecisionEntity[];
+}
 
 /**
  * Decisions on parked calls: by approvers or tenant admins of the call's tenant, never by the
@@ -30,6 +38,7 @@ export class ApprovalService {
     private readonly runner: ApprovedCallRunner,
     private readonly audit: AuditTrail,
     @Optional() private readonly decisions?: ApprovalDecisions,
+    @Optional() private readonly wakeups?: ApprovalWakeups,
   ) {}
 
   /** Tells this gateway's waiters (a parked run, an MCP task's result) that a call was decided. */
@@ -65,7 +74,11 @@ export class ApprovalService {
     return toApprovalView(a, await this.approvals.decisionsOf([a.id]));
   }
 
-  /** Approves or denies; an approval that completes runs the call and answers its outcome. */
+  /**
+   * Approves or denies; an approval that completes runs the call here and answers its outcome.
+   * What the decision's transaction read and wrote is handed on (to the runner, to the answer)
+   * rather than read again: each re-read is a round trip on the approver's wait.
+   */
   async decide(
     actor: CallPrincipal,
     approvalId: string,
@@ -74,15 +87,34 @@ export class ApprovalService {
   ) {
     const found = await this.findVisible(actor, approvalId);
     if (!this.mayDecide(actor, found.tenantId)) throw new ToolgateError(ErrorCode.FORBIDDEN);
-    const outcome = await this.approvals.decide(approvalId, (em, approval, decisions) =>
-      this.apply(em, approval, decisions, actor, decision, comment),
-    );
+    const ref = { tenantId: found.tenantId, callId: found.callId };
+    // Other gateways take the call over if this one dies between the commit and the claim. Sent
+    // before the transaction, awaited after it: no round trip of its own on the approver's wait.
+    const held = decision === 'approve' ? this.wakeups?.hold(ref) : undefined;
+    let decided: Decided | undefined;
+    try {
+      decided = await this.approvals.decide(approvalId, async (em, approval, decisions) => {
+        const outcome = await this.apply(em, approval, decisions, actor, decision, comment);
+        return { outcome, approval, decisions };
+      });
+    } finally {
+      await held;
+      if (held && decided?.outcome !== 'approved') this.wakeups?.release(ref);
+    }
+    const { outcome } = decided;
     if (outcome === 'expired')
       throw new ToolgateError(ErrorCode.APPROVAL_EXPIRED, { details: { approvalId, callId: found.callId } });
-    const ref = { tenantId: found.tenantId, callId: found.callId };
-    const call = outcome === 'approved' ? await this.runner.run(ref) : await this.calls.find(ref);
+    const call =
+      outcome === 'approved'
+        ? await this.runner.run(ref, { approval: decided.approval, decisions: decided.decisions }, () =>
+            this.wakeups?.release(ref),
+          )
+        : await this.calls.find(ref);
     if (outcome !== 'partly') this.announce({ ...ref, approvalId });
-    return { approval: await this.get(actor, approvalId), call: call ? toCallView(call) : null };
+    return {
+      approval: toApprovalView(decided.approval, decided.decisions),
+      call: call ? toCallView(call) : null,
+    };
   }
 
   private async apply(
@@ -114,19 +146,20 @@ export class ApprovalService {
         details: { reason: 'this approver has already decided; a second approver must be someone else' },
       });
     }
-    await em.insert(
-      ApprovalDecisionEntity,
-      Object.assign(new ApprovalDecisionEntity(), {
-        approvalId: approval.id,
-        approverId: actor.principalId,
-        approverRole: actor.role ?? 'unknown',
-        decision,
-        comment: comment ?? null,
-        decidedAt: now,
-      }),
-    );
+    const recorded = Object.assign(new ApprovalDecisionEntity(), {
+      approvalId: approval.id,
+      approverId: actor.principalId,
+      approverRole: actor.role ?? 'unknown',
+      decision,
+      comment: comment ?? null,
+      decidedAt: now,
+    });
+    await em.insert(ApprovalDecisionEntity, recorded);
     const approvals =
       decisions.filter((d) => d.decision === 'approve').length + (decision === 'approve' ? 1 : 0);
+    // The rows as they now stand, for the runner and the answer (ordered as decisionsOf reads them).
+    decisions.push(recorded);
+    decisions.sort((x, y) => x.decidedAt.getTime() - y.decidedAt.getTime());
     const outcome: Outcome =
       decision === 'deny' ? 'denied' : approvals >= approval.required ? 'approved' : 'partly';
     if (outcome !== 'partly') {
@@ -135,6 +168,7 @@ export class ApprovalService {
         { id: approval.id, status: 'pending' },
         { status: outcome, decidedAt: now },
       );
+      Object.assign(approval, { status: outcome, decidedAt: now });
     }
     const ref = { tenantId: approval.tenantId, callId: approval.callId };
     if (outcome === 'denied') {

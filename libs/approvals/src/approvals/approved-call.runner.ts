@@ -6,9 +6,17 @@ import { CallRecordRepository } from '../calls/call-record.repository.js';
 import { principalOf } from '../calls/stored-principal.js';
 import type { CallRef } from '../calls/call-transitions.js';
 import { localeOfCall } from '../calls/call-view.js';
+import type { ApprovalDecisionEntity } from '../entities/approval-decision.entity.js';
+import type { ApprovalEntity } from '../entities/approval.entity.js';
 import type { ToolCallEntity } from '../entities/tool-call.entity.js';
 import { actionDigest } from './approval-gate.hook.js';
 import { ApprovalRepository } from './approval.repository.js';
+
+/** An approval and its decisions as the decision's transaction left them. */
+export interface KnownApproval {
+  readonly approval: ApprovalEntity;
+  readonly decisions: readonly ApprovalDecisionEntity[];
+}
 
 /**
  * Runs an approved call exactly once, on whichever gateway claims it first: the stored validated
@@ -28,12 +36,17 @@ export class ApprovedCallRunner {
     private readonly instances: InstanceRegistry,
   ) {}
 
-  /** Claims and runs the call if nobody has; answers the call record as it stands afterwards. */
-  async run(ref: CallRef): Promise<ToolCallEntity | null> {
-    if (await this.calls.claim(ref, this.instances.instanceId)) {
+  /**
+   * Claims and runs the call if nobody has; answers the call record as it stands afterwards.
+   * `known`: its approval and decisions as the caller just wrote them (else read here);
+   * `claimed`: told once the claim is settled, won or lost.
+   */
+  async run(ref: CallRef, known?: KnownApproval, claimed?: () => void): Promise<ToolCallEntity | null> {
+    const won = await this.calls.claim(ref, this.instances.instanceId).finally(claimed);
+    if (won) {
       const record = (await this.calls.find(ref))!;
       try {
-        await this.execute(record);
+        await this.execute(record, known);
       } catch (err) {
         this.logger.error(`approved call ${ref.callId} could not run`, err as Error);
         await this.calls.fail(ref, errorEnvelope(ErrorCode.INTERNAL_ERROR, localeOfCall(record)));
@@ -42,10 +55,15 @@ export class ApprovedCallRunner {
     return this.calls.find(ref);
   }
 
-  private async execute(record: ToolCallEntity): Promise<void> {
+  private async execute(record: ToolCallEntity, known: KnownApproval | undefined): Promise<void> {
     const locale = localeOfCall(record);
     const ref = { tenantId: record.tenantId, callId: record.callId };
-    const approval = record.approvalId ? await this.approvals.find(record.approvalId) : null;
+    const approval =
+      known?.approval.id === record.approvalId
+        ? known.approval
+        : record.approvalId
+          ? await this.approvals.find(record.approvalId)
+          : null;
     // The registry plus the tenant's own (imported) tools; one blocked since the request (its
     // upstream definition changed, or it was removed) does not run on an old approval.
     const contract = (await this.resolver.lookupFor(record.tenantId)).get(record.tool);
@@ -72,7 +90,8 @@ export class ApprovedCallRunner {
       });
       return;
     }
-    const decisions = await this.approvals.decisionsOf([approval.id]);
+    const decisions =
+      known?.approval === approval ? known.decisions : await this.approvals.decisionsOf([approval.id]);
     const approver = [...decisions].reverse().find((d) => d.decision === 'approve');
     const principal = principalOf(record.principal);
     await this.executor.run({
