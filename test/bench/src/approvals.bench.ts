@@ -9,6 +9,18 @@ const PICKUP_ROUNDS = 5;
 const HELD_PER_ROUND = 4;
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
+/** Resolves once process `pid` no longer exists. */
+async function gone(pid: number): Promise<void> {
+  for (;;) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 type BenchGateway = Started<{ port: number; agentKey: string; approverKey: string }>;
 
 async function post(url: string, key: string, body: unknown, headers: Record<string, string> = {}) {
@@ -161,7 +173,7 @@ async function deadGatewayPickup(env: Record<string, string>): Promise<number> {
         await new Promise((r) => setTimeout(r, 2));
       }
       rounds.push(Number(process.hrtime.bigint() - t0) / 1e6);
-      await a.stop();
+      await gone(a.pid); // not a.stop(): it waits for an exit event a SIGKILLed child has already sent
     }
   } finally {
     await b.stop();
