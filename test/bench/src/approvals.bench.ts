@@ -135,8 +135,8 @@ async function roundTrips(env: Record<string, string>): Promise<number> {
 /**
  * Two gateways sharing Redis; gateway A holds approved calls (left as A leaves them when it dies
  * between its decision's commit and its claim) and is SIGKILLed: milliseconds from the kill until
- * gateway B has run every one of them, median over the rounds. Polling alone takes
- * `orphanAfterMs` (5 s) and up to one `pollMs` more.
+ * gateway B has claimed every one of them (picked up; the run that follows is a call like any
+ * other), median over the rounds. Polling alone takes `orphanAfterMs` (5 s) and up to a `pollMs` more.
  */
 async function deadGatewayPickup(env: Record<string, string>): Promise<number> {
   const prefix = `bench-${randomBytes(4).toString('hex')}`;
@@ -145,7 +145,7 @@ async function deadGatewayPickup(env: Record<string, string>): Promise<number> {
     startPinned('bench-server.js', cpu, { ...clusterEnv, TOOLGATE_INSTANCE_ID: id });
   const sql = await openRawSql({ kind: 'mariadb', url: env.DATABASE_URL!, drop: async () => undefined });
   const b = await start('bench-b', 1);
-  const rounds: number[] = [];
+  const rounds: { claimedMs: number; ranMs: number }[] = [];
   try {
     for (let round = 0; round < PICKUP_ROUNDS; round++) {
       const a = await start('bench-a', 0);
@@ -163,16 +163,21 @@ async function deadGatewayPickup(env: Record<string, string>): Promise<number> {
       const t0 = process.hrtime.bigint();
       process.kill(a.pid, 'SIGKILL');
       const marks = callIds.map(() => '?').join(', ');
+      let claimedMs: number | undefined;
       for (;;) {
-        const [row] = await sql.query<{ n: number }>(
-          `SELECT COUNT(*) AS n FROM tool_calls WHERE tenant_id = 'bench' AND status = 'succeeded' AND call_id IN (${marks})`,
+        const rows = await sql.query<{ status: string }>(
+          `SELECT status FROM tool_calls WHERE tenant_id = 'bench' AND call_id IN (${marks})`,
           callIds,
         );
-        if (Number(row?.n) === callIds.length) break;
-        if (process.hrtime.bigint() - t0 > 30_000_000_000n) throw new Error('held calls never ran');
+        const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+        if (claimedMs === undefined && rows.every((r) => r.status !== 'queued')) claimedMs = ms;
+        if (rows.every((r) => r.status === 'succeeded')) {
+          rounds.push({ claimedMs: claimedMs ?? ms, ranMs: ms });
+          break;
+        }
+        if (ms > 30_000) throw new Error('held calls never ran');
         await new Promise((r) => setTimeout(r, 2));
       }
-      rounds.push(Number(process.hrtime.bigint() - t0) / 1e6);
       await gone(a.pid); // not a.stop(): it waits for an exit event a SIGKILLed child has already sent
     }
   } finally {
@@ -180,9 +185,9 @@ async function deadGatewayPickup(env: Record<string, string>): Promise<number> {
     await sql.close();
   }
   printTable(
-    `Approved calls of a SIGKILLed gateway run by the other one, Redis (${HELD_PER_ROUND} calls a round)`,
-    ['round', 'all run after, ms'],
-    rounds.map((ms, i) => [String(i + 1), ms.toFixed(0)]),
+    `Approved calls of a SIGKILLed gateway taken over by the other one, Redis (${HELD_PER_ROUND} calls a round, ms after the kill)`,
+    ['round', 'all claimed (picked up)', 'all run and answered'],
+    rounds.map((r, i) => [String(i + 1), r.claimedMs.toFixed(0), r.ranMs.toFixed(0)]),
   );
-  return Math.round(median(rounds));
+  return Math.round(median(rounds.map((r) => r.claimedMs)));
 }
