@@ -132,11 +132,7 @@ function cluster(platformYaml?: string) {
         callIds,
       )
     ).map((r) => r.status);
-  /**
-   * An MCP task parked on `on`, its tasks/result waiting there, approved on `by`: ms from sending
-   * tasks/result to its answer. Polling cannot answer in less than the MCP poll interval (1 s from
-   * the request's arrival: it looks once, then waits that long), so less proves the wake-up.
-   */
+  /** An MCP task parked on `on`, its tasks/result waiting there, approved on `by`: ms from the approval's answer to the result. */
   const taskDecidedElsewhere = async (on: GatewayProcess, by: GatewayProcess) => {
     const client = await connect(on.url, state.agent);
     state.clients.push(client);
@@ -150,12 +146,12 @@ function cluster(platformYaml?: string) {
     const taskId = created.task.taskId;
     const approvalId = (await callApi(by.url, 'GET', `/v1/calls/${taskId}`, { key: state.agent })).body.data
       .approvalId as string;
-    const at = Date.now();
     const waiting = client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
     // The other process shows no sign that tasks/result is parked: give the request time to get there.
     await sleep(100);
     const approved = await approve(by, approvalId);
     expect(approved.body.data.call.status).toBe('succeeded');
+    const at = Date.now();
     const result = await waiting;
     expect(result).toMatchObject({ structuredContent: { service: 'payment-api', restarted: true } });
     return Date.now() - at;
@@ -178,8 +174,10 @@ describe.skipIf(testDatabaseKind() !== 'mariadb')('approval wake-ups across gate
 
   it('ends tasks/result on gateway A as soon as gateway B decides, well under the 1 s poll', async () => {
     const waits: number[] = [];
-    for (let i = 0; i < 3; i++) waits.push(await c.taskDecidedElsewhere(a, b));
-    for (const ms of waits) expect(ms).toBeLessThan(1_000);
+    for (let i = 0; i < 5; i++) waits.push(await c.taskDecidedElsewhere(a, b));
+    // By polling, gateway A answers once a second, wherever that falls after the approval: five
+    // answers each within 400 ms of it would be chance about once in a hundred runs (0.4^5).
+    for (const ms of waits) expect(ms).toBeLessThan(400);
   });
 
   it('runs the approved calls of a gateway killed before claiming them on another one, once, in well under a second', async () => {
