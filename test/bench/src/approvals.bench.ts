@@ -45,7 +45,7 @@ export async function approvalLatency(env: Record<string, string>): Promise<Reco
     [
       ['approve → result p50 ÷ fresh L1 call p50', approveToResultOverL1P50.toFixed(2), '≤ 1.3'],
       [
-        `dead gateway's approved calls all run (median of ${PICKUP_ROUNDS}), ms`,
+        `dead gateway's approved calls all picked up (median of ${PICKUP_ROUNDS}), ms`,
         deadGatewayPickupMs,
         '≤ 200',
       ],

@@ -91,6 +91,7 @@ export class RedisWakeups {
   private ticking = false;
   private firstPass = true;
   private failing = false;
+  private subscribed: Promise<void> = Promise.resolve();
 
   constructor(
     url: string,
@@ -120,9 +121,19 @@ export class RedisWakeups {
       if (!m || m.from === this.instanceId) return;
       this.handlers.decided({ tenantId: m.tenantId, approvalId: m.approvalId, callId: m.callId });
     });
-    this.subscriber.subscribe(this.channel).catch((err: Error) => this.failed(err));
+    this.subscribed = this.subscriber.subscribe(this.channel).then(
+      () => undefined,
+      (err: Error) => this.failed(err),
+    );
     this.timer = setInterval(() => void this.tick(), WAKEUP_TICK_MS);
     this.timer.unref();
+  }
+
+  /** Resolves once subscribed and connected (for tests: a gateway does not wait for Redis). */
+  async ready(): Promise<void> {
+    await this.subscribed;
+    if (this.commands.status !== 'ready')
+      await new Promise<void>((resolve) => this.commands.once('ready', () => resolve()));
   }
 
   private async tick(): Promise<void> {
@@ -154,6 +165,9 @@ export class RedisWakeups {
    * once it is claimed. Never rejects: a failure only means no fast take-over for this call.
    */
   async hold(ref: CallRef): Promise<void> {
+    // Leftovers of a previous run under this instance id are taken on the first pass only if no
+    // call of this run is held yet: that pass must never take this run's own calls.
+    this.firstPass = false;
     try {
       await this.commands
         .multi()
