@@ -5,6 +5,7 @@ export { callApi, startTestGateway, TEST_ADMIN_KEY } from './test-gateway.js';
 export type { ApiResponse, TestGateway } from './test-gateway.js';
 export { makeConfigDir } from './config-dir.js';
 export { openRawSql } from './raw-sql.js';
+export { leaveApprovedCallsHeld } from './held-approvals.js';
 export type { RawSql } from './raw-sql.js';
 export { TcpProxy } from './tcp-proxy.js';
 export { runLoad, startGatewayProcess, TOOLS_GATEWAY_MAIN } from './gateway-process.js';

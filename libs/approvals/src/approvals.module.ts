@@ -19,6 +19,7 @@ import { IdempotencyRecordEntity } from './entities/idempotency-record.entity.js
 import { ToolCallEntity } from './entities/tool-call.entity.js';
 import { IdempotencyRepository } from './idempotency/idempotency.repository.js';
 import { IdempotencyService } from './idempotency/idempotency.service.js';
+import { ApprovalWakeups } from './wakeups/approval-wakeups.js';
 
 const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<ApprovalsOptions>({
   optionsInjectionToken: APPROVALS_OPTIONS,
@@ -50,6 +51,7 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<ApprovalsOptio
     ApprovalDecisions,
     ApprovalEvents,
     ApprovedCallRunner,
+    ApprovalWakeups,
     ApprovalService,
     ApprovalsScheduler,
     IdempotencyRepository,

@@ -15,6 +15,13 @@ export interface ApprovalsOptions {
   readonly idempotencyWaitMs: number;
   /** Pause between two looks at the other request (each look is an INSERT and a SELECT). */
   readonly idempotencyPollMs: number;
+  /**
+   * Redis shared by the gateways (`REDIS_URL`): decisions wake waiters on every gateway, and
+   * approved calls a dead gateway held are taken over within a lease. Without it, polling only.
+   */
+  readonly redisUrl?: string;
+  /** Namespace of the Redis keys and channels (`TOOLGATE_REDIS_PREFIX`). */
+  readonly redisPrefix?: string;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;

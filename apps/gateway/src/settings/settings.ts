@@ -128,7 +128,12 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     },
     audit: auditSettings(file.audit, loadAuditKeyMaterial(env, e.TOOLGATE_DATA_DIR)),
     instances: { instanceId: e.TOOLGATE_INSTANCE_ID, ...FILE_DEFAULTS.instances, ...file.instances },
-    approvals: { ...FILE_DEFAULTS.approvals, ...file.approvals },
+    approvals: {
+      redisUrl: e.REDIS_URL,
+      redisPrefix: e.TOOLGATE_REDIS_PREFIX,
+      ...FILE_DEFAULTS.approvals,
+      ...file.approvals,
+    },
     quotas: {
       redisUrl: e.REDIS_URL,
       redisPrefix: e.TOOLGATE_REDIS_PREFIX,

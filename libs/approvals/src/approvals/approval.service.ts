@@ -12,6 +12,7 @@ import { ApprovalDecisions, type ApprovalDecision } from './approval-decisions.j
 import { toApprovalView, type ApprovalView } from './approval-view.js';
 import { ApprovalRepository } from './approval.repository.js';
 import { ApprovedCallRunner } from './approved-call.runner.js';
+import { ApprovalWakeups } from '../wakeups/approval-wakeups.js';
 
 const DECIDERS = new Set(['approver', 'tenant_admin']);
 
@@ -36,6 +37,13 @@ function deciderOf(actor: Decider): DecidedBy {
   };
 }
 
+/** A decision's transaction: its outcome, and the approval and its decisions as it left them. */
+interface Decided {
+  readonly outcome: Outcome;
+  readonly approval: ApprovalEntity;
+  readonly decisions: ApprovalDecisionEntity[];
+}
+
 /**
  * Decisions on parked calls: by approvers or tenant admins of the call's tenant, never by the
  * principal that asked (separation of duties); two distinct approvers where the tenant requires it
@@ -52,6 +60,7 @@ export class ApprovalService {
     private readonly audit: AuditTrail,
     @Optional() private readonly decisions?: ApprovalDecisions,
     @Optional() private readonly keys?: ApiKeyService,
+    @Optional() private readonly wakeups?: ApprovalWakeups,
   ) {}
 
   /**
@@ -101,7 +110,11 @@ export class ApprovalService {
     return toApprovalView(a, await this.approvals.decisionsOf([a.id]));
   }
 
-  /** Approves or denies; an approval that completes runs the call and answers its outcome. */
+  /**
+   * Approves or denies; an approval that completes runs the call here and answers its outcome.
+   * What the decision's transaction read and wrote is handed on (to the runner, to the answer)
+   * rather than read again: each re-read is a round trip on the approver's wait.
+   */
   async decide(
     actor: Decider,
     approvalId: string,
@@ -111,15 +124,34 @@ export class ApprovalService {
     const found = await this.findVisible(actor, approvalId);
     if (!this.mayDecide(actor, found.tenantId)) throw new ToolgateError(ErrorCode.FORBIDDEN);
     const people = await this.peopleOf(actor, found.requestedBy);
-    const outcome = await this.approvals.decide(approvalId, (em, approval, decisions) =>
-      this.apply(em, approval, decisions, { actor, people }, decision, comment),
-    );
+    const ref = { tenantId: found.tenantId, callId: found.callId };
+    // Other gateways take the call over if this one dies between the commit and the claim. Sent
+    // before the transaction, awaited after it: no round trip of its own on the approver's wait.
+    const held = decision === 'approve' ? this.wakeups?.hold(ref) : undefined;
+    let decided: Decided | undefined;
+    try {
+      decided = await this.approvals.decide(approvalId, async (em, approval, decisions) => {
+        const outcome = await this.apply(em, approval, decisions, { actor, people }, decision, comment);
+        return { outcome, approval, decisions };
+      });
+    } finally {
+      await held;
+      if (held && decided?.outcome !== 'approved') this.wakeups?.release(ref);
+    }
+    const { outcome } = decided;
     if (outcome === 'expired')
       throw new ToolgateError(ErrorCode.APPROVAL_EXPIRED, { details: { approvalId, callId: found.callId } });
-    const ref = { tenantId: found.tenantId, callId: found.callId };
-    const call = outcome === 'approved' ? await this.runner.run(ref) : await this.calls.find(ref);
+    const call =
+      outcome === 'approved'
+        ? await this.runner.run(ref, { approval: decided.approval, decisions: decided.decisions }, () =>
+            this.wakeups?.release(ref),
+          )
+        : await this.calls.find(ref);
     if (outcome !== 'partly') this.announce({ ...ref, approvalId });
-    return { approval: await this.get(actor, approvalId), call: call ? toCallView(call) : null };
+    return {
+      approval: toApprovalView(decided.approval, decided.decisions),
+      call: call ? toCallView(call) : null,
+    };
   }
 
   private async apply(
@@ -159,23 +191,24 @@ export class ApprovalService {
       });
     }
     const decider = deciderOf(actor);
-    await em.insert(
-      ApprovalDecisionEntity,
-      Object.assign(new ApprovalDecisionEntity(), {
-        approvalId: approval.id,
-        approverId: actor.principalId,
-        approverRole: actor.role ?? 'unknown',
-        approverType: decider.type,
-        approverName: decider.name?.slice(0, 200) ?? null,
-        approverEmail: decider.email?.slice(0, 320) ?? null,
-        approverPerson: people.decider,
-        decision,
-        comment: comment ?? null,
-        decidedAt: now,
-      }),
-    );
+    const recorded = Object.assign(new ApprovalDecisionEntity(), {
+      approvalId: approval.id,
+      approverId: actor.principalId,
+      approverRole: actor.role ?? 'unknown',
+      approverType: decider.type,
+      approverName: decider.name?.slice(0, 200) ?? null,
+      approverEmail: decider.email?.slice(0, 320) ?? null,
+      approverPerson: people.decider,
+      decision,
+      comment: comment ?? null,
+      decidedAt: now,
+    });
+    await em.insert(ApprovalDecisionEntity, recorded);
     const approvals =
       decisions.filter((d) => d.decision === 'approve').length + (decision === 'approve' ? 1 : 0);
+    // The rows as they now stand, for the runner and the answer (ordered as decisionsOf reads them).
+    decisions.push(recorded);
+    decisions.sort((x, y) => x.decidedAt.getTime() - y.decidedAt.getTime());
     const outcome: Outcome =
       decision === 'deny' ? 'denied' : approvals >= approval.required ? 'approved' : 'partly';
     if (outcome !== 'partly') {
@@ -184,6 +217,7 @@ export class ApprovalService {
         { id: approval.id, status: 'pending' },
         { status: outcome, decidedAt: now },
       );
+      Object.assign(approval, { status: outcome, decidedAt: now });
     }
     const ref = { tenantId: approval.tenantId, callId: approval.callId };
     // The call record names who decided it: the denier, or the approver whose approval completed it.

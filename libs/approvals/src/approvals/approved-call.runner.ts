@@ -6,10 +6,18 @@ import { CallRecordRepository } from '../calls/call-record.repository.js';
 import { principalOf } from '../calls/stored-principal.js';
 import type { CallRef } from '../calls/call-transitions.js';
 import { localeOfCall } from '../calls/call-view.js';
+import type { ApprovalDecisionEntity } from '../entities/approval-decision.entity.js';
+import type { ApprovalEntity } from '../entities/approval.entity.js';
 import type { ToolCallEntity } from '../entities/tool-call.entity.js';
 import { actionDigest } from './approval-gate.hook.js';
 import { ApprovalRepository } from './approval.repository.js';
 import { inParkedCallTrace } from './parked-call-trace.js';
+
+/** An approval and its decisions as the decision's transaction left them. */
+export interface KnownApproval {
+  readonly approval: ApprovalEntity;
+  readonly decisions: readonly ApprovalDecisionEntity[];
+}
 
 /**
  * Runs an approved call exactly once, on whichever gateway claims it first: the stored validated
@@ -29,13 +37,22 @@ export class ApprovedCallRunner {
     private readonly instances: InstanceRegistry,
   ) {}
 
-  /** Claims and runs the call if nobody has; answers the call record as it stands afterwards. */
-  async run(ref: CallRef): Promise<ToolCallEntity | null> {
-    if (await this.calls.claim(ref, this.instances.instanceId)) {
-      const record = (await this.calls.find(ref))!;
+  /**
+   * Claims and runs the call if nobody has; answers the call record as it stands afterwards.
+   * `known`: its approval and decisions as the caller just wrote them (else read here);
+   * `claimed`: told once the claim is settled, won or lost.
+   */
+  async run(ref: CallRef, known?: KnownApproval, claimed?: () => void): Promise<ToolCallEntity | null> {
+    // The record's stored request (input, principal, tool) does not change with the claim: read
+    // it beside the claim rather than after it, one round trip fewer on the approver's wait.
+    const [won, record] = await Promise.all([
+      this.calls.claim(ref, this.instances.instanceId).finally(claimed),
+      this.calls.find(ref),
+    ]);
+    if (won && record) {
       try {
         // In the trace the call was parked in, after its approval-wait span (ADR 019).
-        await inParkedCallTrace(record, () => this.execute(record));
+        await inParkedCallTrace(record, () => this.execute(record, known));
       } catch (err) {
         this.logger.error(`approved call ${ref.callId} could not run`, err as Error);
         await this.calls.fail(ref, errorEnvelope(ErrorCode.INTERNAL_ERROR, localeOfCall(record)));
@@ -44,17 +61,25 @@ export class ApprovedCallRunner {
     return this.calls.find(ref);
   }
 
-  private async execute(record: ToolCallEntity): Promise<void> {
+  private async execute(record: ToolCallEntity, known: KnownApproval | undefined): Promise<void> {
     const locale = localeOfCall(record);
     const ref = { tenantId: record.tenantId, callId: record.callId };
-    const approval = record.approvalId ? await this.approvals.find(record.approvalId) : null;
-    // The registry plus the tenant's own (imported) tools; one blocked since the request (its
-    // upstream definition changed, or it was removed) does not run on an old approval.
-    const contract = (await this.resolver.lookupFor(record.tenantId)).get(record.tool);
+    // Independent reads, side by side (most are cached; the first of a tenant's is not).
+    const [approval, lookup, agentType, connectors] = await Promise.all([
+      known?.approval.id === record.approvalId
+        ? known.approval
+        : record.approvalId
+          ? this.approvals.find(record.approvalId)
+          : null,
+      // The registry plus the tenant's own (imported) tools; one blocked since the request (its
+      // upstream definition changed, or it was removed) does not run on an old approval.
+      this.resolver.lookupFor(record.tenantId),
+      record.agentType ? this.resolver.agentType(record.tenantId, record.agentType) : undefined,
+      this.connectors.forTenant(record.tenantId),
+    ]);
+    const contract = lookup.get(record.tool);
     const implementation = contract?.implementations.get(record.implementation);
-    const blocked = record.agentType
-      ? (await this.resolver.agentType(record.tenantId, record.agentType))?.blocked?.get(record.tool)
-      : undefined;
+    const blocked = agentType?.blocked?.get(record.tool);
     if (!approval || approval.tenantId !== record.tenantId || !contract || !implementation || blocked) {
       const params = { tool: record.tool, agentType: record.agentType };
       await this.calls.fail(
@@ -74,7 +99,8 @@ export class ApprovedCallRunner {
       });
       return;
     }
-    const decisions = await this.approvals.decisionsOf([approval.id]);
+    const decisions =
+      known?.approval === approval ? known.decisions : await this.approvals.decisionsOf([approval.id]);
     const approver = [...decisions].reverse().find((d) => d.decision === 'approve');
     const principal = principalOf(record.principal);
     await this.executor.run({
@@ -101,7 +127,7 @@ export class ApprovedCallRunner {
           tenantId: record.tenantId,
         },
       },
-      connectors: await this.connectors.forTenant(record.tenantId),
+      connectors,
       idempotencyIdentity: record.idempotencyIdentity ?? undefined,
       face: record.face ?? undefined,
       attributes: { approvalId: approval.id },
