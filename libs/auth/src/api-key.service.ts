@@ -128,7 +128,9 @@ export class ApiKeyService {
     const match = BEARER.exec(authorization ?? '');
     if (!match) throw new ToolgateError(ErrorCode.UNAUTHENTICATED);
     const cached = this.principals.get(hashKeySecret(match[1]!));
-    if (cached instanceof Promise) return this.authorize(authorization, roles);
+    // The cache answers a new promise per `get`: this one must be the one awaited (a second lookup
+    // would leave it unhandled when the database is down).
+    if (cached instanceof Promise) return this.settle(cached).then((p) => allowed(p, roles));
     return allowed(cached ?? null, roles);
   }
 
@@ -138,7 +140,11 @@ export class ApiKeyService {
    */
   async authenticate(secret: string): Promise<Principal | null> {
     const cached = this.principals.get(hashKeySecret(secret));
-    if (!(cached instanceof Promise)) return cached ?? null;
+    return cached instanceof Promise ? this.settle(cached) : (cached ?? null);
+  }
+
+  /** A key's lookup in the store, bounded; a failure refuses the request with NOT_READY. */
+  private async settle(lookup: Promise<Principal | undefined>): Promise<Principal | null> {
     let timer: NodeJS.Timeout | undefined;
     // The cache bounds a refresh; this bounds a key's first lookup too.
     const deadline = new Promise<never>((_, reject) => {
@@ -148,7 +154,7 @@ export class ApiKeyService {
       );
     });
     try {
-      return (await Promise.race([cached, deadline])) ?? null;
+      return (await Promise.race([lookup, deadline])) ?? null;
     } catch (err) {
       this.logger.warn(`refusing a request: the key could not be checked: ${(err as Error).message}`);
       throw new ToolgateError(ErrorCode.NOT_READY, {
