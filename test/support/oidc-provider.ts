@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Provider from 'oidc-provider';
 
 /** A person the loopback IdP knows. */
 export interface IdpPerson {
@@ -39,6 +38,9 @@ export async function startLoopbackIdp(
   const clientId = 'toolgate-console';
   const clientSecret = 'loopback-client-secret-0123456789';
 
+  // Loaded here, not at the top: every spec imports test support, and only the SSO specs need the
+  // provider (and its runtime warning on Node 20).
+  const { default: Provider } = await import('oidc-provider');
   const provider = new Provider(issuer, {
     clients: [
       {

@@ -5,19 +5,9 @@ import type { ApprovalMessage, MessageKind } from '../channels/approval-message.
 import { NOTIFICATIONS_OPTIONS, type NotificationsOptions } from '../notifications.options.js';
 
 /** The approval fields a message is made of (an approval row, or an approval view). */
-export interface ApprovalFacts {
-  readonly tenantId: string;
-  readonly approvalId: string;
-  readonly callId: string;
-  readonly tool: string;
-  readonly riskLevel: string;
-  readonly agentType: string | null;
-  readonly input: unknown;
-  readonly prompt: string;
-  readonly requestedBy: string;
-  readonly status: string;
+export type ApprovalFacts = Omit<ApprovalMessage, 'kind' | 'link' | 'expiresAt'> & {
   readonly expiresAt: Date;
-}
+};
 
 /** Builds messages from approvals: the console link, and the input redacted by the audit lib. */
 @Injectable()
