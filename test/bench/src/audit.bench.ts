@@ -87,7 +87,7 @@ export async function writerThroughput(
   env: Record<string, string>,
   total = 200_000,
   callers = 1024,
-): Promise<number> {
+): Promise<{ writerEventsPerSec: number }> {
   const settings = loadSettings({ ...env, TOOLGATE_LOG_LEVEL: 'warn', TOOLGATE_DEMO: 'off' });
   const app = await createGateway(settings, { imports: [BenchToolsModule], quiet: true });
   await app.init();
@@ -122,5 +122,5 @@ export async function writerThroughput(
       ],
     ],
   );
-  return rate;
+  return { writerEventsPerSec: rate };
 }
