@@ -176,3 +176,8 @@ export function medianRun(r: Run[]): Run {
     cpuUsPerReq: median(r.map((x) => x.cpuUsPerReq)),
   };
 }
+
+/** A load run as a table row: label, req/s, p50, p99, server CPU per request, errors, then `extra`. */
+export function runRow(label: string, r: Run, ...extra: string[]): (string | number)[] {
+  return [label, r.rps, r.p50Ms, r.p99Ms, r.cpuUsPerReq, r.errors + r.non2xx, ...extra];
+}

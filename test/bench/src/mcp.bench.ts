@@ -7,6 +7,7 @@ import {
   SERVER_CPU,
   startPinned,
   type Run,
+  runRow,
 } from './bench-support.js';
 import { BENCH_TENANT_YAML } from './bench-tools.js';
 import { BENCH_WIDE_TENANT_YAML, WIDE_TOOL_COUNT } from './mcp-bench-tools.js';
@@ -128,26 +129,17 @@ export async function mcpThroughput(
   const results: Record<string, Run> = {};
   for (const [name, r] of Object.entries(runs)) results[name] = medianRun(r);
   const m = results.mcp!;
-  const row = (label: string, r: Run, ratio: string) => [
-    label,
-    r.rps,
-    r.p50Ms,
-    r.p99Ms,
-    r.cpuUsPerReq,
-    r.errors + r.non2xx,
-    ratio,
-  ];
   printTable(
     `MCP tools/call of the L0 no-op, c=${CONNECTIONS}: median of ${ROUNDS} alternating ${durationS} s runs (servers on core ${SERVER_CPU}, autocannon on core ${LOAD_CPU})`,
     ['target', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'errors', 'MCP req/s ÷ target'],
     [
-      row('Toolgate MCP tools/call (POST /mcp/bench)', m, '—'),
-      row(
+      runRow('Toolgate MCP tools/call (POST /mcp/bench)', m, '—'),
+      runRow(
         'Toolgate REST invoke, same tool, same server',
         results.rest!,
         `${(m.rps / results.rest!.rps).toFixed(2)}× (target ≥ 0.7×)`,
       ),
-      row(
+      runRow(
         'SDK stateless Streamable HTTP example',
         results.sdk!,
         `${(m.rps / results.sdk!.rps).toFixed(2)}× (target ≥ 5×)`,

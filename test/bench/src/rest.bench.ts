@@ -6,6 +6,7 @@ import {
   SERVER_CPU,
   startPinned,
   type Run,
+  runRow,
 } from './bench-support.js';
 
 const ROUNDS = 3;
@@ -62,20 +63,10 @@ export async function restThroughput(
     const g = results[`governed c${c}`]!;
     const b = results[`bare c${c}`]!;
     const p = results[`plain c${c}`]!;
-    const row = (label: string, r: Run, ratio: string) => [
-      `c=${c}`,
-      label,
-      r.rps,
-      r.p50Ms,
-      r.p99Ms,
-      r.cpuUsPerReq,
-      r.errors + r.non2xx,
-      ratio,
-    ];
     return [
-      row('governed invoke (Toolgate, L0 no-op)', g, '—'),
-      row('bare Nest route, same server, same JSON', b, `${(g.rps / b.rps).toFixed(2)}× (target ≥ 1.0×)`),
-      row('plain Fastify + Zod + timeout race', p, `${(g.rps / p.rps).toFixed(2)}× (target ≥ 0.8×)`),
+      runRow('governed invoke (Toolgate, L0 no-op)', g, '—'),
+      runRow('bare Nest route, same server, same JSON', b, `${(g.rps / b.rps).toFixed(2)}× (target ≥ 1.0×)`),
+      runRow('plain Fastify + Zod + timeout race', p, `${(g.rps / p.rps).toFixed(2)}× (target ≥ 0.8×)`),
     ];
   });
   printTable(
@@ -118,13 +109,12 @@ export async function adapterChoice(durationS: number): Promise<Record<string, R
   }
   const results: Record<string, Run> = {};
   for (const [name, r] of Object.entries(runs)) results[name] = medianRun(r);
-  const row = (label: string, r: Run) => [label, r.rps, r.p50Ms, r.p99Ms, r.cpuUsPerReq, r.errors + r.non2xx];
   printTable(
     `HTTP adapter: the smallest Nest app, one POST route, c=64, median of ${ROUNDS} alternating ${durationS} s runs`,
     ['adapter', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'errors'],
     [
-      row('@nestjs/platform-express (Express 5)', results.express!),
-      row('@nestjs/platform-fastify (Fastify 5)', results.fastify!),
+      runRow('@nestjs/platform-express (Express 5)', results.express!),
+      runRow('@nestjs/platform-fastify (Fastify 5)', results.fastify!),
     ],
   );
   return results;

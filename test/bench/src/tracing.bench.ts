@@ -7,6 +7,7 @@ import {
   SERVER_CPU,
   startPinned,
   type Run,
+  runRow,
 } from './bench-support.js';
 
 const ROUNDS = 3;
@@ -49,21 +50,12 @@ export async function tracingCost(
   }
   const off = medianRun(runs.off!);
   const on = medianRun(runs.on!);
-  const row = (label: string, r: Run, ratio: string) => [
-    label,
-    r.rps,
-    r.p50Ms,
-    r.p99Ms,
-    r.cpuUsPerReq,
-    r.errors + r.non2xx,
-    ratio,
-  ];
   printTable(
     `Tracing cost, governed L0 no-op invoke: c=${CONNECTIONS}, median of ${ROUNDS} alternating ${durationS} s runs (servers on core ${SERVER_CPU}, autocannon on core ${LOAD_CPU}); ${receiver.spans.length} spans received`,
     ['tracing', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'errors', 'req/s ÷ off'],
     [
-      row('off (no OTEL_EXPORTER_OTLP_ENDPOINT)', off, '—'),
-      row('on (OTLP/HTTP, every request sampled)', on, `${(on.rps / off.rps).toFixed(2)}×`),
+      runRow('off (no OTEL_EXPORTER_OTLP_ENDPOINT)', off, '—'),
+      runRow('on (OTLP/HTTP, every request sampled)', on, `${(on.rps / off.rps).toFixed(2)}×`),
     ],
   );
   return { off, on };
