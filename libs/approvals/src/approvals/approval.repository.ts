@@ -7,6 +7,11 @@ import { ApprovalEntity, type ApprovalStatus } from '../entities/approval.entity
 import { ApprovalGrantEntity } from '../entities/approval-grant.entity.js';
 import { CallRecordRepository } from '../calls/call-record.repository.js';
 import type { NewCallRecord } from '../calls/call-transitions.js';
+import { ErrorCode, ToolgateError } from '@toolgate/toolkit';
+
+/** An approval that does not exist and one the caller may not see answer alike. */
+export const approvalNotFound = (approvalId: string): ToolgateError =>
+  new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `approval ${approvalId}` } });
 
 /** Who a `once` grant belongs to: one principal in one session of one tenant. */
 export interface GrantHolder {
@@ -99,8 +104,9 @@ export class ApprovalRepository {
   }
 
   /**
-   * Records one approver's decision and moves the approval on, in one transaction: `decided` runs
-   * with the approval locked (its status re-read), and says what to write.
+   * Records one approver's decision and moves the approval on, in one transaction: `work` runs
+   * with the approval locked (its status re-read), and says what to write. An approval that does
+   * not exist is NOT_FOUND.
    */
   async decide<T>(
     approvalId: string,
@@ -110,7 +116,7 @@ export class ApprovalRepository {
       const lock =
         em.connection.options.type === 'mysql' ? { lock: { mode: 'pessimistic_write' as const } } : {};
       const approval = await em.getRepository(ApprovalEntity).findOne({ where: { id: approvalId }, ...lock });
-      if (!approval) throw new Error(`approval ${approvalId} vanished`);
+      if (!approval) throw approvalNotFound(approvalId);
       const decisions = await em.getRepository(ApprovalDecisionEntity).find({ where: { approvalId } });
       return work(em, approval, decisions);
     });

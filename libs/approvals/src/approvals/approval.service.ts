@@ -7,10 +7,11 @@ import { localeOfCall, toCallView } from '../calls/call-view.js';
 import { CallRecordRepository } from '../calls/call-record.repository.js';
 import { ApprovalDecisionEntity } from '../entities/approval-decision.entity.js';
 import { ApprovalEntity, type ApprovalStatus } from '../entities/approval.entity.js';
-import { ToolCallEntity, type DecidedBy } from '../entities/tool-call.entity.js';
+import type { DecidedBy } from '../entities/tool-call.entity.js';
+import type { CallRef } from '../calls/call-transitions.js';
 import { ApprovalDecisions, type ApprovalDecision } from './approval-decisions.js';
 import { toApprovalView, type ApprovalView } from './approval-view.js';
-import { ApprovalRepository } from './approval.repository.js';
+import { approvalNotFound, ApprovalRepository } from './approval.repository.js';
 import { ApprovedCallRunner } from './approved-call.runner.js';
 import { ApprovalWakeups } from '../wakeups/approval-wakeups.js';
 
@@ -121,36 +122,41 @@ export class ApprovalService {
     decision: 'approve' | 'deny',
     comment: string | undefined,
   ) {
-    const found = await this.findVisible(actor, approvalId);
-    if (!this.mayDecide(actor, found.tenantId)) throw new ToolgateError(ErrorCode.FORBIDDEN);
-    const people = await this.peopleOf(actor, found.requestedBy);
-    const ref = { tenantId: found.tenantId, callId: found.callId };
-    // Other gateways take the call over if this one dies between the commit and the claim. Sent
-    // before the transaction, awaited after it: no round trip of its own on the approver's wait.
-    const held = decision === 'approve' ? this.wakeups?.hold(ref) : undefined;
+    let ref: CallRef | undefined;
+    let held: Promise<void> | undefined;
     let decided: Decided | undefined;
     try {
+      // Visibility and permission are checked on the row the transaction locks: no read of its
+      // own before it (one round trip fewer on the approver's wait).
       decided = await this.approvals.decide(approvalId, async (em, approval, decisions) => {
+        if (!this.visibleTo(actor, approval)) throw approvalNotFound(approvalId);
+        if (!this.mayDecide(actor, approval.tenantId)) throw new ToolgateError(ErrorCode.FORBIDDEN);
+        ref = { tenantId: approval.tenantId, callId: approval.callId };
+        // Other gateways take the call over if this one dies between the commit and the claim.
+        // Sent now, awaited after the commit: no round trip of its own on the approver's wait.
+        if (decision === 'approve') held ??= this.wakeups?.hold(ref);
+        const people = await this.peopleOf(actor, approval.requestedBy);
         const outcome = await this.apply(em, approval, decisions, { actor, people }, decision, comment);
         return { outcome, approval, decisions };
       });
     } finally {
       await held;
-      if (held && decided?.outcome !== 'approved') this.wakeups?.release(ref);
+      if (held && ref && decided?.outcome !== 'approved') this.wakeups?.release(ref);
     }
     const { outcome } = decided;
+    const call = { tenantId: decided.approval.tenantId, callId: decided.approval.callId };
     if (outcome === 'expired')
-      throw new ToolgateError(ErrorCode.APPROVAL_EXPIRED, { details: { approvalId, callId: found.callId } });
-    const call =
+      throw new ToolgateError(ErrorCode.APPROVAL_EXPIRED, { details: { approvalId, callId: call.callId } });
+    const record =
       outcome === 'approved'
-        ? await this.runner.run(ref, { approval: decided.approval, decisions: decided.decisions }, () =>
-            this.wakeups?.release(ref),
+        ? await this.runner.run(call, { approval: decided.approval, decisions: decided.decisions }, () =>
+            this.wakeups?.release(call),
           )
-        : await this.calls.find(ref);
-    if (outcome !== 'partly') this.announce({ ...ref, approvalId });
+        : await this.calls.find(call);
+    if (outcome !== 'partly') this.announce({ ...call, approvalId });
     return {
       approval: toApprovalView(decided.approval, decided.decisions),
-      call: call ? toCallView(call) : null,
+      call: record ? toCallView(record) : null,
     };
   }
 
@@ -220,19 +226,24 @@ export class ApprovalService {
       Object.assign(approval, { status: outcome, decidedAt: now });
     }
     const ref = { tenantId: approval.tenantId, callId: approval.callId };
-    // The call record names who decided it: the denier, or the approver whose approval completed it.
-    if (outcome !== 'partly') await em.update(ToolCallEntity, ref, { decidedBy: decider });
+    // The call record names who decided it (the denier, or the approver whose approval completed
+    // it) in the statement that moves it on.
     if (outcome === 'denied') {
       const locale = await this.localeOf(em, ref);
-      await this.calls.deny(em, ref, {
-        ...errorEnvelope(ErrorCode.APPROVAL_DENIED, locale),
-        callId: approval.callId,
-        approvalId: approval.id,
-        details: { comment: comment ?? null },
-      });
+      await this.calls.deny(
+        em,
+        ref,
+        {
+          ...errorEnvelope(ErrorCode.APPROVAL_DENIED, locale),
+          callId: approval.callId,
+          approvalId: approval.id,
+          details: { comment: comment ?? null },
+        },
+        decider,
+      );
     }
     if (outcome === 'approved') {
-      await this.calls.queue(em, ref);
+      await this.calls.queue(em, ref, decider);
       if (approval.mode === 'once') {
         await this.approvals.grant(
           em,
@@ -283,12 +294,18 @@ export class ApprovalService {
         { status: 'denied', decidedAt: now },
       );
       const ref = { tenantId: approval.tenantId, callId: approval.callId };
-      await this.calls.deny(em, ref, {
-        ...errorEnvelope(ErrorCode.APPROVAL_DENIED, await this.localeOf(em, ref)),
-        callId: approval.callId,
-        approvalId: approval.id,
-        details: { reason },
-      });
+      // Denied by the platform: no person decided it.
+      await this.calls.deny(
+        em,
+        ref,
+        {
+          ...errorEnvelope(ErrorCode.APPROVAL_DENIED, await this.localeOf(em, ref)),
+          callId: approval.callId,
+          approvalId: approval.id,
+          details: { reason },
+        },
+        null,
+      );
       await this.audit.recordIn(em, [
         {
           event: 'approval_decided',
@@ -362,12 +379,15 @@ export class ApprovalService {
     return record ? localeOfCall(record) : 'zh-CN';
   }
 
-  /** The approval, if the actor may see it (its tenant's, or any for platform admins); else NOT_FOUND. */
+  /** Whether the actor may see the approval: its tenant's, or any for platform admins. */
+  private visibleTo(actor: CallPrincipal, a: ApprovalEntity | null): a is ApprovalEntity {
+    return !!a && (actor.role === 'platform_admin' || a.tenantId === actor.tenantId);
+  }
+
+  /** The approval, if the actor may see it; else NOT_FOUND. */
   private async findVisible(actor: CallPrincipal, approvalId: string): Promise<ApprovalEntity> {
     const a = await this.approvals.find(approvalId);
-    if (!a || !(actor.role === 'platform_admin' || a.tenantId === actor.tenantId)) {
-      throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `approval ${approvalId}` } });
-    }
+    if (!this.visibleTo(actor, a)) throw approvalNotFound(approvalId);
     return a;
   }
 }

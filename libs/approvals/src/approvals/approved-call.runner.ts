@@ -43,8 +43,11 @@ export class ApprovedCallRunner {
    * `claimed`: told once the claim is settled, won or lost.
    */
   async run(ref: CallRef, known?: KnownApproval, claimed?: () => void): Promise<ToolCallEntity | null> {
-    // The record's stored request (input, principal, tool) does not change with the claim: read
-    // it beside the claim rather than after it, one round trip fewer on the approver's wait.
+    // The record's stored request (input, principal, tool) does not change with the claim, nor do
+    // the tenant's tools: read them beside the claim rather than after it (round trips on the
+    // approver's wait). The tools are read fresh: see execute.
+    const tenantTools = this.resolver.lookupFor(ref.tenantId);
+    tenantTools.catch(() => undefined); // a lost claim never reads it; execute reports it otherwise
     const [won, record] = await Promise.all([
       this.calls.claim(ref, this.instances.instanceId).finally(claimed),
       this.calls.find(ref),
@@ -52,7 +55,7 @@ export class ApprovedCallRunner {
     if (won && record) {
       try {
         // In the trace the call was parked in, after its approval-wait span (ADR 019).
-        await inParkedCallTrace(record, () => this.execute(record, known));
+        await inParkedCallTrace(record, () => this.execute(record, known, tenantTools));
       } catch (err) {
         this.logger.error(`approved call ${ref.callId} could not run`, err as Error);
         await this.calls.fail(ref, errorEnvelope(ErrorCode.INTERNAL_ERROR, localeOfCall(record)));
@@ -61,7 +64,11 @@ export class ApprovedCallRunner {
     return this.calls.find(ref);
   }
 
-  private async execute(record: ToolCallEntity, known: KnownApproval | undefined): Promise<void> {
+  private async execute(
+    record: ToolCallEntity,
+    known: KnownApproval | undefined,
+    tenantTools: ReturnType<BindingResolver['lookupFor']>,
+  ): Promise<void> {
     const locale = localeOfCall(record);
     const ref = { tenantId: record.tenantId, callId: record.callId };
     // Independent reads, side by side (most are cached; the first of a tenant's is not).
@@ -73,7 +80,7 @@ export class ApprovedCallRunner {
           : null,
       // The registry plus the tenant's own (imported) tools; one blocked since the request (its
       // upstream definition changed, or it was removed) does not run on an old approval.
-      this.resolver.lookupFor(record.tenantId),
+      tenantTools,
       record.agentType ? this.resolver.agentType(record.tenantId, record.agentType) : undefined,
       this.connectors.forTenant(record.tenantId),
     ]);

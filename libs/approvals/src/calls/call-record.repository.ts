@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { SqlStatement } from '@toolgate/audit';
 import { TransactionRunner } from '@toolgate/database';
 import { In, LessThan, type DataSource, type EntityManager } from 'typeorm';
-import { ToolCallEntity } from '../entities/tool-call.entity.js';
+import { ToolCallEntity, type DecidedBy } from '../entities/tool-call.entity.js';
 import { CallTransitions, type CallRef, type NewCallRecord } from './call-transitions.js';
 
 /** A structured query result: TypeORM reports affected rows this way on both drivers. */
@@ -56,26 +56,35 @@ export class CallRecordRepository {
     return this.apply(em, CallTransitions.park(record));
   }
 
-  queue(em: EntityManager, ref: CallRef): Promise<boolean> {
-    return this.apply(em, CallTransitions.queue(ref));
+  /** Approved, `decidedBy` the approver whose approval completed it. */
+  queue(em: EntityManager, ref: CallRef, decidedBy: DecidedBy): Promise<boolean> {
+    return this.apply(em, CallTransitions.queue(ref, decidedBy));
   }
 
-  deny(em: EntityManager, ref: CallRef, envelope: unknown): Promise<boolean> {
-    return this.apply(em, CallTransitions.deny(ref, envelope));
+  deny(em: EntityManager, ref: CallRef, envelope: unknown, decidedBy: DecidedBy | null): Promise<boolean> {
+    return this.apply(em, CallTransitions.deny(ref, envelope, decidedBy));
   }
 
   expire(em: EntityManager, ref: CallRef, envelope: unknown): Promise<boolean> {
     return this.apply(em, CallTransitions.expire(ref, envelope));
   }
 
-  /** Takes an approved call for this gateway: true for exactly one caller, whichever process asks first. */
+  /**
+   * Takes an approved call for this gateway: true for exactly one caller, whichever process asks
+   * first. One statement in one round trip (it is on the approver's wait).
+   */
   claim(ref: CallRef, instanceId: string): Promise<boolean> {
-    return this.transactions.run((em) => this.apply(em, CallTransitions.claim(ref, instanceId)));
+    return this.applyAlone(CallTransitions.claim(ref, instanceId));
   }
 
   /** Ends a claimed call that could not run (its tool vanished, its input no longer matches). */
   fail(ref: CallRef, envelope: unknown): Promise<boolean> {
-    return this.transactions.run((em) => this.apply(em, CallTransitions.finish(ref, 'failed', envelope)));
+    return this.applyAlone(CallTransitions.finish(ref, 'failed', envelope));
+  }
+
+  private async applyAlone(statement: SqlStatement): Promise<boolean> {
+    const [changed] = await this.transactions.writeAll([statement]);
+    return (changed ?? 0) > 0;
   }
 
   private async apply(em: EntityManager, statement: SqlStatement): Promise<boolean> {

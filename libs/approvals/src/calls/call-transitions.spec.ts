@@ -9,7 +9,9 @@ const SCHEMA = `CREATE TABLE tool_calls (
   input_digest varchar(64), timeout_ms int NOT NULL, approval_mode varchar(8) NOT NULL, binding_version int,
   approval_id varchar(64), envelope json, instance_id varchar(128), face varchar(8), traceparent varchar(64),
   created_at datetime(3) NOT NULL,
-  updated_at datetime(3) NOT NULL, PRIMARY KEY (tenant_id, call_id))`;
+  decided_by json, updated_at datetime(3) NOT NULL, PRIMARY KEY (tenant_id, call_id))`;
+
+const approver = { type: 'api_key' as const, id: 'key_b', name: 'approver' };
 
 const record = (over: Partial<NewCallRecord> = {}): NewCallRecord => ({
   face: 'rest',
@@ -52,7 +54,7 @@ describe('CallTransitions', () => {
   it('moves a parked call through approval, one claim and one outcome', () => {
     expect(run(CallTransitions.park(record()))).toBe(true);
     expect(run(CallTransitions.claim(acme, 'gw-1'))).toBe(false); // not approved yet
-    expect(run(CallTransitions.queue(acme))).toBe(true);
+    expect(run(CallTransitions.queue(acme, approver))).toBe(true);
     expect(run(CallTransitions.deny(acme, {}))).toBe(false); // already approved
     expect(run(CallTransitions.claim(acme, 'gw-1'))).toBe(true);
     expect(run(CallTransitions.claim(acme, 'gw-2'))).toBe(false); // exactly one gateway runs it
@@ -60,13 +62,33 @@ describe('CallTransitions', () => {
     expect(run(CallTransitions.finish(acme, 'failed', {}))).toBe(false);
     expect(run(CallTransitions.interrupt(acme, {}))).toBe(false);
     expect(status()).toBe('succeeded');
+    // The approver is named by the same statement that queued the call.
+    const row = db.prepare('SELECT decided_by FROM tool_calls').get() as { decided_by: string };
+    expect(JSON.parse(row.decided_by)).toEqual(approver);
+  });
+
+  it('names the denier with the denial, and no one when the platform denies', () => {
+    run(CallTransitions.park(record()));
+    run(CallTransitions.park(record({ callId: 'c2' })));
+    expect(run(CallTransitions.deny(acme, { code: 'APPROVAL_DENIED' }, approver))).toBe(true);
+    expect(run(CallTransitions.deny({ tenantId: 'acme', callId: 'c2' }, { code: 'APPROVAL_DENIED' }))).toBe(
+      true,
+    );
+    const decided = db.prepare('SELECT call_id, decided_by FROM tool_calls ORDER BY call_id').all() as {
+      call_id: string;
+      decided_by: string | null;
+    }[];
+    expect(decided.map((r) => [r.call_id, r.decided_by && JSON.parse(r.decided_by)])).toEqual([
+      ['c1', approver],
+      ['c2', null],
+    ]);
   });
 
   it('lets no transition of one tenant touch another tenant’s call with the same id', () => {
     run(CallTransitions.park(record()));
     const other = { tenantId: 'globex', callId: 'c1' };
     for (const t of [
-      CallTransitions.queue(other),
+      CallTransitions.queue(other, approver),
       CallTransitions.deny(other, {}),
       CallTransitions.expire(other, {}),
       CallTransitions.claim(other, 'gw'),

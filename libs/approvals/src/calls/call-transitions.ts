@@ -1,7 +1,7 @@
 import type { SqlStatement } from '@toolgate/audit';
 import { toSqlDateTime } from '@toolgate/database';
 import type { CallFace } from '@toolgate/toolkit';
-import type { CallStatus, StoredPrincipal } from '../entities/tool-call.entity.js';
+import type { CallStatus, DecidedBy, StoredPrincipal } from '../entities/tool-call.entity.js';
 
 /** A call record's key: call ids are unique per tenant, and every statement names both. */
 export interface CallRef {
@@ -92,6 +92,8 @@ function insertValues(r: NewCallRecord, status: CallStatus, at: Date): unknown[]
 interface TransitionFields {
   readonly envelope?: unknown;
   readonly instanceId?: string;
+  /** Who decided the call's approval (the denier, or the approver whose approval completed it). */
+  readonly decidedBy?: DecidedBy | null;
 }
 
 function transition(
@@ -109,6 +111,10 @@ function transition(
   if (fields.instanceId !== undefined) {
     sets.push('instance_id = ?');
     params.push(fields.instanceId);
+  }
+  if (fields.decidedBy !== undefined) {
+    sets.push('decided_by = ?');
+    params.push(json(fields.decidedBy));
   }
   return {
     sql: `UPDATE tool_calls SET ${sets.join(', ')} WHERE tenant_id = ? AND call_id = ? AND status IN (${from.map(() => '?').join(', ')})`,
@@ -143,7 +149,8 @@ export const CallTransitions = {
   },
 
   /** Approved: waiting for a gateway to claim it. */
-  queue: (ref: CallRef) => transition(ref, ['pending_approval'], 'queued'),
+  queue: (ref: CallRef, decidedBy: DecidedBy) =>
+    transition(ref, ['pending_approval'], 'queued', { decidedBy }),
 
   /** Taken by one gateway: only one conditional update can move a call out of `queued`. */
   claim: (ref: CallRef, instanceId: string) => transition(ref, ['queued'], 'running', { instanceId }),
@@ -152,7 +159,8 @@ export const CallTransitions = {
   finish: (ref: CallRef, outcome: 'succeeded' | 'failed', envelope: unknown) =>
     transition(ref, ['running'], outcome, { envelope }),
 
-  deny: (ref: CallRef, envelope: unknown) => transition(ref, ['pending_approval'], 'denied', { envelope }),
+  deny: (ref: CallRef, envelope: unknown, decidedBy: DecidedBy | null = null) =>
+    transition(ref, ['pending_approval'], 'denied', { envelope, ...(decidedBy ? { decidedBy } : {}) }),
 
   expire: (ref: CallRef, envelope: unknown) => transition(ref, ['pending_approval'], 'expired', { envelope }),
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isMysql, isUniqueViolation, toSqlDateTime, TransactionRunner } from '@toolgate/database';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource, EntityManager, EntitySubscriberInterface } from 'typeorm';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import { GENESIS_HASH } from '../audit-event.js';
 import type { AuditEventDraft } from '../audit-fields.js';
@@ -188,6 +188,13 @@ export class AuditChainRepository {
   private readonly chainKey: Buffer;
   private readonly mysql: boolean;
   private readonly view = new ChainHeadCache();
+  /**
+   * Heads written inside callers' transactions, keyed by their query runner: the view takes them
+   * in once (and only if) the transaction commits, so the next optimistic append needs no read of
+   * the head first. A rollback (of the transaction or of a savepoint in it) drops them: the view
+   * then reads the head again.
+   */
+  private readonly uncommitted = new WeakMap<object, Map<string, KnownHead>>();
   private readonly logger = new Logger(AuditChainRepository.name);
 
   constructor(
@@ -197,6 +204,22 @@ export class AuditChainRepository {
   ) {
     this.chainKey = options.chainKey;
     this.mysql = isMysql(dataSource);
+    if (this.mysql) dataSource.subscribers.push(this.commitWatcher());
+  }
+
+  private commitWatcher(): EntitySubscriberInterface {
+    return {
+      afterTransactionCommit: ({ queryRunner }) => {
+        const heads = this.uncommitted.get(queryRunner);
+        // A savepoint's release is not the commit: wait for the outermost one.
+        if (!heads || queryRunner.isTransactionActive) return;
+        this.uncommitted.delete(queryRunner);
+        for (const [tenantId, head] of heads) this.view.setHead(tenantId, head);
+      },
+      afterTransactionRollback: ({ queryRunner }) => {
+        this.uncommitted.delete(queryRunner);
+      },
+    };
   }
 
   /**
@@ -206,11 +229,22 @@ export class AuditChainRepository {
   append(entries: readonly ChainEntry[], em?: EntityManager): Promise<EntryOutcome[]> {
     const tenants = tenantsOf(entries);
     if (em) {
-      // Commits (or not) after this returns: the view cannot know the heads it leaves.
+      // Commits (or not) after this returns: the view learns the heads it leaves from the commit.
       this.view.forget(tenants);
-      return this.appendLocked(em, entries).then((r) => r.outcomes);
+      return this.appendLocked(em, entries).then((r) => {
+        this.headsOnCommit(em, r.heads);
+        return r.outcomes;
+      });
     }
     return this.view.exclusive(tenants, () => this.appendOwn(entries, tenants));
+  }
+
+  private headsOnCommit(em: EntityManager, heads: ReadonlyMap<string, KnownHead>): void {
+    const runner = em.queryRunner;
+    if (!this.mysql || !runner?.isTransactionActive) return;
+    const pending = this.uncommitted.get(runner) ?? new Map<string, KnownHead>();
+    for (const [tenantId, head] of heads) pending.set(tenantId, head);
+    this.uncommitted.set(runner, pending);
   }
 
   private async appendOwn(entries: readonly ChainEntry[], tenants: string[]): Promise<EntryOutcome[]> {
