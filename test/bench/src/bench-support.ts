@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -135,21 +135,45 @@ export function autocannon(options: {
 export const SERVER_CPU = 0;
 export const LOAD_CPU = 1;
 
-/** One measured load run plus the server's CPU time per request during it. */
+/** One measured load run plus the server's (and the database server's) CPU time per request during it. */
 export interface Run extends LoadResult {
   readonly cpuUsPerReq: number;
+  /** When the database server's process was given: its CPU time per request. */
+  readonly dbCpuUsPerReq?: number;
 }
 
-/** A one-second warm-up, then a `durationS` run of `connections` against a server with process `pid`. */
+/**
+ * The local MySQL/MariaDB server's process id (`pidof mariadbd`, then `mysqld`), or undefined when
+ * none runs here (a remote database): where the database's share of a request is measured.
+ */
+export function localDatabasePid(): number | undefined {
+  for (const name of ['mariadbd', 'mysqld']) {
+    const found = spawnSync('pidof', ['-s', name], { encoding: 'utf8' });
+    const pid = Number(found.stdout?.trim());
+    if (found.status === 0 && pid > 0) return pid;
+  }
+  return undefined;
+}
+
+/**
+ * A one-second warm-up, then a `durationS` run of `connections` against a server with process
+ * `pid` (and, with `dbPid`, the database server's CPU per request too).
+ */
 export async function measure(
-  t: { url: string; body: string; headers: Record<string, string>; pid: number },
+  t: { url: string; body: string; headers: Record<string, string>; pid: number; dbPid?: number },
   connections: number,
   durationS: number,
 ): Promise<Run> {
   await autocannon({ ...t, cpu: LOAD_CPU, connections, durationS: 1 });
   const before = cpuMicros(t.pid);
+  const dbBefore = t.dbPid ? cpuMicros(t.dbPid) : 0;
   const r = await autocannon({ ...t, cpu: LOAD_CPU, connections, durationS });
-  return { ...r, cpuUsPerReq: (cpuMicros(t.pid) - before) / Math.max(1, r.total) };
+  const total = Math.max(1, r.total);
+  return {
+    ...r,
+    cpuUsPerReq: (cpuMicros(t.pid) - before) / total,
+    ...(t.dbPid ? { dbCpuUsPerReq: (cpuMicros(t.dbPid) - dbBefore) / total } : {}),
+  };
 }
 
 /** Prints a table with aligned columns. */
