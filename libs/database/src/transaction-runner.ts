@@ -85,6 +85,28 @@ export class TransactionRunner {
     return this.writeAllMysql(statements);
   }
 
+  /**
+   * Runs write statements inside the caller's transaction (`em`) and answers how many rows each
+   * changed: in one round trip on MySQL (multipleStatements), one by one on SQLite.
+   */
+  async writeIn(em: EntityManager, statements: readonly WriteStatement[]): Promise<number[]> {
+    const runner = em.queryRunner;
+    if (!runner?.isTransactionActive) throw new Error('writeIn runs inside a transaction');
+    if (isMysql(this.dataSource) && statements.length > 1) {
+      const results = (await runner.query(
+        statements.map((s) => s.sql).join(';\n'),
+        statements.flatMap((s) => s.params),
+      )) as { affectedRows?: number }[];
+      return statements.map((_, i) => Number(results[i]?.affectedRows ?? 0));
+    }
+    const changed: number[] = [];
+    for (const s of statements) {
+      const result = (await runner.query(s.sql, [...s.params], true)) as QueryResult;
+      changed.push(result.affected ?? 0);
+    }
+    return changed;
+  }
+
   private async writeAllMysql(statements: readonly WriteStatement[]): Promise<number[]> {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { TransactionRunner } from '@toolgate/database';
+import { toSqlDateTime, TransactionRunner, type WriteStatement } from '@toolgate/database';
 import { In, LessThan, MoreThan, type DataSource, type EntityManager } from 'typeorm';
 import { ApprovalDecisionEntity } from '../entities/approval-decision.entity.js';
 import { ApprovalEntity, type ApprovalStatus } from '../entities/approval.entity.js';
@@ -101,6 +101,42 @@ export class ApprovalRepository {
         expiresAt: approval.expiresAt,
       }),
     );
+  }
+
+  /**
+   * Writes a decision, the approval's new status (when it is settled) and the call's move that
+   * goes with it, in the caller's transaction and one round trip on MySQL.
+   */
+  async recordDecision(
+    em: EntityManager,
+    decision: ApprovalDecisionEntity,
+    settled: { readonly status: ApprovalStatus; readonly decidedAt: Date } | null,
+    callMove: WriteStatement | null,
+  ): Promise<void> {
+    const statements: WriteStatement[] = [
+      {
+        sql: `INSERT INTO approval_decisions (approval_id, approver_id, approver_role, approver_type, approver_name, approver_email, approver_person, decision, comment, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        params: [
+          decision.approvalId,
+          decision.approverId,
+          decision.approverRole,
+          decision.approverType,
+          decision.approverName,
+          decision.approverEmail,
+          decision.approverPerson,
+          decision.decision,
+          decision.comment,
+          toSqlDateTime(decision.decidedAt),
+        ],
+      },
+    ];
+    if (settled)
+      statements.push({
+        sql: `UPDATE approvals SET status = ?, decided_at = ? WHERE id = ? AND status = 'pending'`,
+        params: [settled.status, toSqlDateTime(settled.decidedAt), decision.approvalId],
+      });
+    if (callMove) statements.push(callMove);
+    await this.transactions.writeIn(em, statements);
   }
 
   /**

@@ -1,5 +1,5 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
-import { AuditTrail, PLATFORM_TENANT } from '@toolgate/audit';
+import { AuditTrail, PLATFORM_TENANT, type SqlStatement } from '@toolgate/audit';
 import { ApiKeyService } from '@toolgate/auth';
 import { errorEnvelope, ErrorCode, ToolgateError, type CallPrincipal, type Locale } from '@toolgate/toolkit';
 import type { EntityManager } from 'typeorm';
@@ -8,7 +8,7 @@ import { CallRecordRepository } from '../calls/call-record.repository.js';
 import { ApprovalDecisionEntity } from '../entities/approval-decision.entity.js';
 import { ApprovalEntity, type ApprovalStatus } from '../entities/approval.entity.js';
 import type { DecidedBy } from '../entities/tool-call.entity.js';
-import type { CallRef } from '../calls/call-transitions.js';
+import { CallTransitions, type CallRef } from '../calls/call-transitions.js';
 import { ApprovalDecisions, type ApprovalDecision } from './approval-decisions.js';
 import { toApprovalView, type ApprovalView } from './approval-view.js';
 import { approvalNotFound, ApprovalRepository } from './approval.repository.js';
@@ -209,48 +209,40 @@ export class ApprovalService {
       comment: comment ?? null,
       decidedAt: now,
     });
-    await em.insert(ApprovalDecisionEntity, recorded);
     const approvals =
       decisions.filter((d) => d.decision === 'approve').length + (decision === 'approve' ? 1 : 0);
+    const outcome: Outcome =
+      decision === 'deny' ? 'denied' : approvals >= approval.required ? 'approved' : 'partly';
+    const ref = { tenantId: approval.tenantId, callId: approval.callId };
+    // The call record names who decided it (the denier, or the approver whose approval completed
+    // it) in the statement that moves it on; decision, approval and call go in one round trip.
+    let callMove: SqlStatement | null = null;
+    if (outcome === 'approved') callMove = CallTransitions.queue(ref, decider);
+    if (outcome === 'denied') {
+      const envelope = {
+        ...errorEnvelope(ErrorCode.APPROVAL_DENIED, await this.localeOf(em, ref)),
+        callId: approval.callId,
+        approvalId: approval.id,
+        details: { comment: comment ?? null },
+      };
+      callMove = CallTransitions.deny(ref, envelope, decider);
+    }
+    await this.approvals.recordDecision(
+      em,
+      recorded,
+      outcome === 'partly' ? null : { status: outcome, decidedAt: now },
+      callMove,
+    );
+    if (outcome !== 'partly') Object.assign(approval, { status: outcome, decidedAt: now });
     // The rows as they now stand, for the runner and the answer (ordered as decisionsOf reads them).
     decisions.push(recorded);
     decisions.sort((x, y) => x.decidedAt.getTime() - y.decidedAt.getTime());
-    const outcome: Outcome =
-      decision === 'deny' ? 'denied' : approvals >= approval.required ? 'approved' : 'partly';
-    if (outcome !== 'partly') {
-      await em.update(
-        ApprovalEntity,
-        { id: approval.id, status: 'pending' },
-        { status: outcome, decidedAt: now },
-      );
-      Object.assign(approval, { status: outcome, decidedAt: now });
-    }
-    const ref = { tenantId: approval.tenantId, callId: approval.callId };
-    // The call record names who decided it (the denier, or the approver whose approval completed
-    // it) in the statement that moves it on.
-    if (outcome === 'denied') {
-      const locale = await this.localeOf(em, ref);
-      await this.calls.deny(
+    if (outcome === 'approved' && approval.mode === 'once') {
+      await this.approvals.grant(
         em,
-        ref,
-        {
-          ...errorEnvelope(ErrorCode.APPROVAL_DENIED, locale),
-          callId: approval.callId,
-          approvalId: approval.id,
-          details: { comment: comment ?? null },
-        },
-        decider,
+        { tenantId: approval.tenantId, principalId: approval.requestedBy, sessionId: approval.sessionId },
+        approval,
       );
-    }
-    if (outcome === 'approved') {
-      await this.calls.queue(em, ref, decider);
-      if (approval.mode === 'once') {
-        await this.approvals.grant(
-          em,
-          { tenantId: approval.tenantId, principalId: approval.requestedBy, sessionId: approval.sessionId },
-          approval,
-        );
-      }
     }
     await this.audit.recordIn(em, [
       {

@@ -56,11 +56,6 @@ export class CallRecordRepository {
     return this.apply(em, CallTransitions.park(record));
   }
 
-  /** Approved, `decidedBy` the approver whose approval completed it. */
-  queue(em: EntityManager, ref: CallRef, decidedBy: DecidedBy): Promise<boolean> {
-    return this.apply(em, CallTransitions.queue(ref, decidedBy));
-  }
-
   deny(em: EntityManager, ref: CallRef, envelope: unknown, decidedBy: DecidedBy | null): Promise<boolean> {
     return this.apply(em, CallTransitions.deny(ref, envelope, decidedBy));
   }
