@@ -168,8 +168,8 @@ export function registerInvokeRoute(app: NestFastifyApplication, bodyLimit: numb
         // same envelope as everything else, whichever error handler the instance has by then.
         errorHandler: (err, request, reply) => void sendError(request, reply, err, bodyLimit),
       },
-      // Answered before the handler returns on the hot path: it returns nothing then, so Fastify
-      // has nothing to send (a returned reply would be sent a second time and logged as such).
+      // On the hot path the answer is sent before the handler returns, and it returns nothing: a
+      // synchronous handler's non-undefined return value is a payload Fastify would send.
       (request: InvokeRequest, reply: FastifyReply) =>
         tracingEnabled()
           ? inInboundSpan(SpanName.INVOKE, INVOKE_PATH, request, reply, async () => answer(request, reply))
