@@ -8,9 +8,9 @@ import { registerMcpRoute } from './mcp/mcp.route.js';
 import { registerConsole } from './console/console-static.js';
 import { clientErrorHandler, frameworkErrorHandler, refuseConnect } from './http/framework-errors.js';
 import { useStrictJsonParser } from './http/json-body-parser.js';
-import { requestIdOf, useRequestIdHeader } from './http/request-id.js';
+import { requestIdOf } from './http/request-id.js';
 import { DEFAULT_LOCALE_PROPERTY } from './http/request-locale.js';
-import { useSecurityHeaders } from './http/security-headers.js';
+import { useResponseHeaders } from './http/security-headers.js';
 import { serveOpenApi } from './openapi/openapi-routes.js';
 import type { Settings } from './settings/settings.js';
 
@@ -56,8 +56,7 @@ export async function createGateway(
   if (!options.quiet) app.useLogger(app.get(Logger));
   const fastify = app.getHttpAdapter().getInstance();
   fastify.decorateRequest(DEFAULT_LOCALE_PROPERTY, settings.locale);
-  useSecurityHeaders(fastify);
-  useRequestIdHeader(fastify);
+  useResponseHeaders(fastify);
   refuseConnect(fastify.server, settings.locale, bodyLimit);
   // Only JSON bodies are accepted: anything else answers 415 instead of reaching a handler as text.
   fastify.removeContentTypeParser(['text/plain']);

@@ -9,6 +9,7 @@ import {
   type EffectiveTool,
   type Locale,
   type ToolCallEvent,
+  type ToolCallRequest,
   type ToolCallResult,
   type ToolExecutor,
   type ToolListFormat,
@@ -80,7 +81,23 @@ export class Agent {
 
   /** Calls a bound tool through the governed pipeline. */
   invoke(name: string, input: unknown, options: AgentInvokeOptions): Promise<ToolCallResult> {
-    return this.executor.run({
+    return this.executor.run(this.callRequest(name, input, options));
+  }
+
+  /**
+   * `invoke` without a promise when the call completes synchronously (ToolExecutor.runNow): the
+   * REST hot path. May throw synchronously what `invoke` rejects with.
+   */
+  invokeNow(
+    name: string,
+    input: unknown,
+    options: AgentInvokeOptions,
+  ): ToolCallResult | Promise<ToolCallResult> {
+    return this.executor.runNow(this.callRequest(name, input, options));
+  }
+
+  private callRequest(name: string, input: unknown, options: AgentInvokeOptions): ToolCallRequest {
+    return {
       tool: this.tool(name),
       input,
       tenant: { id: this.tenantId },
@@ -100,7 +117,7 @@ export class Agent {
       attributes: options.attributes,
       face: options.face,
       traceparent: options.traceparent,
-    });
+    };
   }
 
   /** The uniform signature of docs/tool-design-rules.md §A1 for one bound tool: `(input) => Promise<string>`. */

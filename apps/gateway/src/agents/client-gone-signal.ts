@@ -15,8 +15,9 @@ export class ClientGoneSignal implements CallAbortSignal {
 
   constructor(private readonly response: ServerResponse) {
     // The client may have left while the key and the agent were being looked up.
+    // `on`, not `once`: a response closes once, and `once` wraps the listener in two more objects.
     if (response.closed) this.onClose();
-    else response.once('close', this.onClose);
+    else response.on('close', this.onClose);
   }
 
   addEventListener(_type: 'abort', listener: () => void): void {

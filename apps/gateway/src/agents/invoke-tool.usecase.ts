@@ -53,17 +53,37 @@ export class InvokeToolUseCase {
    * The caller's agent with the tool checked: unknown agent types and tools throw (404) here,
    * before any key is taken or any answer (an SSE stream) starts.
    */
-  agentFor(command: InvokeCommand): Agent | Promise<Agent> {
-    const agent = this.agents.createNow(command.tenantId, command.agentType, command.principal);
-    if (agent instanceof Promise) return agent.then((a) => withTool(a, command.toolName));
-    return withTool(agent, command.toolName);
+  agentFor(
+    tenantId: string,
+    agentType: string,
+    toolName: string,
+    principal: AgentPrincipal,
+  ): Agent | Promise<Agent> {
+    const agent = this.agents.createNow(tenantId, agentType, principal);
+    if (agent instanceof Promise) return agent.then((a) => withTool(a, toolName));
+    return withTool(agent, toolName);
   }
 
-  /** Runs the call; without an Idempotency-Key straight through (not async: one promise less per call). */
+  /** Runs the call (once per Idempotency-Key when one is sent). */
   execute(agent: Agent, command: InvokeCommand): Promise<InvokeAnswer> {
+    try {
+      const answer = this.executeNow(agent, command);
+      return answer instanceof Promise ? answer : Promise.resolve(answer);
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+  }
+
+  /**
+   * `execute` without a promise when the call completes synchronously: no Idempotency-Key, a
+   * synchronous tool and hooks (Agent.invokeNow) — the hot path of the REST route. May throw
+   * synchronously what `execute` rejects with.
+   */
+  executeNow(agent: Agent, command: InvokeCommand): InvokeAnswer | Promise<InvokeAnswer> {
     const input = command.body.input ?? {};
-    if (!command.idempotencyKey) return this.once(agent, command, input, undefined, undefined);
-    return this.executeOnce(agent, command, input, command.idempotencyKey);
+    if (command.idempotencyKey) return this.executeOnce(agent, command, input, command.idempotencyKey);
+    const result = this.invokeNow(agent, command, input, undefined, undefined);
+    return result instanceof Promise ? result.then((r) => answerOf(command, r)) : answerOf(command, result);
   }
 
   /** The call run once per Idempotency-Key: a retry with the same key and request gets the same answer. */
@@ -108,7 +128,17 @@ export class InvokeToolUseCase {
     callId: string | undefined,
     identity: string | undefined,
   ): Promise<InvokeAnswer> {
-    const result = await agent.invoke(command.toolName, input, {
+    return answerOf(command, await this.invokeNow(agent, command, input, callId, identity));
+  }
+
+  private invokeNow(
+    agent: Agent,
+    command: InvokeCommand,
+    input: unknown,
+    callId: string | undefined,
+    identity: string | undefined,
+  ): ToolCallResult | Promise<ToolCallResult> {
+    return agent.invokeNow(command.toolName, input, {
       locale: command.locale,
       sessionId: command.body.sessionId,
       callId,
@@ -119,14 +149,18 @@ export class InvokeToolUseCase {
       face: 'rest',
       traceparent: command.traceparent,
     });
-    const envelope = command.view === 'model' ? modelView(result) : result.envelope;
-    return {
-      status: statusOfInvoke(result),
-      callId: result.callId,
-      envelope,
-      headers: headersOf(envelope),
-    };
   }
+}
+
+/** The route's answer for a call's result. */
+function answerOf(command: InvokeCommand, result: ToolCallResult): InvokeAnswer {
+  const envelope = command.view === 'model' ? modelView(result) : result.envelope;
+  return {
+    status: statusOfInvoke(result),
+    callId: result.callId,
+    envelope,
+    headers: headersOf(envelope),
+  };
 }
 
 /** The agent, once its tool is known to be bound (TOOL_NOT_FOUND otherwise). */
@@ -140,11 +174,14 @@ export class ClientGoneError extends Error {
   override readonly name = 'ClientGoneError';
 }
 
+/** No response headers (shared: nothing writes to an answer's headers). */
+const NO_HEADERS: Record<string, string> = Object.freeze({});
+
 /** Response headers an envelope implies: Retry-After on RATE_LIMITED. */
 function headersOf(envelope: Envelope): Record<string, string> {
-  if (isOk(envelope) || envelope.code !== ErrorCode.RATE_LIMITED) return {};
+  if (isOk(envelope) || envelope.code !== ErrorCode.RATE_LIMITED) return NO_HEADERS;
   const seconds = (envelope.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;
-  return seconds ? { 'retry-after': String(seconds) } : {};
+  return seconds ? { 'retry-after': String(seconds) } : NO_HEADERS;
 }
 
 /** `?view=model`: what the model would see (the toModelOutput projection) instead of the full output. */

@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { Agent } from '@toolgate/agents';
+import type { Agent, AgentPrincipal } from '@toolgate/agents';
 import { ApiKeyService } from '@toolgate/auth';
-import { traceparentOf } from '@toolgate/mcp';
+import { isTraceparent } from '@toolgate/mcp';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { toJsonSchema } from '@toolgate/toolkit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -13,7 +13,7 @@ import { invokeBody, invokeQuery, type InvokeBody, type InvokeQuery } from '@too
 import { InvokeToolUseCase, type InvokeAnswer, type InvokeCommand } from './invoke-tool.usecase.js';
 import { ClientGoneSignal } from './client-gone-signal.js';
 import { SseStream } from './sse-stream.js';
-import { SpanName } from '@toolgate/telemetry';
+import { SpanName, tracingEnabled } from '@toolgate/telemetry';
 import { inInboundSpan } from '../telemetry/inbound-span.js';
 import {
   errorEnvelopeSchema,
@@ -27,14 +27,12 @@ export const INVOKE_PATH = '/v1/agents/:agentType/tools/:toolName/invoke';
 type InvokeRequest = FastifyRequest<{ Params: { agentType: string; toolName: string } }>;
 
 /**
- * The call's command with an abort signal when it may be cut short: a read-only (L0) call whose
- * client is gone has nobody to answer, so it stops. An L1+ call runs to its end whatever the
- * client does — stopping a side effect halfway is worse — and its result stays readable at
- * `GET /v1/calls/:callId`.
+ * The call's abort signal when it may be cut short: a read-only (L0) call whose client is gone has
+ * nobody to answer, so it stops. An L1+ call runs to its end whatever the client does — stopping a
+ * side effect halfway is worse — and its result stays readable at `GET /v1/calls/:callId`.
  */
-function abortableCommand(command: InvokeCommand, agent: Agent, reply: FastifyReply): InvokeCommand {
-  if (agent.tool(command.toolName).contract.risk.level !== 'L0') return command;
-  return { ...command, signal: new ClientGoneSignal(reply.raw) };
+function abortSignalFor(agent: Agent, toolName: string, reply: FastifyReply): ClientGoneSignal | undefined {
+  return agent.tool(toolName).contract.risk.level === 'L0' ? new ClientGoneSignal(reply.raw) : undefined;
 }
 
 /** An object without own enumerable keys (Fastify's parsed query of a URL without one). */
@@ -76,7 +74,7 @@ export function registerInvokeRoute(app: NestFastifyApplication, bodyLimit: numb
     reply: FastifyReply,
     agent: Agent,
     command: InvokeCommand,
-  ): Promise<FastifyReply> => {
+  ): Promise<void> => {
     const sse = new SseStream(reply);
     let answer: InvokeAnswer;
     try {
@@ -85,40 +83,79 @@ export function registerInvokeRoute(app: NestFastifyApplication, bodyLimit: numb
       if (!sse.started) throw err;
       const path = `${request.method} ${request.url.split('?')[0]}`;
       sse.end(undefined, answerForError(err, command.locale, { path, bodyLimit }).envelope);
-      return reply;
+      return;
     }
-    if (!sse.started && answer.status !== 200) return sendAnswer(reply, answer);
-    sse.end(answer.callId, answer.envelope);
-    return reply;
+    if (!sse.started && answer.status !== 200) sendAnswer(reply, answer);
+    else sse.end(answer.callId, answer.envelope);
   };
 
-  const handle = async (request: InvokeRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    const { keys, invoke } = resolve();
-    // Without a promise when the key and the bindings are cached: the common case of a hot route.
-    const authorized = keys.authorizeNow(request.headers.authorization, ['agent']);
-    const principal = authorized instanceof Promise ? await authorized : authorized;
+  /**
+   * The call, answered without a promise when the key and the bindings are cached and the call
+   * completes synchronously (a synchronous tool, no Idempotency-Key, hooks that need no I/O): the
+   * hot path, where each promise layer is an allocation and a trip through the microtask queue.
+   * Returns the pending answer otherwise; throws (or rejects with) what the error envelope answers.
+   */
+  const handle = (request: InvokeRequest, reply: FastifyReply): void | Promise<void> => {
+    const authorized = resolve().keys.authorizeNow(request.headers.authorization, ['agent']);
+    if (authorized instanceof Promise) return authorized.then((p) => withPrincipal(request, reply, p));
+    return withPrincipal(request, reply, authorized);
+  };
+
+  const withPrincipal = (
+    request: InvokeRequest,
+    reply: FastifyReply,
+    principal: AgentPrincipal,
+  ): void | Promise<void> => {
     const body = checkRequestPart<InvokeBody>(invokeBody, request.body);
     const query = isEmpty(request.query)
       ? noQuery
       : checkRequestPart<InvokeQuery>(invokeQuery, request.query);
-    const key = request.headers['idempotency-key'];
+    const { agentType, toolName } = request.params;
+    const tenantId = principal.tenantId!;
+    // Unknown agent types and tools answer 404 here, before anything runs.
+    const found = resolve().invoke.agentFor(tenantId, agentType, toolName, principal);
+    if (found instanceof Promise)
+      return found.then((agent) => withAgent(request, reply, principal, body, query, agent));
+    return withAgent(request, reply, principal, body, query, found);
+  };
+
+  const withAgent = (
+    request: InvokeRequest,
+    reply: FastifyReply,
+    principal: AgentPrincipal,
+    body: InvokeBody,
+    query: InvokeQuery,
+    agent: Agent,
+  ): void | Promise<void> => {
+    const { agentType, toolName } = request.params;
+    const { headers } = request;
+    const key = headers['idempotency-key'];
     const command: InvokeCommand = {
       tenantId: principal.tenantId!,
-      agentType: request.params.agentType,
-      toolName: request.params.toolName,
+      agentType,
+      toolName,
       principal,
       body,
       locale: localeOf(request as never),
       view: query.view,
       idempotencyKey: typeof key === 'string' ? key : undefined,
-      traceparent: traceparentOf(request.headers.traceparent),
+      signal: abortSignalFor(agent, toolName, reply),
+      traceparent: isTraceparent(headers.traceparent) ? headers.traceparent : undefined,
     };
-    // Unknown agent types and tools answer 404 here, before anything runs.
-    const found = invoke.agentFor(command);
-    const agent = found instanceof Promise ? await found : found;
-    const call = abortableCommand(command, agent, reply);
-    if (request.headers.accept?.includes('text/event-stream')) return stream(request, reply, agent, call);
-    return sendAnswer(reply, await invoke.execute(agent, call));
+    if (headers.accept?.includes('text/event-stream')) return stream(request, reply, agent, command);
+    const answer = resolve().invoke.executeNow(agent, command);
+    if (answer instanceof Promise) return answer.then((a) => void sendAnswer(reply, a));
+    sendAnswer(reply, answer);
+  };
+
+  /** `handle` with its failures answered as envelopes; a promise only when the call is pending. */
+  const answer = (request: InvokeRequest, reply: FastifyReply): void | Promise<void> => {
+    try {
+      const pending = handle(request, reply);
+      if (pending) return pending.catch((err: unknown) => void sendError(request, reply, err, bodyLimit));
+    } catch (err) {
+      sendError(request, reply, err, bodyLimit);
+    }
   };
 
   app
@@ -131,10 +168,12 @@ export function registerInvokeRoute(app: NestFastifyApplication, bodyLimit: numb
         // same envelope as everything else, whichever error handler the instance has by then.
         errorHandler: (err, request, reply) => void sendError(request, reply, err, bodyLimit),
       },
+      // On the hot path the answer is sent before the handler returns, and it returns nothing: a
+      // synchronous handler's non-undefined return value is a payload Fastify would send.
       (request: InvokeRequest, reply: FastifyReply) =>
-        inInboundSpan(SpanName.INVOKE, INVOKE_PATH, request, reply, () =>
-          handle(request, reply).catch((err: unknown) => sendError(request, reply, err, bodyLimit)),
-        ),
+        tracingEnabled()
+          ? inInboundSpan(SpanName.INVOKE, INVOKE_PATH, request, reply, async () => answer(request, reply))
+          : answer(request, reply),
     );
 }
 

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
 
 /** The header a client (or a proxy in front of the gateway) may name its request with. */
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -19,16 +18,4 @@ export function requestIdOf(req: IncomingMessage): string {
   return typeof offered === 'string' && offered.length <= 128 && REQUEST_ID_PATTERN.test(offered)
     ? offered
     : randomUUID();
-}
-
-/**
- * Every answer names its request (CONTRACT.md), successes too, not only errors. Set on the raw
- * response before routing, so that answers written to it directly (server-sent events, streamed
- * exports) carry it as well; error answers set the same value again.
- */
-export function useRequestIdHeader(fastify: FastifyInstance): void {
-  fastify.addHook('onRequest', (request, reply, done) => {
-    reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
-    done();
-  });
 }

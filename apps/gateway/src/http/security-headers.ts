@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { REQUEST_ID_HEADER } from './request-id.js';
 
 /**
  * Headers every response carries, API and console alike: no MIME sniffing, never framed, no
@@ -19,10 +20,18 @@ export function setSecurityHeaders(res: ServerResponse): void {
   for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
 }
 
-/** Sets SECURITY_HEADERS on every response, before routing, errors and 404s included. */
-export function useSecurityHeaders(fastify: FastifyInstance): void {
-  fastify.addHook('onRequest', (_request, reply, done) => {
-    setSecurityHeaders(reply.raw);
+/**
+ * Sets SECURITY_HEADERS and X-Request-Id (CONTRACT.md: every answer names its request, successes
+ * too) on every response, before routing, errors and 404s included. On the raw response, so that
+ * answers written to it directly (server-sent events, streamed exports) carry them as well; error
+ * answers set the same request id again. One hook for both: every hook is a step of Fastify's hook
+ * runner on every request.
+ */
+export function useResponseHeaders(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    const res = reply.raw;
+    setSecurityHeaders(res);
+    res.setHeader(REQUEST_ID_HEADER, request.id);
     done();
   });
 }

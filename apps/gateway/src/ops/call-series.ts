@@ -32,11 +32,15 @@ interface ExportedMetric {
  * The tool-call counter and latency histogram, kept as plain numbers per label set and exported
  * through prom-client's registry in its own text format. Why not prom-client's Counter and
  * Histogram: even a cached `labels()` child hashes its label object on every `inc`/`observe`
- * (measured: ~600 bytes and a sort per call on the governed hot path); here one call is a Map
- * lookup by a string key and a few additions, and the labels are built once per series.
+ * (measured: ~600 bytes and a sort per call on the governed hot path); here one call is three Map
+ * lookups by the label values as they come (no key string built) and a few additions, and the
+ * labels are built once per series.
  */
 export class CallSeries {
-  private readonly series = new Map<string, Series>();
+  /** Every series, in the order first seen (the exposition's order). */
+  private readonly series: Series[] = [];
+  /** The same series by tool, then code, then face. */
+  private readonly index = new Map<string, Map<string, Map<string, Series>>>();
 
   constructor(
     private readonly bounds: readonly number[],
@@ -50,12 +54,7 @@ export class CallSeries {
 
   /** Counts one call and records its duration in seconds. */
   record(tool: string, code: string, face: string, seconds: number): void {
-    const key = `${tool}\u0000${code}\u0000${face}`;
-    let s = this.series.get(key);
-    if (!s) {
-      s = { labels: { tool, code, face }, count: 0, sum: 0, buckets: new Float64Array(this.bounds.length) };
-      this.series.set(key, s);
-    }
+    const s = this.seriesOf(tool, code, face);
     s.count++;
     s.sum += seconds;
     for (let i = 0; i < this.bounds.length; i++) {
@@ -66,14 +65,29 @@ export class CallSeries {
     }
   }
 
+  /** A label set's series, found by nested lookups (no key string built per call), made on first use. */
+  private seriesOf(tool: string, code: string, face: string): Series {
+    let byCode = this.index.get(tool);
+    if (!byCode) this.index.set(tool, (byCode = new Map()));
+    let byFace = byCode.get(code);
+    if (!byFace) byCode.set(code, (byFace = new Map()));
+    let s = byFace.get(face);
+    if (!s) {
+      s = { labels: { tool, code, face }, count: 0, sum: 0, buckets: new Float64Array(this.bounds.length) };
+      byFace.set(face, s);
+      this.series.push(s);
+    }
+    return s;
+  }
+
   private counterValues(): ExportedValue[] {
-    return [...this.series.values()].map((s) => ({ labels: { ...s.labels }, value: s.count }));
+    return this.series.map((s) => ({ labels: { ...s.labels }, value: s.count }));
   }
 
   /** Cumulative buckets, then `+Inf`, `_sum` and `_count`, as prom-client's Histogram writes them. */
   private histogramValues(name: string): ExportedValue[] {
     const values: ExportedValue[] = [];
-    for (const s of this.series.values()) {
+    for (const s of this.series) {
       let cumulative = 0;
       this.bounds.forEach((le, i) => {
         cumulative += s.buckets[i]!;
@@ -108,7 +122,10 @@ export class CallSeries {
         aggregator: 'sum',
         values: values(metric.name),
       }),
-      reset: () => this.series.clear(),
+      reset: () => {
+        this.series.length = 0;
+        this.index.clear();
+      },
     };
     // The registry only reads the members above; prom-client's Metric type is its own class.
     registry.registerMetric(metric as unknown as Metric);

@@ -59,6 +59,9 @@ function capped(issues: InputIssue[]): InputIssue[] {
   ];
 }
 
+/** No issues (shared: never written to). */
+const NO_ISSUES: InputIssue[] = [];
+
 function compileZod(
   kind: 'zod4' | 'zod3',
   schema: { safeParse(v: unknown): ZodParseResult },
@@ -73,7 +76,7 @@ function compileZod(
     jsonSchema,
     check(value) {
       const parsed = schema.safeParse(value);
-      const unknownFields = contract && !contract(value) ? unknownFieldIssues(contract, value) : [];
+      const unknownFields = contract && !contract(value) ? unknownFieldIssues(contract, value) : NO_ISSUES;
       if (parsed.success) {
         return unknownFields.length
           ? { ok: false, issues: capped(unknownFields) }
