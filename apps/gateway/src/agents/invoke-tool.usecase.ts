@@ -112,12 +112,12 @@ export class InvokeToolUseCase {
         return answer;
       },
     );
+    const headers = headersOf(answer.envelope);
     return {
-      ...answer,
-      headers: {
-        ...headersOf(answer.envelope),
-        ...(answer.replayed ? { 'idempotent-replayed': 'true' } : {}),
-      },
+      status: answer.status,
+      callId: answer.callId,
+      envelope: answer.envelope,
+      headers: answer.replayed ? Object.assign({ 'idempotent-replayed': 'true' }, headers) : headers,
     };
   }
 

@@ -78,7 +78,7 @@ export function registerInvokeRoute(app: NestFastifyApplication, bodyLimit: numb
     const sse = new SseStream(reply);
     let answer: InvokeAnswer;
     try {
-      answer = await resolve().invoke.execute(agent, { ...command, onEvent: sse.onEvent });
+      answer = await resolve().invoke.execute(agent, Object.assign({}, command, { onEvent: sse.onEvent }));
     } catch (err) {
       if (!sse.started) throw err;
       const path = `${request.method} ${request.url.split('?')[0]}`;

@@ -60,7 +60,7 @@ const INSERT = `INSERT INTO tool_calls (${COLUMNS.join(', ')}) VALUES (${COLUMNS
 
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
-function insertValues(r: NewCallRecord, status: CallStatus, at: Date): unknown[] {
+function insertValues(r: NewCallRecord, status: CallStatus, at: Date, input = r.input): unknown[] {
   const t = toSqlDateTime(at);
   return [
     r.callId,
@@ -73,7 +73,7 @@ function insertValues(r: NewCallRecord, status: CallStatus, at: Date): unknown[]
     json(r.principal),
     r.locale,
     status,
-    json(r.input),
+    json(input),
     r.inputDigest,
     r.timeoutMs,
     r.approvalMode,
@@ -142,7 +142,7 @@ export const CallTransitions = {
    * then nothing changes — the insert is skipped, never an overwrite of another record.
    */
   start(record: NewCallRecord, dialect: 'mysql' | 'sqlite', at = new Date()): SqlStatement {
-    const params = insertValues({ ...record, input: null }, 'running', at);
+    const params = insertValues(record, 'running', at, null);
     return dialect === 'mysql'
       ? { sql: `${INSERT} ON DUPLICATE KEY UPDATE call_id = call_id`, params }
       : { sql: `${INSERT} ON CONFLICT(tenant_id, call_id) DO NOTHING`, params };

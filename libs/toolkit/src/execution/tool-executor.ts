@@ -255,7 +255,7 @@ export class ToolExecutor {
    * @example const call = executor.callable({ tool, tenant, ... }); const json = await call({ service: 'x' });
    */
   callable(base: Omit<ToolCallRequest, 'input'>): (input: unknown) => Promise<string> {
-    return async (input) => JSON.stringify((await this.run({ ...base, input })).envelope);
+    return async (input) => JSON.stringify((await this.run(Object.assign({}, base, { input }))).envelope);
   }
 
   /**
@@ -279,7 +279,10 @@ export class ToolExecutor {
       parentSessionId: outer?.session.parent?.id ?? null,
       locale: outer?.locale ?? this.options.defaultLocale,
       connectors: parent?.connectors,
-      attributes: { ...parent?.attributes, inProcess: true, parentCallId: outer?.callId ?? null },
+      attributes: Object.assign({}, parent?.attributes, {
+        inProcess: true,
+        parentCallId: outer?.callId ?? null,
+      }),
     });
     if (isOk(result.envelope)) return result.envelope.data;
     throw new ToolCallFailedError(result.envelope);
@@ -292,7 +295,7 @@ export class ToolExecutor {
     t0: number,
     locale: ToolCallRequest['locale'],
   ): ToolCallResult {
-    return { ...this.result(callId, invalidInputEnvelope(issues, locale), stage, t0), issues };
+    return Object.assign(this.result(callId, invalidInputEnvelope(issues, locale), stage, t0), { issues });
   }
 
   private result(
