@@ -1,10 +1,15 @@
 import { createHash } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AuditWriter, CheckpointService, draftEvent, type AuditEventDraft } from '@toolgate/audit';
 import {
+  createTestDatabase,
   draftFromApiEvent,
   openRawSql,
   startTestGateway,
   type RawSql,
+  type TestDatabase,
   type TestGateway,
 } from '@toolgate/testing';
 import { canonicalJson } from '@toolgate/toolkit';
@@ -46,13 +51,18 @@ const COPIED = [
 ].join(', ');
 
 describe('the audit chain against someone with write access to the database', () => {
+  let db: TestDatabase;
   let gw: TestGateway;
   let sql: RawSql;
   let auditor: string;
   const agents: Record<string, string> = {};
+  // Kept across a restart: the database and the data directory (its audit secret keys the chain).
+  const start = () => startTestGateway({ db, env: { TOOLGATE_DATA_DIR: dataDir } });
+  const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-forgery-'));
 
   beforeAll(async () => {
-    gw = await startTestGateway();
+    db = await createTestDatabase();
+    gw = await start();
     sql = await openRawSql(gw.db);
     auditor = await gw.createKey('auditor');
     for (const tenant of ['acme', 'globex']) agents[tenant] = await gw.createKey('agent', tenant);
@@ -63,6 +73,7 @@ describe('the audit chain against someone with write access to the database', ()
   afterAll(async () => {
     await sql?.close();
     await gw?.close();
+    await db?.drop();
   });
 
   async function readLogs(tenant: string): Promise<void> {
@@ -158,6 +169,10 @@ describe('the audit chain against someone with write access to the database', ()
     }
     await sql.query('UPDATE audit_chain_heads SET head_hash = ? WHERE tenant_id = ?', [prev, 'globex']);
     await sql.query('DELETE FROM audit_checkpoints WHERE tenant_id = ?', ['globex']);
+    // The upgrade: a gateway starts on that database. (The running one's view of the chain heads,
+    // ADR 017, still holds what it wrote before the rewrite behind its back.)
+    await gw.close();
+    gw = await start();
     expect(await verify('globex')).toMatchObject({ ok: true, checked: legacy.length });
     expect((await checkpointNow('globex')).body.data).toMatchObject([{ seq: legacy.length }]);
 
