@@ -38,6 +38,14 @@ export function median(values: readonly number[]): number {
 }
 
 /**
+ * The V8 heap sizes this process was started with (`npm run bench` sets the young generation as
+ * `npm start` does): every server it starts, gateway and baselines alike, runs with the same.
+ */
+function heapFlags(): string[] {
+  return process.execArgv.filter((a) => /^--max-(semi|old)-space-size=/.test(a));
+}
+
+/**
  * Starts `script` (a file next to this one) with `taskset -c <cpu>`, waits for its JSON ready line.
  * `nodeArgs` go to node before the script (e.g. --cpu-prof).
  */
@@ -47,7 +55,7 @@ export async function startPinned<T>(
   env: Record<string, string>,
   nodeArgs: readonly string[] = [],
 ): Promise<Started<T>> {
-  const args = ['-c', String(cpu), process.execPath, ...nodeArgs, join(here, script)];
+  const args = ['-c', String(cpu), process.execPath, ...heapFlags(), ...nodeArgs, join(here, script)];
   const child: ChildProcess = spawn('taskset', args, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
