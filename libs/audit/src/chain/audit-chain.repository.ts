@@ -7,7 +7,7 @@ import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import { GENESIS_HASH } from '../audit-event.js';
 import type { AuditEventDraft } from '../audit-fields.js';
 import { ChainHeadCache, type KnownHead } from './chain-head-cache.js';
-import { EVENT_COLUMNS, eventRow } from './event-columns.js';
+import { EVENT_COLUMNS, eventRow, eventRowSql } from './event-columns.js';
 import { eventHash } from './event-hash.js';
 
 /** A statement that commits in the same transaction as the events (parameterised). */
@@ -346,7 +346,10 @@ export class AuditChainRepository {
     dialect: 'mysql' | 'sqlite',
   ): BuiltBatch {
     const heads = new Map<string, KnownHead>();
-    const rows: unknown[][] = [];
+    const mysql = dialect === 'mysql';
+    // MySQL: each row as SQL text, its values escaped in place (`mysqlLiteral`), rather than
+    // thousands of `?` for the driver to fill in one pass over the whole statement.
+    const rows: (unknown[] | string)[] = [];
     const opened: ChainEntry[] = [];
     const closed: ChainEntry[] = [];
     entries.forEach((entry, i) => {
@@ -355,7 +358,8 @@ export class AuditChainRepository {
       const head = heads.get(tenantId) ?? from.get(tenantId)!;
       const seq = head.seq + 1;
       const hash = eventHash(this.chainKey, head.hash, entry.draft, seq);
-      rows.push(eventRow(entry.draft, { seq, prevHash: head.hash, hash, dedupeKey: entry.dedupeKey }));
+      const place = { seq, prevHash: head.hash, hash, dedupeKey: entry.dedupeKey };
+      rows.push(mysql ? eventRowSql(entry.draft, place) : eventRow(entry.draft, place));
       heads.set(tenantId, { seq, hash });
       if (entry.opens) opened.push(entry);
       if (entry.closes) closed.push(entry);
@@ -364,10 +368,14 @@ export class AuditChainRepository {
     const statements: SqlStatement[] = [];
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
       const chunk = rows.slice(i, i + ROWS_PER_INSERT);
-      statements.push({
-        sql: INSERT_EVENTS + Array(chunk.length).fill(ROW_PLACEHOLDERS).join(','),
-        params: chunk.flat(),
-      });
+      statements.push(
+        mysql
+          ? { sql: INSERT_EVENTS + chunk.join(','), params: [] }
+          : {
+              sql: INSERT_EVENTS + Array(chunk.length).fill(ROW_PLACEHOLDERS).join(','),
+              params: chunk.flat(),
+            },
+      );
     }
     const callOf = (e: ChainEntry) => `${e.draft.tenantId}/${e.draft.callId}`;
     const closedCalls = new Set(closed.map(callOf));

@@ -4,6 +4,7 @@ import {
   type FieldsWhere,
   type FieldValues,
 } from '../audit-fields.js';
+import { mysqlLiteral } from '@toolgate/database';
 import { CODECS } from '../field-codecs.js';
 
 /** The fields an INSERT writes: all but the generated id, in the table's order. */
@@ -32,4 +33,22 @@ export function eventRow(draft: AuditEventDraft, place: ChainPlace): unknown[] {
   const row: unknown[] = [];
   for (const w of WRITERS) w.write((w.fromDraft ? fromDraft : fromPlace)[w.name], row);
   return row;
+}
+
+// One row's values at a time, reused: `eventRowSql` runs for every event written on MySQL.
+const scratch: unknown[] = [];
+
+/**
+ * The values of `eventRow` as one MySQL `VALUES` tuple, `(v1,v2,…)`, each escaped as mysql2
+ * escapes a parameter (`mysqlLiteral`).
+ */
+export function eventRowSql(draft: AuditEventDraft, place: ChainPlace): string {
+  const fromDraft = draft as Readonly<Record<string, unknown>>;
+  const fromPlace = place as Readonly<Record<string, unknown>>;
+  scratch.length = 0;
+  for (const w of WRITERS) w.write((w.fromDraft ? fromDraft : fromPlace)[w.name], scratch);
+  let sql = '(';
+  for (let i = 0; i < scratch.length; i++) sql += (i ? ',' : '') + mysqlLiteral(scratch[i]);
+  scratch.length = 0;
+  return `${sql})`;
 }
