@@ -35,20 +35,31 @@ export function eventRow(draft: AuditEventDraft, place: ChainPlace): unknown[] {
   return row;
 }
 
-// One row's values at a time, reused: `eventRowSql` runs for every event written on MySQL.
-const scratch: unknown[] = [];
+/** Per column of `EVENT_COLUMNS`: whether it may hold NULL (then it defaults to NULL). */
+const NULLABLE = INSERTED.flatMap(([, f]) => f.columns.map(() => f.nullable));
 
 /**
- * The values of `eventRow` as one MySQL `VALUES` tuple, `(v1,v2,…)`, each escaped as mysql2
- * escapes a parameter (`mysqlLiteral`).
+ * A MySQL INSERT of rows given by `eventRow`, their values written in place, each escaped as mysql2
+ * escapes a parameter (`mysqlLiteral`). Nullable columns that no row sets are left out (they
+ * default to NULL): a third of a typical row, sent and parsed for nothing.
  */
-export function eventRowSql(draft: AuditEventDraft, place: ChainPlace): string {
-  const fromDraft = draft as Readonly<Record<string, unknown>>;
-  const fromPlace = place as Readonly<Record<string, unknown>>;
-  scratch.length = 0;
-  for (const w of WRITERS) w.write((w.fromDraft ? fromDraft : fromPlace)[w.name], scratch);
-  let sql = '(';
-  for (let i = 0; i < scratch.length; i++) sql += (i ? ',' : '') + mysqlLiteral(scratch[i]);
-  scratch.length = 0;
-  return `${sql})`;
+export function insertEventsSql(rows: readonly (readonly unknown[])[]): string {
+  const keep = NULLABLE.map((nullable) => !nullable);
+  for (const row of rows)
+    for (let c = 0; c < row.length; c++)
+      if (!keep[c] && row[c] !== null && row[c] !== undefined) keep[c] = true;
+  const columns = EVENT_COLUMNS.filter((_, c) => keep[c]);
+  let sql = `INSERT INTO audit_events (${columns.join(',')}) VALUES `;
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r]!;
+    sql += r ? ',(' : '(';
+    let first = true;
+    for (let c = 0; c < row.length; c++) {
+      if (!keep[c]) continue;
+      sql += first ? mysqlLiteral(row[c]) : `,${mysqlLiteral(row[c])}`;
+      first = false;
+    }
+    sql += ')';
+  }
+  return sql;
 }
