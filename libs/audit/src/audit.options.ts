@@ -14,8 +14,9 @@ export interface AuditOptions {
    */
   readonly writerLanes: number;
   /**
-   * Batches of one lane built at once. One tenant's batches are sent one at a time (ADR 017); the
-   * others wait built, ready to go.
+   * Batches of one lane taken at once. One tenant's batches are sent one at a time (ADR 017): with
+   * 2, the next is hashed and built while the one before it is written, and sent once that one has
+   * committed. More splits the waiting events into smaller batches.
    */
   readonly batchesInFlight: number;
   /** Pause between retries of writes that must not be lost. */
@@ -54,7 +55,7 @@ export const DEFAULT_AUDIT_OPTIONS: Omit<
   writeDeadlineMs: 2_000,
   maxBatch: 500,
   writerLanes: 4,
-  batchesInFlight: 3,
+  batchesInFlight: 2,
   retryIntervalMs: 1_000,
   checkpointIntervalMs: 60_000,
   redactionCacheTtlMs: 5_000,

@@ -99,8 +99,9 @@ export function dataSourceOptions(target: DatabaseTarget, tuning: ConnectionTuni
     supportBigNumbers: true,
     bigNumberStrings: true,
     connectTimeout: tuning.connectTimeoutMs ?? 5_000,
-    // Lets the audit writer send a batch's statements in one round trip. Every query is still
-    // parameterised (mysql2 escapes the values), so this widens nothing for injection.
+    // Lets the audit writer send a batch's statements in one round trip. Every value is still
+    // escaped by mysql2 (its `?` parameters, or `mysqlLiteral` — the same escape — for the audit
+    // rows), so this widens nothing for injection.
     multipleStatements: true,
     poolSize: tuning.poolSize ?? DEFAULT_POOL_SIZE,
     extra: { enableKeepAlive: true, maxIdle: tuning.poolSize ?? DEFAULT_POOL_SIZE },

@@ -13,7 +13,7 @@ export {
 export type { ConnectionTuning, DatabaseKind, DatabaseTarget } from './database-url.js';
 export { runMigrationsLocked } from './migration-runner.js';
 export { PeriodicSweep, runPeriodically } from './periodic.js';
-export { isMysql, isRetryableTransactionError, isUniqueViolation } from './sql-dialect.js';
+export { isMysql, isRetryableTransactionError, isUniqueViolation, mysqlLiteral } from './sql-dialect.js';
 export { fromSqlDateTime, toSqlDateTime } from './sql-time.js';
 export { RefreshingCache } from './refreshing-cache.js';
 export type { RefreshingCacheOptions } from './refreshing-cache.js';

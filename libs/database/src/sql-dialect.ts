@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { escape } from 'mysql2';
 
 /** True when the connection speaks MySQL/MariaDB (row locks, GET_LOCK); false for SQLite. */
 export function isMysql(source: DataSource | EntityManager): boolean {
@@ -25,4 +26,17 @@ export function isRetryableTransactionError(err: unknown): boolean {
   const e = err as { errno?: number; driverError?: { errno?: number } } | undefined;
   const errno = e?.driverError?.errno ?? e?.errno;
   return errno === 1213 || errno === 1205;
+}
+
+/**
+ * A value as a MySQL literal, escaped exactly as mysql2 escapes a `?` parameter (it formats
+ * parameterised queries in the client, with the same function): text quoted with its special
+ * characters backslash-escaped, null as NULL, numbers as written. For hot paths that build one
+ * large statement, where filling thousands of `?` costs more than writing the values in place.
+ * @example mysqlLiteral("it's") // "'it\\'s'"
+ */
+export function mysqlLiteral(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'number') return `${value}`;
+  return escape(value as Parameters<typeof escape>[0]);
 }

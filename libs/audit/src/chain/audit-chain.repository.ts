@@ -7,7 +7,7 @@ import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import { GENESIS_HASH } from '../audit-event.js';
 import type { AuditEventDraft } from '../audit-fields.js';
 import { ChainHeadCache, type KnownHead } from './chain-head-cache.js';
-import { EVENT_COLUMNS, eventRow } from './event-columns.js';
+import { EVENT_COLUMNS, eventRow, insertEventsSql } from './event-columns.js';
 import { eventHash } from './event-hash.js';
 
 /** A statement that commits in the same transaction as the events (parameterised). */
@@ -158,6 +158,16 @@ interface BuiltBatch {
   readonly heads: Map<string, KnownHead>;
 }
 
+/** A batch built before its turn, on the heads the batches queued before it will leave (ADR 017). */
+interface EarlyBatch {
+  /** The heads it extends: sent only if each is its tenant's committed head when its turn comes. */
+  readonly start: ReadonlyMap<string, KnownHead>;
+  readonly built: BuiltBatch;
+}
+
+const sameHead = (a: KnownHead | undefined, b: KnownHead | undefined) =>
+  a !== undefined && b !== undefined && a.seq === b.seq && a.hash === b.hash;
+
 /** Conflicts in a row before a batch stops guessing and takes the chain-head lock. */
 const OPTIMISTIC_ATTEMPTS = 2;
 
@@ -196,6 +206,14 @@ export class AuditChainRepository {
    */
   private readonly uncommitted = new WeakMap<object, Map<string, KnownHead>>();
   private readonly logger = new Logger(AuditChainRepository.name);
+  /**
+   * Per tenant with batches queued: the head its queued batches leave if they all commit as built,
+   * what the next batch is built on ahead of its turn; null while unknown (a batch was built at its
+   * turn, or failed), until a batch built at its turn is the last in line again.
+   */
+  private readonly ahead = new Map<string, KnownHead | null>();
+  /** Per tenant: this process's batches queued or being written (see `exclusive`). */
+  private readonly queued = new Map<string, number>();
 
   constructor(
     private readonly transactions: TransactionRunner,
@@ -236,7 +254,25 @@ export class AuditChainRepository {
         return r.outcomes;
       });
     }
-    return this.view.exclusive(tenants, () => this.appendOwn(entries, tenants));
+    // While the batches before it are written, this one is hashed and its SQL built on the heads
+    // they will leave; it is sent only once they have committed those heads (ADR 017).
+    const early = this.mysql ? this.buildEarly(entries, tenants) : undefined;
+    for (const t of tenants) this.queued.set(t, (this.queued.get(t) ?? 0) + 1);
+    return this.view.exclusive(tenants, async () => {
+      try {
+        return await this.appendOwn(entries, tenants, early);
+      } finally {
+        for (const t of tenants) {
+          const n = this.queued.get(t)! - 1;
+          if (n) {
+            this.queued.set(t, n);
+          } else {
+            this.queued.delete(t);
+            this.ahead.delete(t);
+          }
+        }
+      }
+    });
   }
 
   private headsOnCommit(em: EntityManager, heads: ReadonlyMap<string, KnownHead>): void {
@@ -247,14 +283,49 @@ export class AuditChainRepository {
     this.uncommitted.set(runner, pending);
   }
 
-  private async appendOwn(entries: readonly ChainEntry[], tenants: string[]): Promise<EntryOutcome[]> {
+  /**
+   * Builds a batch on the heads the batches queued before it leave, or not at all when one of them
+   * is not known yet (then neither are the heads this one leaves).
+   */
+  private buildEarly(entries: readonly ChainEntry[], tenants: readonly string[]): EarlyBatch | undefined {
+    const start = new Map<string, KnownHead>();
+    for (const t of tenants) {
+      const head = this.ahead.has(t) ? this.ahead.get(t) : this.view.head(t);
+      if (!head) {
+        for (const u of tenants) this.ahead.set(u, null);
+        return undefined;
+      }
+      start.set(t, head);
+    }
+    const built = this.build(
+      entries,
+      entries.map((): EntryOutcome => 'written'),
+      start,
+      'mysql',
+    );
+    for (const [t, head] of built.heads) this.ahead.set(t, head);
+    return { start, built };
+  }
+
+  private async appendOwn(
+    entries: readonly ChainEntry[],
+    tenants: string[],
+    early: EarlyBatch | undefined,
+  ): Promise<EntryOutcome[]> {
     if (this.mysql) {
       for (let attempt = 1; attempt <= OPTIMISTIC_ATTEMPTS; attempt++) {
         if (!(await this.knowsHeads(tenants)) || !this.closesOnlyKnownCalls(entries)) break;
+        // Built early on heads that are now committed: sent as built. Otherwise built now.
+        const prebuilt =
+          attempt === 1 && early && tenants.every((t) => sameHead(this.view.head(t), early.start.get(t)))
+            ? early.built
+            : undefined;
         try {
-          return await this.appendOptimistic(entries, tenants);
+          return await this.appendOptimistic(entries, tenants, prebuilt);
         } catch (err) {
           this.view.forget(tenants);
+          // The batches queued after it were built on the heads it would have left.
+          for (const t of tenants) if (this.ahead.has(t)) this.ahead.set(t, null);
           // Another gateway took a seq: reload and rebuild. A dedupe key already stored (a retry
           // of a write that did commit): the locked path drops it. Anything else: the caller's.
           if (!isUniqueViolation(err)) throw err;
@@ -262,6 +333,7 @@ export class AuditChainRepository {
         }
       }
     }
+    for (const t of tenants) if (this.ahead.has(t)) this.ahead.set(t, null);
     try {
       const { outcomes, heads } = await this.transactions.run((tx) => this.appendLocked(tx, entries));
       this.remember(entries, outcomes, heads);
@@ -301,10 +373,21 @@ export class AuditChainRepository {
    * on `UNIQUE(tenant_id, seq)` and the transaction rolls back whole; a closing event closes a call
    * once because its dedupe key is unique too.
    */
-  private async appendOptimistic(entries: readonly ChainEntry[], tenants: string[]): Promise<EntryOutcome[]> {
+  private async appendOptimistic(
+    entries: readonly ChainEntry[],
+    tenants: string[],
+    prebuilt: BuiltBatch | undefined,
+  ): Promise<EntryOutcome[]> {
     const outcomes = entries.map((): EntryOutcome => 'written');
     const start = new Map(tenants.map((t) => [t, this.view.head(t)!]));
-    const built = this.build(entries, outcomes, start, 'mysql');
+    let built = prebuilt;
+    if (!built) {
+      built = this.build(entries, outcomes, start, 'mysql');
+      // The last in line: the next batch can be built on what this one leaves. Otherwise those
+      // queued after it were built on other heads, or not at all.
+      const last = tenants.every((t) => this.queued.get(t) === 1);
+      for (const [t, head] of built.heads) this.ahead.set(t, last ? head : null);
+    }
     const moves = [...built.heads].map(([tenantId, head]) => ({
       sql: 'UPDATE audit_chain_heads SET seq = ?, head_hash = ? WHERE tenant_id = ? AND seq = ? AND head_hash = ?',
       params: [head.seq, head.hash, tenantId, start.get(tenantId)!.seq, start.get(tenantId)!.hash],
@@ -316,6 +399,7 @@ export class AuditChainRepository {
       // moved or edited outside the gateway (a writer of the gateway would have taken the seq
       // first). Verification reports the chain against it; the view starts over.
       this.view.forget(tenants);
+      for (const t of tenants) if (this.ahead.has(t)) this.ahead.set(t, null);
       this.logger.error(`audit chain head row of ${tenants.join(', ')} did not match its newest event`);
     }
     return outcomes;
@@ -398,10 +482,16 @@ export class AuditChainRepository {
     const statements: SqlStatement[] = [];
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
       const chunk = rows.slice(i, i + ROWS_PER_INSERT);
-      statements.push({
-        sql: INSERT_EVENTS + Array(chunk.length).fill(ROW_PLACEHOLDERS).join(','),
-        params: chunk.flat(),
-      });
+      // MySQL: the values in place (`insertEventsSql`), rather than thousands of `?` for the
+      // driver to fill in a pass over the whole statement.
+      statements.push(
+        dialect === 'mysql'
+          ? { sql: insertEventsSql(chunk), params: [] }
+          : {
+              sql: INSERT_EVENTS + Array(chunk.length).fill(ROW_PLACEHOLDERS).join(','),
+              params: chunk.flat(),
+            },
+      );
     }
     const callOf = (e: ChainEntry) => `${e.draft.tenantId}/${e.draft.callId}`;
     const closedCalls = new Set(closed.map(callOf));

@@ -183,8 +183,8 @@ export class AuditWriter implements OnApplicationShutdown {
 
   /**
    * Writes one batch. Up to `batchesInFlight` batches of a lane are taken at once; the chain
-   * repository sends one tenant's batches one after another (ADR 017), so the next is ready when
-   * the previous one commits.
+   * repository builds the next while the one before it is written and sends one tenant's batches
+   * one after another (ADR 017), so the next is ready when the previous one commits.
    */
   private async flushOne(lane: Lane): Promise<void> {
     const batch: Group[] = [];

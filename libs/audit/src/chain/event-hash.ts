@@ -2,7 +2,8 @@ import { createHash, createHmac } from 'node:crypto';
 import { canonicalJson } from '@toolgate/toolkit';
 import type { AuditEventDraft, AuditEventRecord } from '../audit-fields.js';
 
-const J = JSON.stringify;
+/** JSON text of a scalar field (most are null in any one event). */
+const J = (v: unknown): string => (v === null ? 'null' : JSON.stringify(v));
 
 /**
  * The version of an event's canonical form, and with it the formula of its link (ADR 009):
