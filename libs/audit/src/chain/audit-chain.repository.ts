@@ -99,31 +99,6 @@ function decide(entries: readonly ChainEntry[], present: Set<string>): EntryOutc
   });
 }
 
-/** Statements sent together: one round trip on MySQL (multipleStatements), one by one on SQLite. */
-class StatementBatch {
-  private readonly sql: string[] = [];
-  private readonly params: unknown[] = [];
-
-  add(sql: string, params: readonly unknown[]): void {
-    this.sql.push(sql);
-    this.params.push(...params);
-  }
-
-  async execute(em: EntityManager, mysql: boolean): Promise<void> {
-    if (!this.sql.length) return;
-    if (mysql) {
-      await em.query(this.sql.join(';\n'), this.params);
-      return;
-    }
-    let at = 0;
-    for (const statement of this.sql) {
-      const count = statement.split('?').length - 1;
-      await em.query(statement, this.params.slice(at, at + count));
-      at += count;
-    }
-  }
-}
-
 /** Width of `audit_events.dedupe_key`. */
 const DEDUPE_KEY_LENGTH = 200;
 
@@ -441,15 +416,14 @@ export class AuditChainRepository {
     }
     const outcomes = decide(entries, state.present);
     const built = this.build(entries, outcomes, state.heads, mysql ? 'mysql' : 'sqlite');
-    const writes = new StatementBatch();
-    for (const st of built.statements) writes.add(st.sql, st.params);
-    for (const [tenantId, head] of built.heads)
-      writes.add('UPDATE audit_chain_heads SET seq = ?, head_hash = ? WHERE tenant_id = ?', [
-        head.seq,
-        head.hash,
-        tenantId,
-      ]);
-    await writes.execute(em, mysql);
+    // One round trip on MySQL (multipleStatements), one by one on SQLite.
+    await this.transactions.writeIn(em, [
+      ...built.statements,
+      ...[...built.heads].map(([tenantId, head]) => ({
+        sql: 'UPDATE audit_chain_heads SET seq = ?, head_hash = ? WHERE tenant_id = ?',
+        params: [head.seq, head.hash, tenantId],
+      })),
+    ]);
     return { outcomes, heads: built.heads };
   }
 
