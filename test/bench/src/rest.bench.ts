@@ -64,9 +64,19 @@ export async function restThroughput(
     const b = results[`bare c${c}`]!;
     const p = results[`plain c${c}`]!;
     return [
-      runRow('governed invoke (Toolgate, L0 no-op)', g, '—'),
-      runRow('bare Nest route, same server, same JSON', b, `${(g.rps / b.rps).toFixed(2)}× (target ≥ 1.0×)`),
-      runRow('plain Fastify + Zod + timeout race', p, `${(g.rps / p.rps).toFixed(2)}× (target ≥ 0.8×)`),
+      [`c=${c}`, ...runRow('governed invoke (Toolgate, L0 no-op)', g, '—')],
+      [
+        `c=${c}`,
+        ...runRow(
+          'bare Nest route, same server, same JSON',
+          b,
+          `${(g.rps / b.rps).toFixed(2)}× (target ≥ 1.0×)`,
+        ),
+      ],
+      [
+        `c=${c}`,
+        ...runRow('plain Fastify + Zod + timeout race', p, `${(g.rps / p.rps).toFixed(2)}× (target ≥ 0.8×)`),
+      ],
     ];
   });
   printTable(
