@@ -73,15 +73,7 @@ export class TransactionRunner {
    * SQLite: one by one in a queued transaction.
    */
   writeAll(statements: readonly WriteStatement[]): Promise<number[]> {
-    if (!isMysql(this.dataSource))
-      return this.run(async (em) => {
-        const changed: number[] = [];
-        for (const s of statements) {
-          const result = (await em.queryRunner!.query(s.sql, [...s.params], true)) as QueryResult;
-          changed.push(result.affected ?? 0);
-        }
-        return changed;
-      });
+    if (!isMysql(this.dataSource)) return this.run((em) => this.writeIn(em, statements));
     return this.writeAllMysql(statements);
   }
 

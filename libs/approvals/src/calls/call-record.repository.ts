@@ -6,11 +6,6 @@ import { In, LessThan, type DataSource, type EntityManager } from 'typeorm';
 import { ToolCallEntity, type DecidedBy } from '../entities/tool-call.entity.js';
 import { CallTransitions, type CallRef, type NewCallRecord } from './call-transitions.js';
 
-/** A structured query result: TypeORM reports affected rows this way on both drivers. */
-interface QueryRunnerLike {
-  query(sql: string, params: unknown[], structured: true): Promise<{ affected?: number }>;
-}
-
 /**
  * The one owner of `tool_calls`: reads, and the lifecycle transitions of `CallTransitions`, each
  * applied only when the call is in the status it expects (true when it moved).
@@ -83,9 +78,7 @@ export class CallRecordRepository {
   }
 
   private async apply(em: EntityManager, statement: SqlStatement): Promise<boolean> {
-    const runner = em.queryRunner as unknown as QueryRunnerLike | undefined;
-    if (!runner) throw new Error('call transitions run inside a transaction');
-    const result = await runner.query(statement.sql, [...statement.params], true);
-    return (result.affected ?? 0) > 0;
+    const [changed] = await this.transactions.writeIn(em, [statement]);
+    return (changed ?? 0) > 0;
   }
 }
