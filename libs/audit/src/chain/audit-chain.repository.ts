@@ -250,6 +250,11 @@ export class AuditChainRepository {
     });
   }
 
+  /** The heads queued batches of `tenants` leave are unknown: the next one is built at its turn. */
+  private unknownAhead(tenants: readonly string[]): void {
+    for (const t of tenants) if (this.ahead.has(t)) this.ahead.set(t, null);
+  }
+
   private headsOnCommit(em: EntityManager, heads: ReadonlyMap<string, KnownHead>): void {
     const runner = em.queryRunner;
     if (!this.mysql || !runner?.isTransactionActive) return;
@@ -300,7 +305,7 @@ export class AuditChainRepository {
         } catch (err) {
           this.view.forget(tenants);
           // The batches queued after it were built on the heads it would have left.
-          for (const t of tenants) if (this.ahead.has(t)) this.ahead.set(t, null);
+          this.unknownAhead(tenants);
           // Another gateway took a seq: reload and rebuild. A dedupe key already stored (a retry
           // of a write that did commit): the locked path drops it. Anything else: the caller's.
           if (!isUniqueViolation(err)) throw err;
@@ -308,7 +313,7 @@ export class AuditChainRepository {
         }
       }
     }
-    for (const t of tenants) if (this.ahead.has(t)) this.ahead.set(t, null);
+    this.unknownAhead(tenants);
     try {
       const { outcomes, heads } = await this.transactions.run((tx) => this.appendLocked(tx, entries));
       this.remember(entries, outcomes, heads);
@@ -374,7 +379,7 @@ export class AuditChainRepository {
       // moved or edited outside the gateway (a writer of the gateway would have taken the seq
       // first). Verification reports the chain against it; the view starts over.
       this.view.forget(tenants);
-      for (const t of tenants) if (this.ahead.has(t)) this.ahead.set(t, null);
+      this.unknownAhead(tenants);
       this.logger.error(`audit chain head row of ${tenants.join(', ')} did not match its newest event`);
     }
     return outcomes;
