@@ -65,3 +65,4 @@ export type { ToolListFormat } from './schema/tool-formats.js';
 // Utilities the other libs share.
 export { canonicalJson, sha256Hex } from './util/canonical-json.js';
 export { uuidv7 } from './util/ids.js';
+export { settled } from './util/settled.js';

@@ -4,6 +4,7 @@ import { IdempotencyService, requestDigest } from '@toolgate/approvals';
 import {
   ErrorCode,
   isOk,
+  settled,
   type CallAbortSignal,
   type Envelope,
   type Locale,
@@ -66,12 +67,7 @@ export class InvokeToolUseCase {
 
   /** Runs the call (once per Idempotency-Key when one is sent). */
   execute(agent: Agent, command: InvokeCommand): Promise<InvokeAnswer> {
-    try {
-      const answer = this.executeNow(agent, command);
-      return answer instanceof Promise ? answer : Promise.resolve(answer);
-    } catch (err) {
-      return Promise.reject(err as Error);
-    }
+    return settled(() => this.executeNow(agent, command));
   }
 
   /**

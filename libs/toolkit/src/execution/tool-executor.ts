@@ -25,6 +25,7 @@ import type {
 } from './tool-call.js';
 import { SYSTEM_PRINCIPAL } from './tool-context.js';
 import { uuidv7 } from '../util/ids.js';
+import { settled } from '../util/settled.js';
 
 type BodyOutcome =
   { kind: 'ok'; output: unknown } | { kind: 'error'; envelope: ErrorEnvelope } | { kind: 'timeout' };
@@ -114,8 +115,8 @@ export class ToolExecutor {
   /** Runs one call through the whole pipeline. Never throws for anything a tool does. */
   run(request: ToolCallRequest): Promise<ToolCallResult> {
     // In its `toolgate.call` span when tracing is on (ADR 019); a plain call otherwise.
-    if (!tracingEnabled()) return this.settled(request);
-    return tracedCall(request, () => this.settled(request));
+    if (!tracingEnabled()) return settled(() => this.runPipeline(request));
+    return tracedCall(request, () => settled(() => this.runPipeline(request)));
   }
 
   /**
@@ -127,16 +128,6 @@ export class ToolExecutor {
    */
   runNow(request: ToolCallRequest): ToolCallResult | Promise<ToolCallResult> {
     return tracingEnabled() ? this.run(request) : this.runPipeline(request);
-  }
-
-  /** The pipeline's outcome as a promise, a synchronous throw as a rejection. */
-  private settled(request: ToolCallRequest): Promise<ToolCallResult> {
-    try {
-      const r = this.runPipeline(request);
-      return r instanceof Promise ? r : Promise.resolve(r);
-    } catch (err) {
-      return Promise.reject(err as Error);
-    }
   }
 
   private runPipeline(request: ToolCallRequest): ToolCallResult | Promise<ToolCallResult> {
