@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AgentFactory, type AgentPrincipal } from '@toolgate/agents';
 import { ApprovalService, CallRecordRepository } from '@toolgate/approvals';
 import { TokenBudget } from '@toolgate/quotas';
-import type { RunListQuery, RunPage, RunView, SessionRuns, StartRunBody } from '@toolgate/contract';
+import type { RunEvent, RunListQuery, RunPage, RunView, SessionRuns, StartRunBody } from '@toolgate/contract';
 import {
   errorEnvelope,
   ErrorCode,
@@ -23,6 +23,7 @@ import { SubAgents } from './loop/sub-agents.js';
 import type { RunToolCallEntity } from './entities/run-tool-call.entity.js';
 import { RunRepository, type RunRef } from './store/run.repository.js';
 import { toRunView } from './store/run-view.js';
+import { RunReaders } from './views/run-readers.js';
 
 /** A reader or starter of runs: agent keys may be limited to some agent types. */
 export type RunPrincipal = AgentPrincipal;
@@ -54,6 +55,7 @@ export class RunService {
     private readonly opener: RunOpener,
     @Inject(RUN_MODEL_SOURCE) private readonly models: RunModelSource,
     private readonly tenantTokens: TokenBudget,
+    private readonly readers: RunReaders,
   ) {}
 
   /**
@@ -111,11 +113,19 @@ export class RunService {
       throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `session ${sessionId}` } });
   }
 
+  /** The run as `reader` sees it: as it is for its own key, redacted for every other reader. */
   async view(reader: RunPrincipal, runId: string): Promise<RunView> {
-    return this.viewOf(await this.visible(reader, runId));
+    const run = await this.visible(reader, runId);
+    return this.readers.viewer(reader).view(run, await this.viewOf(run));
   }
 
-  async viewOf(run: AgentRunEntity): Promise<RunView> {
+  /** How `reader` gets the stored events of a run it may read (RunReaders). */
+  eventsFor(reader: RunPrincipal, run: AgentRunEntity): Promise<(event: RunEvent) => RunEvent | null> {
+    return this.readers.viewer(reader).events(run);
+  }
+
+  /** The run as stored, whoever asks: callers show it through RunReaders. */
+  private async viewOf(run: AgentRunEntity): Promise<RunView> {
     const ref = { tenantId: run.tenantId, runId: run.runId };
     // A run waiting for a sub-agent lists the approvals the sub-agent waits for.
     return toRunView(
@@ -163,8 +173,9 @@ export class RunService {
     });
     const page = rows.slice(0, query.limit);
     const last = page.at(-1);
+    const viewer = this.readers.viewer(reader);
     return {
-      items: await Promise.all(page.map((r) => this.viewOf(r))),
+      items: await Promise.all(page.map(async (r) => viewer.view(r, await this.viewOf(r)))),
       nextCursor: rows.length > query.limit && last ? `${last.createdAt.toISOString()}|${last.runId}` : null,
     };
   }
@@ -176,7 +187,11 @@ export class RunService {
         : (await this.runs.session(reader.tenantId, sessionId)).filter((r) => this.mayRead(reader, r));
     if (!rows.length)
       throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `session ${sessionId}` } });
-    return { sessionId, runs: await Promise.all(rows.map((r) => this.viewOf(r))) };
+    const viewer = this.readers.viewer(reader);
+    return {
+      sessionId,
+      runs: await Promise.all(rows.map(async (r) => viewer.view(r, await this.viewOf(r)))),
+    };
   }
 
   /**

@@ -17,6 +17,7 @@ import { RunService } from './run.service.js';
 import { DEFAULT_RUNS_OPTIONS, RUNS_OPTIONS, type RunsOptions } from './runs.options.js';
 import { RunStatsRepository } from './store/run-stats.repository.js';
 import { RunRepository } from './store/run.repository.js';
+import { RunReaders } from './views/run-readers.js';
 
 /**
  * Agent runs: the loop, its storage, leases, resumption and events. Global: the gateway's runs
@@ -44,6 +45,7 @@ export class RunsModule {
         RunLoop,
         RunDriver,
         RunResumer,
+        RunReaders,
         RunService,
       ],
       exports: [RunService, RunEvents, RunResumer, RunStatsRepository],

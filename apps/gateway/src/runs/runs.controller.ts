@@ -116,7 +116,9 @@ export class RunsController {
   ): Promise<void> {
     // Checked before the reply is taken over: after hijack() no error can become an envelope.
     const run = await this.runs.visible(p, runId);
-    await streamRunEvents(reply, this.events, run, lastEventIdOf(lastEventId));
+    // Other readers than the run's own key get the events redacted (CONTRACT.md "Agent runs").
+    const present = await this.runs.eventsFor(p, run);
+    await streamRunEvents(reply, this.events, run, lastEventIdOf(lastEventId), undefined, present);
   }
 
   @Post('v1/runs/:runId/cancel')
