@@ -24,6 +24,7 @@ import type { RunToolCallEntity } from './entities/run-tool-call.entity.js';
 import { RunRepository, type RunRef } from './store/run.repository.js';
 import { toRunView } from './store/run-view.js';
 import { RunReaders } from './views/run-readers.js';
+import { RunAdmission } from './run-admission.js';
 
 /** A reader or starter of runs: agent keys may be limited to some agent types. */
 export type RunPrincipal = AgentPrincipal;
@@ -56,11 +57,13 @@ export class RunService {
     @Inject(RUN_MODEL_SOURCE) private readonly models: RunModelSource,
     private readonly tenantTokens: TokenBudget,
     private readonly readers: RunReaders,
+    private readonly admission: RunAdmission,
   ) {}
 
   /**
    * Stores a new run (NOT_FOUND for an agent type the principal may not use; 429 BUDGET_EXCEEDED
-   * when the tenant's tokens of the day are spent) and starts driving it.
+   * when the tenant's tokens of the day are spent; 429 RATE_LIMITED past the key's runs in flight
+   * or a call quota, RunAdmission) and starts driving it.
    */
   async start(
     principal: RunPrincipal,
@@ -76,17 +79,20 @@ export class RunService {
     if (body.sessionId) await this.mayContinue(principal, agentType, body.sessionId);
     const settings = runSettingsOf(agent.binding);
     const model = modelLabel(this.models.resolve(settings.model));
-    const run = (await this.opener.open({
-      tenantId,
-      runId: newRunId(),
-      sessionId: body.sessionId ?? newSessionId(),
-      agentType,
-      principal: stored,
-      locale,
-      model,
-      input: body.input,
-      deadlineAt: new Date(Date.now() + settings.deadlineMs),
-    }))!;
+    // The key's runs in flight and the tenant's call quotas: 429 RATE_LIMITED, nothing stored.
+    const run = (await this.admission.admit({ tenantId, principalId: principal.principalId }, locale, () =>
+      this.opener.open({
+        tenantId,
+        runId: newRunId(),
+        sessionId: body.sessionId ?? newSessionId(),
+        agentType,
+        principal: stored,
+        locale,
+        model,
+        input: body.input,
+        deadlineAt: new Date(Date.now() + settings.deadlineMs),
+      }),
+    ))!;
     const ref = { tenantId, runId: run.runId };
     return { ref, done: this.driver.drive(run, { newSession: body.sessionId === undefined, agent }) };
   }

@@ -13,6 +13,7 @@ import { RunLoop } from './loop/run-loop.js';
 import { RUN_MODEL_SOURCE } from './loop/run-models.js';
 import { RunResumer } from './loop/run-resumer.js';
 import { SubAgents } from './loop/sub-agents.js';
+import { RunAdmission } from './run-admission.js';
 import { RunService } from './run.service.js';
 import { DEFAULT_RUNS_OPTIONS, RUNS_OPTIONS, type RunsOptions } from './runs.options.js';
 import { RunStatsRepository } from './store/run-stats.repository.js';
@@ -46,6 +47,7 @@ export class RunsModule {
         RunDriver,
         RunResumer,
         RunReaders,
+        RunAdmission,
         RunService,
       ],
       exports: [RunService, RunEvents, RunResumer, RunStatsRepository],
