@@ -67,7 +67,9 @@ export class RunsController {
       "Run the agent on a question: 200 with the run when it ends within the request, 202 APPROVAL_PENDING when it parks, 429 BUDGET_EXCEEDED (Retry-After) when the tenant's tokens of the UTC day are spent, 429 RATE_LIMITED past the key's runs in flight, open streams or a call quota; Accept: text/event-stream streams its events",
   })
   @ApiProduces('application/json', 'text/event-stream')
-  @ApiEnvelope(runViewSchema, { errors: ['NOT_FOUND', 'APPROVAL_PENDING', 'BUDGET_EXCEEDED', 'RATE_LIMITED'] })
+  @ApiEnvelope(runViewSchema, {
+    errors: ['NOT_FOUND', 'APPROVAL_PENDING', 'BUDGET_EXCEEDED', 'RATE_LIMITED'],
+  })
   async start(
     @CurrentPrincipal() p: Principal,
     @Param('agentType') agentType: string,
@@ -94,12 +96,7 @@ export class RunsController {
     }
   }
 
-  private async answerStarted(
-    p: Principal,
-    started: StartedRun,
-    locale: Locale,
-    reply: FastifyReply,
-  ) {
+  private async answerStarted(p: Principal, started: StartedRun, locale: Locale, reply: FastifyReply) {
     const view = await this.runs.viewOfStarted(p, started);
     if (view.status === 'awaiting_approval') {
       void reply.status(202);

@@ -84,7 +84,8 @@ const notFound = () => new McpError(RpcErrorCode.InvalidParams, 'Failed to retri
  */
 export const RATE_LIMITED_RPC_CODE = -32029;
 
-const rateLimited = (envelope: ErrorEnvelope) => new McpError(RATE_LIMITED_RPC_CODE, envelope.error, envelope);
+const rateLimited = (envelope: ErrorEnvelope) =>
+  new McpError(RATE_LIMITED_RPC_CODE, envelope.error, envelope);
 
 /** A call the call quotas refused: it did nothing, and becomes no task. */
 const refusedByQuota = (r: ToolCallResult) => !isOk(r.envelope) && r.envelope.code === ErrorCode.RATE_LIMITED;
@@ -245,7 +246,12 @@ export class McpTaskService implements OnModuleInit, OnModuleDestroy {
       const nextBeat = started + (beats + 1) * o.heartbeatMs;
       if (heartbeat && now >= nextBeat) heartbeat(++beats, state.statusMessage);
       const until = Math.min(deadline, heartbeat ? started + (beats + 1) * o.heartbeatMs : deadline);
-      const reading = await this.polls.next(poll, () => this.read(caller, taskId), Math.max(1, until - now), signal);
+      const reading = await this.polls.next(
+        poll,
+        () => this.read(caller, taskId),
+        Math.max(1, until - now),
+        signal,
+      );
       if (reading) ({ row, state } = reading);
     }
   }

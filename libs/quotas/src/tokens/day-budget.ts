@@ -62,7 +62,10 @@ export function dayBudgetEnvelope(b: DayBudget, locale: Locale, now = new Date()
     { budget: texts.budget(b) },
     detailsOf(b, now),
   );
-  return { ...envelope, suggestedAction: texts.action(nextUtcMidnight(now).toISOString(), b.byPlatform === true) };
+  return {
+    ...envelope,
+    suggestedAction: texts.action(nextUtcMidnight(now).toISOString(), b.byPlatform === true),
+  };
 }
 
 /** Thrown when a run would start on a spent day: 429 BUDGET_EXCEEDED with `Retry-After` to 00:00 UTC. */

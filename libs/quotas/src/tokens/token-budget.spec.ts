@@ -152,7 +152,9 @@ describe('TokenBudget', () => {
     ]);
     // A tenant's own cap below the ceiling is its own (the admin raises it, within the ceiling).
     const { budget: high } = make(1_000);
-    expect((await high.today('acme', LATE)).tenants).toEqual([{ tenantId: 'acme', tokens: 0, tokensPerDay: 100 }]);
+    expect((await high.today('acme', LATE)).tenants).toEqual([
+      { tenantId: 'acme', tokens: 0, tokensPerDay: 100 },
+    ]);
   });
 
   it('lets runs go when the counters cannot be read or written (like call quotas)', async () => {
