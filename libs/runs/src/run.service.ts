@@ -14,7 +14,7 @@ import {
 import { AgentRunEntity, type StoredRunPrincipal } from './entities/agent-run.entity.js';
 import { RunEvents } from './events/run-events.js';
 import { RunDriver } from './loop/run-driver.js';
-import { RunOpener } from './loop/run-opener.js';
+import { RunOpener, type NewRun } from './loop/run-opener.js';
 import { attemptCallId, FINAL_CALL_STATUSES, newRunId, newSessionId } from './loop/run-ids.js';
 import { usageOf, type DriveResult } from './loop/run-loop.js';
 import { RUN_MODEL_SOURCE, type RunModelSource } from './loop/run-models.js';
@@ -79,20 +79,23 @@ export class RunService {
     if (body.sessionId) await this.mayContinue(principal, agentType, body.sessionId);
     const settings = runSettingsOf(agent.binding);
     const model = modelLabel(this.models.resolve(settings.model));
-    // The key's runs in flight and the tenant's call quotas: 429 RATE_LIMITED, nothing stored.
+    const opened: NewRun = {
+      tenantId,
+      runId: newRunId(),
+      sessionId: body.sessionId ?? newSessionId(),
+      agentType,
+      principal: stored,
+      locale,
+      model,
+      input: body.input,
+      deadlineAt: new Date(Date.now() + settings.deadlineMs),
+    };
+    // The key's runs in flight and the tenant's call quotas (429 RATE_LIMITED, nothing stored);
+    // the key's next start is admitted once this run is stored, before its start is audited.
     const run = (await this.admission.admit({ tenantId, principalId: principal.principalId }, locale, () =>
-      this.opener.open({
-        tenantId,
-        runId: newRunId(),
-        sessionId: body.sessionId ?? newSessionId(),
-        agentType,
-        principal: stored,
-        locale,
-        model,
-        input: body.input,
-        deadlineAt: new Date(Date.now() + settings.deadlineMs),
-      }),
+      this.opener.store(opened),
     ))!;
+    await this.opener.announce(opened);
     const ref = { tenantId, runId: run.runId };
     return { ref, done: this.driver.drive(run, { newSession: body.sessionId === undefined, agent }) };
   }

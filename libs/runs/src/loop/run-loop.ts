@@ -106,6 +106,8 @@ interface Drive {
   history?: { input: string; output: string }[];
   /** The drive's step spans (model call, then tool calls), when tracing. */
   readonly trace: RunStepTrace;
+  /** Created by the request that started it: its key was checked a moment ago, for the first step. */
+  readonly startedNow: boolean;
 }
 
 /** What ending a run needs: a drive, or the start of one that could not be prepared. */
@@ -227,6 +229,7 @@ export class RunLoop {
       settled: null,
       ...(created?.newSession ? { history: [] } : {}),
       trace: new RunStepTrace(run.runId),
+      startedNow: created !== undefined,
       usage: { inputTokens: run.inputTokens, outputTokens: run.outputTokens },
     };
   }
@@ -265,7 +268,7 @@ export class RunLoop {
       const dayLimit = await this.tenantTokens.exceeded(d.ref.tenantId, d.locale);
       if (dayLimit) return this.fail(d, dayLimit);
       // A run acts only while its key (or its person's session) holds: a revoked one ends it here.
-      const lost = await this.standingLost(d);
+      const lost = d.startedNow && d.steps.length === 0 ? null : await this.standingLost(d);
       if (lost) return this.fail(d, lost);
 
       const stepIndex = d.steps.length;
