@@ -10,6 +10,7 @@ import {
 } from '@toolgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
+import { DEFAULT_QUOTAS_OPTIONS } from '@toolgate/quotas';
 
 const toolResults = toolResultsOf;
 
@@ -190,14 +191,17 @@ describe("a tenant's daily token budget", () => {
       resetAt: nextUtcMidnight().toISOString(),
       tenants: [
         { tenantId: 'acme', tokens: 120, tokensPerDay: ACME_PER_DAY },
-        { tenantId: 'globex', tokens: 530, tokensPerDay: null },
+        // No cap of its own: held to the platform's ceiling (quotas.maxTokensPerDay).
+        { tenantId: 'globex', tokens: 530, tokensPerDay: DEFAULT_QUOTAS_OPTIONS.maxTokensPerDay },
       ],
     });
 
     // A tenant admin sees its own tenant only; a window before the runs has none of them.
     const own = (await gwB.api('GET', '/v1/admin/stats', { key: globexAdmin })).body.data;
     expect(own.runs.agentTypes.map((r: any) => r.tenantId)).toEqual(['globex']);
-    expect(own.runs.today.tenants).toEqual([{ tenantId: 'globex', tokens: 530, tokensPerDay: null }]);
+    expect(own.runs.today.tenants).toEqual([
+      { tenantId: 'globex', tokens: 530, tokensPerDay: DEFAULT_QUOTAS_OPTIONS.maxTokensPerDay },
+    ]);
     const earlier = new Date(Date.now() - 2 * 3_600_000).toISOString();
     const before = await gwA.api(
       'GET',

@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { startTestGateway, TEST_ADMIN_KEY, type TestGateway } from '@toolgate/testing';
+import { makeConfigDir, startTestGateway, TEST_ADMIN_KEY, type TestGateway } from '@toolgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientResult } from './fuzz/client-worker.js';
 import { FuzzClient } from './fuzz/fuzz-client.js';
@@ -50,6 +50,16 @@ const REQUEST_TIMEOUT_MS = 12_000;
 /** How fast /healthz must answer while the fuzzer runs. */
 const HEALTH_BOUND_MS = 50;
 
+/**
+ * The per-key caps set low (CONTRACT.md "Limits"), so that the fuzzer's keys reach them: their
+ * 429 answers are held to the contract (RATE_LIMITED, `Retry-After`), MCP's to -32029.
+ */
+const TIGHT_LIMITS = `quotas:
+  runsInFlightPerKey: 3
+  runStreamsPerKey: 2
+  taskWaitsPerKey: 2
+`;
+
 /** A console build of three files, and a file next to it no URL may reach (`site`, removed after). */
 function fakeConsole(site: string): string {
   const dist = join(site, 'dist');
@@ -72,7 +82,9 @@ describe('the HTTP surface under random and hostile requests', () => {
   const site = mkdtempSync(join(tmpdir(), 'toolgate-fuzz-console-'));
 
   beforeAll(async () => {
-    gw = await startTestGateway({ env: { TOOLGATE_CONSOLE_DIR: fakeConsole(site) } });
+    gw = await startTestGateway({
+      env: { TOOLGATE_CONSOLE_DIR: fakeConsole(site), TOOLGATE_CONFIG_DIR: makeConfigDir({}, TIGHT_LIMITS) },
+    });
     world = new FuzzWorld();
     const reserve = await gw.api('POST', '/v1/admin/keys', {
       body: { name: 'fuzz reserve', role: 'platform_admin' },

@@ -23,6 +23,11 @@ export class ApiKeyRepository {
     return new Map(rows.filter((r) => r.owner).map((r) => [r.id, r.owner!]));
   }
 
+  /** Whether a key with this id exists and is not revoked. */
+  async isActive(id: string): Promise<boolean> {
+    return (await this.repo.count({ where: { id, revokedAt: IsNull() } })) > 0;
+  }
+
   findById(id: string): Promise<ApiKeyEntity | null> {
     return this.repo.findOne({ where: { id } });
   }

@@ -7,6 +7,7 @@ import { ApiKeyRepository } from './api-key.repository.js';
 import { ApiKeyService } from './api-key.service.js';
 import { AUTH_OPTIONS, type AuthOptions } from './auth.options.js';
 import { OIDC_OPTIONS, OidcSignInService } from './oidc/oidc-sign-in.service.js';
+import { PrincipalStanding } from './principal-standing.js';
 import { AuthSessionEntity } from './sessions/auth-session.entity.js';
 import { OidcLoginEntity } from './sessions/oidc-login.entity.js';
 import { SessionRepository } from './sessions/session.repository.js';
@@ -34,8 +35,16 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<AuthOptions>({
     SessionRepository,
     SessionService,
     OidcSignInService,
+    PrincipalStanding,
     { provide: OIDC_OPTIONS, useFactory: (o: AuthOptions) => o.oidc, inject: [AUTH_OPTIONS] },
   ],
-  exports: [ApiKeyService, ApiKeyGuard, AdminKeyBootstrap, SessionService, OidcSignInService],
+  exports: [
+    ApiKeyService,
+    ApiKeyGuard,
+    AdminKeyBootstrap,
+    SessionService,
+    OidcSignInService,
+    PrincipalStanding,
+  ],
 })
 export class AuthModule extends ConfigurableModuleClass {}

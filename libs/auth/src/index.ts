@@ -11,6 +11,8 @@ export { AuthModule } from './auth.module.js';
 export { DEFAULT_AUTH_OPTIONS } from './auth.options.js';
 export type { AuthOptions } from './auth.options.js';
 export { canAccessTenant, personPrincipal } from './principal.js';
+export { PrincipalStanding, standingLostEnvelope } from './principal-standing.js';
+export type { StandingPrincipal } from './principal-standing.js';
 export type { PersonIdentity, Principal } from './principal.js';
 export { ROLES, TENANT_BOUND_ROLES, TENANT_GRANTABLE_ROLES } from './roles.js';
 export type { Role } from './roles.js';

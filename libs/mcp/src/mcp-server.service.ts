@@ -79,7 +79,7 @@ export class McpServerService implements OnModuleInit {
     this.handle(CallToolRequestSchema, (request, extra) =>
       this.callTool(request, extra, callerOf(extra.requestId)),
     );
-    this.tasks?.install(this.server, callerOf);
+    this.tasks?.install(this.server, callerOf, (id) => this.transport.stopOnDisconnect(id));
     await this.server.connect(this.transport);
   }
 

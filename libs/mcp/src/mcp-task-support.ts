@@ -31,8 +31,14 @@ export interface McpTaskSupport {
   /**
    * Installs the `tasks/*` request handlers on the one server. `callerOf(extra.requestId)` gives
    * the caller of a request being handled; a task must only be visible to its own tenant and key.
+   * `stopOnDisconnect(extra.requestId)` makes a request's `extra.signal` fire when its HTTP client
+   * goes away (a `tasks/result` wait has nobody left to answer).
    */
-  install(server: Server, callerOf: (requestId: RequestId) => McpCaller): void;
+  install(
+    server: Server,
+    callerOf: (requestId: RequestId) => McpCaller,
+    stopOnDisconnect?: (requestId: RequestId) => void,
+  ): void;
   /** Starts the call as a task and answers its CreateTaskResult. */
   createTask(call: McpTaskCall): Promise<CreateTaskResult>;
 }

@@ -1,6 +1,14 @@
 // Public surface of the quotas lib.
 import { TenantTokenDays1764600310000 } from './migrations/1764600310000-tenant-token-days.js';
 
+export { CallQuotas } from './call-quotas.js';
+export type { QuotaAsk } from './call-quotas.js';
+export {
+  KEY_CAP_RETRY_AFTER_SECONDS,
+  KeyCapReachedError,
+  KeyConcurrency,
+} from './concurrency/key-concurrency.js';
+export type { KeyCap, Release } from './concurrency/key-concurrency.js';
 export { QuotaHook } from './quota.hook.js';
 export { MemoryQuotaStore, RedisQuotaStore } from './quota-store.js';
 export type { QuotaStore, WindowCount } from './quota-store.js';

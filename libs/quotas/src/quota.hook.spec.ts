@@ -7,11 +7,13 @@ import {
   ToolExecutor,
   ToolkitModule,
   ToolRegistry,
+  ToolgateError,
   type CallFace,
   type ToolCallResult,
 } from '@toolgate/toolkit';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { CallQuotas } from './call-quotas.js';
 import { QuotaHook } from './quota.hook.js';
 import { DEFAULT_QUOTAS_OPTIONS, QUOTAS_OPTIONS, type QuotasOptions } from './quotas.options.js';
 
@@ -40,6 +42,7 @@ describe('QuotaHook', () => {
         ToolkitModule.forFeature([tool('read_status'), tool('read_logs')], 'quota-spec'),
       ],
       providers: [
+        CallQuotas,
         QuotaHook,
         { provide: QUOTAS_OPTIONS, useValue: options },
         {
@@ -196,6 +199,35 @@ describe('QuotaHook', () => {
     expect(new Set(await codes(...many('globex'), ...many('nobody'), ...many(null)))).toEqual(
       new Set(['ok']),
     );
+  });
+
+  it("counts an agent run's start as one call of its key (face run) for quotas of all tools, on the calls' counter", async () => {
+    const start = () =>
+      moduleRef
+        .get(CallQuotas)
+        .assertRoom({ tenantId: 'acme', principalId: 'key_a', tool: null, face: 'run', locale: 'en' })
+        .then(
+          () => 'ok',
+          (err: ToolgateError) => err,
+        );
+    limit([{ scope: 'key', tool: '*', perMinute: 2 }]);
+    expect(await start()).toBe('ok');
+    expect(await codes(['read_status', 'acme', 'key_a', 'run'])).toEqual(['ok']);
+    const refused = await start();
+    expect(refused).toBeInstanceOf(ToolgateError);
+    expect(refused).toMatchObject({
+      code: ErrorCode.RATE_LIMITED,
+      headers: { 'retry-after': '40' },
+      details: { retryAfterSeconds: 40, quota: { scope: 'key', perMinute: 2 } },
+    });
+    // A quota of one tool does not count a run's start; one of another face neither.
+    vi.setSystemTime(MINUTE_START + 60_000);
+    limit([
+      { scope: 'key', tool: 'read_logs', perMinute: 1 },
+      { scope: 'key', tool: '*', face: 'mcp', perMinute: 1 },
+    ]);
+    vi.setSystemTime(MINUTE_START + 120_000); // past the quota cache
+    expect([await start(), await start(), await start()]).toEqual(['ok', 'ok', 'ok']);
   });
 
   it('lets calls through when the shared quota store does not answer', async () => {

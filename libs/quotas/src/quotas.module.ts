@@ -1,5 +1,7 @@
 import { ConfigurableModuleBuilder, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CallQuotas } from './call-quotas.js';
+import { KeyConcurrency } from './concurrency/key-concurrency.js';
 import { TenantTokenDayEntity } from './entities/tenant-token-day.entity.js';
 import { QuotaHook } from './quota.hook.js';
 import { QUOTAS_OPTIONS, type QuotasOptions } from './quotas.options.js';
@@ -13,13 +15,15 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<QuotasOptions>
   .build();
 
 /**
- * Call quotas per tenant and per key, and the tenant's tokens per day. `QuotasModule.forRoot(options)`
- * (or `forRootAsync`). Global: the runs lib checks and counts tokens through `TokenBudget`.
+ * Call quotas per tenant and per key, the tenant's tokens per day, and the per-key caps on open
+ * work. `QuotasModule.forRoot(options)` (or `forRootAsync`). Global: the runs lib counts run starts
+ * (`CallQuotas`) and tokens (`TokenBudget`), and the runs and MCP faces cap open work
+ * (`KeyConcurrency`).
  */
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([TenantTokenDayEntity])],
-  providers: [QuotaHook, TokenDayRepository, TokenBudget],
-  exports: [TokenBudget],
+  providers: [CallQuotas, QuotaHook, TokenDayRepository, TokenBudget, KeyConcurrency],
+  exports: [CallQuotas, TokenBudget, KeyConcurrency],
 })
 export class QuotasModule extends ConfigurableModuleClass {}

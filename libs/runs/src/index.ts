@@ -1,6 +1,7 @@
 // Public surface of the runs lib: agents that run (the loop, durable steps, parking, events).
 import { CreateRuns1764600200000 } from './migrations/1764600200000-create-runs.js';
 import { RunCallAttempts1764600250000 } from './migrations/1764600250000-run-call-attempts.js';
+import { RunsInFlightIndex1765200000000 } from './migrations/1765200000000-runs-in-flight-index.js';
 
 export { modelLabel } from './loop/run-settings.js';
 export { RUN_MODEL_SOURCE } from './loop/run-models.js';
@@ -14,7 +15,11 @@ export type { RunPrincipal, StartedRun } from './run.service.js';
 export { RunsModule } from './runs.module.js';
 export type { RunsOptions } from './runs.options.js';
 export { DEFAULT_RUNS_OPTIONS } from './runs.options.js';
-export { CreateRuns1764600200000, RunCallAttempts1764600250000 };
+export { CreateRuns1764600200000, RunCallAttempts1764600250000, RunsInFlightIndex1765200000000 };
 
 /** The runs lib's migrations, in order. */
-export const RUNS_MIGRATIONS = [CreateRuns1764600200000, RunCallAttempts1764600250000];
+export const RUNS_MIGRATIONS = [
+  CreateRuns1764600200000,
+  RunCallAttempts1764600250000,
+  RunsInFlightIndex1765200000000,
+];

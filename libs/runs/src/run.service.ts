@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AgentFactory, type AgentPrincipal } from '@toolgate/agents';
 import { ApprovalService, CallRecordRepository } from '@toolgate/approvals';
 import { TokenBudget } from '@toolgate/quotas';
-import type { RunListQuery, RunPage, RunView, SessionRuns, StartRunBody } from '@toolgate/contract';
+import type { RunEvent, RunListQuery, RunPage, RunView, SessionRuns, StartRunBody } from '@toolgate/contract';
 import {
   errorEnvelope,
   ErrorCode,
@@ -14,7 +14,7 @@ import {
 import { AgentRunEntity, type StoredRunPrincipal } from './entities/agent-run.entity.js';
 import { RunEvents } from './events/run-events.js';
 import { RunDriver } from './loop/run-driver.js';
-import { RunOpener } from './loop/run-opener.js';
+import { RunOpener, type NewRun } from './loop/run-opener.js';
 import { attemptCallId, FINAL_CALL_STATUSES, newRunId, newSessionId } from './loop/run-ids.js';
 import { usageOf, type DriveResult } from './loop/run-loop.js';
 import { RUN_MODEL_SOURCE, type RunModelSource } from './loop/run-models.js';
@@ -23,6 +23,8 @@ import { SubAgents } from './loop/sub-agents.js';
 import type { RunToolCallEntity } from './entities/run-tool-call.entity.js';
 import { RunRepository, type RunRef } from './store/run.repository.js';
 import { toRunView } from './store/run-view.js';
+import { RunReaders } from './views/run-readers.js';
+import { RunAdmission } from './run-admission.js';
 
 /** A reader or starter of runs: agent keys may be limited to some agent types. */
 export type RunPrincipal = AgentPrincipal;
@@ -54,11 +56,14 @@ export class RunService {
     private readonly opener: RunOpener,
     @Inject(RUN_MODEL_SOURCE) private readonly models: RunModelSource,
     private readonly tenantTokens: TokenBudget,
+    private readonly readers: RunReaders,
+    private readonly admission: RunAdmission,
   ) {}
 
   /**
    * Stores a new run (NOT_FOUND for an agent type the principal may not use; 429 BUDGET_EXCEEDED
-   * when the tenant's tokens of the day are spent) and starts driving it.
+   * when the tenant's tokens of the day are spent; 429 RATE_LIMITED past the key's runs in flight
+   * or a call quota, RunAdmission) and starts driving it.
    */
   async start(
     principal: RunPrincipal,
@@ -74,7 +79,7 @@ export class RunService {
     if (body.sessionId) await this.mayContinue(principal, agentType, body.sessionId);
     const settings = runSettingsOf(agent.binding);
     const model = modelLabel(this.models.resolve(settings.model));
-    const run = (await this.opener.open({
+    const opened: NewRun = {
       tenantId,
       runId: newRunId(),
       sessionId: body.sessionId ?? newSessionId(),
@@ -84,7 +89,13 @@ export class RunService {
       model,
       input: body.input,
       deadlineAt: new Date(Date.now() + settings.deadlineMs),
-    }))!;
+    };
+    // The key's runs in flight and the tenant's call quotas (429 RATE_LIMITED, nothing stored);
+    // the key's next start is admitted once this run is stored, before its start is audited.
+    const run = (await this.admission.admit({ tenantId, principalId: principal.principalId }, locale, () =>
+      this.opener.store(opened),
+    ))!;
+    await this.opener.announce(opened);
     const ref = { tenantId, runId: run.runId };
     return { ref, done: this.driver.drive(run, { newSession: body.sessionId === undefined, agent }) };
   }
@@ -111,11 +122,19 @@ export class RunService {
       throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `session ${sessionId}` } });
   }
 
+  /** The run as `reader` sees it: as it is for its own key, redacted for every other reader. */
   async view(reader: RunPrincipal, runId: string): Promise<RunView> {
-    return this.viewOf(await this.visible(reader, runId));
+    const run = await this.visible(reader, runId);
+    return this.readers.viewer(reader).view(run, await this.viewOf(run));
   }
 
-  async viewOf(run: AgentRunEntity): Promise<RunView> {
+  /** How `reader` gets the stored events of a run it may read (RunReaders). */
+  eventsFor(reader: RunPrincipal, run: AgentRunEntity): Promise<(event: RunEvent) => RunEvent | null> {
+    return this.readers.viewer(reader).events(run);
+  }
+
+  /** The run as stored, whoever asks: callers show it through RunReaders. */
+  private async viewOf(run: AgentRunEntity): Promise<RunView> {
     const ref = { tenantId: run.tenantId, runId: run.runId };
     // A run waiting for a sub-agent lists the approvals the sub-agent waits for.
     return toRunView(
@@ -163,8 +182,9 @@ export class RunService {
     });
     const page = rows.slice(0, query.limit);
     const last = page.at(-1);
+    const viewer = this.readers.viewer(reader);
     return {
-      items: await Promise.all(page.map((r) => this.viewOf(r))),
+      items: await Promise.all(page.map(async (r) => viewer.view(r, await this.viewOf(r)))),
       nextCursor: rows.length > query.limit && last ? `${last.createdAt.toISOString()}|${last.runId}` : null,
     };
   }
@@ -176,7 +196,11 @@ export class RunService {
         : (await this.runs.session(reader.tenantId, sessionId)).filter((r) => this.mayRead(reader, r));
     if (!rows.length)
       throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `session ${sessionId}` } });
-    return { sessionId, runs: await Promise.all(rows.map((r) => this.viewOf(r))) };
+    const viewer = this.readers.viewer(reader);
+    return {
+      sessionId,
+      runs: await Promise.all(rows.map(async (r) => viewer.view(r, await this.viewOf(r)))),
+    };
   }
 
   /**

@@ -13,10 +13,12 @@ import { RunLoop } from './loop/run-loop.js';
 import { RUN_MODEL_SOURCE } from './loop/run-models.js';
 import { RunResumer } from './loop/run-resumer.js';
 import { SubAgents } from './loop/sub-agents.js';
+import { RunAdmission } from './run-admission.js';
 import { RunService } from './run.service.js';
 import { DEFAULT_RUNS_OPTIONS, RUNS_OPTIONS, type RunsOptions } from './runs.options.js';
 import { RunStatsRepository } from './store/run-stats.repository.js';
 import { RunRepository } from './store/run.repository.js';
+import { RunReaders } from './views/run-readers.js';
 
 /**
  * Agent runs: the loop, its storage, leases, resumption and events. Global: the gateway's runs
@@ -44,6 +46,8 @@ export class RunsModule {
         RunLoop,
         RunDriver,
         RunResumer,
+        RunReaders,
+        RunAdmission,
         RunService,
       ],
       exports: [RunService, RunEvents, RunResumer, RunStatsRepository],

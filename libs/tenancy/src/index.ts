@@ -16,6 +16,8 @@ export type { BindingField, BindingProblem } from './binding-rules.js';
 export { ConfigVariables } from './config-variables.js';
 export { loadTenantFiles, parseTenantFile, TenantConfigError } from './config/tenant-file.loader.js';
 export type { LoadedTenantFile } from './config/tenant-file.loader.js';
+export { NO_CEILINGS } from './config/tenant-file.ceilings.js';
+export type { TenantFileCeilings } from './config/tenant-file.ceilings.js';
 export {
   AGENT_TYPE,
   bindingToolEntrySchema,

@@ -1,3 +1,5 @@
+import type { TenantFileCeilings } from './config/tenant-file.ceilings.js';
+
 /** Settings of the tenancy lib. */
 export interface TenancyOptions {
   /** The folder holding `tenants/*.yaml`. */
@@ -9,6 +11,8 @@ export interface TenancyOptions {
    * another gateway is seen within this time; on the saving gateway at once.
    */
   readonly bindingCacheTtlMs: number;
+  /** What the platform lets a tenant file ask for at most (a file above is refused when saved). */
+  readonly ceilings?: TenantFileCeilings;
 }
 
 /** The defaults of the settings file (`config/toolgate.yaml` shows them; a spec keeps the two equal). */

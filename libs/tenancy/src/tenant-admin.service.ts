@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { AuditTrail, type AuditActor } from '@toolgate/audit';
 import type { ImportResult, Locale, TenantDetail, TenantView } from '@toolgate/contract';
 import { canonicalJson, ConnectorRegistry, ErrorCode, ToolgateError } from '@toolgate/toolkit';
@@ -14,6 +14,7 @@ import { TenantChange } from './tenant-change.js';
 import { TenantConnectors } from './tenant-connectors.js';
 import { settingsOf } from './tenant-config.importer.js';
 import { TenantRepository } from './tenant.repository.js';
+import { TENANCY_OPTIONS, type TenancyOptions } from './tenancy.options.js';
 
 /** A tenant as the admin API shows it: never a connector secret, only the placeholders. */
 export function toTenantView(t: TenantEntity) {
@@ -67,6 +68,7 @@ export class TenantAdmin {
     private readonly audit: AuditTrail,
     private readonly connectorRegistry: ConnectorRegistry,
     private readonly tenantConnectors: TenantConnectors,
+    @Inject(TENANCY_OPTIONS) private readonly options: TenancyOptions,
   ) {}
 
   async list(scope: string | null) {
@@ -120,7 +122,8 @@ export class TenantAdmin {
   private parse(id: string, text: string): TenantFile {
     let file: TenantFile;
     try {
-      file = parseTenantFile(`${id}.yaml`, text).tenant;
+      // Within the platform's ceilings, whoever imports: a platform admin raises the ceiling instead.
+      file = parseTenantFile(`${id}.yaml`, text, this.options.ceilings).tenant;
     } catch (err) {
       if (!(err instanceof TenantConfigError)) throw err;
       throw invalid(err.problems);

@@ -35,7 +35,7 @@ export class TenantConfigImporter implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const files = loadTenantFiles(join(this.options.configDir, 'tenants')).filter(
+    const files = loadTenantFiles(join(this.options.configDir, 'tenants'), this.options.ceilings).filter(
       (f) => this.options.demo || !f.tenant.demo,
     );
     const existing = (await this.tenants.listTenants()).map((t) => t.id);

@@ -22,6 +22,9 @@ const INVOKE = /^\/v1\/agents\/[^/]+\/tools\/[^/]+\/invoke$/;
 const MCP = /^\/mcp\/[^/]*$/;
 const RUN_STREAM = /^\/v1\/(agents\/[^/]+\/runs|runs\/[^/]+\/events)$/;
 
+/** The JSON-RPC error code of a refusal by a quota or a per-key cap (CONTRACT.md "Limits"). */
+const RPC_RATE_LIMITED = -32029;
+
 /** 5xx answers a client may see: the audit store or the key store is down (CONTRACT.md). */
 const ALLOWED_5XX = new Map([[503, new Set(['AUDIT_UNAVAILABLE', 'NOT_READY'])]]);
 
@@ -200,7 +203,22 @@ function errorProblems(asked: AskedFor, answer: WireAnswer, type: string): strin
   if (answer.status >= 500 && !allowed5xx?.has(code)) problems.push(`a ${answer.status} (${code})`);
   const allowed = CODES_OF_STATUS.get(answer.status);
   if (allowed && !allowed.has(code)) problems.push(`status ${answer.status} with code ${code}`);
+  if (answer.status === 429) problems.push(...retryAfterProblems(answer, body));
   return problems;
+}
+
+/**
+ * A 429 says when to come back (CONTRACT.md "Limits"): `Retry-After` in whole seconds, the same
+ * number as `details.retryAfterSeconds` — call quotas, the day's tokens, and the per-key caps.
+ */
+function retryAfterProblems(answer: WireAnswer, body: unknown): string[] {
+  const header = answer.headers['retry-after'];
+  if (header === undefined || !/^[1-9][0-9]*$/.test(header))
+    return [`a 429 without a Retry-After of whole seconds (${JSON.stringify(header)})`];
+  const inDetails = (body as { details?: { retryAfterSeconds?: unknown } }).details?.retryAfterSeconds;
+  return inDetails === Number(header)
+    ? []
+    : [`a 429 whose Retry-After ${header} is not its details.retryAfterSeconds ${JSON.stringify(inDetails)}`];
 }
 
 /**
@@ -216,8 +234,21 @@ function jsonRpcProblems(value: unknown, refusal: boolean): string[] {
   const e = m.error as Record<string, unknown> | null | undefined;
   if (!e || typeof e !== 'object' || !Number.isInteger(e.code) || typeof e.message !== 'string')
     return ['a JSON-RPC answer with neither a result nor a well-formed error'];
+  if (e.code === RPC_RATE_LIMITED) return rpcRateLimitedProblems(e.data);
   if (e.data === undefined && !refusal) return [];
   return e.data === undefined ? [] : errorEnvelopeProblems(e.data).map((p) => `error.data: ${p}`);
+}
+
+/** An MCP refusal by a quota or a cap: the RATE_LIMITED envelope, with when to ask again. */
+function rpcRateLimitedProblems(data: unknown): string[] {
+  const envelope = errorEnvelopeProblems(data);
+  if (envelope.length) return envelope.map((p) => `error.data of -32029: ${p}`);
+  const d = data as { code: string; details?: { retryAfterSeconds?: unknown } };
+  const seconds = d.details?.retryAfterSeconds;
+  if (d.code !== 'RATE_LIMITED') return [`-32029 with code ${d.code}, not RATE_LIMITED`];
+  return Number.isInteger(seconds) && (seconds as number) > 0
+    ? []
+    : [`-32029 without details.retryAfterSeconds (${JSON.stringify(seconds)})`];
 }
 
 /** Problems of a 2xx of the MCP endpoint: 202 without a body, or JSON-RPC as JSON or events. */

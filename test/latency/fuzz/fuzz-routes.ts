@@ -248,9 +248,20 @@ const importBody: fc.Arbitrary<BodySpec> = fc.oneof(
       .tuple(
         fc.nat(),
         fc.option(fc.nat(), { nil: undefined }),
-        fc.option(small('\n  bad: [', '\n  : :', '\n\t- x', '\nagentTypes: 7', '\nid: other'), {
-          nil: undefined,
-        }),
+        fc.option(
+          small(
+            '\n  bad: [',
+            '\n  : :',
+            '\n\t- x',
+            '\nagentTypes: 7',
+            '\nid: other',
+            // Above the platform's tokensPerDay ceiling: refused when saved (CONTRACT.md "Limits").
+            '\nquotas:\n  - tokensPerDay: 999999999999',
+          ),
+          {
+            nil: undefined,
+          },
+        ),
       )
       .map(([index, cut, append]): BodySpec => ({ kind: 'yaml', index, cut, append })),
   },
@@ -580,6 +591,24 @@ export const ROUTES: readonly RouteDef[] = [
         id: 2,
         method: 'tools/call',
         params: { name: 'get_service_status', arguments: { service: 'payment-api' } },
+      },
+      // A task parked on approval (counted against the call quotas; nothing runs).
+      {
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: {
+          name: 'restart_service',
+          arguments: { service: 'payment-api', reason: 'fuzz: a task parked on approval' },
+          task: {},
+        },
+      },
+      // A task nobody has: answered at once (a real one would be waited for, up to 50 s).
+      {
+        jsonrpc: '2.0',
+        id: 4,
+        method: 'tasks/result',
+        params: { taskId: '0193a5b2-0000-7000-8000-000000000000' },
       },
     ),
     roles: ['agent'],

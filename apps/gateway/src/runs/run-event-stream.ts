@@ -1,4 +1,5 @@
 import { openEventStream } from '../http/sse.js';
+import type { RunEvent } from '@toolgate/contract';
 import type { RunEvents } from '@toolgate/runs';
 import { toRunEvent } from '@toolgate/runs';
 import type { FastifyReply } from 'fastify';
@@ -20,6 +21,7 @@ export function lastEventIdOf(header: unknown): number {
  * `run_finished`, or once `parked()` says the run waits for a person and every stored event is
  * out (the run request's stream: a parked run holds nothing, its client comes back with
  * `GET /v1/runs/:runId/events`). A client that disconnects stops the stream, never the run.
+ * `present` is how the reader gets each event: as stored, redacted, or not at all (null).
  */
 export async function streamRunEvents(
   reply: FastifyReply,
@@ -27,6 +29,7 @@ export async function streamRunEvents(
   ref: { tenantId: string; runId: string },
   afterSeq: number,
   parked: () => boolean = () => false,
+  present: (event: RunEvent) => RunEvent | null = (event) => event,
 ): Promise<void> {
   const raw = openEventStream(reply);
   const gone = new AbortController();
@@ -40,7 +43,8 @@ export async function streamRunEvents(
       const rows = await events.after(ref, seq);
       for (const row of rows) {
         seq = row.seq;
-        raw.write(`id: ${row.seq}\nevent: ${row.type}\ndata: ${JSON.stringify(toRunEvent(row))}\n\n`);
+        const event = present(toRunEvent(row));
+        if (event) raw.write(`id: ${row.seq}\nevent: ${row.type}\ndata: ${JSON.stringify(event)}\n\n`);
         if (row.type === 'run_finished') return;
       }
       if (stopWhenDrained && !rows.length) return;

@@ -11,7 +11,8 @@ import {
   type RunView,
   type StartRunBody,
 } from '@toolgate/contract';
-import { RunEvents, RunService } from '@toolgate/runs';
+import { KeyConcurrency } from '@toolgate/quotas';
+import { RunEvents, RunService, type StartedRun } from '@toolgate/runs';
 import { errorEnvelope, ErrorCode, ok, type Locale } from '@toolgate/toolkit';
 import type { FastifyReply } from 'fastify';
 import { RequestLocale } from '../http/request-locale.js';
@@ -50,17 +51,25 @@ export class RunsController {
   constructor(
     private readonly runs: RunService,
     private readonly events: RunEvents,
+    private readonly caps: KeyConcurrency,
   ) {}
+
+  /** One of the key's open run streams on this gateway (429 RATE_LIMITED past `quotas.runStreamsPerKey`). */
+  private streamSlot(p: Principal) {
+    return this.caps.take('runStreamsPerKey', p.tenantId ?? '', p.principalId);
+  }
 
   @Post('v1/agents/:agentType/runs')
   @Roles('agent')
   @HttpCode(200)
   @ApiOperation({
     summary:
-      "Run the agent on a question: 200 with the run when it ends within the request, 202 APPROVAL_PENDING when it parks, 429 BUDGET_EXCEEDED (Retry-After) when the tenant's tokens of the UTC day are spent; Accept: text/event-stream streams its events",
+      "Run the agent on a question: 200 with the run when it ends within the request, 202 APPROVAL_PENDING when it parks, 429 BUDGET_EXCEEDED (Retry-After) when the tenant's tokens of the UTC day are spent, 429 RATE_LIMITED past the key's runs in flight, open streams or a call quota; Accept: text/event-stream streams its events",
   })
   @ApiProduces('application/json', 'text/event-stream')
-  @ApiEnvelope(runViewSchema, { errors: ['NOT_FOUND', 'APPROVAL_PENDING', 'BUDGET_EXCEEDED'] })
+  @ApiEnvelope(runViewSchema, {
+    errors: ['NOT_FOUND', 'APPROVAL_PENDING', 'BUDGET_EXCEEDED', 'RATE_LIMITED'],
+  })
   async start(
     @CurrentPrincipal() p: Principal,
     @Param('agentType') agentType: string,
@@ -70,14 +79,24 @@ export class RunsController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Headers('traceparent') traceparent?: string,
   ) {
-    // The run's spans join the caller's trace (ADR 019).
-    const started = await inCallerTrace(traceparent, () => this.runs.start(p, agentType, body, locale));
-    if (accept?.includes('text/event-stream')) {
-      let parked = false;
-      void started.done.then(({ outcome }) => (parked = outcome !== 'finished'));
-      await streamRunEvents(reply, this.events, started.ref, 0, () => parked);
-      return;
+    // A stream is taken before the run starts: a refused stream starts nothing.
+    const release = accept?.includes('text/event-stream') ? this.streamSlot(p) : undefined;
+    try {
+      // The run's spans join the caller's trace (ADR 019).
+      const started = await inCallerTrace(traceparent, () => this.runs.start(p, agentType, body, locale));
+      if (release) {
+        let parked = false;
+        void started.done.then(({ outcome }) => (parked = outcome !== 'finished'));
+        await streamRunEvents(reply, this.events, started.ref, 0, () => parked);
+        return;
+      }
+      return await this.answerStarted(p, started, locale, reply);
+    } finally {
+      release?.();
     }
+  }
+
+  private async answerStarted(p: Principal, started: StartedRun, locale: Locale, reply: FastifyReply) {
     const view = await this.runs.viewOfStarted(p, started);
     if (view.status === 'awaiting_approval') {
       void reply.status(202);
@@ -107,7 +126,7 @@ export class RunsController {
   @Get('v1/runs/:runId/events')
   @Roles(...READERS)
   @ApiOperation({ summary: "A run's events as SSE; Last-Event-ID replays after it; ends at run_finished" })
-  @ApiEnvelope(null, { text: ['text/event-stream'], errors: ['NOT_FOUND'] })
+  @ApiEnvelope(null, { text: ['text/event-stream'], errors: ['NOT_FOUND', 'RATE_LIMITED'] })
   async stream(
     @CurrentPrincipal() p: Principal,
     @Param('runId') runId: string,
@@ -116,7 +135,14 @@ export class RunsController {
   ): Promise<void> {
     // Checked before the reply is taken over: after hijack() no error can become an envelope.
     const run = await this.runs.visible(p, runId);
-    await streamRunEvents(reply, this.events, run, lastEventIdOf(lastEventId));
+    // Other readers than the run's own key get the events redacted (CONTRACT.md "Agent runs").
+    const present = await this.runs.eventsFor(p, run);
+    const release = this.streamSlot(p);
+    try {
+      await streamRunEvents(reply, this.events, run, lastEventIdOf(lastEventId), undefined, present);
+    } finally {
+      release();
+    }
   }
 
   @Post('v1/runs/:runId/cancel')

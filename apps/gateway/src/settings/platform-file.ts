@@ -79,7 +79,15 @@ export const platformFileSchema = z.strictObject({
       idempotencyPollMs: ms.positive().optional(),
     })
     .optional(),
-  quotas: z.strictObject({ quotaCacheTtlMs: ms.nonnegative().optional() }).optional(),
+  quotas: z
+    .strictObject({
+      quotaCacheTtlMs: ms.nonnegative().optional(),
+      maxTokensPerDay: z.number().int().positive().nullable().optional(),
+      runsInFlightPerKey: z.number().int().min(1).max(10_000).optional(),
+      runStreamsPerKey: z.number().int().min(1).max(10_000).optional(),
+      taskWaitsPerKey: z.number().int().min(1).max(10_000).optional(),
+    })
+    .optional(),
   runs: z.strictObject({ leaseMs: ms.positive().optional(), pollMs: ms.positive().optional() }).optional(),
   notifications: z
     .strictObject({

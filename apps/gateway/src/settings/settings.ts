@@ -104,6 +104,12 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const databaseUrl = e.DATABASE_URL ?? defaultDatabaseUrl(e.TOOLGATE_DATA_DIR);
   const target = parseDatabaseUrl(databaseUrl);
   const file = readPlatformFile(e.TOOLGATE_CONFIG_DIR);
+  const quotas: QuotasOptions = {
+    redisUrl: e.REDIS_URL,
+    redisPrefix: e.TOOLGATE_REDIS_PREFIX,
+    ...FILE_DEFAULTS.quotas,
+    ...file.quotas,
+  };
   return {
     server: {
       port: e.PORT,
@@ -125,6 +131,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       demo: e.TOOLGATE_DEMO ?? target.kind === 'sqlite',
       ...FILE_DEFAULTS.tenancy,
       ...file.tenancy,
+      // Tenant files are refused above the platform's ceilings when they are saved.
+      ceilings: { maxTokensPerDay: quotas.maxTokensPerDay },
     },
     audit: auditSettings(file.audit, loadAuditKeyMaterial(env, e.TOOLGATE_DATA_DIR)),
     instances: { instanceId: e.TOOLGATE_INSTANCE_ID, ...FILE_DEFAULTS.instances, ...file.instances },
@@ -134,12 +142,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       ...FILE_DEFAULTS.approvals,
       ...file.approvals,
     },
-    quotas: {
-      redisUrl: e.REDIS_URL,
-      redisPrefix: e.TOOLGATE_REDIS_PREFIX,
-      ...FILE_DEFAULTS.quotas,
-      ...file.quotas,
-    },
+    quotas,
     models: modelsSettings(file.models, e, env),
     runs: { ...FILE_DEFAULTS.runs, ...file.runs },
     upstreams: {

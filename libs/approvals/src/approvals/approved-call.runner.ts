@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { PrincipalStanding, standingLostEnvelope } from '@toolgate/auth';
 import { InstanceRegistry } from '@toolgate/database';
 import { BindingResolver, TenantConnectors } from '@toolgate/tenancy';
 import { errorEnvelope, ErrorCode, ToolExecutor } from '@toolgate/toolkit';
@@ -35,6 +36,7 @@ export class ApprovedCallRunner {
     private readonly executor: ToolExecutor,
     private readonly connectors: TenantConnectors,
     private readonly instances: InstanceRegistry,
+    private readonly standing: PrincipalStanding,
   ) {}
 
   /**
@@ -72,7 +74,7 @@ export class ApprovedCallRunner {
     const locale = localeOfCall(record);
     const ref = { tenantId: record.tenantId, callId: record.callId };
     // Independent reads, side by side (most are cached; the first of a tenant's is not).
-    const [approval, lookup, agentType, connectors] = await Promise.all([
+    const [approval, lookup, agentType, connectors, holds] = await Promise.all([
       known?.approval.id === record.approvalId
         ? known.approval
         : record.approvalId
@@ -83,6 +85,8 @@ export class ApprovedCallRunner {
       tenantTools,
       record.agentType ? this.resolver.agentType(record.tenantId, record.agentType) : undefined,
       this.connectors.forTenant(record.tenantId),
+      // The key that asked may have been revoked while its call waited: then it does not run.
+      this.standing.stillValid(record.principal),
     ]);
     const contract = lookup.get(record.tool);
     const implementation = contract?.implementations.get(record.implementation);
@@ -95,6 +99,13 @@ export class ApprovedCallRunner {
           ? errorEnvelope(blocked.code, locale, params, { tool: record.tool, reason: blocked.reason })
           : errorEnvelope(ErrorCode.TOOL_NOT_FOUND, locale, params),
       );
+      return;
+    }
+    if (!holds) {
+      await this.calls.fail(ref, {
+        ...standingLostEnvelope(record.principal, locale),
+        callId: record.callId,
+      });
       return;
     }
     if (actionDigest(record.tool, record.implementation, record.input) !== approval.inputDigest) {

@@ -23,6 +23,11 @@ export class SessionRepository {
     return this.sessions.findOne({ where: { idHash, expiresAt: MoreThan(now) } });
   }
 
+  /** Whether the person has any session that has not expired (nor been signed out) at `now`. */
+  async hasLiveSession(provider: string, subject: string, now: Date): Promise<boolean> {
+    return (await this.sessions.count({ where: { provider, subject, expiresAt: MoreThan(now) } })) > 0;
+  }
+
   async deleteSession(idHash: string): Promise<void> {
     await this.sessions.delete({ idHash });
   }

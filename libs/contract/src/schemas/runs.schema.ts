@@ -32,7 +32,9 @@ export const runToolCallSchema = named(
   z.object({
     callId: z.string(),
     tool: z.string(),
-    input: z.unknown().describe('As the model sent it, redacted like audit inputs'),
+    input: z
+      .unknown()
+      .describe("As the model sent it; redacted like audit inputs for readers other than the run's own key"),
     status: callStatusSchema,
     approvalId: z.string().nullable(),
     result: callResultSchema.nullable().describe('The envelope, once the call has one'),
@@ -82,6 +84,12 @@ export const runViewSchema = named(
     createdAt: instant(),
     updatedAt: instant(),
     finishedAt: instant().nullable(),
+    redacted: z
+      .literal(true)
+      .optional()
+      .describe(
+        "Read by someone other than the run's own key: the question, answer, model text and calls are redacted like audit inputs",
+      ),
   }),
 );
 export type RunView = z.infer<typeof runViewSchema>;

@@ -11,11 +11,15 @@ import {
   type Task,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ApprovalDecisions, ApprovalService, CallRecordRepository } from '@toolgate/approvals';
+import { KeyConcurrency } from '@toolgate/quotas';
 import {
   ErrorCode,
   errorEnvelope,
+  isOk,
+  ToolgateError,
   uuidv7,
   type CallPrincipal,
+  type ErrorEnvelope,
   type Locale,
   type ToolCallResult,
 } from '@toolgate/toolkit';
@@ -24,6 +28,7 @@ import type { McpTaskEntity } from './mcp-task.entity.js';
 import { McpTaskRepository, type McpTaskRef } from './mcp-task.repository.js';
 import { EnvelopeResults } from './envelope-results.js';
 import { isTerminalStatus, taskStateOf, type CallSnapshot, type TaskState } from './task-state.js';
+import { TaskPolls } from './task-polls.js';
 import { taskKey, TaskWaiters } from './task-waiters.js';
 
 /** Who asks: the tenant, principal and agent type come from the agent key and the endpoint, never the body. */
@@ -73,6 +78,19 @@ const CANCEL_REASON = 'cancelled by its requester (MCP tasks/cancel)';
 const notFound = () => new McpError(RpcErrorCode.InvalidParams, 'Failed to retrieve task: Task not found');
 
 /**
+ * The JSON-RPC error of a refusal by a quota or a per-key cap (JSON-RPC has no status codes; 429
+ * in the implementation-defined server range), the RATE_LIMITED envelope in `data`
+ * (`details.retryAfterSeconds` says when to ask again).
+ */
+export const RATE_LIMITED_RPC_CODE = -32029;
+
+const rateLimited = (envelope: ErrorEnvelope) =>
+  new McpError(RATE_LIMITED_RPC_CODE, envelope.error, envelope);
+
+/** A call the call quotas refused: it did nothing, and becomes no task. */
+const refusedByQuota = (r: ToolCallResult) => !isOk(r.envelope) && r.envelope.code === ErrorCode.RATE_LIMITED;
+
+/**
  * MCP tasks (2025-11-25, experimental) over the database: one `mcp_tasks` row per task-augmented
  * `tools/call` (task id = call id), the call's state read from its call record, so any gateway
  * answers `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel`. A task is visible only to
@@ -91,7 +109,9 @@ export class McpTaskService implements OnModuleInit, OnModuleDestroy {
     private readonly approvals: ApprovalService,
     private readonly decisions: ApprovalDecisions,
     private readonly waiters: TaskWaiters,
+    private readonly polls: TaskPolls,
     private readonly results: EnvelopeResults,
+    private readonly caps: KeyConcurrency,
     @Inject(MCP_TASKS_OPTIONS) private readonly options: McpTasksOptions,
   ) {}
 
@@ -105,7 +125,11 @@ export class McpTaskService implements OnModuleInit, OnModuleDestroy {
     this.unsubscribe?.();
   }
 
-  /** `tools/call` with `params.task`: stores the task, starts the call, answers the task. */
+  /**
+   * `tools/call` with `params.task`: starts the call, stores the task, answers the task. The call
+   * counts against the call quotas like any other (face `mcp`, once); one the quotas refuse
+   * becomes no task — the request answers a JSON-RPC error with the RATE_LIMITED envelope.
+   */
   async create(
     caller: McpTaskCaller,
     tool: string,
@@ -114,30 +138,46 @@ export class McpTaskService implements OnModuleInit, OnModuleDestroy {
   ): Promise<CreateTaskResult> {
     const taskId = uuidv7();
     const ref = { tenantId: caller.tenantId, taskId };
-    const row = await this.tasks.create({
-      ...ref,
-      principalId: caller.principal.principalId,
-      agentType: caller.agentType,
-      tool,
-      ttlMs: this.ttlFor(requestedTtl),
-    });
     const controller = new AbortController();
     this.running.set(taskKey(ref.tenantId, taskId), controller);
-    const answered = run(taskId, controller.signal)
-      .then((result) => this.results.ofCall(result, caller.locale))
-      .catch((err: Error) => {
-        this.logger.error(`task ${taskId}: the call failed outside the pipeline`, err);
+    const called = run(taskId, controller.signal).then(
+      (result) => ({ result }),
+      (err: Error) => ({ err }),
+    );
+    // A short wait lets the task's message and the model's immediate response say whether it waits
+    // for a person, and keeps a call the quotas refused (answered at once) from being stored.
+    const early = await Promise.race([
+      called,
+      new Promise<null>((r) => setTimeout(() => r(null), SETTLE_WAIT_MS).unref()),
+    ]);
+    if (early && 'result' in early && refusedByQuota(early.result)) {
+      this.running.delete(taskKey(ref.tenantId, taskId));
+      throw rateLimited(early.result.envelope as ErrorEnvelope);
+    }
+    let row: McpTaskEntity;
+    try {
+      row = await this.tasks.create({
+        ...ref,
+        principalId: caller.principal.principalId,
+        agentType: caller.agentType,
+        tool,
+        ttlMs: this.ttlFor(requestedTtl),
+      });
+    } catch (err) {
+      this.running.delete(taskKey(ref.tenantId, taskId));
+      throw err;
+    }
+    // The task begins `working` whatever happens (spec); its answer is stored once the row is.
+    const answered = called
+      .then((outcome) => {
+        if ('result' in outcome) return this.results.ofCall(outcome.result, caller.locale);
+        this.logger.error(`task ${taskId}: the call failed outside the pipeline`, outcome.err);
         const envelope = { ...errorEnvelope(ErrorCode.INTERNAL_ERROR, caller.locale) };
         return this.results.of(envelope, tool, taskId, caller.locale);
       })
       .then((result) => this.answered(ref, result))
       .finally(() => this.running.delete(taskKey(ref.tenantId, taskId)));
-    // The task begins `working` whatever happens (spec); a short wait only lets its message and the
-    // model's immediate response say whether it waits for a person.
-    const outcome = await Promise.race([
-      answered.catch(() => 'answered' as const),
-      new Promise<'running'>((r) => setTimeout(() => r('running'), SETTLE_WAIT_MS).unref()),
-    ]);
+    const outcome = early ? await answered.catch(() => 'answered' as const) : 'running';
     return {
       task: this.toTask(row, {
         status: 'working',
@@ -156,7 +196,10 @@ export class McpTaskService implements OnModuleInit, OnModuleDestroy {
   /**
    * Blocks until the task ends, then answers what the call answered. Bounded: `resultWaitMs`, or
    * `streamedResultWaitMs` when the client gave a progress token, which then gets a progress
-   * notification (the task's status message) every `heartbeatMs` while it waits.
+   * notification (the task's status message) every `heartbeatMs` while it waits. The waiting
+   * requests of one task share one database read per poll interval (TaskPolls); `signal` (the
+   * client went away, or cancelled the request) ends the wait at once. A key waits in at most
+   * `quotas.taskWaitsPerKey` requests at a time on a gateway (more: -32029 with RATE_LIMITED).
    */
   async result(
     caller: McpTaskCaller,
@@ -164,13 +207,34 @@ export class McpTaskService implements OnModuleInit, OnModuleDestroy {
     signal?: AbortSignal,
     heartbeat?: TaskHeartbeat,
   ): Promise<CallToolResult> {
+    const release = this.waitSlot(caller);
+    try {
+      return await this.awaitResult(caller, taskId, signal, heartbeat);
+    } finally {
+      release();
+    }
+  }
+
+  private async awaitResult(
+    caller: McpTaskCaller,
+    taskId: string,
+    signal: AbortSignal | undefined,
+    heartbeat: TaskHeartbeat | undefined,
+  ): Promise<CallToolResult> {
     const o = this.options;
     const started = Date.now();
     const deadline = started + (heartbeat ? o.streamedResultWaitMs : o.resultWaitMs);
-    const key = taskKey(caller.tenantId, taskId);
+    const wakeKey = taskKey(caller.tenantId, taskId);
+    // Requests of the same key and endpoint may share a reading: the owner's, for the owner.
+    const poll = {
+      pollKey: `${wakeKey}\u0000${caller.principal.principalId}\u0000${caller.agentType}`,
+      wakeKey,
+      intervalMs: o.pollIntervalMs,
+    };
     let beats = 0;
+    // Its own first read: whether the asker may see the task at all, and its answer when it has one.
+    let { row, state } = await this.read(caller, taskId);
     for (;;) {
-      const { row, state } = await this.read(caller, taskId);
       if (state.outcome) return this.finalResult(row, state, caller.locale);
       const now = Date.now();
       if (now >= deadline || signal?.aborted) {
@@ -182,7 +246,23 @@ export class McpTaskService implements OnModuleInit, OnModuleDestroy {
       const nextBeat = started + (beats + 1) * o.heartbeatMs;
       if (heartbeat && now >= nextBeat) heartbeat(++beats, state.statusMessage);
       const until = Math.min(deadline, heartbeat ? started + (beats + 1) * o.heartbeatMs : deadline);
-      await this.waiters.wait(key, Math.max(1, Math.min(until - now, o.pollIntervalMs)), signal);
+      const reading = await this.polls.next(
+        poll,
+        () => this.read(caller, taskId),
+        Math.max(1, until - now),
+        signal,
+      );
+      if (reading) ({ row, state } = reading);
+    }
+  }
+
+  /** One of the key's tasks/result waits on this gateway, or -32029 RATE_LIMITED. */
+  private waitSlot(caller: McpTaskCaller): () => void {
+    try {
+      return this.caps.take('taskWaitsPerKey', caller.tenantId, caller.principal.principalId);
+    } catch (err) {
+      if (err instanceof ToolgateError) throw rateLimited(err.toEnvelope(caller.locale));
+      throw err;
     }
   }
 

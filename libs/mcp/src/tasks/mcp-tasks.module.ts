@@ -8,12 +8,13 @@ import { McpTaskService } from './mcp-task.service.js';
 import { McpTaskSweep } from './mcp-task.sweep.js';
 import { McpTasksSupport } from './mcp-tasks.support.js';
 import { DEFAULT_MCP_TASKS_OPTIONS, MCP_TASKS_OPTIONS, type McpTasksOptions } from './mcp-tasks.options.js';
+import { TaskPolls } from './task-polls.js';
 import { TaskWaiters } from './task-waiters.js';
 
 /**
  * MCP tasks over the database. `McpTasksModule.forRoot({ approvalExpiryMs })` provides
  * `MCP_TASK_SUPPORT` to the MCP server, which takes it when present (global, so the server's module
- * need not know of it); needs the approvals lib (global) and MCP_TASKS_MIGRATIONS.
+ * need not know of it); needs the approvals and quotas libs (global) and MCP_TASKS_MIGRATIONS.
  */
 @Module({})
 export class McpTasksModule {
@@ -26,6 +27,7 @@ export class McpTasksModule {
         { provide: MCP_TASKS_OPTIONS, useValue: { ...DEFAULT_MCP_TASKS_OPTIONS, ...options } },
         McpTaskRepository,
         TaskWaiters,
+        TaskPolls,
         EnvelopeResults,
         McpTaskService,
         McpTaskSweep,

@@ -34,12 +34,18 @@ export class McpTasksSupport implements McpTaskSupport {
 
   constructor(private readonly tasks: McpTaskService) {}
 
-  install(server: Server, callerOf: (requestId: RequestId) => McpCaller): void {
+  install(
+    server: Server,
+    callerOf: (requestId: RequestId) => McpCaller,
+    stopOnDisconnect: (requestId: RequestId) => void = () => undefined,
+  ): void {
     const who = (id: RequestId) => taskCallerOf(callerOf(id));
     server.setRequestHandler(GetTaskRequestSchema, (request, extra) =>
       this.tasks.get(who(extra.requestId), request.params.taskId),
     );
     server.setRequestHandler(GetTaskPayloadRequestSchema, (request, extra) => {
+      // A client that leaves ends its wait (and, when it was the last, the task's polling).
+      stopOnDisconnect(extra.requestId);
       const token = request.params._meta?.progressToken;
       // With a progress token the wait keeps its connection alive (the answer becomes a stream).
       const heartbeat =

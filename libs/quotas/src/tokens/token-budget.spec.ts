@@ -91,11 +91,11 @@ describe('TokenBudget', () => {
   const bindings = {
     tenant: async (id: string) => ({ id, settings: { quotas: quotas.get(id) } }),
   } as unknown as BindingResolver;
-  const make = () => {
+  const make = (maxTokensPerDay: number | null = null) => {
     const days = new MemoryTokenDays();
     const budget = new TokenBudget(
       bindings,
-      { ...DEFAULT_QUOTAS_OPTIONS, redisPrefix: 'spec' },
+      { ...DEFAULT_QUOTAS_OPTIONS, maxTokensPerDay, redisPrefix: 'spec' },
       days as unknown as TokenDayRepository,
     );
     return { days, budget };
@@ -131,6 +131,28 @@ describe('TokenBudget', () => {
     });
     // A tenant's own view names its limit before its first token of the day.
     expect((await budget.today('acme', new Date('2026-12-05T10:00:00Z'))).tenants).toEqual([
+      { tenantId: 'acme', tokens: 0, tokensPerDay: 100 },
+    ]);
+  });
+
+  it("holds every tenant to the platform's ceiling: a tenant without a cap, and one whose cap is above it", async () => {
+    const { budget } = make(50);
+    await budget.spend('globex', 50, LATE);
+    await budget.spend('acme', 50, LATE);
+    const refused = await budget.exceeded('globex', 'en', LATE);
+    expect(refused).toMatchObject({
+      code: ErrorCode.BUDGET_EXCEEDED,
+      details: { quota: { tokensPerDay: 50, source: 'platform' } },
+    });
+    expect(refused!.suggestedAction).toContain('quotas.maxTokensPerDay');
+    await expect(budget.assertAvailable('acme', LATE)).rejects.toBeInstanceOf(DayBudgetSpentError);
+    expect((await budget.today(null, LATE)).tenants).toEqual([
+      { tenantId: 'globex', tokens: 50, tokensPerDay: 50 },
+      { tenantId: 'acme', tokens: 50, tokensPerDay: 50 },
+    ]);
+    // A tenant's own cap below the ceiling is its own (the admin raises it, within the ceiling).
+    const { budget: high } = make(1_000);
+    expect((await high.today('acme', LATE)).tenants).toEqual([
       { tenantId: 'acme', tokens: 0, tokensPerDay: 100 },
     ]);
   });

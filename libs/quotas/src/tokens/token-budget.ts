@@ -3,7 +3,7 @@ import { RefreshingCache } from '@toolgate/database';
 import { BindingResolver } from '@toolgate/tenancy';
 import type { ErrorEnvelope, Locale } from '@toolgate/toolkit';
 import { QUOTAS_OPTIONS, type QuotasOptions } from '../quotas.options.js';
-import { tenantQuotas, tokensPerDayOf } from '../tenant-quotas.js';
+import { dayLimitOf, tenantQuotas, type DayLimit } from '../tenant-quotas.js';
 import { dayBudgetEnvelope, daySpent, DayBudgetSpentError, type DayBudget } from './day-budget.js';
 import { TokenDayRepository } from './token-day.repository.js';
 import { nextUtcMidnight, utcDay } from './utc-day.js';
@@ -16,8 +16,8 @@ export interface TokenDayOverview {
 }
 
 /**
- * The tenant's model tokens per UTC day (`quotas: [{ tokensPerDay: n }]` in the tenant file),
- * counted in the database so that every gateway adds to and checks the same day. Every model turn
+ * The tenant's model tokens per UTC day (`quotas: [{ tokensPerDay: n }]` in the tenant file, held
+ * to the platform's `quotas.maxTokensPerDay`), counted in the database so that every gateway adds to and checks the same day. Every model turn
  * of every run adds its tokens, with or without a limit (a limit set at noon counts the morning).
  * Checked before each model turn: runs in flight at the moment the day is spent each finish the turn
  * they are in, so the day may end a few turns over its limit, never a turn more per run.
@@ -25,7 +25,7 @@ export interface TokenDayOverview {
 @Injectable()
 export class TokenBudget {
   private readonly logger = new Logger('TokenBudget');
-  private readonly limits: RefreshingCache<string, number | null>;
+  private readonly limits: RefreshingCache<string, DayLimit>;
 
   constructor(
     bindings: BindingResolver,
@@ -33,7 +33,7 @@ export class TokenBudget {
     private readonly days: TokenDayRepository,
   ) {
     this.limits = new RefreshingCache(
-      async (tenantId) => tokensPerDayOf(await tenantQuotas(bindings, tenantId)),
+      async (tenantId) => dayLimitOf(await tenantQuotas(bindings, tenantId), options.maxTokensPerDay),
       {
         ttlMs: options.quotaCacheTtlMs,
         waitOnStaleMs: 200,
@@ -54,11 +54,15 @@ export class TokenBudget {
 
   /** The tenant's day so far and its limit. */
   async day(tenantId: string, at = new Date()): Promise<DayBudget> {
-    const tokensPerDay = (await this.limits.get(tenantId)) ?? null;
+    const { tokensPerDay, byPlatform } = await this.limitOf(tenantId);
     const day = utcDay(at);
     // Without a limit there is nothing to compare: no read.
     const tokens = tokensPerDay === null ? 0 : await this.days.tokens(tenantId, day);
-    return { tenantId, day, tokens, tokensPerDay };
+    return { tenantId, day, tokens, tokensPerDay, ...(byPlatform ? { byPlatform } : {}) };
+  }
+
+  private async limitOf(tenantId: string): Promise<DayLimit> {
+    return (await this.limits.get(tenantId)) ?? { tokensPerDay: null, byPlatform: false };
   }
 
   /**
@@ -76,7 +80,7 @@ export class TokenBudget {
     if (budget && daySpent(budget)) throw new DayBudgetSpentError(budget, at);
   }
 
-  /** Each tenant's tokens today (of the scope's tenant only), with its limit. */
+  /** Each tenant's tokens today (of the scope's tenant only), with its effective limit. */
   async today(scope: string | null, at = new Date()): Promise<TokenDayOverview> {
     const day = utcDay(at);
     const rows = await this.days.ofDay(day, scope);
@@ -86,7 +90,7 @@ export class TokenBudget {
       day,
       resetAt: nextUtcMidnight(at).toISOString(),
       tenants: await Promise.all(
-        rows.map(async (r) => ({ ...r, tokensPerDay: (await this.limits.get(r.tenantId)) ?? null })),
+        rows.map(async (r) => ({ ...r, tokensPerDay: (await this.limitOf(r.tenantId)).tokensPerDay })),
       ),
     };
   }

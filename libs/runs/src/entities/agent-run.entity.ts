@@ -16,6 +16,7 @@ export interface StoredRunPrincipal {
 @Entity('agent_runs')
 @Index('idx_agent_runs_tenant_created', ['tenantId', 'createdAt'])
 @Index('idx_agent_runs_tenant_principal', ['tenantId', 'principalId', 'createdAt'])
+@Index('idx_agent_runs_principal_status', ['tenantId', 'principalId', 'status'])
 @Index('idx_agent_runs_tenant_session', ['tenantId', 'sessionId'])
 @Index('idx_agent_runs_status_lease', ['status', 'leaseUntil'])
 export class AgentRunEntity {

@@ -10,6 +10,7 @@ import {
   type Agent,
 } from '@toolgate/agents';
 import { CallRecordRepository } from '@toolgate/approvals';
+import { PrincipalStanding, standingLostEnvelope } from '@toolgate/auth';
 import type { RunEventType } from '@toolgate/contract';
 import {
   ModelError,
@@ -105,6 +106,8 @@ interface Drive {
   history?: { input: string; output: string }[];
   /** The drive's step spans (model call, then tool calls), when tracing. */
   readonly trace: RunStepTrace;
+  /** Created by the request that started it: its key was checked a moment ago, for the first step. */
+  readonly startedNow: boolean;
 }
 
 /** What ending a run needs: a drive, or the start of one that could not be prepared. */
@@ -134,6 +137,7 @@ export class RunLoop {
     private readonly subAgents: SubAgents,
     @Inject(RUN_MODEL_SOURCE) private readonly models: RunModelSource,
     private readonly tenantTokens: TokenBudget,
+    private readonly standing: PrincipalStanding,
   ) {}
 
   /** Drives a run this gateway holds the lease of, until it finishes, parks or is stopped. */
@@ -225,6 +229,7 @@ export class RunLoop {
       settled: null,
       ...(created?.newSession ? { history: [] } : {}),
       trace: new RunStepTrace(run.runId),
+      startedNow: created !== undefined,
       usage: { inputTokens: run.inputTokens, outputTokens: run.outputTokens },
     };
   }
@@ -262,6 +267,9 @@ export class RunLoop {
       // The tenant's tokens of the day, all its runs on every gateway together.
       const dayLimit = await this.tenantTokens.exceeded(d.ref.tenantId, d.locale);
       if (dayLimit) return this.fail(d, dayLimit);
+      // A run acts only while its key (or its person's session) holds: a revoked one ends it here.
+      const lost = d.startedNow && d.steps.length === 0 ? null : await this.standingLost(d);
+      if (lost) return this.fail(d, lost);
 
       const stepIndex = d.steps.length;
       d.emit('model_started', { step: stepIndex });
@@ -400,6 +408,11 @@ export class RunLoop {
     for (const c of calls.filter((x) => x.status === 'running' && !d.fresh.has(x.callId)))
       await this.adoptRecorded(d, c);
     const queue = calls.filter((c) => c.status === 'running');
+    // Nothing runs for a principal that no longer holds: the calls fail without running, and the
+    // run ends before its next model turn (loop).
+    const lost = queue.length ? await this.standingLost(d) : null;
+    if (lost)
+      for (const c of queue.splice(0)) await this.record(d, c, 'failed', { ...lost, callId: c.callId }, null);
     const workers = Array.from(
       { length: Math.min(d.settings.maxParallelToolCalls, queue.length) },
       async () => {
@@ -589,6 +602,15 @@ export class RunLoop {
     await this.runs.updateCall(c, { status, approvalId: c.approvalId, result: envelope, modelText });
     Object.assign(c, { status, result: envelope, modelText });
     d.emit('tool_result', { step: c.stepIndex, callId: c.callId, tool: c.tool, status, result: envelope });
+  }
+
+  /**
+   * UNAUTHENTICATED when the run's key has been revoked (or its person's session ended) since it
+   * started, else null: asked before every step, so a resumed run does nothing more for it.
+   */
+  private async standingLost(d: Drive): Promise<ErrorEnvelope | null> {
+    const principal = d.run.principal;
+    return (await this.standing.stillValid(principal)) ? null : standingLostEnvelope(principal, d.locale);
   }
 
   /**

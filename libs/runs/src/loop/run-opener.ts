@@ -40,6 +40,16 @@ export class RunOpener {
 
   /** The new run, or null when a run with its id exists (another drive of a parent stored it first). */
   async open(n: NewRun): Promise<AgentRunEntity | null> {
+    const run = await this.store(n);
+    if (run) await this.announce(n);
+    return run;
+  }
+
+  /**
+   * `open`'s first half: the run and its first event stored (what a start's admission waits for,
+   * RunAdmission); `announce` then records it in the trail.
+   */
+  async store(n: NewRun): Promise<AgentRunEntity | null> {
     const now = new Date();
     const run = Object.assign(new AgentRunEntity(), {
       tenantId: n.tenantId,
@@ -82,6 +92,11 @@ export class RunOpener {
       throw err;
     }
     this.events.begin(n.runId);
+    return run;
+  }
+
+  /** `run_started` in the tenant's audit trail. */
+  async announce(n: NewRun): Promise<void> {
     await this.audit.record(
       [
         {
@@ -104,6 +119,5 @@ export class RunOpener {
       ],
       `${n.runId}:started`,
     );
-    return run;
   }
 }

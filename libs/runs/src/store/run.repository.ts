@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { RunStatus } from '@toolgate/contract';
 import { toSqlDateTime, TransactionRunner, type WriteStatement } from '@toolgate/database';
-import { Brackets, In, type DataSource } from 'typeorm';
+import { Brackets, In, IsNull, type DataSource } from 'typeorm';
 import { AgentRunEntity } from '../entities/agent-run.entity.js';
 import { RunStepEntity } from '../entities/run-step.entity.js';
 import { RunToolCallEntity } from '../entities/run-tool-call.entity.js';
@@ -120,6 +120,16 @@ export class RunRepository {
   }
 
   /** The runs of a session, oldest first. */
+  /**
+   * How many top-level runs of one principal have not ended (running or awaiting approval): a
+   * sub-agent's run is part of its parent's and is not counted apart.
+   */
+  inFlight(tenantId: string, principalId: string): Promise<number> {
+    return this.runs.count({
+      where: { tenantId, principalId, status: In(ACTIVE), parentRunId: IsNull() },
+    });
+  }
+
   session(tenantId: string, sessionId: string): Promise<AgentRunEntity[]> {
     return this.runs.find({
       where: { tenantId, sessionId },

@@ -43,6 +43,28 @@ describe('parseTenantFile', () => {
     expect(lineOf(['agentTypes', 'ops_assistant', 'tools', 1])).toBe(10);
   });
 
+  it("refuses tokens per day above the platform's ceiling, naming the path, the line and the setting", () => {
+    const ceilings = { maxTokensPerDay: 100_000 };
+    const asking = (n: number | null) =>
+      VALID.replace('  - { perMinute: 30 }', `  - { perMinute: 30 }\n  - { tokensPerDay: ${n} }`);
+    let problems: readonly string[] = [];
+    try {
+      parseTenantFile('tenants/acme.yaml', asking(100_001), ceilings);
+    } catch (err) {
+      problems = (err as TenantConfigError).problems;
+    }
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^tenants\/acme\.yaml: quotas\[1\]\.tokensPerDay: 100001 is above the platform's ceiling of 100000 .*quotas\.maxTokensPerDay.*\(line 13\)$/,
+      ),
+    ]);
+    // At the ceiling, below it, and "no cap of its own" (held to the ceiling at use) are accepted.
+    for (const n of [100_000, 5, null])
+      expect(parseTenantFile('tenants/acme.yaml', asking(n), ceilings).tenant.quotas).toHaveLength(2);
+    // Without a ceiling anything positive goes.
+    expect(parseTenantFile('tenants/acme.yaml', asking(10 ** 12)).tenant.quotas).toHaveLength(2);
+  });
+
   it("reads the tenant's tokens per day beside its call quotas, and refuses a token quota with call fields", () => {
     const withBudget = VALID.replace(
       '  - { perMinute: 30 }',

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import { ceilingProblems, NO_CEILINGS, type TenantFileCeilings } from './tenant-file.ceilings.js';
 import { tenantFileSchema, type TenantFile } from './tenant-file.schema.js';
 
 /** A tenant file that could not be read; the message names the file, the path and the line. */
@@ -36,8 +37,12 @@ function lineLookup(doc: Document, counter: LineCounter) {
   };
 }
 
-/** Parses and validates one tenant file's text. */
-export function parseTenantFile(file: string, text: string): LoadedTenantFile {
+/** Parses and validates one tenant file's text, within the platform's `ceilings`. */
+export function parseTenantFile(
+  file: string,
+  text: string,
+  ceilings: TenantFileCeilings = NO_CEILINGS,
+): LoadedTenantFile {
   const counter = new LineCounter();
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: true });
   if (doc.errors.length) {
@@ -57,6 +62,15 @@ export function parseTenantFile(file: string, text: string): LoadedTenantFile {
   }
   if (!isMap(doc.contents) && !isSeq(doc.contents))
     throw new TenantConfigError([`${file}: expected a mapping`]);
+  const above = ceilingProblems(parsed.data, ceilings);
+  if (above.length) {
+    throw new TenantConfigError(
+      above.map((p) => {
+        const line = lineOf(p.path);
+        return `${file}: ${formatPath(p.path)}: ${p.message}${line ? ` (line ${line})` : ''}`;
+      }),
+    );
+  }
   return { file, tenant: parsed.data, lineOf };
 }
 
@@ -64,7 +78,7 @@ export function parseTenantFile(file: string, text: string): LoadedTenantFile {
  * Reads every `*.yaml`/`*.yml` in `dir`, sorted by name. All problems of all files are reported
  * together; a tenant id that does not match its file name, or appears twice, is a problem too.
  */
-export function loadTenantFiles(dir: string): LoadedTenantFile[] {
+export function loadTenantFiles(dir: string, ceilings: TenantFileCeilings = NO_CEILINGS): LoadedTenantFile[] {
   let names: string[];
   try {
     names = readdirSync(dir)
@@ -80,7 +94,7 @@ export function loadTenantFiles(dir: string): LoadedTenantFile[] {
   for (const name of names) {
     const file = join(dir, name);
     try {
-      const t = parseTenantFile(file, readFileSync(file, 'utf8'));
+      const t = parseTenantFile(file, readFileSync(file, 'utf8'), ceilings);
       const stem = name.replace(/\.ya?ml$/, '');
       if (t.tenant.id !== stem)
         problems.push(`${file}: id "${t.tenant.id}" must match the file name "${stem}"`);
