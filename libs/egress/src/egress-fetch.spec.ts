@@ -13,7 +13,7 @@ async function peer(host = '127.0.0.1') {
   const state = {
     hits: 0,
     bytesSent: 0,
-    handle: (res: ServerResponse) => void res.end('ok'),
+    handle: (res: ServerResponse): void => void res.end('ok'),
   };
   const server: Server = createServer((req, res) => {
     state.hits++;
