@@ -20,6 +20,8 @@ export class EgressError extends Error {
     message: string,
     /** For logs only: the resolved address and the range that refused it, never for an answer. */
     readonly detail?: string,
+    /** The HTTP status of the answer that was refused (a redirect's 3xx). */
+    readonly status?: number,
   ) {
     super(message);
     this.name = 'EgressError';

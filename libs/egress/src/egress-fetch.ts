@@ -54,6 +54,8 @@ export function createEgressFetch(policy: EgressPolicy, options: EgressFetchOpti
       throw new EgressError(
         'redirect',
         `the server answered with a redirect (HTTP ${response.status}), which the gateway does not follow: use the final URL`,
+        undefined,
+        response.status,
       );
     }
     return limitBody(response, maxBytes, () => options.onTooLarge?.(init));
