@@ -72,7 +72,12 @@ describe('the HTTP surface under random and hostile requests', () => {
   const site = mkdtempSync(join(tmpdir(), 'toolgate-fuzz-console-'));
 
   beforeAll(async () => {
-    gw = await startTestGateway({ env: { TOOLGATE_CONSOLE_DIR: fakeConsole(site) } });
+    gw = await startTestGateway({
+      env: { TOOLGATE_CONSOLE_DIR: fakeConsole(site) },
+      // The platform's default egress policy (test gateways otherwise allow 127.0.0.1): the fuzzer
+      // registers upstreams at loopback, private and metadata addresses, and every one must be refused.
+      egress: { allowHosts: [], allowCidrs: [] },
+    });
     world = new FuzzWorld();
     const reserve = await gw.api('POST', '/v1/admin/keys', {
       body: { name: 'fuzz reserve', role: 'platform_admin' },
