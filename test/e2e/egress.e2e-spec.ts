@@ -1,5 +1,7 @@
 import { makeConfigDir, openRawSql, startTestGateway, waitFor, type TestGateway } from '@toolgate/testing';
 import { lookup } from 'node:dns/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeMcpUpstream, type FakeMcpUpstream } from '../support/fake-mcp-upstream.js';
@@ -261,6 +263,32 @@ notifications:
     const direct = await register({ name: 'moved', url: inside.url });
     expect(direct.body).toMatchObject({ details: { failure: 'egress_denied' } });
     expect(inside.requests).toEqual([]);
+  });
+
+  it('never quotes what an upstream answered in a failed registration (an internal page, a leaked credential)', async () => {
+    const leaky = createServer((req, res) => {
+      req.resume();
+      res.writeHead(500, { 'content-type': 'text/plain' }).end('db_password=hunter2-internal-0123 host=db.internal');
+    });
+    await new Promise<void>((resolve) => leaky.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(leaky.address() as AddressInfo).port}`;
+      for (const body of [
+        { name: 'leaky', url: `${url}/mcp` },
+        { name: 'leaky', kind: 'openapi', url: `${url}/openapi.json` },
+      ]) {
+        const res = await register(body);
+        expect(res.status, res.text).toBe(502);
+        expect(res.body).toMatchObject({ code: 'UPSTREAM_ERROR', details: { failure: 'unreachable' } });
+        expect(res.body.error).toContain('500');
+        expect(res.text).not.toMatch(/hunter2|db\.internal|db_password/);
+      }
+      const trail = JSON.stringify(await audited(gw));
+      expect(trail).not.toMatch(/hunter2|db_password/);
+    } finally {
+      leaky.closeAllConnections();
+      await new Promise((resolve) => leaky.close(resolve));
+    }
   });
 
   it('never calls the gateway itself, although its address is allowed', async () => {
