@@ -268,7 +268,9 @@ notifications:
   it('never quotes what an upstream answered in a failed registration (an internal page, a leaked credential)', async () => {
     const leaky = createServer((req, res) => {
       req.resume();
-      res.writeHead(500, { 'content-type': 'text/plain' }).end('db_password=hunter2-internal-0123 host=db.internal');
+      res
+        .writeHead(500, { 'content-type': 'text/plain' })
+        .end('db_password=hunter2-internal-0123 host=db.internal');
     });
     await new Promise<void>((resolve) => leaky.listen(0, '127.0.0.1', resolve));
     try {

@@ -166,7 +166,7 @@ describe('refusing documents', () => {
     });
     await expect(client.listTools()).rejects.toMatchObject({ failure: 'invalid' });
     const configured = await createOpenApiClient({
-    fetch,
+      fetch,
       documentUrl: service.documentUrl,
       baseUrl: `${service.url}/api`,
       timeoutMs: 5_000,
@@ -276,7 +276,7 @@ describe('calling operations', () => {
 
   it('uses a configured base URL over the document servers', async () => {
     const other = await createOpenApiClient({
-    fetch,
+      fetch,
       documentUrl: service.documentUrl,
       baseUrl: `${service.url}/api/`,
       timeoutMs: 5_000,

@@ -50,7 +50,6 @@ export function defaultToolgateName(server: string, tool: string): string {
   return `${server}__${snakeName(tool, MAX_TOOL_NAME_LENGTH - server.length - 2, 't_')}`;
 }
 
-
 /**
  * The admin side of upstream tool sources: register, list, import (a binding change when bound),
  * refresh, and review quarantined definitions. Every change is audited on the tenant's chain.

@@ -26,7 +26,10 @@ export function refusedUrl(failure: string, message: string, path: 'url' | 'base
 }
 
 /** The source's live tools, or the failure as an admin reads it (`sourceFailure`). */
-export async function listLive(client: UpstreamClient, signal?: AbortSignal): Promise<UpstreamToolDefinition[]> {
+export async function listLive(
+  client: UpstreamClient,
+  signal?: AbortSignal,
+): Promise<UpstreamToolDefinition[]> {
   try {
     return await client.listTools(signal);
   } catch (err) {

@@ -72,7 +72,12 @@ export class DeliverySender {
       secrets = secretsOf(channel);
       if (channel.type === 'feishu_app')
         accessToken = await this.appTokens.token(
-          { tenantId: d.tenantId, baseUrl: channel.url, appId: channel.appId ?? '', appSecret: secrets.secret ?? '' },
+          {
+            tenantId: d.tenantId,
+            baseUrl: channel.url,
+            appId: channel.appId ?? '',
+            appSecret: secrets.secret ?? '',
+          },
           this.options.sendTimeoutMs,
         );
       const message = await this.messages.message(facts, d.kind as MessageKind);
@@ -99,7 +104,8 @@ export class DeliverySender {
       const egress = egressErrorOf(err);
       if (egress) {
         // The address and the range that refused it are for the platform's log, not the delivery log.
-        if (egress.detail) this.logger.warn(`delivery ${d.id} (${d.tenantId}/${d.channel}): ${egress.detail}`);
+        if (egress.detail)
+          this.logger.warn(`delivery ${d.id} (${d.tenantId}/${d.channel}): ${egress.detail}`);
         // A refused destination or a redirect stays so until the channel is changed: no retries.
         const permanent = egress.failure === 'egress_denied' || egress.failure === 'redirect';
         return this.finish(d, failure(`refused: ${egress.message}`, started), permanent);

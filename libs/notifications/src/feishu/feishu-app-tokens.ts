@@ -55,7 +55,12 @@ export class FeishuAppTokens {
   }
 }
 
-function parsed(text: string): { code?: number; msg?: string; tenant_access_token?: string; expire?: number } {
+function parsed(text: string): {
+  code?: number;
+  msg?: string;
+  tenant_access_token?: string;
+  expire?: number;
+} {
   try {
     const value: unknown = JSON.parse(text);
     return value && typeof value === 'object' ? value : {};

@@ -8,10 +8,7 @@ import {
   tenantEnvNamespace,
   type AgentRunSettingsView,
 } from '@toolgate/contract';
-import {
-  notificationSettingsSchema,
-  secretEnvNames,
-} from '@toolgate/notifications/settings';
+import { notificationSettingsSchema, secretEnvNames } from '@toolgate/notifications/settings';
 import { z } from 'zod';
 import { subAgentProblems } from '../agent-run-settings.js';
 

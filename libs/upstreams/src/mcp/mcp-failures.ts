@@ -34,7 +34,9 @@ export function mcpFailureOf(err: unknown): { failure: McpFailure; message: stri
     return {
       failure: 'unreachable',
       message:
-        (err.code ?? 0) > 0 ? `the server answered HTTP ${err.code}` : 'the server did not answer as an MCP server',
+        (err.code ?? 0) > 0
+          ? `the server answered HTTP ${err.code}`
+          : 'the server did not answer as an MCP server',
     };
   const code = (err as { cause?: { code?: unknown } } | undefined)?.cause?.code;
   if (typeof code === 'string' && /^[A-Z_]{2,32}$/.test(code))

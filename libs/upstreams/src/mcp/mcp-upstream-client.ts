@@ -132,7 +132,10 @@ class McpUpstreamClient implements UpstreamClient {
       onTooLarge: (init) => {
         const id = requestIdOf(init?.body);
         if (id === undefined) return;
-        const error = { code: ANSWER_TOO_LARGE_CODE, message: `answer larger than ${MAX_ANSWER_BYTES} bytes` };
+        const error = {
+          code: ANSWER_TOO_LARGE_CODE,
+          message: `answer larger than ${MAX_ANSWER_BYTES} bytes`,
+        };
         transport().onmessage?.({ jsonrpc: '2.0', id, error } as JSONRPCMessage);
       },
     });
@@ -218,7 +221,9 @@ class McpUpstreamClient implements UpstreamClient {
 function callFailureEnvelope(err: unknown) {
   const failure = mcpFailureOf(err);
   if (err instanceof McpError && failure.failure === 'upstream_error')
-    return errorEnvelope(ErrorCode.UPSTREAM_ERROR, DEFAULT_LOCALE, { message: cleanErrorMessage(err.message) });
+    return errorEnvelope(ErrorCode.UPSTREAM_ERROR, DEFAULT_LOCALE, {
+      message: cleanErrorMessage(err.message),
+    });
   return errorEnvelope(
     ErrorCode.UPSTREAM_ERROR,
     DEFAULT_LOCALE,

@@ -45,11 +45,13 @@ export async function fetchDocumentText(source: DocumentSource): Promise<string>
     if (egress?.failure === 'too_large')
       throw new OpenApiSourceError('too_large', `The document is larger than ${MAX_DOCUMENT_BYTES} bytes`);
     if (egress && egress.failure !== 'unresolvable')
-      throw new OpenApiSourceError(egress.failure === 'redirect' ? 'redirect' : 'egress_denied', egress.message);
+      throw new OpenApiSourceError(
+        egress.failure === 'redirect' ? 'redirect' : 'egress_denied',
+        egress.message,
+      );
     const why = deadline.timedOut() ? `timed out after ${source.timeoutMs} ms` : firstLine(err);
     throw new OpenApiSourceError('unreachable', `The document cannot be fetched: ${why}`, { cause: err });
   } finally {
     deadline.dispose();
   }
 }
-

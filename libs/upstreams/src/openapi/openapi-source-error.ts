@@ -4,12 +4,7 @@
  * answered a redirect (never followed).
  */
 export type OpenApiSourceFailure =
-  | 'unreachable'
-  | 'too_large'
-  | 'invalid'
-  | 'unsupported'
-  | 'egress_denied'
-  | 'redirect';
+  'unreachable' | 'too_large' | 'invalid' | 'unsupported' | 'egress_denied' | 'redirect';
 
 /**
  * Thrown when an OpenAPI document cannot be fetched, parsed or mapped to tools. The message is safe
