@@ -280,10 +280,10 @@ notifications:
         { name: 'leaky', kind: 'openapi', url: `${url}/openapi.json` },
       ]) {
         const res = await register(body);
+        expect(res.text).not.toMatch(/hunter2|db\.internal|db_password/);
         expect(res.status, res.text).toBe(502);
         expect(res.body).toMatchObject({ code: 'UPSTREAM_ERROR', details: { failure: 'unreachable' } });
         expect(res.body.error).toContain('500');
-        expect(res.text).not.toMatch(/hunter2|db\.internal|db_password/);
       }
       const trail = JSON.stringify(await audited(gw));
       expect(trail).not.toMatch(/hunter2|db_password/);
