@@ -64,7 +64,8 @@ export class EgressPolicy {
   decide(hostname: string, address: string, port: number): EgressDecision {
     const reached = reachedAddress(address);
     if (!reached) return { allowed: false, why: `${address} is not an IP address` };
-    if (isOwnAddress(reached) && [...this.ownPorts()].includes(port))
+    // The port first: reading the interfaces' addresses is a system call.
+    if ([...this.ownPorts()].includes(port) && isOwnAddress(reached))
       return { allowed: false, why: `${reached.toString()}:${port} is this gateway` };
     if (this.allowsHost(hostname) || this.ranges.some((range) => inRange(reached, range)))
       return { allowed: true };
