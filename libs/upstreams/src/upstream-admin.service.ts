@@ -78,7 +78,12 @@ export class UpstreamAdmin {
     try {
       return await this.registerChecked(tenantId, body, actor);
     } catch (err) {
-      await this.recordRefusal(tenantId, body, actor, err);
+      // The refusal is the answer: a trail that cannot take its record is logged, not answered.
+      await this.recordRefusal(tenantId, body, actor, err).catch((auditErr: unknown) =>
+        this.logger.error(
+          `tenant ${tenantId}: refused registration of ${body.name} not audited: ${String(auditErr)}`,
+        ),
+      );
       throw err;
     }
   }
@@ -100,8 +105,8 @@ export class UpstreamAdmin {
       throw invalid(`upstream kind "${body.kind}" is not available in this build`, 'kind');
     if (await this.repo.serverByName(tenantId, body.name)) throw this.exists(body.name);
     // Both destinations before anything is sent (the document's fetch would carry the credential).
-    await this.checkDestination(body.url, 'url');
-    if (body.baseUrl !== undefined) await this.checkDestination(body.baseUrl, 'baseUrl');
+    await this.checkDestination(tenantId, body.url, 'url');
+    if (body.baseUrl !== undefined) await this.checkDestination(tenantId, body.baseUrl, 'baseUrl');
     const now = new Date();
     const server = Object.assign(new UpstreamServerEntity(), {
       id: uuidv7(),
@@ -149,14 +154,14 @@ export class UpstreamAdmin {
   }
 
   /** Refuses a URL the egress policy does not allow (ADR 026), before anything is sent to it. */
-  private async checkDestination(url: string, path: 'url' | 'baseUrl'): Promise<void> {
+  private async checkDestination(tenantId: string, url: string, path: 'url' | 'baseUrl'): Promise<void> {
     try {
       await this.egress.check(url);
     } catch (err) {
       const egress = egressErrorOf(err);
       if (!egress) throw err;
       // The address and the range that refused it are for the platform's log, not the answer.
-      this.logger.warn(`upstream ${path} refused by the egress policy: ${egress.detail ?? egress.message}`);
+      this.logger.warn(`tenant ${tenantId}: upstream ${path} not used: ${egress.detail ?? egress.message}`);
       if (egress.failure === 'unresolvable')
         throw new ToolgateError(ErrorCode.UPSTREAM_ERROR, {
           params: { message: `the upstream cannot be used: ${egress.message}` },
