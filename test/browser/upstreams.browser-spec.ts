@@ -50,7 +50,7 @@ describe('the upstream servers page and the quarantine review', () => {
   beforeAll(async () => {
     ensureConsoleBuilt();
     // The gateway runs in this process: it reads the upstream's secret from here.
-    process.env.TOOLGATE_UPSTREAM_CRM_TOKEN = 'crm-browser-token';
+    process.env.TOOLGATE_UPSTREAM_ACME__CRM_TOKEN = 'crm-browser-token';
     upstream = await startFakeMcpUpstream({
       find_customer: findCustomer(PINNED_DESCRIPTION),
       list_orders: listOrders,
@@ -99,11 +99,11 @@ describe('the upstream servers page and the quarantine review', () => {
     // A name outside the allowed prefix is refused before anything is sent.
     await form.getByTestId('upstream-secret-env').fill('DATABASE_URL');
     await form.getByRole('button', { name: '连接并登记' }).click();
-    await form.getByText('环境变量名必须以 TOOLGATE_UPSTREAM_ 开头').waitFor();
+    await form.getByText('环境变量名必须以 TOOLGATE_UPSTREAM_ACME__ 开头').waitFor();
     expect((await gw.api('GET', '/v1/admin/tenants/acme/upstreams', { key: acmeAdmin })).body.data).toEqual(
       [],
     );
-    await form.getByTestId('upstream-secret-env').fill('TOOLGATE_UPSTREAM_CRM_TOKEN');
+    await form.getByTestId('upstream-secret-env').fill('TOOLGATE_UPSTREAM_ACME__CRM_TOKEN');
     await form.getByRole('button', { name: '连接并登记' }).click();
 
     // Registered: the server opens with the tools it lists now, none imported yet.

@@ -1,8 +1,11 @@
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** The tenant access token the fake Feishu open platform hands to apps. */
-export const FEISHU_APP_TOKEN = 't-fake-feishu-app-token-42';
+/** The tenant access token the fake Feishu open platform hands to an app for its id and secret. */
+export function feishuAppToken(appId: string, appSecret: string): string {
+  return `t-${appId}-${createHash('sha256').update(appSecret).digest('hex').slice(0, 12)}`;
+}
 
 /** One request a peer received, as sent. */
 export interface ReceivedMessage {
@@ -37,7 +40,7 @@ export class NotificationPeers {
           res.writeHead(500, { 'content-type': 'text/plain' }).end('peer down');
           return;
         }
-        let body: unknown = null;
+        let body: any = null;
         try {
           body = JSON.parse(raw);
         } catch {
@@ -45,7 +48,12 @@ export class NotificationPeers {
         }
         this.received.push({ path: url.pathname, query: url.searchParams, headers: req.headers, raw, body });
         const answer = url.pathname.endsWith('/tenant_access_token/internal')
-          ? { code: 0, msg: 'ok', tenant_access_token: FEISHU_APP_TOKEN, expire: 7200 }
+          ? {
+              code: 0,
+              msg: 'ok',
+              tenant_access_token: feishuAppToken(String(body?.app_id), String(body?.app_secret)),
+              expire: 7200,
+            }
           : url.pathname.startsWith('/open-apis/')
             ? { code: 0, msg: 'success', data: {} }
             : url.pathname.startsWith('/hook') || url.pathname.startsWith('/flaky')

@@ -2,7 +2,7 @@ import { makeConfigDir, startTestGateway, waitFor, type TestGateway } from '@too
 import { createCipheriv, createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FEISHU_APP_TOKEN, NotificationPeers } from './notification-peers.js';
+import { feishuAppToken, NotificationPeers } from './notification-peers.js';
 
 /** The tenants' notification secrets: only in the environment, never in a file, answer or log. */
 const SECRETS = {
@@ -242,7 +242,9 @@ describe('approval notifications and decisions from Feishu', () => {
     const [app] = peers.about('/open-apis/im/', approvalId);
     expect(app.path).toBe('/open-apis/im/v1/messages');
     expect(app.query.get('receive_id_type')).toBe('chat_id');
-    expect(app.headers.authorization).toBe(`Bearer ${FEISHU_APP_TOKEN}`);
+    expect(app.headers.authorization).toBe(
+      `Bearer ${feishuAppToken('cli_toolgate', SECRETS.TOOLGATE_NOTIFY_ACME__LARK_APP_SECRET)}`,
+    );
     expect(app.body).toMatchObject({ receive_id: 'oc_oncall', msg_type: 'interactive' });
     expect(JSON.parse(app.body.content)).toEqual(lark.body.card);
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import {
   callApi,
   createTestDatabase,
+  makeConfigDir,
   startGatewayProcess,
   startTestGateway,
   TEST_ADMIN_KEY,
@@ -69,7 +70,7 @@ describe('OpenAPI services as pinned tool sources', () => {
   const base = UPSTREAMS_PATH('acme');
 
   beforeAll(async () => {
-    process.env.TOOLGATE_UPSTREAM_CRM_API_KEY = 'crm-api-key-0123456789';
+    process.env.TOOLGATE_UPSTREAM_ACME__CRM_API_KEY = 'crm-api-key-0123456789';
     service = await startFakeOpenApiService();
     gw = await startTestGateway({ env: { TOOLGATE_UPSTREAM_REFRESH_MS: '600000' } });
     acmeAdmin = await gw.createKey('tenant_admin', 'acme');
@@ -123,7 +124,7 @@ describe('OpenAPI services as pinned tool sources', () => {
     const res = await register({
       name: 'crm',
       url: service.documentUrl,
-      auth: { header: 'authorization', secretEnv: 'TOOLGATE_UPSTREAM_CRM_API_KEY' },
+      auth: { header: 'authorization', secretEnv: 'TOOLGATE_UPSTREAM_ACME__CRM_API_KEY' },
       timeoutMs: 3000,
     });
     expect(res.status, res.text).toBe(201);
@@ -318,6 +319,8 @@ describe('OpenAPI sources in the built gateway (dist)', () => {
       TOOLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'toolgate-data-')),
       TOOLGATE_ADMIN_KEY: TEST_ADMIN_KEY,
       TOOLGATE_DEMO: 'on',
+      // The fake service is on loopback, which the egress policy refuses unless allowed.
+      TOOLGATE_CONFIG_DIR: makeConfigDir({}, 'egress:\n  allowCidrs: [127.0.0.1/32]\n'),
     });
     try {
       const res = await callApi(gateway.url, 'POST', UPSTREAMS_PATH('acme'), {

@@ -41,7 +41,7 @@ describe('upstream MCP servers as pinned tool sources', () => {
   const base = '/v1/admin/tenants/acme/upstreams';
 
   beforeAll(async () => {
-    process.env.TOOLGATE_UPSTREAM_CRM_TOKEN = 'crm-secret-token-123';
+    process.env.TOOLGATE_UPSTREAM_ACME__CRM_TOKEN = 'crm-secret-token-123';
     upstream = await startFakeMcpUpstream({
       find_customer: findCustomer('Finds customers by name.'),
       slow_report: slowReport,
@@ -88,7 +88,7 @@ describe('upstream MCP servers as pinned tool sources', () => {
       body: {
         name: 'crm',
         url: upstream.url,
-        auth: { header: 'Host', secretEnv: 'TOOLGATE_UPSTREAM_CRM_TOKEN' },
+        auth: { header: 'Host', secretEnv: 'TOOLGATE_UPSTREAM_ACME__CRM_TOKEN' },
       },
     });
     expect(host.status).toBe(400);
@@ -109,7 +109,7 @@ describe('upstream MCP servers as pinned tool sources', () => {
       body: {
         name: 'crm',
         url: upstream.url,
-        auth: { header: 'authorization', secretEnv: 'TOOLGATE_UPSTREAM_CRM_TOKEN' },
+        auth: { header: 'authorization', secretEnv: 'TOOLGATE_UPSTREAM_ACME__CRM_TOKEN' },
         timeoutMs: 2000,
       },
     });
@@ -117,7 +117,7 @@ describe('upstream MCP servers as pinned tool sources', () => {
     expect(res.body.data.upstream).toMatchObject({
       name: 'crm',
       kind: 'mcp',
-      auth: { header: 'authorization', secretEnv: 'TOOLGATE_UPSTREAM_CRM_TOKEN' },
+      auth: { header: 'authorization', secretEnv: 'TOOLGATE_UPSTREAM_ACME__CRM_TOKEN' },
     });
     expect(JSON.stringify(res.body)).not.toContain('crm-secret-token-123');
     expect(res.body.data.tools.map((t: any) => t.definition.name).sort()).toEqual([

@@ -1,9 +1,12 @@
 import { createOpenApiClient, OpenApiSourceError } from '../../libs/upstreams/src/openapi/index.js';
+import { createEgressFetch, EgressPolicy } from '@toolgate/egress';
 import type { UpstreamClient, UpstreamToolDefinition } from '@toolgate/upstreams';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeOpenApiService, type FakeOpenApiService } from '../support/fake-openapi-service.js';
 
 const TOKEN = 'Bearer sk-upstream-0123456789';
+/** The fake service is on loopback: allowed explicitly, as the test gateways do. */
+const fetch = createEgressFetch(new EgressPolicy({ allowHosts: [], allowCidrs: ['127.0.0.1/32'] }));
 
 let service: FakeOpenApiService;
 let client: UpstreamClient;
@@ -11,6 +14,7 @@ let client: UpstreamClient;
 beforeEach(async () => {
   service = await startFakeOpenApiService();
   client = await createOpenApiClient({
+    fetch,
     documentUrl: service.documentUrl,
     headers: { Authorization: TOKEN },
     timeoutMs: 5_000,
@@ -135,7 +139,7 @@ describe('listing an OpenAPI 3.0 document', () => {
 describe('refusing documents', () => {
   const load = (document: object | string) => {
     service.setDocument(document);
-    return createOpenApiClient({ documentUrl: service.documentUrl, timeoutMs: 5_000 });
+    return createOpenApiClient({ documentUrl: service.documentUrl, timeoutMs: 5_000, fetch });
   };
 
   it('refuses Swagger 2.0, invalid OpenAPI and non-documents with a clear OpenApiSourceError', async () => {
@@ -149,7 +153,7 @@ describe('refusing documents', () => {
     });
     await expect(load('not: [valid')).rejects.toBeInstanceOf(OpenApiSourceError);
     await expect(
-      createOpenApiClient({ documentUrl: 'file:///etc/passwd', timeoutMs: 1_000 }),
+      createOpenApiClient({ documentUrl: 'file:///etc/passwd', timeoutMs: 1_000, fetch }),
     ).rejects.toMatchObject({ failure: 'invalid', message: expect.stringContaining('http or https') });
   });
 
@@ -162,6 +166,7 @@ describe('refusing documents', () => {
     });
     await expect(client.listTools()).rejects.toMatchObject({ failure: 'invalid' });
     const configured = await createOpenApiClient({
+      fetch,
       documentUrl: service.documentUrl,
       baseUrl: `${service.url}/api`,
       timeoutMs: 5_000,
@@ -271,6 +276,7 @@ describe('calling operations', () => {
 
   it('uses a configured base URL over the document servers', async () => {
     const other = await createOpenApiClient({
+      fetch,
       documentUrl: service.documentUrl,
       baseUrl: `${service.url}/api/`,
       timeoutMs: 5_000,
@@ -348,7 +354,7 @@ describe('failures', () => {
   it('refuses an answer over 10 MiB', async () => {
     const outcome = await call('huge', {});
     expect(outcome).toMatchObject({ ok: false, envelope: { code: 'UPSTREAM_ERROR' } });
-    expect(JSON.stringify(outcome)).toContain('larger than');
+    expect(JSON.stringify(outcome)).toContain('too large');
   });
 
   it('answers TIMEOUT at its own time limit and rejects at once when the caller aborts', async () => {

@@ -84,6 +84,9 @@ describe('the HTTP surface under random and hostile requests', () => {
   beforeAll(async () => {
     gw = await startTestGateway({
       env: { TOOLGATE_CONSOLE_DIR: fakeConsole(site), TOOLGATE_CONFIG_DIR: makeConfigDir({}, TIGHT_LIMITS) },
+      // The platform's default egress policy (test gateways otherwise allow 127.0.0.1): the fuzzer
+      // registers upstreams at loopback, private and metadata addresses, and every one must be refused.
+      egress: { allowHosts: [], allowCidrs: [] },
     });
     world = new FuzzWorld();
     const reserve = await gw.api('POST', '/v1/admin/keys', {

@@ -35,10 +35,11 @@ export interface FakeMcpUpstream {
  * client's `notifications/cancelled` reaches the running call, and a tool changed at runtime is
  * re-registered on every live session (the SDK then sends `notifications/tools/list_changed`).
  * `stateless`: a fresh server per request and no notifications (only polling sees changes).
+ * `host`: the loopback address to listen on (127.0.0.1 by default; 127.0.0.2 stands for a private host).
  */
 export async function startFakeMcpUpstream(
   tools: Record<string, FakeMcpTool>,
-  options: { stateless?: boolean } = {},
+  options: { stateless?: boolean; host?: string } = {},
 ): Promise<FakeMcpUpstream> {
   const current = new Map(Object.entries(tools));
   const requests: FakeMcpUpstream['requests'] = [];
@@ -96,10 +97,11 @@ export async function startFakeMcpUpstream(
       if (!res.headersSent) res.writeHead(500).end();
     });
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve) => http.listen(0, host, resolve));
   const { port } = http.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `http://${host}:${port}/mcp`,
     requests,
     calls,
     cancelled,

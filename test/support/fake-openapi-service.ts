@@ -17,6 +17,8 @@ export interface FakeOpenApiService {
   readonly documentUrl: string;
   /** Every request but the document's, in order. */
   readonly requests: FakeOpenApiRequest[];
+  /** Requests of any kind, the document's included. */
+  readonly hits: () => number;
   /** Serves another document from now on: an object (as JSON) or raw text (e.g. YAML). */
   setDocument(document: object | string): void;
   /** A fresh copy of the default document, to edit and serve again. */
@@ -209,7 +211,9 @@ function route(req: IncomingMessage, res: ServerResponse, body: string): void {
 export async function startFakeOpenApiService(): Promise<FakeOpenApiService> {
   let document: object | string = baseDocument();
   const requests: FakeOpenApiRequest[] = [];
+  let hits = 0;
   const server = createServer((req, res) => {
+    hits++;
     if (req.url === '/openapi.json') {
       return typeof document === 'string'
         ? send(res, 200, document, 'application/yaml')
@@ -228,6 +232,7 @@ export async function startFakeOpenApiService(): Promise<FakeOpenApiService> {
     url,
     documentUrl: `${url}/openapi.json`,
     requests,
+    hits: () => hits,
     setDocument: (next) => {
       document = next;
     },

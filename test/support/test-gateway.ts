@@ -3,9 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DynamicModule } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { EgressOptions } from '@toolgate/egress';
 import { createGateway } from '../../apps/gateway/src/bootstrap.js';
 import { loadSettings, type Settings } from '../../apps/gateway/src/settings/settings.js';
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from './test-database.js';
+
+/**
+ * Test gateways talk to fakes on loopback, which the platform's egress policy refuses by default
+ * (config/toolgate.yaml allows nothing): each allows 127.0.0.1 explicitly, on top of its file's
+ * settings. A test of the policy itself passes its own `egress`.
+ */
+export const TEST_EGRESS_ALLOWED_CIDRS = ['127.0.0.1/32'];
 
 /** The platform admin secret every test gateway starts with. */
 export const TEST_ADMIN_KEY = 'tg_test-admin-key-0123456789abcdef';
@@ -73,10 +81,12 @@ export async function startTestGateway(
     db?: TestDatabase;
     /** A fixed port (e.g. one an IdP's redirect URL names); a free one by default. */
     port?: number;
+    /** The egress policy instead of the file's plus TEST_EGRESS_ALLOWED_CIDRS (keys given replace the file's). */
+    egress?: Partial<EgressOptions>;
   } = {},
 ): Promise<TestGateway> {
   const db = options.db ?? (await createTestDatabase(options.kind));
-  const settings = loadSettings({
+  const loaded = loadSettings({
     DATABASE_URL: db.url,
     TOOLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'toolgate-data-')),
     TOOLGATE_ADMIN_KEY: TEST_ADMIN_KEY,
@@ -85,6 +95,12 @@ export async function startTestGateway(
     PORT: '0',
     ...options.env,
   });
+  const settings: Settings = {
+    ...loaded,
+    egress: options.egress
+      ? { ...loaded.egress, ...options.egress }
+      : { ...loaded.egress, allowCidrs: [...loaded.egress.allowCidrs, ...TEST_EGRESS_ALLOWED_CIDRS] },
+  };
   const app = await createGateway(settings, { imports: options.imports, quiet: true });
   await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');

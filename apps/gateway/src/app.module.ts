@@ -4,6 +4,7 @@ import { ApiKeyGuard, AUTH_MIGRATIONS, AuthModule } from '@toolgate/auth';
 import { APPROVALS_MIGRATIONS, ApprovalsModule } from '@toolgate/approvals';
 import { AUDIT_MIGRATIONS, AuditModule } from '@toolgate/audit';
 import { DATABASE_MIGRATIONS, DatabaseModule, InstancesModule } from '@toolgate/database';
+import { EgressModule } from '@toolgate/egress';
 import { MCP_TASKS_MIGRATIONS, McpTasksModule } from '@toolgate/mcp';
 import { ModelsModule } from '@toolgate/models';
 import { NOTIFICATIONS_MIGRATIONS, NotificationsModule } from '@toolgate/notifications';
@@ -79,6 +80,7 @@ export class AppModule {
         ApprovalsModule.forRoot(settings.approvals),
         QuotasModule.forRoot(settings.quotas),
         TenancyModule.forRoot(settings.tenancy),
+        EgressModule.forRoot(settings.egress),
         UpstreamsModule.forRoot(settings.upstreams),
         ModelsModule.forRoot(settings.models),
         RunsModule.forRoot(settings.runs),

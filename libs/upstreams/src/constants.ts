@@ -1,13 +1,5 @@
 /** Limits and defaults of upstream tool sources, in one place. */
 
-/**
- * The only environment variables an upstream's auth header may be read from. A tenant admin picks
- * the URL the header is sent to, so an unrestricted name would let them mail themselves any
- * platform secret (the database password, the audit key).
- */
-export const UPSTREAM_SECRET_ENV_PREFIX = 'TOOLGATE_UPSTREAM_';
-/** An environment variable name under the prefix: upper-case letters, digits, underscores. */
-export const UPSTREAM_SECRET_ENV_PATTERN = /^TOOLGATE_UPSTREAM_[A-Z0-9_]{1,100}$/;
 /** A server's name: the namespace of its tools, so snake_case without double underscores. */
 export const UPSTREAM_NAME_PATTERN = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
 export const MAX_UPSTREAM_NAME_LENGTH = 32;

@@ -1,6 +1,7 @@
 // Outside tool sources (MCP servers, OpenAPI services) imported as governed, pinned tools (issue 11).
 import { CreateUpstreams1764700300000 } from './migrations/1764700300000-create-upstreams.js';
 import { UpstreamBaseUrl1764700390000 } from './migrations/1764700390000-upstream-base-url.js';
+import { UpstreamSecretNamespace1765200100000 } from './migrations/1765200100000-upstream-secret-namespace.js';
 
 export type {
   UpstreamCallOptions,
@@ -12,7 +13,6 @@ export {
   DEFAULT_UPSTREAM_REFRESH_MS,
   DEFAULT_UPSTREAM_TIMEOUT_MS,
   IMPORTED_TOOL_NAME_PATTERN,
-  UPSTREAM_SECRET_ENV_PREFIX,
 } from './constants.js';
 export { UPSTREAM_KINDS } from './entities/upstream-server.entity.js';
 export type { UpstreamKind } from './entities/upstream-server.entity.js';
@@ -28,7 +28,11 @@ export type { UpstreamClientFactory, UpstreamConnectionSpec } from './upstream-c
 export { UpstreamsModule } from './upstreams.module.js';
 export { DEFAULT_UPSTREAMS_OPTIONS, UPSTREAMS_OPTIONS } from './upstreams.options.js';
 export type { UpstreamsOptions } from './upstreams.options.js';
-export { CreateUpstreams1764700300000, UpstreamBaseUrl1764700390000 };
+export { CreateUpstreams1764700300000, UpstreamBaseUrl1764700390000, UpstreamSecretNamespace1765200100000 };
 
 /** The upstreams lib's migrations, in order. */
-export const UPSTREAMS_MIGRATIONS = [CreateUpstreams1764700300000, UpstreamBaseUrl1764700390000];
+export const UPSTREAMS_MIGRATIONS = [
+  CreateUpstreams1764700300000,
+  UpstreamBaseUrl1764700390000,
+  UpstreamSecretNamespace1765200100000,
+];

@@ -1,23 +1,21 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { AuditTrail, type AuditActor } from '@toolgate/audit';
 import type {
   ImportUpstreamToolsBody,
   RegisterUpstreamBody,
   ReviewUpstreamToolBody,
 } from '@toolgate/contract';
+import { isTenantEnvName, tenantEnvNamespace } from '@toolgate/contract/rules';
 import { isUniqueViolation } from '@toolgate/database';
+import { Egress, egressErrorOf } from '@toolgate/egress';
 import { BindingAdmin, TenantRepository } from '@toolgate/tenancy';
-import { cleanErrorMessage, ErrorCode, ToolgateError, uuidv7 } from '@toolgate/toolkit';
-import {
-  DEFAULT_UPSTREAM_TIMEOUT_MS,
-  IMPORTED_TOOL_NAME_PATTERN,
-  UPSTREAM_SECRET_ENV_PATTERN,
-  UPSTREAM_SECRET_ENV_PREFIX,
-} from './constants.js';
+import { ErrorCode, ToolgateError, uuidv7 } from '@toolgate/toolkit';
+import { DEFAULT_UPSTREAM_TIMEOUT_MS, IMPORTED_TOOL_NAME_PATTERN } from './constants.js';
 import { UpstreamServerEntity } from './entities/upstream-server.entity.js';
 import { UpstreamToolEntity } from './entities/upstream-tool.entity.js';
 import { changedFields, fingerprintOf, pinnable } from './fingerprint.js';
-import type { UpstreamClient, UpstreamToolDefinition } from './sources/tool-source.js';
+import type { UpstreamToolDefinition } from './sources/tool-source.js';
+import { listLive, refusedUrl } from './upstream-failures.js';
 import { UpstreamConnections } from './upstream-connections.js';
 import { UpstreamPinning } from './upstream-pinning.js';
 import { contractProblems } from './upstream-tenant-tools.js';
@@ -52,25 +50,14 @@ export function defaultToolgateName(server: string, tool: string): string {
   return `${server}__${snakeName(tool, MAX_TOOL_NAME_LENGTH - server.length - 2, 't_')}`;
 }
 
-async function listLive(client: UpstreamClient): Promise<UpstreamToolDefinition[]> {
-  try {
-    return await client.listTools();
-  } catch (err) {
-    if (err instanceof ToolgateError) throw err;
-    throw new ToolgateError(ErrorCode.UPSTREAM_ERROR, {
-      params: {
-        message: `the upstream did not answer tools/list: ${cleanErrorMessage((err as Error).message)}`,
-      },
-    });
-  }
-}
-
 /**
  * The admin side of upstream tool sources: register, list, import (a binding change when bound),
  * refresh, and review quarantined definitions. Every change is audited on the tenant's chain.
  */
 @Injectable()
 export class UpstreamAdmin {
+  private readonly logger = new Logger(UpstreamAdmin.name);
+
   constructor(
     private readonly repo: UpstreamRepository,
     private readonly tenants: TenantRepository,
@@ -78,14 +65,33 @@ export class UpstreamAdmin {
     private readonly pinning: UpstreamPinning,
     private readonly bindings: BindingAdmin,
     private readonly audit: AuditTrail,
+    private readonly egress: Egress,
   ) {}
 
-  /** Connects once to check the server, stores it, and answers its tools. */
+  /**
+   * Connects once to check the server, stores it, and answers its tools. Every refusal after the
+   * tenant is known is in the trail too (`server_registration_failed`): an attempt to name another
+   * tenant's secret or to reach inside the network is worth an auditor's eye.
+   */
   async register(tenantId: string, body: RegisterUpstreamBody, actor: AuditActor) {
     await this.requireTenant(tenantId);
-    if (body.auth && !UPSTREAM_SECRET_ENV_PATTERN.test(body.auth.secretEnv))
+    try {
+      return await this.registerChecked(tenantId, body, actor);
+    } catch (err) {
+      // The refusal is the answer: a trail that cannot take its record is logged, not answered.
+      await this.recordRefusal(tenantId, body, actor, err).catch((auditErr: unknown) =>
+        this.logger.error(
+          `tenant ${tenantId}: refused registration of ${body.name} not audited: ${String(auditErr)}`,
+        ),
+      );
+      throw err;
+    }
+  }
+
+  private async registerChecked(tenantId: string, body: RegisterUpstreamBody, actor: AuditActor) {
+    if (body.auth && !isTenantEnvName('upstream', tenantId, body.auth.secretEnv))
       throw invalid(
-        `auth.secretEnv must name an environment variable starting with ${UPSTREAM_SECRET_ENV_PREFIX} (upper-case letters, digits, _)`,
+        `auth.secretEnv must name one of this tenant's environment variables: ${tenantEnvNamespace('upstream', tenantId)}<NAME> (upper-case letters, digits, _)`,
         'auth.secretEnv',
       );
     if (body.auth && RESERVED_HEADERS.has(body.auth.header.toLowerCase()))
@@ -98,6 +104,9 @@ export class UpstreamAdmin {
     if (!this.connections.supports(body.kind))
       throw invalid(`upstream kind "${body.kind}" is not available in this build`, 'kind');
     if (await this.repo.serverByName(tenantId, body.name)) throw this.exists(body.name);
+    // Both destinations before anything is sent (the document's fetch would carry the credential).
+    await this.checkDestination(tenantId, body.url, 'url');
+    if (body.baseUrl !== undefined) await this.checkDestination(tenantId, body.baseUrl, 'baseUrl');
     const now = new Date();
     const server = Object.assign(new UpstreamServerEntity(), {
       id: uuidv7(),
@@ -142,6 +151,48 @@ export class UpstreamAdmin {
       throw err;
     }
     return { upstream: toUpstreamView(server, []), tools: await this.liveView(live, []) };
+  }
+
+  /** Refuses a URL the egress policy does not allow (ADR 026), before anything is sent to it. */
+  private async checkDestination(tenantId: string, url: string, path: 'url' | 'baseUrl'): Promise<void> {
+    try {
+      await this.egress.check(url);
+    } catch (err) {
+      const egress = egressErrorOf(err);
+      if (!egress) throw err;
+      // The address and the range that refused it are for the platform's log, not the answer.
+      this.logger.warn(`tenant ${tenantId}: upstream ${path} not used: ${egress.detail ?? egress.message}`);
+      if (egress.failure === 'unresolvable')
+        throw new ToolgateError(ErrorCode.UPSTREAM_ERROR, {
+          params: { message: `the upstream cannot be used: ${egress.message}` },
+          details: { failure: 'unreachable' },
+        });
+      throw refusedUrl('egress_denied', egress.message, path);
+    }
+  }
+
+  /** `upstream_changed` `server_registration_failed`: what was asked and why it was refused (names, never secrets). */
+  private async recordRefusal(tenantId: string, body: RegisterUpstreamBody, actor: AuditActor, err: unknown) {
+    const refusal = err instanceof ToolgateError ? err : undefined;
+    const failure = refusal?.details?.failure;
+    await this.audit.record([
+      {
+        event: 'upstream_changed',
+        tenantId,
+        actor,
+        details: {
+          kind: 'server_registration_failed',
+          upstream: body.name,
+          sourceKind: body.kind,
+          url: body.url,
+          ...(body.baseUrl !== undefined ? { baseUrl: body.baseUrl } : {}),
+          // The variable's name (never its value); a key named like a secret would be redacted.
+          ...(body.auth ? { authVariable: body.auth.secretEnv } : {}),
+          code: refusal?.code ?? ErrorCode.INTERNAL_ERROR,
+          ...(typeof failure === 'string' ? { failure } : {}),
+        },
+      },
+    ]);
   }
 
   async list(tenantId: string) {
@@ -305,14 +356,7 @@ export class UpstreamAdmin {
 
   async refresh(tenantId: string, name: string, actor: AuditActor) {
     const server = await this.server(tenantId, name);
-    try {
-      return await this.pinning.refresh(server, actor);
-    } catch (err) {
-      if (err instanceof ToolgateError) throw err;
-      throw new ToolgateError(ErrorCode.UPSTREAM_ERROR, {
-        params: { message: cleanErrorMessage((err as Error).message) },
-      });
-    }
+    return await this.pinning.refresh(server, actor);
   }
 
   /** Pinned against pending definition of one imported tool, with the fields that differ. */

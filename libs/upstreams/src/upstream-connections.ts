@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, Optional } from '@nestjs/common';
+import { isTenantEnvName, namespacedEnvName } from '@toolgate/contract/rules';
+import { Egress, type EgressFetch, type EgressFetchOptions } from '@toolgate/egress';
 import { ErrorCode, ToolgateError } from '@toolgate/toolkit';
-import { UPSTREAM_SECRET_ENV_PATTERN } from './constants.js';
 import type { UpstreamKind, UpstreamServerEntity } from './entities/upstream-server.entity.js';
 import { createMcpClient } from './mcp/mcp-upstream-client.js';
 import type { UpstreamClient } from './sources/tool-source.js';
@@ -13,6 +14,8 @@ export interface UpstreamConnectionSpec {
   readonly headers: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
   readonly onToolsChanged?: () => void;
+  /** Every request to the source goes out through this: the platform's egress policy (ADR 026). */
+  readonly fetchWith: (options: Pick<EgressFetchOptions, 'onTooLarge'>) => EgressFetch;
 }
 
 /** Creates the client of one source kind. */
@@ -24,16 +27,25 @@ export type UpstreamClientFactory = (spec: UpstreamConnectionSpec) => Promise<Up
  */
 export const UPSTREAM_CLIENT_FACTORIES = Symbol('UPSTREAM_CLIENT_FACTORIES');
 
-/** The auth header of a server, its value read from the environment now (never stored). */
+/**
+ * The auth header of a server, its value read from the environment now (never stored). Only a
+ * variable of the server's tenant (`TOOLGATE_UPSTREAM_<TENANT>__*`) is read: checked again here,
+ * so that a row written before the rule (or behind the gateway's back) cannot read another
+ * tenant's secret, or a platform one.
+ */
 export function headersOf(
-  server: Pick<UpstreamServerEntity, 'authHeader' | 'authEnv'>,
+  server: Pick<UpstreamServerEntity, 'tenantId' | 'authHeader' | 'authEnv'>,
 ): Record<string, string> {
   if (!server.authHeader || !server.authEnv) return {};
-  // Checked again here: a row written before a rule change must not read an arbitrary variable.
-  if (!UPSTREAM_SECRET_ENV_PATTERN.test(server.authEnv))
+  if (!isTenantEnvName('upstream', server.tenantId, server.authEnv)) {
+    const rename = namespacedEnvName('upstream', server.tenantId, server.authEnv);
     throw new ToolgateError(ErrorCode.UPSTREAM_ERROR, {
-      params: { message: `the secret variable ${server.authEnv} is outside the allowed prefix` },
+      params: {
+        message: `the secret variable ${server.authEnv} is not one of tenant ${server.tenantId}'s: a platform admin sets ${rename} on the gateway and the upstream is registered again with it`,
+      },
+      details: { failure: 'secret_namespace', secretEnv: rename },
     });
+  }
   const value = process.env[server.authEnv];
   if (!value)
     throw new ToolgateError(ErrorCode.UPSTREAM_ERROR, {
@@ -55,13 +67,19 @@ export class UpstreamConnections implements OnApplicationShutdown {
   onToolsChanged?: (tenantId: string, serverId: string) => void;
 
   constructor(
+    private readonly egress: Egress,
     @Optional()
     @Inject(UPSTREAM_CLIENT_FACTORIES)
     extra?: Partial<Record<UpstreamKind, UpstreamClientFactory>>,
   ) {
     this.factories = {
       mcp: (spec) =>
-        createMcpClient({ url: spec.url, headers: spec.headers, onToolsChanged: spec.onToolsChanged }),
+        createMcpClient({
+          url: spec.url,
+          headers: spec.headers,
+          onToolsChanged: spec.onToolsChanged,
+          fetchWith: spec.fetchWith,
+        }),
       ...extra,
     };
   }
@@ -84,6 +102,7 @@ export class UpstreamConnections implements OnApplicationShutdown {
       headers: headersOf(server),
       timeoutMs: server.timeoutMs,
       onToolsChanged: () => this.onToolsChanged?.(server.tenantId, server.id),
+      fetchWith: (options) => this.egress.fetchWith(options),
     });
   }
 

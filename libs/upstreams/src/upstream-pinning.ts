@@ -7,6 +7,7 @@ import type { UpstreamToolEntity } from './entities/upstream-tool.entity.js';
 import { changedFields, fingerprintOf, pinnable } from './fingerprint.js';
 import type { UpstreamToolDefinition } from './sources/tool-source.js';
 import { UpstreamConnections } from './upstream-connections.js';
+import { listLive } from './upstream-failures.js';
 import { UpstreamTenantTools } from './upstream-tenant-tools.js';
 import { UpstreamRepository } from './upstream.repository.js';
 
@@ -56,7 +57,7 @@ export class UpstreamPinning {
     actor: AuditActor = REFRESH_ACTOR,
   ): Promise<RefreshUpstreamResult> {
     const client = await this.connections.clientFor(server);
-    const live = new Map((await client.listTools()).map((t) => [t.name, t]));
+    const live = new Map((await listLive(client)).map((t) => [t.name, t]));
     const result: RefreshUpstreamResult = { unchanged: [], quarantined: [], removed: [], restored: [] };
     const rows = await this.repo.toolsOfServer(server.tenantId, server.id);
     let changed = false;

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PeriodicSweep } from '@toolgate/database';
 import { UPSTREAMS_OPTIONS, type UpstreamsOptions } from './upstreams.options.js';
 import { UpstreamConnections } from './upstream-connections.js';
+import { logReason } from './upstream-failures.js';
 import { UpstreamPinning } from './upstream-pinning.js';
 import { UpstreamRepository } from './upstream.repository.js';
 
@@ -21,8 +22,8 @@ export class UpstreamRefresher extends PeriodicSweep {
     super(options.refreshIntervalMs, new Logger(UpstreamRefresher.name), 'upstream refresh failed');
     connections.onToolsChanged = (tenantId, serverId) => {
       if (!this.stopped)
-        this.refreshOne(tenantId, serverId).catch((err: Error) =>
-          this.logger.warn(`upstream ${serverId} of tenant ${tenantId}: ${err.message}`),
+        this.refreshOne(tenantId, serverId).catch((err: unknown) =>
+          this.logger.warn(`upstream ${serverId} of tenant ${tenantId}: ${logReason(err)}`),
         );
     };
   }
@@ -40,8 +41,8 @@ export class UpstreamRefresher extends PeriodicSweep {
       if (this.stopped) return;
       await this.pinning
         .refresh(server)
-        .catch((err: Error) =>
-          this.logger.warn(`upstream ${server.name} of tenant ${server.tenantId}: ${err.message}`),
+        .catch((err: unknown) =>
+          this.logger.warn(`upstream ${server.name} of tenant ${server.tenantId}: ${logReason(err)}`),
         );
     }
   }
@@ -51,8 +52,8 @@ export class UpstreamRefresher extends PeriodicSweep {
     if (server)
       await this.pinning
         .refresh(server)
-        .catch((err: Error) =>
-          this.logger.warn(`upstream ${server.name} of tenant ${tenantId}: ${err.message}`),
+        .catch((err: unknown) =>
+          this.logger.warn(`upstream ${server.name} of tenant ${tenantId}: ${logReason(err)}`),
         );
   }
 }

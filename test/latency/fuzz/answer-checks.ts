@@ -21,6 +21,8 @@ const INVOKE = /^\/v1\/agents\/[^/]+\/tools\/[^/]+\/invoke$/;
 /** The MCP endpoint (CONTRACT.md "MCP"): it answers JSON-RPC messages, not envelopes. */
 const MCP = /^\/mcp\/[^/]*$/;
 const RUN_STREAM = /^\/v1\/(agents\/[^/]+\/runs|runs\/[^/]+\/events)$/;
+/** Registering an upstream tool source: the fuzzer names only destinations the egress policy refuses. */
+const UPSTREAMS = /^\/v1\/admin\/tenants\/[^/]+\/upstreams$/;
 
 /** The JSON-RPC error code of a refusal by a quota or a per-key cap (CONTRACT.md "Limits"). */
 const RPC_RATE_LIMITED = -32029;
@@ -200,7 +202,11 @@ function errorProblems(asked: AskedFor, answer: WireAnswer, type: string): strin
   if (envelope.length) return [...problems, ...envelope];
   const code = (body as { code: string }).code;
   const allowed5xx = ALLOWED_5XX.get(answer.status);
-  if (answer.status >= 500 && !allowed5xx?.has(code)) problems.push(`a ${answer.status} (${code})`);
+  // A name that resolves nowhere is an unreachable upstream: 502 UPSTREAM_ERROR (CONTRACT.md).
+  const unreachableUpstream =
+    UPSTREAMS.test(asked.path) && answer.status === 502 && code === 'UPSTREAM_ERROR';
+  if (answer.status >= 500 && !allowed5xx?.has(code) && !unreachableUpstream)
+    problems.push(`a ${answer.status} (${code})`);
   const allowed = CODES_OF_STATUS.get(answer.status);
   if (allowed && !allowed.has(code)) problems.push(`status ${answer.status} with code ${code}`);
   if (answer.status === 429) problems.push(...retryAfterProblems(answer, body));
@@ -268,6 +274,8 @@ function mcpSuccessProblems(answer: WireAnswer, type: string): string[] {
 }
 
 function successProblems(asked: AskedFor, answer: WireAnswer, type: string): string[] {
+  if (asked.method === 'POST' && UPSTREAMS.test(asked.path))
+    return [`registered an upstream at a destination the egress policy refuses (${answer.status})`];
   if (asked.method === 'HEAD' || asked.bodyCut || answer.status === 204) return [];
   if (MCP.test(asked.path)) return mcpSuccessProblems(answer, type);
   const other = otherSuccessTypes(asked);

@@ -276,6 +276,57 @@ const importBody: fc.Arbitrary<BodySpec> = fc.oneof(
   },
 );
 
+/**
+ * Destinations the egress policy refuses (ADR 026; the fuzz gateway allows no private address):
+ * loopback in its spellings, the metadata service, private, CGNAT, ULA and multicast ranges,
+ * other schemes, and a name that resolves nowhere. No registration may succeed.
+ */
+export const REFUSED_DESTINATIONS = [
+  'http://127.0.0.1:3000/mcp',
+  'http://localhost/mcp',
+  'http://LOCALHOST./mcp',
+  'http://[::1]/mcp',
+  'http://[::ffff:127.0.0.1]/mcp',
+  'http://[::ffff:7f00:1]/mcp',
+  'http://2130706433/mcp',
+  'http://0x7f.1/mcp',
+  'http://0/mcp',
+  'http://169.254.169.254/latest/meta-data/',
+  'http://[fd00::1]/mcp',
+  'http://10.0.0.1:3306/',
+  'http://172.16.0.1/',
+  'http://192.168.1.1/',
+  'http://100.64.0.1/',
+  'http://224.0.0.1/',
+  'https://user:pass@127.0.0.1/',
+  'http://crm.example.invalid/mcp',
+  'file:///etc/passwd',
+  'gopher://127.0.0.1:6379/_INFO',
+];
+
+/** A registration of an upstream tool source at a refused destination, naming any secret. */
+const upstreamBody = fc.record(
+  {
+    name: small('crm', 'fz_up', 'CRM', 'a'.repeat(33), ''),
+    kind: small('mcp', 'openapi', 'grpc'),
+    url: small(...REFUSED_DESTINATIONS),
+    baseUrl: small(...REFUSED_DESTINATIONS),
+    auth: fc.record({
+      header: small('authorization', 'x-api-key', 'Host', 'bad header'),
+      secretEnv: small(
+        'TOOLGATE_UPSTREAM_ACME__CRM_TOKEN',
+        'TOOLGATE_UPSTREAM_GLOBEX__CRM_TOKEN',
+        'TOOLGATE_UPSTREAM_CRM_TOKEN',
+        'TOOLGATE_T_ACME__OPS_TOKEN',
+        'DATABASE_URL',
+        'TOOLGATE_ADMIN_KEY',
+      ),
+    }),
+    timeoutMs: small(1_000, 0, 30_001),
+  },
+  { requiredKeys: ['name', 'url'] },
+);
+
 /** Every route the gateway serves, the routes CONTRACT.md names, and paths nobody serves. */
 export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', template: '/healthz', path: path('healthz'), roles: [], weight: 1 },
@@ -459,6 +510,14 @@ export const ROUTES: readonly RouteDef[] = [
     cleanBody: fc.nat().map((index): BodySpec => ({ kind: 'yaml', index })),
     roles: ADMINS,
     weight: 1,
+  },
+  {
+    method: 'POST',
+    template: '/v1/admin/tenants/:tenantId/upstreams',
+    path: path('v1', 'admin', 'tenants', tenantValue, 'upstreams'),
+    body: upstreamBody,
+    roles: ADMINS,
+    weight: 2,
   },
   { method: 'GET', template: '/v1/admin/keys', path: path('v1', 'admin', 'keys'), roles: ADMINS, weight: 1 },
   {

@@ -420,7 +420,7 @@ export const en: Record<MessageKey, string> = {
   'upstreams.headerRule': 'An HTTP header name (letters, digits and hyphens)',
   'upstreams.secretEnv': 'Secret environment variable',
   'upstreams.secretEnvHint':
-    'The NAME of the gateway environment variable holding the secret (not the secret), starting with {prefix}',
+    "The NAME of the gateway environment variable holding the secret (not the secret): one of this tenant's, starting with {prefix}",
   'upstreams.secretEnvRule': 'The variable name must start with {prefix}',
   'upstreams.authPair': 'Give both the auth header and the secret variable, or neither',
   'upstreams.timeoutMs': 'Time limit (ms)',

@@ -412,7 +412,8 @@ export const zhCN = {
   'upstreams.authHeaderHint': '例如 authorization；不需要认证时留空',
   'upstreams.headerRule': '请输入 HTTP 请求头名称（字母、数字和连字符）',
   'upstreams.secretEnv': '密钥环境变量名',
-  'upstreams.secretEnvHint': '网关上保存密钥的环境变量名称（不是密钥本身），必须以 {prefix} 开头',
+  'upstreams.secretEnvHint':
+    '网关上保存密钥的环境变量名称（不是密钥本身），须为本租户的变量，以 {prefix} 开头',
   'upstreams.secretEnvRule': '环境变量名必须以 {prefix} 开头',
   'upstreams.authPair': '认证请求头和密钥环境变量需同时填写',
   'upstreams.timeoutMs': '时限（毫秒）',

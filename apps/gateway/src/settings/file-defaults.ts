@@ -1,6 +1,7 @@
 import { DEFAULT_APPROVALS_OPTIONS } from '@toolgate/approvals';
 import { DEFAULT_AUDIT_OPTIONS, DEFAULT_REDACTION_POLICY } from '@toolgate/audit';
 import { DEFAULT_AUTH_OPTIONS } from '@toolgate/auth';
+import { DEFAULT_EGRESS_OPTIONS } from '@toolgate/egress';
 import { DEFAULT_INSTANCE_OPTIONS, DEFAULT_POOL_SIZE } from '@toolgate/database';
 import { DEFAULT_MODELS_OPTIONS } from '@toolgate/models';
 import { DEFAULT_NOTIFICATIONS_OPTIONS } from '@toolgate/notifications';
@@ -26,4 +27,5 @@ export const FILE_DEFAULTS = {
   models: DEFAULT_MODELS_OPTIONS,
   runs: DEFAULT_RUNS_OPTIONS,
   notifications: DEFAULT_NOTIFICATIONS_OPTIONS,
+  egress: DEFAULT_EGRESS_OPTIONS,
 } as const;

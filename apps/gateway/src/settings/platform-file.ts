@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { redactionSettingsSchema } from '@toolgate/audit';
+import { parseRange } from '@toolgate/egress';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { oidcFileSchema } from './oidc-file.js';
@@ -34,6 +35,21 @@ const modelProvidersSchema = z.record(z.string(), modelProviderSchema).superRefi
         path: [name],
         message: 'a provider name is lower case letters, digits, - and _',
       });
+  }
+});
+
+/** A host name the egress policy allows (`crm.corp.example`), or its subdomains (`*.corp.example`). */
+const egressHost = z
+  .string()
+  .max(253)
+  .regex(/^(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.?$/, 'a host name, or *.domain for its subdomains');
+
+/** An address range the egress policy allows: `10.20.0.0/16`, `fd00:1::/64` or one address. */
+const egressCidr = z.string().superRefine((value, ctx) => {
+  try {
+    parseRange(value);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'an IP address or a CIDR range (10.20.0.0/16, fd00:1::/64)' });
   }
 });
 
@@ -105,6 +121,12 @@ export const platformFileSchema = z.strictObject({
     })
     .optional(),
   models: z.strictObject({ providers: modelProvidersSchema.optional() }).optional(),
+  egress: z
+    .strictObject({
+      allowHosts: z.array(egressHost).max(1_000).optional(),
+      allowCidrs: z.array(egressCidr).max(1_000).optional(),
+    })
+    .optional(),
 });
 
 export type PlatformFile = z.infer<typeof platformFileSchema>;

@@ -3,6 +3,7 @@ import type { RunsOptions } from '@toolgate/runs';
 import type { AuditOptions } from '@toolgate/audit';
 import type { AuthOptions } from '@toolgate/auth';
 import { defaultDatabaseUrl, parseDatabaseUrl, type InstanceOptions } from '@toolgate/database';
+import type { EgressOptions } from '@toolgate/egress';
 import type { ModelsOptions } from '@toolgate/models';
 import type { NotificationsOptions } from '@toolgate/notifications';
 import type { QuotasOptions } from '@toolgate/quotas';
@@ -51,6 +52,8 @@ export interface Settings {
   readonly runs: RunsOptions;
   readonly upstreams: UpstreamsOptions;
   readonly notifications: NotificationsOptions;
+  /** Where requests to tenant-chosen URLs may go (ADR 026). */
+  readonly egress: EgressOptions;
   readonly dataDir: string;
   readonly locale: 'zh-CN' | 'en';
   readonly logLevel: string;
@@ -153,6 +156,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       ...FILE_DEFAULTS.notifications,
       ...file.notifications,
     },
+    egress: { ...FILE_DEFAULTS.egress, ...file.egress },
     dataDir: e.TOOLGATE_DATA_DIR,
     locale: e.TOOLGATE_LOCALE,
     logLevel: e.TOOLGATE_LOG_LEVEL ?? file.logLevel ?? FILE_DEFAULTS.logLevel,

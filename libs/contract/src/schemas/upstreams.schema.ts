@@ -30,7 +30,7 @@ export const registerUpstreamBody = z.strictObject({
       secretEnv: z
         .string()
         .describe(
-          'The NAME of a gateway environment variable holding the value; must start with TOOLGATE_UPSTREAM_',
+          "The NAME of a gateway environment variable holding the value, one of the tenant's: TOOLGATE_UPSTREAM_<TENANT>__<NAME> (tenant id upper-cased, - as _)",
         ),
     })
     .optional(),

@@ -111,16 +111,6 @@ export const notificationSettingsSchema = z
   });
 export type NotificationSettings = z.infer<typeof notificationSettingsSchema>;
 
-/**
- * The environment namespace of a tenant's notification secrets, `TOOLGATE_NOTIFY_<TENANT>__`
- * (upper-cased, `-` as `_`; tenant ids have single separators, so no tenant's namespace starts
- * another's). A tenant file may only name variables in its own: one tenant's admin can never make
- * the gateway send another tenant's robot token to a host of its choosing.
- */
-export function notifyVariablePrefix(tenantId: string): string {
-  return `TOOLGATE_NOTIFY_${tenantId.toUpperCase().replace(/-/g, '_')}__`;
-}
-
 /** Every environment variable a section names, with where. */
 export function secretEnvNames(s: NotificationSettings): { path: (string | number)[]; name: string }[] {
   const out: { path: (string | number)[]; name: string }[] = [];

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { isTenantEnvName, tenantEnvNamespace } from '@toolgate/contract/rules';
 import { NOTIFICATION_SETTINGS_SOURCE, type NotificationSettingsSource } from '../notifications.options.js';
 import {
   notificationSettingsSchema,
-  notifyVariablePrefix,
   secretEnvNames,
   type NotificationSettings,
 } from './notification-settings.schema.js';
@@ -23,10 +23,11 @@ export class TenantNotifications {
       this.logger.warn(`tenant ${tenantId}: unreadable notifications settings`);
       return null;
     }
-    // Checked when the file is read too; checked again so no stored row can reach another's secrets.
-    const prefix = notifyVariablePrefix(tenantId);
-    if (secretEnvNames(parsed.data).some((v) => !v.name.startsWith(prefix))) {
-      this.logger.warn(`tenant ${tenantId}: notification secrets outside ${prefix}*; notifications off`);
+    // Checked when the file is read too; checked again so no stored row can reach another's secrets
+    // (TOOLGATE_NOTIFY_<TENANT>__*: one tenant's admin never sends another tenant's robot token).
+    if (secretEnvNames(parsed.data).some((v) => !isTenantEnvName('notification', tenantId, v.name))) {
+      const namespace = tenantEnvNamespace('notification', tenantId);
+      this.logger.warn(`tenant ${tenantId}: notification secrets outside ${namespace}*; notifications off`);
       return null;
     }
     return parsed.data;

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Egress, egressErrorOf, MAX_PEER_ANSWER_BYTES, readTextPrefix } from '@toolgate/egress';
 import { cleanErrorMessage } from '@toolgate/toolkit';
 import type { MessageKind } from '../channels/approval-message.js';
 import { acceptedBy, channelRequest } from '../channels/channel-request.js';
@@ -17,10 +18,16 @@ import { ApprovalMessages } from './approval-messages.js';
 /** Deliveries one pass sends at most. */
 const BATCH = 50;
 
+/** How much of a peer's answer an attempt reads and keeps (a robot's `{errcode, errmsg}`). */
+const ANSWER_PREFIX_BYTES = 2_000;
+
 /**
  * Sends due deliveries: each claimed by one gateway, each attempt logged, a failure retried with
  * exponential backoff until `maxAttempts`, then dead (shown in the console, retried by hand).
  * Secrets are read from the environment per attempt and scrubbed from every error kept or logged.
+ * Channel URLs are the tenant's choice: every request goes out through the egress policy (a
+ * destination inside the network is refused before anything is sent) and at most the start of
+ * an answer is read.
  */
 @Injectable()
 export class DeliverySender {
@@ -31,6 +38,7 @@ export class DeliverySender {
     private readonly settings: TenantNotifications,
     private readonly messages: ApprovalMessages,
     private readonly appTokens: FeishuAppTokens,
+    private readonly egress: Egress,
     @Inject(NOTIFICATIONS_OPTIONS) private readonly options: NotificationsOptions,
   ) {}
 
@@ -64,21 +72,23 @@ export class DeliverySender {
       secrets = secretsOf(channel);
       if (channel.type === 'feishu_app')
         accessToken = await this.appTokens.token(
-          channel.url,
-          channel.appId ?? '',
-          secrets.secret ?? '',
+          {
+            tenantId: d.tenantId,
+            baseUrl: channel.url,
+            appId: channel.appId ?? '',
+            appSecret: secrets.secret ?? '',
+          },
           this.options.sendTimeoutMs,
         );
       const message = await this.messages.message(facts, d.kind as MessageKind);
       const request = channelRequest(message, channel, secrets, d.id, new Date(), accessToken);
-      const res = await fetch(request.url, {
+      const res = await this.egress.fetch(request.url, {
         method: 'POST',
         headers: request.headers,
         body: request.body,
-        redirect: 'manual',
         signal: AbortSignal.timeout(this.options.sendTimeoutMs),
       });
-      const text = (await res.text()).slice(0, 2_000);
+      const text = await readTextPrefix(res, Math.min(ANSWER_PREFIX_BYTES, MAX_PEER_ANSWER_BYTES));
       const refused = acceptedBy(channel.type, res.status, text);
       const outcome: AttemptOutcome = {
         ok: refused === null,
@@ -91,6 +101,15 @@ export class DeliverySender {
       };
       await this.finish(d, outcome, false);
     } catch (err) {
+      const egress = egressErrorOf(err);
+      if (egress) {
+        // The address and the range that refused it are for the platform's log, not the delivery log.
+        if (egress.detail)
+          this.logger.warn(`delivery ${d.id} (${d.tenantId}/${d.channel}): ${egress.detail}`);
+        // A refused destination or a redirect stays so until the channel is changed: no retries.
+        const permanent = egress.failure === 'egress_denied' || egress.failure === 'redirect';
+        return this.finish(d, failure(`refused: ${egress.message}`, started), permanent);
+      }
       const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
       const why = cause ? `: ${cause.code ?? cause.message ?? ''}` : '';
       const message = cleanErrorMessage(`${(err as Error)?.message ?? String(err)}${why}`, 300);

@@ -3,14 +3,12 @@ import {
   AGENT_TYPE,
   agentRunSettingsInput,
   bindingToolEntrySchema,
+  isTenantEnvName,
   TENANT_ID,
+  tenantEnvNamespace,
   type AgentRunSettingsView,
 } from '@toolgate/contract';
-import {
-  notificationSettingsSchema,
-  notifyVariablePrefix,
-  secretEnvNames,
-} from '@toolgate/notifications/settings';
+import { notificationSettingsSchema, secretEnvNames } from '@toolgate/notifications/settings';
 import { z } from 'zod';
 import { subAgentProblems } from '../agent-run-settings.js';
 
@@ -110,13 +108,13 @@ export const tenantFileSchema = z
         message: p.problem,
       });
     // Notification secrets come from the tenant's own namespace of the environment only.
-    const prefix = notifyVariablePrefix(file.id);
+    const namespace = tenantEnvNamespace('notification', file.id);
     for (const v of file.notifications ? secretEnvNames(file.notifications) : [])
-      if (!v.name.startsWith(prefix))
+      if (!isTenantEnvName('notification', file.id, v.name))
         ctx.addIssue({
           code: 'custom',
           path: ['notifications', ...v.path],
-          message: `name a variable of this tenant: ${prefix}<NAME>`,
+          message: `name a variable of this tenant: ${namespace}<NAME>`,
         });
   });
 export type TenantFile = z.infer<typeof tenantFileSchema>;

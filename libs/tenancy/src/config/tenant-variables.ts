@@ -1,3 +1,5 @@
+import { isTenantEnvName, tenantEnvNamespace } from '@toolgate/contract/rules';
+
 /**
  * Which environment variables a tenant's `${NAME}` placeholders may read: only those reserved for
  * it by name, `TOOLGATE_T_<TENANT>__<NAME>` (the tenant id upper-cased, `-` as `_`), plus the
@@ -6,13 +8,12 @@
  * tenant's secrets — a tenant file may be written by a tenant admin through the API.
  */
 export function tenantVariablePrefix(tenantId: string): string {
-  return `TOOLGATE_T_${tenantId.toUpperCase().replace(/-/g, '_')}__`;
+  return tenantEnvNamespace('connector', tenantId);
 }
 
-/** True when `name` is in the tenant's reserved namespace. */
+/** True when `name` is in the tenant's reserved namespace (the one rule of every secret family). */
 export function isTenantVariable(tenantId: string, name: string): boolean {
-  const prefix = tenantVariablePrefix(tenantId);
-  return name.length > prefix.length && name.startsWith(prefix);
+  return isTenantEnvName('connector', tenantId, name);
 }
 
 /**

@@ -1,4 +1,6 @@
 import { isRetryable, withRetry } from '@toolgate/toolkit';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeErrorBody, JsonHttpClient } from './json-http-client.js';
 import {
@@ -221,5 +223,58 @@ describe('JsonHttpClient', () => {
       status: 404,
     });
     expect(upstream.stats.requests - beforeNotFound).toBe(1);
+  });
+});
+
+describe('JsonHttpClient against a hostile upstream', () => {
+  const state = { bytesSent: 0, redirectedTo: 0 };
+  let server: Server;
+  let baseUrl = '';
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      req.resume();
+      if (req.url?.startsWith('/moved'))
+        return void res.writeHead(302, { location: `${baseUrl}/target` }).end();
+      if (req.url?.startsWith('/target')) {
+        state.redirectedTo++;
+        return void res.end('{}');
+      }
+      // 40 MB of JSON string, sent as fast as the client takes it.
+      const chunk = Buffer.alloc(64 * 1024, 0x61);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('"');
+      const more = () => {
+        while (state.bytesSent < 40 * 1024 * 1024 && !res.destroyed) {
+          state.bytesSent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', more);
+        }
+        if (!res.destroyed) res.end('"');
+      };
+      more();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('stops reading an answer past 10 MiB instead of holding it all', async () => {
+    const client = new JsonHttpClient({ name: 'ops_api', baseUrl });
+    const err = await client.get('/huge').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UpstreamFormatError);
+    expect((err as Error).message).toContain('larger than 10485760 bytes');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The socket buffers on loopback hold a few MB more; far from the 40 MB sent to a reader that takes all.
+    expect(state.bytesSent).toBeLessThan(26 * 1024 * 1024);
+  });
+
+  it('never follows a redirect, even to its own host', async () => {
+    const client = new JsonHttpClient({ name: 'ops_api', baseUrl });
+    const err = await client.get('/moved').catch((e: unknown) => e);
+    expect(err).toMatchObject({ name: 'UpstreamHttpError', status: 302 });
+    expect(state.redirectedTo).toBe(0);
   });
 });

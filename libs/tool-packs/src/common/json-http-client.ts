@@ -1,4 +1,11 @@
 import { SpanKind } from '@opentelemetry/api';
+import {
+  createEgressFetch,
+  EgressPolicy,
+  egressErrorOf,
+  MAX_ANSWER_BYTES,
+  type EgressFetch,
+} from '@toolgate/egress';
 import { injectTraceparent, inSpan, TraceAttr, tracingEnabled } from '@toolgate/telemetry';
 import { redact, secretFormsOf } from './redaction.js';
 import { UpstreamFormatError, UpstreamHttpError, UpstreamUnreachableError } from './upstream-errors.js';
@@ -38,7 +45,9 @@ export interface JsonRequestOptions {
 }
 
 /**
- * A small JSON client over the global fetch, shared by the connectors. Failures are typed:
+ * A small JSON client shared by the connectors, sending through the egress lib (ADR 026): its
+ * configured host is the one destination allowed (where a connector points is a platform setting,
+ * ADR 010), a redirect is never followed, and an answer is read up to MAX_ANSWER_BYTES. Failures are typed:
  * `UpstreamHttpError` (with `status`, for `isRetryable`), `UpstreamUnreachableError`,
  * `UpstreamFormatError`; an abort rethrows the signal's reason. No error message carries the
  * credentials, the auth headers, the URL (host, path or query) or the configured base URL's parts.
@@ -49,9 +58,13 @@ export interface JsonRequestOptions {
 export class JsonHttpClient {
   private readonly base: URL;
   private readonly secrets: string[];
+  private readonly fetch: EgressFetch;
 
   constructor(private readonly options: JsonHttpClientOptions) {
     this.base = new URL(options.baseUrl);
+    // The platform chose this host (tenant admins may not change a connector's endpoint): it is
+    // allowed by that authority, whatever it resolves to; nothing else is reachable from here.
+    this.fetch = createEgressFetch(new EgressPolicy({ allowHosts: [this.base.hostname], allowCidrs: [] }));
     this.secrets = secretFormsOf([
       ...Object.values(options.headers ?? {}),
       ...(options.secrets ?? []),
@@ -97,19 +110,41 @@ export class JsonHttpClient {
     const shownPath = url.pathname;
     let response: Response;
     let text: string;
+    let status = 0;
     try {
-      // redirect: 'manual' so credentials are never replayed to wherever a redirect points.
+      // The egress fetch never follows a redirect: credentials are never replayed to wherever it points.
       response = await this.fetchTraced(url, {
         method,
         headers,
         body: payload || undefined,
         signal: options.signal,
-        redirect: 'manual',
       });
+      status = response.status;
       text = await response.text();
     } catch (err) {
       if (options.signal?.aborted) throw options.signal.reason ?? err;
-      throw new UpstreamUnreachableError(this.options.name, this.base.host, systemCode(err));
+      const egress = egressErrorOf(err);
+      if (egress?.failure === 'too_large')
+        throw new UpstreamFormatError(
+          this.options.name,
+          status,
+          method,
+          shownPath,
+          `an answer larger than ${MAX_ANSWER_BYTES} bytes`,
+        );
+      if (egress?.failure === 'redirect')
+        throw new UpstreamHttpError(
+          this.options.name,
+          egress.status ?? 0,
+          method,
+          shownPath,
+          'a redirect (not followed)',
+        );
+      throw new UpstreamUnreachableError(
+        this.options.name,
+        this.base.host,
+        egress?.failure ?? systemCode(err),
+      );
     }
     if (!response.ok) {
       const { message, code } = describeErrorBody(text);
@@ -142,7 +177,7 @@ export class JsonHttpClient {
    * (SAP, NC) joins the caller's trace. Without tracing, a plain fetch.
    */
   private fetchTraced(url: URL, init: RequestInit & { headers: Record<string, string> }): Promise<Response> {
-    if (!tracingEnabled()) return fetch(url, init);
+    if (!tracingEnabled()) return this.fetch(url, init);
     const attributes = {
       [TraceAttr.UPSTREAM]: this.options.name,
       [TraceAttr.HTTP_METHOD]: init.method ?? 'GET',
@@ -152,7 +187,7 @@ export class JsonHttpClient {
       `${init.method} ${this.options.name}`,
       { kind: SpanKind.CLIENT, attributes },
       async (span) => {
-        const response = await fetch(url, { ...init, headers: injectTraceparent({ ...init.headers }) });
+        const response = await this.fetch(url, { ...init, headers: injectTraceparent({ ...init.headers }) });
         span?.setAttribute(TraceAttr.HTTP_STATUS, response.status);
         return response;
       },

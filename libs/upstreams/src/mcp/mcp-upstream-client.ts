@@ -1,6 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode as McpErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode as McpErrorCode,
+  McpError,
+  type JSONRPCMessage,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { egressErrorOf, MAX_ANSWER_BYTES, type EgressFetch, type EgressFetchOptions } from '@toolgate/egress';
 import { cleanErrorMessage, DEFAULT_LOCALE, errorEnvelope, ErrorCode } from '@toolgate/toolkit';
 import { MAX_TOOL_LIST_PAGES, UPSTREAM_LIST_TIMEOUT_MS } from '../constants.js';
 import type {
@@ -9,6 +15,7 @@ import type {
   UpstreamClient,
   UpstreamToolDefinition,
 } from '../sources/tool-source.js';
+import { ANSWER_TOO_LARGE_CODE, mcpFailureOf } from './mcp-failures.js';
 import { outcomeOfResult } from './mcp-result.js';
 
 /** How to reach one upstream MCP server. */
@@ -19,6 +26,11 @@ export interface McpClientOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Called when the server says its tool list changed (only while it holds a stream open). */
   readonly onToolsChanged?: () => void;
+  /**
+   * Builds the fetch every request goes out with: the platform's egress policy (`Egress.fetchWith`),
+   * which refuses non-public destinations and redirects and bounds every answer.
+   */
+  readonly fetchWith: (options: Pick<EgressFetchOptions, 'onTooLarge'>) => EgressFetch;
 }
 
 const CLIENT_INFO = { name: 'toolgate', version: '1.0.0' };
@@ -36,8 +48,12 @@ function asDefinition(tool: Tool): UpstreamToolDefinition {
   };
 }
 
-/** A failure of the connection itself (not an answer of the server): worth one reconnect. */
+/**
+ * A failure of the connection itself (not an answer of the server, not a refusal of the egress
+ * policy, not an answer past its bound): worth one reconnect.
+ */
 function isConnectionFailure(err: unknown): boolean {
+  if (egressErrorOf(err)) return false;
   if (err instanceof McpError) return err.code === McpErrorCode.ConnectionClosed;
   return !(err instanceof Error && err.name === 'AbortError');
 }
@@ -48,6 +64,17 @@ export function checkUpstreamUrl(url: string): URL {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     throw new TypeError(`upstream URL must be http or https, got ${parsed.protocol}`);
   return parsed;
+}
+
+/** The JSON-RPC id of the request a POST body carries (the SDK sends one message per POST). */
+function requestIdOf(body: unknown): string | number | undefined {
+  if (typeof body !== 'string') return undefined;
+  try {
+    const id = (JSON.parse(body) as { id?: unknown }).id;
+    return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -79,15 +106,49 @@ class McpUpstreamClient implements UpstreamClient {
         ? { tools: { autoRefresh: false, onChanged: () => this.options.onToolsChanged?.() } }
         : undefined,
     });
-    // Redirects are refused: the admin chose this URL, not wherever the server points next.
-    const transport = new StreamableHTTPClientTransport(this.url, {
+    // Redirects are refused (by the egress fetch too): the admin chose this URL, not wherever the
+    // server points next.
+    const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(this.url, {
       requestInit: { headers: { ...this.options.headers }, redirect: 'error' },
+      fetch: this.transportFetch(() => transport),
     });
     client.onclose = () => {
       this.client = undefined;
     };
     await client.connect(transport, { timeout: UPSTREAM_LIST_TIMEOUT_MS });
     return client;
+  }
+
+  /**
+   * The egress fetch as the SDK's transport uses it. An answer past MAX_ANSWER_BYTES fails the
+   * request it answers at once (a JSON-RPC error for its id, as if the server had sent one):
+   * otherwise an answer streamed as server-sent events would leave the call waiting for its
+   * time limit. An error answer's body is dropped unread: the SDK would quote it in its error
+   * message, and an upstream's body (an internal service's page, a leaked credential) must never
+   * reach an answer of the gateway.
+   */
+  private transportFetch(transport: () => StreamableHTTPClientTransport): EgressFetch {
+    const fetch = this.options.fetchWith({
+      onTooLarge: (init) => {
+        const id = requestIdOf(init?.body);
+        if (id === undefined) return;
+        const error = {
+          code: ANSWER_TOO_LARGE_CODE,
+          message: `answer larger than ${MAX_ANSWER_BYTES} bytes`,
+        };
+        transport().onmessage?.({ jsonrpc: '2.0', id, error } as JSONRPCMessage);
+      },
+    });
+    return async (url, init) => {
+      const response = await fetch(url, init);
+      if (response.ok) return response;
+      await response.body?.cancel().catch(() => undefined);
+      return new Response(null, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: [...response.headers],
+      });
+    };
   }
 
   private drop(): void {
@@ -141,8 +202,7 @@ class McpUpstreamClient implements UpstreamClient {
           ok: false,
           envelope: errorEnvelope(ErrorCode.TIMEOUT, DEFAULT_LOCALE, { timeoutMs: options.timeoutMs }),
         };
-      const message = cleanErrorMessage(err instanceof Error ? err.message : String(err));
-      return { ok: false, envelope: errorEnvelope(ErrorCode.UPSTREAM_ERROR, DEFAULT_LOCALE, { message }) };
+      return { ok: false, envelope: callFailureEnvelope(err) };
     }
   }
 
@@ -155,8 +215,26 @@ class McpUpstreamClient implements UpstreamClient {
 }
 
 /**
+ * A failed call as the agent reads it. The server's own JSON-RPC error is the tool's answer and
+ * keeps its (cleaned) message; anything of the transport says what happened without quoting it.
+ */
+function callFailureEnvelope(err: unknown) {
+  const failure = mcpFailureOf(err);
+  if (err instanceof McpError && failure.failure === 'upstream_error')
+    return errorEnvelope(ErrorCode.UPSTREAM_ERROR, DEFAULT_LOCALE, {
+      message: cleanErrorMessage(err.message),
+    });
+  return errorEnvelope(
+    ErrorCode.UPSTREAM_ERROR,
+    DEFAULT_LOCALE,
+    { message: failure.message },
+    { failure: failure.failure },
+  );
+}
+
+/**
  * Creates the client of one upstream MCP server; it connects on first use.
- * @example const client = await createMcpClient({ url: 'https://crm.example/mcp', headers: { authorization: `Bearer ${token}` } })
+ * @example const client = await createMcpClient({ url: 'https://crm.example/mcp', headers: { authorization: `Bearer ${token}` }, fetchWith: egress.fetchWith })
  */
 export function createMcpClient(options: McpClientOptions): Promise<UpstreamClient> {
   return Promise.resolve(new McpUpstreamClient(checkUpstreamUrl(options.url), options));

@@ -5,4 +5,4 @@ export { mapOperations } from './openapi-operations.js';
 export type { OpenApiOperation, OperationPlan, SkippedOperation } from './openapi-operations.js';
 export { OpenApiSourceError } from './openapi-source-error.js';
 export type { OpenApiSourceFailure } from './openapi-source-error.js';
-export { MAX_DOCUMENT_BYTES, MAX_RESPONSE_BYTES } from './openapi-limits.js';
+export { MAX_DOCUMENT_BYTES } from './openapi-limits.js';

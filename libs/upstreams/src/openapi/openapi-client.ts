@@ -5,9 +5,9 @@ import type {
   UpstreamClient,
   UpstreamToolDefinition,
 } from '../sources/tool-source.js';
-import { deadlineSignal } from './bounded-body.js';
+import { deadlineSignal, egressErrorOf, type EgressFetch } from '@toolgate/egress';
 import { createHash } from 'node:crypto';
-import { fetchDocumentText } from './openapi-document.js';
+import { fetchDocumentText } from './openapi-document-source.js';
 import type { OpenApiOperation, SkippedOperation } from './openapi-operations.js';
 import { parseDocumentOffThread } from './openapi-parse-pool.js';
 import { OpenApiSourceError } from './openapi-source-error.js';
@@ -26,7 +26,11 @@ export interface OpenApiClientOptions {
   readonly headers?: Record<string, string>;
   /** Time limit of the document request (each call has its own, from the tool). */
   readonly timeoutMs: number;
-  readonly fetch?: typeof fetch;
+  /**
+   * How every request goes out: the platform's egress policy (`Egress.fetch`), which refuses
+   * non-public destinations and redirects and bounds every answer.
+   */
+  readonly fetch: EgressFetch;
 }
 
 /** One reading of the document: its tools by name, and where calls go. */
@@ -51,7 +55,7 @@ export async function createOpenApiClient(options: OpenApiClientOptions): Promis
 }
 
 class OpenApiClient implements UpstreamClient {
-  private readonly fetch: typeof fetch;
+  private readonly fetch: EgressFetch;
   private readonly headers: Readonly<Record<string, string>>;
   /** Configured header values, and their words (a token after `Bearer`), masked in quoted errors. */
   private readonly secrets: readonly string[];
@@ -59,7 +63,7 @@ class OpenApiClient implements UpstreamClient {
   private closed = false;
 
   constructor(private readonly options: OpenApiClientOptions) {
-    this.fetch = options.fetch ?? globalThis.fetch;
+    this.fetch = options.fetch;
     // Validates the names and values once (a CR/LF in a configured header throws here, not per call).
     this.headers = Object.fromEntries(new Headers(options.headers ?? {}).entries());
     this.secrets = Object.values(this.headers).flatMap((value) => [value, ...value.split(/\s+/)]);
@@ -125,6 +129,8 @@ class OpenApiClient implements UpstreamClient {
     } catch (err) {
       // The executor answers TIMEOUT or the cancellation itself; give the signal's reason back at once.
       if (options.signal.aborted) throw options.signal.reason;
+      const egress = egressErrorOf(err);
+      if (egress) return upstreamError(egress.message, { failure: egress.failure });
       if (deadline.timedOut()) {
         return {
           ok: false,

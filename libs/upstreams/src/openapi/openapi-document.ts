@@ -1,8 +1,7 @@
 import { compileErrors, dereference, validate, type ParserOptions } from '@readme/openapi-parser';
 import { parse as parseYaml } from 'yaml';
-import { deadlineSignal, readBoundedBody } from './bounded-body.js';
 import { assertBoundedExpansion } from './expansion-guard.js';
-import { DEREFERENCE_TIMEOUT_MS, MAX_DOCUMENT_BYTES } from './openapi-limits.js';
+import { DEREFERENCE_TIMEOUT_MS } from './openapi-limits.js';
 import { OpenApiSourceError } from './openapi-source-error.js';
 
 /** A validated OpenAPI 3.x document as plain JSON data (internal `$ref`s resolved where acyclic). */
@@ -22,15 +21,6 @@ const PARSER_OPTIONS: ParserOptions = {
   dereference: { circular: 'ignore' },
   timeoutMs: DEREFERENCE_TIMEOUT_MS,
 };
-
-/** Where and how to read a document. */
-export interface DocumentSource {
-  readonly documentUrl: string;
-  readonly headers?: Record<string, string>;
-  readonly timeoutMs: number;
-  readonly fetch: typeof fetch;
-  readonly signal?: AbortSignal;
-}
 
 /** Parses (JSON or YAML), validates and dereferences the text of an OpenAPI 3.0/3.1 document. */
 export async function parseOpenApiDocument(text: string): Promise<OpenApiDocument> {
@@ -68,35 +58,6 @@ export async function parseOpenApiDocument(text: string): Promise<OpenApiDocumen
         cause: err,
       },
     );
-  }
-}
-
-/** The document's text, fetched with a time limit, a size limit and no redirects. */
-export async function fetchDocumentText(source: DocumentSource): Promise<string> {
-  const url = httpUrl(source.documentUrl, 'documentUrl');
-  const deadline = deadlineSignal(source.timeoutMs, source.signal);
-  try {
-    const response = await source.fetch(url, {
-      headers: { accept: 'application/json, application/yaml;q=0.9, */*;q=0.5', ...source.headers },
-      // A redirect could carry the configured credentials to another host; the admin gives the final URL.
-      redirect: 'manual',
-      signal: deadline.signal,
-    });
-    if (response.status < 200 || response.status > 299) {
-      await response.body?.cancel().catch(() => undefined);
-      throw new OpenApiSourceError('unreachable', `Fetching the document answered HTTP ${response.status}`);
-    }
-    const body = await readBoundedBody(response, MAX_DOCUMENT_BYTES);
-    if (!body.ok) {
-      throw new OpenApiSourceError('too_large', `The document is larger than ${MAX_DOCUMENT_BYTES} bytes`);
-    }
-    return body.bytes.toString('utf8');
-  } catch (err) {
-    if (err instanceof OpenApiSourceError) throw err;
-    const why = deadline.timedOut() ? `timed out after ${source.timeoutMs} ms` : firstLine(err);
-    throw new OpenApiSourceError('unreachable', `The document cannot be fetched: ${why}`, { cause: err });
-  } finally {
-    deadline.dispose();
   }
 }
 
@@ -151,7 +112,8 @@ function withoutFragment(url: URL): URL {
   return url;
 }
 
-function firstLine(err: unknown): string {
+/** The first meaningful line of an error's message, at most 300 characters. */
+export function firstLine(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   return summarize(message);
 }

@@ -1,9 +1,6 @@
 /** The largest OpenAPI document the gateway reads (bytes); real service descriptions are far smaller. */
 export const MAX_DOCUMENT_BYTES = 5 * 1024 * 1024;
 
-/** The largest upstream answer a call reads (bytes); a larger one is refused, not truncated. */
-export const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
-
 /** How much of an upstream error body an envelope quotes (characters, before cleaning). */
 export const ERROR_EXCERPT_CHARS = 200;
 

@@ -1,6 +1,6 @@
 import type { UpstreamCallOutcome } from '../sources/tool-source.js';
-import { readBoundedBody } from './bounded-body.js';
-import { ERROR_EXCERPT_CHARS, MAX_RESPONSE_BYTES } from './openapi-limits.js';
+import { MAX_ANSWER_BYTES, readBoundedBody } from '@toolgate/egress';
+import { ERROR_EXCERPT_CHARS } from './openapi-limits.js';
 import { isJsonMediaType } from './media-types.js';
 import { upstreamError } from './upstream-outcomes.js';
 
@@ -23,8 +23,11 @@ export async function readAnswer(
     const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
     return upstreamError(excerpt ? `${status}: ${excerpt}` : status, { status: response.status });
   }
-  const body = await readBoundedBody(response, MAX_RESPONSE_BYTES);
-  if (!body.ok) return upstreamError(`the answer is larger than ${MAX_RESPONSE_BYTES} bytes`);
+  const body = await readBoundedBody(response, MAX_ANSWER_BYTES);
+  if (!body.ok)
+    return upstreamError(`the answer is too large (more than ${MAX_ANSWER_BYTES} bytes)`, {
+      failure: 'too_large',
+    });
   const text = body.bytes.toString('utf8');
   if (text.trim() === '') return { ok: true, data: {} };
   if (!isJsonMediaType(response.headers.get('content-type'))) return { ok: true, data: { text } };

@@ -1,5 +1,10 @@
-/** Why an OpenAPI document could not be used as a tool source. */
-export type OpenApiSourceFailure = 'unreachable' | 'too_large' | 'invalid' | 'unsupported';
+/**
+ * Why an OpenAPI document could not be used as a tool source. `egress_denied` and `redirect`: the
+ * platform's egress policy refused the document's or the calls' destination, or the server
+ * answered a redirect (never followed).
+ */
+export type OpenApiSourceFailure =
+  'unreachable' | 'too_large' | 'invalid' | 'unsupported' | 'egress_denied' | 'redirect';
 
 /**
  * Thrown when an OpenAPI document cannot be fetched, parsed or mapped to tools. The message is safe

@@ -1,3 +1,4 @@
+import { isTenantEnvName, tenantEnvNamespace } from '@toolgate/contract/rules';
 import { Form, Input, InputNumber, Select } from 'antd';
 import { useRegisterUpstream } from '../../api/mutations';
 import type { RegisterUpstreamBody, RegisteredUpstream } from '../../api/types';
@@ -7,7 +8,6 @@ import { useT } from '../../i18n';
 /** Mirrors the API's rules so most mistakes are caught before the round trip (the API still decides). */
 const NAME = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
 const HEADER = /^[A-Za-z0-9-]{1,100}$/;
-const SECRET_PREFIX = 'TOOLGATE_UPSTREAM_';
 const MAX_TIMEOUT_MS = 30_000;
 
 interface Values {
@@ -35,6 +35,8 @@ export function RegisterUpstreamModal(props: {
   const authHeader = Form.useWatch('authHeader', form);
   const secretEnv = Form.useWatch('secretEnv', form);
   const wantsAuth = Boolean(authHeader?.trim() || secretEnv?.trim());
+  // Each tenant's upstream secrets are its own variables: TOOLGATE_UPSTREAM_<TENANT>__<NAME>.
+  const secretPrefix = tenantEnvNamespace('upstream', props.tenantId);
 
   const submit = async (v: Values) => {
     const body: RegisterUpstreamBody = { name: v.name.trim(), kind: v.kind, url: v.url.trim() };
@@ -102,18 +104,18 @@ export function RegisterUpstreamModal(props: {
       <Form.Item
         name="secretEnv"
         label={t('upstreams.secretEnv')}
-        extra={t('upstreams.secretEnvHint', { prefix: SECRET_PREFIX })}
+        extra={t('upstreams.secretEnvHint', { prefix: secretPrefix })}
         rules={[
           { required: wantsAuth, message: t('upstreams.authPair') },
           {
             validator: async (_, value?: string) => {
-              if (value?.trim() && !value.trim().startsWith(SECRET_PREFIX))
-                throw new Error(t('upstreams.secretEnvRule', { prefix: SECRET_PREFIX }));
+              if (value?.trim() && !isTenantEnvName('upstream', props.tenantId, value.trim()))
+                throw new Error(t('upstreams.secretEnvRule', { prefix: secretPrefix }));
             },
           },
         ]}
       >
-        <Input placeholder={`${SECRET_PREFIX}CRM_TOKEN`} data-testid="upstream-secret-env" />
+        <Input placeholder={`${secretPrefix}CRM_TOKEN`} data-testid="upstream-secret-env" />
       </Form.Item>
       <Form.Item name="timeoutMs" label={t('upstreams.timeoutMs')} extra={t('upstreams.timeoutHint')}>
         <InputNumber
