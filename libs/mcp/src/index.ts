@@ -2,7 +2,14 @@
 export { HttpMultiplexTransport } from './http-multiplex-transport.js';
 export type { McpReplyWriter } from './http-multiplex-transport.js';
 export type { McpCaller } from './mcp-caller.js';
-export { CALL_ID_META, envelopeResult, toCallToolResult } from './mcp-results.js';
+export {
+  CALL_ID_META,
+  envelopeResult,
+  ERROR_META,
+  errorEnvelopeOf,
+  toCallToolResult,
+} from './mcp-results.js';
+export { RpcError } from './rpc-error.js';
 export { MCP_SERVER_INFO, McpServerService } from './mcp-server.service.js';
 export { MCP_TASK_SUPPORT } from './mcp-task-support.js';
 export type { McpTaskCall, McpTaskSupport } from './mcp-task-support.js';

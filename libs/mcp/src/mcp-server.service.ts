@@ -8,7 +8,6 @@ import {
   InitializeRequestSchema,
   LATEST_PROTOCOL_VERSION,
   ListToolsRequestSchema,
-  McpError,
   SUPPORTED_PROTOCOL_VERSIONS,
   type CallToolRequest,
   type CallToolResult,
@@ -21,11 +20,19 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { searchDeferred, unwrapToolCall } from '@toolgate/agents';
 import { CallReaderService } from '@toolgate/approvals';
-import { ok, ToolgateError, type Envelope, type ToolCallEvent } from '@toolgate/toolkit';
+import {
+  mcpMessage,
+  ok,
+  ToolgateError,
+  type Envelope,
+  type Locale,
+  type ToolCallEvent,
+} from '@toolgate/toolkit';
 import { HttpMultiplexTransport, type McpReplyWriter } from './http-multiplex-transport.js';
 import type { McpCaller } from './mcp-caller.js';
 import { envelopeResult, toCallToolResult } from './mcp-results.js';
 import { MCP_TASK_SUPPORT, type McpTaskSupport } from './mcp-task-support.js';
+import { RpcError } from './rpc-error.js';
 import { CALL_STATUS, McpToolLists } from './mcp-tool-list.js';
 import { traceparentOf } from './traceparent.js';
 
@@ -102,7 +109,7 @@ export class McpServerService implements OnModuleInit {
       ((request: unknown, extra: Extra) => {
         const checked = schema.safeParse(request);
         if (!checked.success)
-          throw new McpError(
+          throw new RpcError(
             RpcErrorCode.InvalidParams,
             `Invalid ${method} params: ${firstIssue(checked.error)}`,
           );
@@ -133,12 +140,12 @@ export class McpServerService implements OnModuleInit {
     const { agent, locale } = caller;
     const { name, arguments: args = {} } = request.params;
     const target = this.lists.of(agent, locale).targets.get(name);
-    if (!target) throw unknownTool(name);
+    if (!target) throw unknownTool(name, locale);
     const task = (request.params as { task?: { ttl?: number } }).task;
     // The meta-tools answer at once and list no taskSupport: a task request for them is refused
     // as the 2025-11-25 spec says for tools that do not support tasks.
     if (task && this.tasks && (target.kind === 'status' || target.kind === 'search'))
-      throw new McpError(RpcErrorCode.MethodNotFound, `${name} does not support task-augmented calls`);
+      throw new RpcError(RpcErrorCode.MethodNotFound, mcpMessage('noTaskSupport', locale, { tool: name }));
     if (target.kind === 'status') return this.callStatus(caller, args);
     if (target.kind === 'search')
       return envelopeResult(ok(searchDeferred(agent, args.query, locale)), locale);
@@ -148,7 +155,7 @@ export class McpServerService implements OnModuleInit {
       const unwrapped = unwrapToolCall(args, locale);
       if ('code' in unwrapped) return envelopeResult(unwrapped, locale);
       // tool_call reaches any bound tool (deferred or not), exactly as in agent runs.
-      if (!agent.binding.tools.has(unwrapped.name)) throw unknownTool(unwrapped.name);
+      if (!agent.binding.tools.has(unwrapped.name)) throw unknownTool(unwrapped.name, locale);
       ({ name: toolName, input } = unwrapped);
     }
     const meta = request.params._meta as Record<string, unknown> | undefined;
@@ -186,7 +193,7 @@ export class McpServerService implements OnModuleInit {
   private async callStatus(caller: McpCaller, args: Record<string, unknown>): Promise<CallToolResult> {
     const callId = args.callId;
     if (typeof callId !== 'string' || !callId || callId.length > 200)
-      throw new McpError(RpcErrorCode.InvalidParams, `${CALL_STATUS} needs {"callId": "<the call id>"}`);
+      throw new RpcError(RpcErrorCode.InvalidParams, `${CALL_STATUS} needs {"callId": "<the call id>"}`);
     let envelope: Envelope;
     try {
       envelope = ok(await this.calls.view(caller.principal, callId));
@@ -236,9 +243,9 @@ function firstIssue(error: z.ZodError): string {
   return issue ? `${issue.path.join('.') || '(params)'}: ${issue.message}` : 'malformed';
 }
 
-function unknownTool(name: string): McpError {
-  return new McpError(
+function unknownTool(name: string, locale: Locale): RpcError {
+  return new RpcError(
     RpcErrorCode.InvalidParams,
-    `Unknown tool: ${name.slice(0, 200)} (not a tool of this agent type; tools/list shows the tools it has)`,
+    mcpMessage('unknownTool', locale, { tool: name.slice(0, 200) }),
   );
 }

@@ -1,0 +1,303 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { loadMcpTools } from '@langchain/mcp-adapters';
+import { Module } from '@nestjs/common';
+import { makeConfigDir, startTestGateway, type TestGateway } from '@toolgate/testing';
+import { always, defineTool, ToolkitModule } from '@toolgate/toolkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+/*
+ * Toolgate's MCP server as third-party clients use it: the official TypeScript SDK's `Client`
+ * exactly as agents drive it — connect, `listTools()` first (which arms its output-schema check),
+ * then `callTool` — and LangChain's MCP adapters on top of it. Every tool here declares an
+ * `outputSchema`, so every failure below is an `isError` result of a tool with an output schema:
+ * the case that used to make the SDK throw -32602 instead of showing the failure (issue 21).
+ */
+
+const invoice = z.object({ number: z.string(), amount: z.number() });
+
+const lookupInvoice = defineTool({
+  name: 'mc_lookup_invoice',
+  description: 'Looks an invoice up by number (MCP client test tool).',
+  inputSchema: z.object({ number: z.string().min(1) }),
+  outputSchema: invoice,
+  risk: { level: 'L0' },
+  execute: ({ number }) => ({ number, amount: 1200 }),
+});
+
+const failingInvoice = defineTool({
+  name: 'mc_failing_invoice',
+  description: 'Fails in its upstream (MCP client test tool).',
+  inputSchema: z.object({}),
+  outputSchema: invoice,
+  risk: { level: 'L0' },
+  execute: () => {
+    throw new Error('ledger answered 502');
+  },
+});
+
+const slowInvoice = defineTool({
+  name: 'mc_slow_invoice',
+  description: 'Outlives its time limit (MCP client test tool).',
+  inputSchema: z.object({}),
+  outputSchema: invoice,
+  risk: { level: 'L0' },
+  timeoutMs: 100,
+  execute: (_input, ctx) =>
+    new Promise((resolve) => {
+      const timer = setTimeout(() => resolve({ number: 'late', amount: 0 }), 2_000);
+      ctx.abortSignal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+    }),
+});
+
+const brokenInvoice = defineTool({
+  name: 'mc_broken_invoice',
+  description: 'Answers data its output schema refuses (MCP client test tool).',
+  inputSchema: z.object({}),
+  outputSchema: invoice,
+  risk: { level: 'L0' },
+  execute: () => ({ number: 7 }) as never,
+});
+
+const limitedInvoice = defineTool({
+  name: 'mc_limited_invoice',
+  description: 'Limited to one MCP call a minute per key (MCP client test tool).',
+  inputSchema: z.object({}),
+  outputSchema: invoice,
+  risk: { level: 'L0' },
+  execute: () => ({ number: 'L-1', amount: 1 }),
+});
+
+const voidInvoice = defineTool({
+  name: 'mc_void_invoice',
+  description: 'Voids an invoice; always asks a person first (MCP client test tool, L3).',
+  inputSchema: z.object({ number: z.string().min(1), reason: z.string().min(1) }),
+  outputSchema: z.object({ number: z.string(), voided: z.boolean() }),
+  risk: { level: 'L3' },
+  approval: { request: always() },
+  execute: ({ number }) => ({ number, voided: true }),
+});
+
+@Module({
+  imports: [
+    ToolkitModule.forFeature(
+      [lookupInvoice, failingInvoice, slowInvoice, brokenInvoice, limitedInvoice, voidInvoice],
+      'McpClientTestTools',
+    ),
+  ],
+})
+class McpClientTestToolsModule {}
+
+const BILLCO_YAML = `
+id: billco
+name: Bill Co
+agentTypes:
+  clerk:
+    description: Looks after invoices (MCP client test agent).
+    tools:
+      - mc_lookup_invoice
+      - mc_failing_invoice
+      - mc_slow_invoice
+      - mc_broken_invoice
+      - mc_limited_invoice
+      - mc_void_invoice
+quotas:
+  - scope: key
+    tool: mc_limited_invoice
+    face: mcp
+    perMinute: 1
+`;
+
+type ToolError = {
+  code: string;
+  error: string;
+  suggestedAction: string;
+  callId?: string;
+  approvalId?: string;
+};
+
+const textOf = (result: CallToolResult) => (result.content as { type: string; text: string }[])[0]!.text;
+const errorOf = (result: CallToolResult) => result._meta?.['toolgate/error'] as ToolError | undefined;
+
+describe('MCP as the official clients use it', () => {
+  let gw: TestGateway;
+  let key: string;
+  let approver: string;
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    gw = await startTestGateway({
+      env: { TOOLGATE_CONFIG_DIR: makeConfigDir({ billco: BILLCO_YAML }) },
+      imports: [McpClientTestToolsModule],
+    });
+    key = await gw.createKey('agent', 'billco');
+    approver = await gw.createKey('approver', 'billco');
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+    await gw?.close();
+  });
+
+  /** The SDK's client as an agent host sets it up: connected, tools listed before any call. */
+  const listed = async (secret = key, locale = 'en') => {
+    const client = new Client({ name: 'toolgate-client-e2e', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp/clerk`), {
+      requestInit: { headers: { authorization: `Bearer ${secret}`, 'accept-language': locale } },
+    });
+    await client.connect(transport);
+    clients.push(client);
+    const { tools } = await client.listTools();
+    expect(tools.find((t) => t.name === 'mc_lookup_invoice')?.outputSchema).toMatchObject({ type: 'object' });
+    return client;
+  };
+
+  it('answers a success that the SDK checks against the output schema', async () => {
+    const client = await listed();
+    const result = (await client.callTool({
+      name: 'mc_lookup_invoice',
+      arguments: { number: 'F-7' },
+    })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual({ number: 'F-7', amount: 1200 });
+  });
+
+  it.each([
+    ['INVALID_INPUT', 'mc_lookup_invoice', { number: 42 }],
+    ['UPSTREAM_ERROR', 'mc_failing_invoice', {}],
+    ['TIMEOUT', 'mc_slow_invoice', {}],
+    ['OUTPUT_INVALID', 'mc_broken_invoice', {}],
+  ])('shows %s of a tool with an output schema as a readable tool error', async (code, name, args) => {
+    const client = await listed();
+    const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    // Nothing for the SDK to hold against the output schema: the failure is not the tool's output.
+    expect(result.structuredContent).toBeUndefined();
+    const envelope = errorOf(result)!;
+    expect(envelope).toMatchObject({ code, callId: expect.any(String) });
+    expect(result._meta?.['toolgate/callId']).toBe(envelope.callId);
+    // A model that only reads text (LangChain's adapters) sees the code, what to do and the call id.
+    const text = textOf(result);
+    expect(text.startsWith(`${code}: ${envelope.error}`)).toBe(true);
+    expect(text).toContain(envelope.suggestedAction);
+    expect(text).toContain(`callId: ${envelope.callId}`);
+  });
+
+  it('shows RATE_LIMITED with the wait in seconds rather than a Retry-After header MCP has not got', async () => {
+    const client = await listed();
+    const first = (await client.callTool({ name: 'mc_limited_invoice', arguments: {} })) as CallToolResult;
+    expect(first.isError).toBeFalsy();
+    const second = (await client.callTool({ name: 'mc_limited_invoice', arguments: {} })) as CallToolResult;
+    expect(second.isError).toBe(true);
+    expect(second.structuredContent).toBeUndefined();
+    expect(errorOf(second)).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(textOf(second)).toMatch(/^RATE_LIMITED: .*\nWait \d+ s before calling again/s);
+    expect(textOf(second)).not.toContain('Retry-After');
+  });
+
+  it('shows APPROVAL_PENDING with the call id and what an MCP client can do, in both languages', async () => {
+    const client = await listed();
+    const parked = (await client.callTool({
+      name: 'mc_void_invoice',
+      arguments: { number: 'F-1', reason: 'duplicate' },
+    })) as CallToolResult;
+    expect(parked.isError).toBe(true);
+    expect(parked.structuredContent).toBeUndefined();
+    const envelope = errorOf(parked)!;
+    expect(envelope).toMatchObject({
+      code: 'APPROVAL_PENDING',
+      callId: expect.any(String),
+      approvalId: expect.any(String),
+    });
+    const text = textOf(parked);
+    expect(text).toContain(`toolgate_call_status {"callId":"${envelope.callId}"}`);
+    expect(text).toContain(`approvalId: ${envelope.approvalId}`);
+    // Never a REST route the model cannot call.
+    expect(text).not.toContain('/v1/');
+    expect(envelope.suggestedAction).not.toContain('/v1/');
+
+    const zh = await listed(key, 'zh-CN');
+    const parkedZh = (await zh.callTool({
+      name: 'mc_void_invoice',
+      arguments: { number: 'F-2', reason: 'duplicate' },
+    })) as CallToolResult;
+    const zhText = textOf(parkedZh);
+    expect(zhText).toMatch(/^APPROVAL_PENDING: 该调用需要人工审批/);
+    expect(zhText).toContain('toolgate_call_status');
+    expect(zhText).not.toContain('/v1/');
+
+    // What the status tool then answers, once a person approved.
+    const approved = await gw.api('POST', `/v1/approvals/${envelope.approvalId}/approve`, {
+      key: approver,
+      body: {},
+    });
+    expect(approved.status).toBe(200);
+    const done = (await client.callTool({
+      name: 'toolgate_call_status',
+      arguments: { callId: envelope.callId },
+    })) as CallToolResult;
+    expect(done.isError).toBeFalsy();
+    expect(done.structuredContent).toMatchObject({ status: 'succeeded' });
+  });
+
+  it('refuses an unknown tool with one readable message, without the SDK prefix inside it', async () => {
+    const client = await listed();
+    const err = await client.callTool({ name: 'mc_no_such_tool', arguments: {} }).then(
+      () => undefined,
+      (e: Error & { code?: number }) => e,
+    );
+    expect(err).toMatchObject({ code: -32602 });
+    // The client adds "MCP error -32602: " itself; the server's message must not carry it again.
+    expect(err!.message.match(/MCP error/g)).toHaveLength(1);
+    expect(err!.message).toContain('Unknown tool: mc_no_such_tool');
+    const raw = await gw.api('POST', '/mcp/clerk', {
+      key,
+      body: {
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'tools/call',
+        params: { name: 'mc_no_such_tool', arguments: {} },
+      },
+      headers: { accept: 'application/json, text/event-stream', 'accept-language': 'zh-CN' },
+    });
+    expect(raw.body.error).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/^未知工具：mc_no_such_tool/),
+    });
+  });
+
+  it('lets a LangChain agent read APPROVAL_PENDING and its call id, and a retry parks no second approval', async () => {
+    const client = await listed();
+    const tools = await loadMcpTools('toolgate', client as never);
+    const voidTool = tools.find((t) => t.name === 'mc_void_invoice')!;
+    const args = { number: 'F-9', reason: 'sent twice' };
+    const failure = await voidTool.invoke(args).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(failure?.name).toBe('ToolException');
+    expect(failure!.message).toContain('APPROVAL_PENDING');
+    const callId = /callId: ([\w-]+)/.exec(failure!.message)?.[1];
+    expect(callId).toEqual(expect.any(String));
+    expect(failure!.message).toContain(`toolgate_call_status {"callId":"${callId}"}`);
+
+    // The agent retries, as LangChain runs do after a failure: the same parked call answers.
+    const again = await voidTool.invoke(args).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(again!.message).toContain(`callId: ${callId}`);
+    const pending = await gw.api('GET', '/v1/approvals?status=pending', { key: approver });
+    expect(pending.status).toBe(200);
+    const forThisCall = (pending.body.data as { tool: string; input: { number?: string } }[]).filter(
+      (a) => a.tool === 'mc_void_invoice' && a.input?.number === 'F-9',
+    );
+    expect(forThisCall).toHaveLength(1);
+
+    // And the status tool, loaded the same way, answers the parked call.
+    const status = tools.find((t) => t.name === 'toolgate_call_status')!;
+    const [content] = (await status.invoke({ callId })) as unknown as [unknown];
+    expect(JSON.stringify(content)).toContain('pending_approval');
+  });
+});
