@@ -297,7 +297,7 @@ describe('MCP as the official clients use it', () => {
 
     // And the status tool, loaded the same way, answers the parked call.
     const status = tools.find((t) => t.name === 'toolgate_call_status')!;
-    const [content] = (await status.invoke({ callId })) as unknown as [unknown];
+    const content: unknown = await status.invoke({ callId });
     expect(JSON.stringify(content)).toContain('pending_approval');
   });
 });

@@ -18,15 +18,17 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import { searchDeferred, unwrapToolCall } from '@toolgate/agents';
-import { CallReaderService } from '@toolgate/approvals';
+import { searchDeferred, unwrapToolCall, type AgentInvokeOptions } from '@toolgate/agents';
+import { CallReaderService, IdempotencyService, requestDigest } from '@toolgate/approvals';
 import {
   mcpMessage,
   ok,
   ToolgateError,
+  type EffectiveTool,
   type Envelope,
   type Locale,
   type ToolCallEvent,
+  type ToolCallResult,
 } from '@toolgate/toolkit';
 import { HttpMultiplexTransport, type McpReplyWriter } from './http-multiplex-transport.js';
 import type { McpCaller } from './mcp-caller.js';
@@ -56,6 +58,7 @@ export class McpServerService implements OnModuleInit {
 
   constructor(
     private readonly calls: CallReaderService,
+    private readonly idempotency: IdempotencyService,
     @Optional() @Inject(MCP_TASK_SUPPORT) private readonly tasks?: McpTaskSupport,
   ) {
     this.capabilities = { tools: { listChanged: false }, ...(tasks?.capabilities ?? {}) };
@@ -173,11 +176,10 @@ export class McpServerService implements OnModuleInit {
     const tool = agent.tool(toolName);
     // A gone client stops a read-only call (nobody to answer); L1+ runs to its end, as on REST.
     if (tool.contract.risk.level === 'L0') this.transport.stopOnDisconnect(extra.requestId);
-    const signal = extra.signal;
     const progressToken = meta?.progressToken;
-    const result = await agent.invoke(toolName, input, {
+    const options: AgentInvokeOptions = {
       locale,
-      signal,
+      signal: extra.signal,
       face: 'mcp',
       traceparent,
       attributes: { keyId: caller.principal.principalId },
@@ -185,7 +187,44 @@ export class McpServerService implements OnModuleInit {
         typeof progressToken === 'string' || typeof progressToken === 'number'
           ? progressReporter(progressToken, (n) => void this.notifyProgress(extra, n))
           : undefined,
-    });
+    };
+    if (!mayPark(tool)) return toCallToolResult(await agent.invoke(toolName, input, options), locale);
+    return this.invokeParkedOnce(caller, toolName, input, options);
+  }
+
+  /**
+   * A call that may wait for a person, run so that retries share it: MCP clients retry a failed
+   * tool call with no key to say it is the same call (LangChain runs did, and parked a second
+   * approval), so an identical call of the same key while the first is parked answers that one.
+   */
+  private async invokeParkedOnce(
+    caller: McpCaller,
+    toolName: string,
+    input: unknown,
+    options: AgentInvokeOptions,
+  ): Promise<CallToolResult> {
+    const { agent, principal, locale } = caller;
+    let ran: ToolCallResult | undefined;
+    const answer = await this.idempotency.coalesceParked(
+      {
+        tenantId: caller.tenantId,
+        digest: requestDigest(principal.principalId, agent.agentType, toolName, input ?? {}),
+      },
+      async (callId, identity) => {
+        ran = await agent.invoke(toolName, input, {
+          ...options,
+          callId,
+          idempotencyIdentity: identity === callId ? undefined : identity,
+        });
+        return { status: 200, callId: ran.callId, envelope: ran.envelope };
+      },
+    );
+    const result: ToolCallResult = ran ?? {
+      callId: answer.callId,
+      envelope: answer.envelope,
+      stage: 'executed',
+      durationMs: 0,
+    };
     return toCallToolResult(result, locale);
   }
 
@@ -232,6 +271,11 @@ function progressReporter(
     const n = progress;
     queueMicrotask(() => send({ progressToken, progress: n, ...(label ? { message: label } : {}) }));
   };
+}
+
+/** Whether a call of `tool` may park for a person (what ApprovalGate asks: L3, or an approval mode). */
+function mayPark(tool: EffectiveTool): boolean {
+  return tool.contract.risk.level === 'L3' || tool.approval !== 'never';
 }
 
 type HandledSchema =
