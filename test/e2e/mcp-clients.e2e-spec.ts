@@ -129,7 +129,11 @@ describe('MCP as the official clients use it', () => {
 
   beforeAll(async () => {
     gw = await startTestGateway({
-      env: { TOOLGATE_CONFIG_DIR: makeConfigDir({ billco: BILLCO_YAML }) },
+      env: {
+        TOOLGATE_CONFIG_DIR: makeConfigDir({ billco: BILLCO_YAML }),
+        TOOLGATE_PUBLIC_URL: 'https://toolgate.example.com/base',
+        TOOLGATE_MCP_ALLOWED_ORIGINS: 'https://console.example.com, http://localhost:5173',
+      },
       imports: [McpClientTestToolsModule],
     });
     key = await gw.createKey('agent', 'billco');
@@ -299,5 +303,54 @@ describe('MCP as the official clients use it', () => {
     const status = tools.find((t) => t.name === 'toolgate_call_status')!;
     const content: unknown = await status.invoke({ callId });
     expect(JSON.stringify(content)).toContain('pending_approval');
+  });
+
+  describe('Origin (DNS rebinding, MCP transport spec 2025-11-25)', () => {
+    const post = (headers: Record<string, string>, secret: string | null = key, rawBody?: string) =>
+      gw.api('POST', '/mcp/clerk', {
+        key: secret,
+        ...(rawBody === undefined ? { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } } : { rawBody }),
+        headers: {
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+          ...headers,
+        },
+      });
+
+    it('answers 403 FORBIDDEN to a page of another origin, before the key or the body is looked at', async () => {
+      const evil = await post({ origin: 'http://evil.example.com' });
+      expect(evil.status).toBe(403);
+      expect(evil.body).toMatchObject({
+        jsonrpc: '2.0',
+        id: null,
+        error: {
+          code: -32600,
+          data: { code: 'FORBIDDEN', error: expect.any(String), suggestedAction: expect.any(String) },
+        },
+      });
+      // A rebound host name: the page's Host and Origin both say evil.example.com.
+      expect((await post({ origin: 'http://evil.example.com', host: 'evil.example.com' })).status).toBe(403);
+      expect((await post({ origin: 'http://evil.example.com' }, null)).status).toBe(403);
+      expect((await post({ origin: 'http://evil.example.com' }, key, '{"jsonrpc":')).status).toBe(403);
+      expect((await post({ origin: 'null' })).status).toBe(403);
+      expect((await post({ origin: 'https://console.example.com.evil.example.com' })).status).toBe(403);
+      const get = await gw.api('GET', '/mcp/clerk', { key, headers: { origin: 'http://evil.example.com' } });
+      expect(get.status).toBe(403);
+      const zh = await post({ origin: 'http://evil.example.com', 'accept-language': 'zh-CN' });
+      expect(zh.body.error.data.error).toMatch(/DNS 重绑定/);
+    });
+
+    it('lets the gateway’s own origin, the configured ones and requests without Origin through', async () => {
+      for (const origin of [
+        'https://toolgate.example.com',
+        'https://console.example.com',
+        'http://localhost:5173',
+      ]) {
+        const res = await post({ origin });
+        expect(res.status, origin).toBe(200);
+        expect(res.body.result.tools.length).toBeGreaterThan(0);
+      }
+      expect((await post({})).status).toBe(200);
+    });
   });
 });

@@ -19,7 +19,7 @@ import {
 } from '@toolgate/mcp';
 import { SpanName } from '@toolgate/telemetry';
 import { inInboundSpan } from '../telemetry/inbound-span.js';
-import type { ErrorEnvelope } from '@toolgate/toolkit';
+import { ErrorCode, mcpMessage, type ErrorEnvelope } from '@toolgate/toolkit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { answerForError } from '../http/error-envelope.js';
 import { localeOf } from '../http/request-locale.js';
@@ -50,7 +50,11 @@ class McpHttpError extends Error {
  * exactly as on REST; another tenant's agent type, or one the key may not use, is 404.
  * `GET` (the standalone stream) and `DELETE` (sessions) answer 405: a stateless server has neither.
  */
-export function registerMcpRoute(app: NestFastifyApplication, bodyLimit: number): void {
+export function registerMcpRoute(
+  app: NestFastifyApplication,
+  bodyLimit: number,
+  allowedOrigins: readonly string[],
+): void {
   let deps: { keys: ApiKeyService; agents: AgentFactory; mcp: McpServerService } | undefined;
   const resolve = () =>
     (deps ??= {
@@ -99,9 +103,11 @@ export function registerMcpRoute(app: NestFastifyApplication, bodyLimit: number)
   };
 
   const fastify = app.getHttpAdapter().getInstance();
-  fastify.post(
+  const onRequest = originGuard(new Set(allowedOrigins));
+  fastify.post<{ Params: { agentType: string } }>(
     MCP_PATH,
     {
+      onRequest,
       // Errors Fastify raises before the handler (bad JSON, too large, wrong content type) answer
       // as JSON-RPC errors: a body that is not JSON is the spec's parse error.
       errorHandler: (err, request, reply) => {
@@ -130,8 +136,29 @@ export function registerMcpRoute(app: NestFastifyApplication, bodyLimit: number)
       new McpHttpError(405, RpcErrorCode.ConnectionClosed, message, answer.envelope),
     );
   };
-  fastify.get(MCP_PATH, notAllowed);
-  fastify.delete(MCP_PATH, notAllowed);
+  fastify.get(MCP_PATH, { onRequest }, notAllowed);
+  fastify.delete(MCP_PATH, { onRequest }, notAllowed);
+}
+
+/**
+ * The transport spec's DNS-rebinding rule: a request whose `Origin` is present and not allowed is
+ * answered 403 before anything else (before the key is looked up or the body read). A page on
+ * another site — or one whose host name was rebound to this gateway's address — carries its own
+ * origin, which is never in the list; agents and SDKs send no Origin and pass. "null" (sandboxed
+ * frames, file: pages) is not an allowed origin either.
+ */
+function originGuard(allowed: ReadonlySet<string>) {
+  return (request: FastifyRequest, reply: FastifyReply, done: () => void): void => {
+    const origin = request.headers.origin;
+    if (origin === undefined || allowed.has(origin)) return done();
+    const locale = localeOf(request as never);
+    const envelope: ErrorEnvelope = {
+      error: mcpMessage('originNotAllowed', locale),
+      code: ErrorCode.FORBIDDEN,
+      suggestedAction: mcpMessage('originNotAllowedAction', locale),
+    };
+    sendRpcError(reply, new McpHttpError(403, RpcErrorCode.InvalidRequest, envelope.error, envelope));
+  };
 }
 
 /** `MCP-Protocol-Version`: absent means the spec's default; an unknown one is refused (400). */

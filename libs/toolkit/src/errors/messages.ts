@@ -229,7 +229,9 @@ export type McpMessage =
   | 'idempotencyInProgressAction'
   | 'rateLimitedAction'
   | 'unknownTool'
-  | 'noTaskSupport';
+  | 'noTaskSupport'
+  | 'originNotAllowed'
+  | 'originNotAllowedAction';
 
 /**
  * The MCP face's texts (libs/mcp): suggested actions that name what an MCP client can do (the
@@ -245,6 +247,9 @@ const MCP_MESSAGES: Record<Locale, Record<McpMessage, string>> = {
     rateLimitedAction: '等待 {retryAfterSeconds} 秒后再调用',
     unknownTool: '未知工具：{tool}（不是该智能体类型的工具；tools/list 列出它的全部工具）',
     noTaskSupport: '{tool} 不支持以任务方式调用',
+    originNotAllowed: '该来源（Origin）的网页不允许调用此 MCP 服务（防 DNS 重绑定）',
+    originNotAllowedAction:
+      '不要从网页调用；如确需从某个网页来源调用，请平台管理员把它加入 mcp.allowedOrigins',
   },
   en: {
     approvalPendingAction:
@@ -254,6 +259,9 @@ const MCP_MESSAGES: Record<Locale, Record<McpMessage, string>> = {
     rateLimitedAction: 'Wait {retryAfterSeconds} s before calling again',
     unknownTool: 'Unknown tool: {tool} (not a tool of this agent type; tools/list shows all of its tools)',
     noTaskSupport: '{tool} does not support task-augmented calls',
+    originNotAllowed: 'Web pages of this Origin may not call this MCP server (DNS rebinding protection)',
+    originNotAllowedAction:
+      'Call it from an agent, not from a web page; if a page of this origin must call it, ask a platform admin to add the origin to mcp.allowedOrigins',
   },
 };
 
