@@ -22,11 +22,17 @@ const modelProviderSchema = z.strictObject({
 });
 
 /** A browser origin, `scheme://host[:port]`, as the `Origin` header carries it: nothing after the port. */
-export const originSchema = z
-  .url({ protocol: /^https?$/ })
-  .refine((value) => new URL(value).origin === value.replace(/\/$/, '').toLowerCase(), {
-    message: 'an origin is scheme://host[:port] in lower case, without path, query or fragment',
-  });
+export const originSchema = z.url({ protocol: /^https?$/ }).refine(isOrigin, {
+  message: 'an origin is scheme://host[:port] in lower case, without path, query or fragment',
+});
+
+function isOrigin(value: string): boolean {
+  try {
+    return new URL(value).origin === value.replace(/\/$/, '');
+  } catch {
+    return false;
+  }
+}
 
 const PROVIDER_NAME = /^[a-z][a-z0-9_-]{0,31}$/;
 
