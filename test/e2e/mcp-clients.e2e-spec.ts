@@ -1,6 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as StreamableHTTPClientTransportV2,
+} from '@modelcontextprotocol/client';
 import { loadMcpTools } from '@langchain/mcp-adapters';
 import { Module } from '@nestjs/common';
 import { makeConfigDir, startTestGateway, type TestGateway } from '@toolgate/testing';
@@ -351,6 +355,194 @@ describe('MCP as the official clients use it', () => {
         expect(res.body.result.tools.length).toBeGreaterThan(0);
       }
       expect((await post({})).status).toBe(200);
+    });
+  });
+
+  describe('protocol revisions: 2026-07-28 (no handshake), 2025-11-25 and 2025-06-18', () => {
+    /** The SDK 2.x client, which opens with the `server/discover` probe (mode auto) or pins a revision. */
+    const connectV2 = async (mode: 'auto' | 'legacy' | { pin: string }) => {
+      const client = new ClientV2(
+        { name: 'toolgate-v2-e2e', version: '2.0.0' },
+        { versionNegotiation: { mode } },
+      );
+      const transport = new StreamableHTTPClientTransportV2(new URL(`${gw.url}/mcp/clerk`), {
+        requestInit: { headers: { authorization: `Bearer ${key}`, 'accept-language': 'en' } },
+      });
+      await client.connect(transport);
+      v2clients.push(client);
+      return client;
+    };
+    const v2clients: ClientV2[] = [];
+    afterAll(async () => {
+      await Promise.all(v2clients.map((c) => c.close().catch(() => undefined)));
+    });
+
+    it('speaks 2026-07-28 to the SDK 2.x client that probes with server/discover, and it calls as before', async () => {
+      for (const mode of ['auto', { pin: '2026-07-28' }] as const) {
+        const client = await connectV2(mode);
+        expect(client.getProtocolEra()).toBe('modern');
+        expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+        expect(client.getInstructions()).toBe('Looks after invoices (MCP client test agent).');
+        expect(client.getDiscoverResult()?.supportedVersions).toEqual(
+          expect.arrayContaining(['2026-07-28', '2025-11-25', '2025-06-18']),
+        );
+        const { tools } = await client.listTools();
+        expect(tools.map((t) => t.name)).toContain('mc_lookup_invoice');
+        const ok = await client.callTool({ name: 'mc_lookup_invoice', arguments: { number: 'M-1' } });
+        expect(ok).toMatchObject({ structuredContent: { number: 'M-1', amount: 1200 } });
+        const failed = await client.callTool({ name: 'mc_failing_invoice', arguments: {} });
+        expect(failed).toMatchObject({
+          isError: true,
+          _meta: { 'toolgate/error': { code: 'UPSTREAM_ERROR' } },
+        });
+        const parked = await client.callTool({
+          name: 'mc_void_invoice',
+          arguments: { number: `M-${JSON.stringify(mode)}`, reason: 'modern client' },
+        });
+        expect(parked).toMatchObject({
+          isError: true,
+          _meta: { 'toolgate/error': { code: 'APPROVAL_PENDING' } },
+        });
+      }
+    });
+
+    it('keeps 2025-11-25 for clients that do not probe', async () => {
+      const client = await connectV2('legacy');
+      expect(client.getProtocolEra()).toBe('legacy');
+      expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+      const ok = await client.callTool({ name: 'mc_lookup_invoice', arguments: { number: 'L-1' } });
+      expect(ok).toMatchObject({ structuredContent: { number: 'L-1', amount: 1200 } });
+    });
+
+    /** One POST of the wire, as a client without an SDK sends it. */
+    const wire = (body: unknown, headers: Record<string, string>) =>
+      gw.api('POST', '/mcp/clerk', {
+        key,
+        body,
+        headers: { accept: 'application/json, text/event-stream', ...headers },
+      });
+    const MODERN = 'mcp-protocol-version';
+    const meta = (version = '2026-07-28') => ({
+      'io.modelcontextprotocol/protocolVersion': version,
+      'io.modelcontextprotocol/clientCapabilities': {},
+      'io.modelcontextprotocol/clientInfo': { name: 'curl', version: '1' },
+    });
+
+    it('answers the 2026-07-28 wire: discover, results with resultType, cache hints and the server identity', async () => {
+      const discover = await wire(
+        { jsonrpc: '2.0', id: 'd', method: 'server/discover', params: { _meta: meta() } },
+        { [MODERN]: '2026-07-28', 'mcp-method': 'server/discover' },
+      );
+      expect(discover.status).toBe(200);
+      expect(discover.body.result).toMatchObject({
+        resultType: 'complete',
+        supportedVersions: expect.arrayContaining(['2026-07-28', '2025-11-25', '2025-06-18']),
+        capabilities: { tools: {} },
+        ttlMs: 0,
+        cacheScope: 'private',
+        _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'toolgate' } },
+      });
+      expect(discover.body.result.capabilities).not.toHaveProperty('tasks');
+      const list = await wire(
+        { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta() } },
+        { [MODERN]: '2026-07-28', 'mcp-method': 'tools/list' },
+      );
+      expect(list.body.result).toMatchObject({ resultType: 'complete', ttlMs: 0, cacheScope: 'private' });
+      expect(list.body.result.tools[0]).not.toHaveProperty('execution');
+      const name = '=?base64?' + Buffer.from('mc_lookup_invoice').toString('base64') + '?=';
+      const call = await wire(
+        {
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'mc_lookup_invoice', arguments: { number: 'W-1' }, _meta: meta() },
+        },
+        { [MODERN]: '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name },
+      );
+      expect(call.body.result).toMatchObject({
+        resultType: 'complete',
+        structuredContent: { number: 'W-1' },
+        _meta: {
+          'io.modelcontextprotocol/serverInfo': { name: 'toolgate' },
+          'toolgate/callId': expect.any(String),
+        },
+      });
+    });
+
+    it('refuses what the 2026-07-28 transport refuses, with its codes and statuses', async () => {
+      const call = (params: Record<string, unknown>, headers: Record<string, string>) =>
+        wire({ jsonrpc: '2.0', id: 7, method: 'tools/call', params }, { [MODERN]: '2026-07-28', ...headers });
+      const args = { name: 'mc_lookup_invoice', arguments: { number: 'X' } };
+      const noName = await call({ ...args, _meta: meta() }, { 'mcp-method': 'tools/call' });
+      expect(noName.status).toBe(400);
+      expect(noName.body).toMatchObject({ id: 7, error: { code: -32020 } });
+      const otherName = await call(
+        { ...args, _meta: meta() },
+        { 'mcp-method': 'tools/call', 'mcp-name': 'mc_failing_invoice' },
+      );
+      expect(otherName.body.error.code).toBe(-32020);
+      const otherMethod = await call(
+        { ...args, _meta: meta() },
+        { 'mcp-method': 'tools/list', 'mcp-name': args.name },
+      );
+      expect(otherMethod.body.error.code).toBe(-32020);
+      const otherVersion = await call(
+        { ...args, _meta: meta('2025-11-25') },
+        { 'mcp-method': 'tools/call', 'mcp-name': args.name },
+      );
+      expect(otherVersion).toMatchObject({ status: 400, body: { error: { code: -32020 } } });
+      const noMeta = await call(args, { 'mcp-method': 'tools/call', 'mcp-name': args.name });
+      expect(noMeta).toMatchObject({ status: 400, body: { error: { code: -32602 } } });
+      for (const method of ['ping', 'initialize', 'tasks/list', 'resources/list']) {
+        const removed = await wire(
+          { jsonrpc: '2.0', id: 8, method, params: { _meta: meta() } },
+          { [MODERN]: '2026-07-28', 'mcp-method': method },
+        );
+        expect(removed.status, method).toBe(404);
+        expect(removed.body.error.code, method).toBe(-32601);
+      }
+      const unknown = await wire(
+        { jsonrpc: '2.0', id: 9, method: 'server/discover', params: { _meta: meta('2099-01-01') } },
+        { [MODERN]: '2099-01-01', 'mcp-method': 'server/discover' },
+      );
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.error).toMatchObject({
+        code: -32022,
+        data: { supported: expect.arrayContaining(['2026-07-28', '2025-11-25']), requested: '2099-01-01' },
+      });
+    });
+
+    it('keeps 2025-06-18: the handshake, then calls with the version header and no _meta', async () => {
+      const init = await wire(
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 'old', version: '1' },
+          },
+        },
+        {},
+      );
+      expect(init.body.result).toMatchObject({
+        protocolVersion: '2025-06-18',
+        serverInfo: { name: 'toolgate' },
+      });
+      const call = await wire(
+        {
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'mc_lookup_invoice', arguments: { number: 'O-1' } },
+        },
+        { [MODERN]: '2025-06-18' },
+      );
+      expect(call.body.result).toMatchObject({ structuredContent: { number: 'O-1' } });
+      expect(call.body.result).not.toHaveProperty('resultType');
+      const ping = await wire({ jsonrpc: '2.0', id: 3, method: 'ping' }, { [MODERN]: '2025-06-18' });
+      expect(ping.body).toMatchObject({ id: 3, result: {} });
     });
   });
 });

@@ -36,10 +36,14 @@ import { envelopeResult, toCallToolResult } from './mcp-results.js';
 import { MCP_TASK_SUPPORT, type McpTaskSupport } from './mcp-task-support.js';
 import { RpcError } from './rpc-error.js';
 import { CALL_STATUS, McpToolLists } from './mcp-tool-list.js';
+import {
+  asModernResult,
+  CACHE_HINTS,
+  isModernVersion,
+  MCP_SERVER_INFO,
+  SERVED_PROTOCOL_VERSIONS,
+} from './protocol-revisions.js';
 import { traceparentOf } from './traceparent.js';
-
-/** The server's name and version in `initialize`. */
-export const MCP_SERVER_INFO = { name: 'toolgate', version: '1.0.0' } as const;
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -82,15 +86,33 @@ export class McpServerService implements OnModuleInit {
         ...(description ? { instructions: description } : {}),
       };
     });
+    this.handle(DiscoverRequestSchema, (_request, extra) => this.discover(callerOf(extra.requestId)));
     this.handle(ListToolsRequestSchema, (_request, extra) => {
       const caller = callerOf(extra.requestId);
-      return this.lists.of(caller.agent, caller.locale).result;
+      const list = this.lists.of(caller.agent, caller.locale);
+      return isModernVersion(caller.protocolVersion) ? list.modernResult : list.result;
     });
-    this.handle(CallToolRequestSchema, (request, extra) =>
-      this.callTool(request, extra, callerOf(extra.requestId)),
-    );
+    this.handle(CallToolRequestSchema, async (request, extra) => {
+      const caller = callerOf(extra.requestId);
+      const result = await this.callTool(request, extra, caller);
+      return isModernVersion(caller.protocolVersion) ? asModernResult(result) : result;
+    });
     this.tasks?.install(this.server, callerOf);
     await this.server.connect(this.transport);
+  }
+
+  /**
+   * `server/discover` (2026-07-28): the revisions served, the capabilities of that revision (tools;
+   * tasks are an extension there, not offered), the agent type's description as instructions.
+   */
+  private discover(caller: McpCaller): Record<string, unknown> {
+    const description = caller.agent.binding.description;
+    return asModernResult({
+      supportedVersions: [...SERVED_PROTOCOL_VERSIONS],
+      capabilities: { tools: { listChanged: false } },
+      ...(description ? { instructions: description } : {}),
+      ...CACHE_HINTS,
+    });
   }
 
   /**
@@ -144,7 +166,9 @@ export class McpServerService implements OnModuleInit {
     const { name, arguments: args = {} } = request.params;
     const target = this.lists.of(agent, locale).targets.get(name);
     if (!target) throw unknownTool(name, locale);
-    const task = (request.params as { task?: { ttl?: number } }).task;
+    const modern = isModernVersion(caller.protocolVersion);
+    // On 2026-07-28 tasks are an extension this server does not offer: a task request runs plainly.
+    const task = modern ? undefined : (request.params as { task?: { ttl?: number } }).task;
     // The meta-tools answer at once and list no taskSupport: a task request for them is refused
     // as the 2025-11-25 spec says for tools that do not support tasks.
     if (task && this.tasks && (target.kind === 'status' || target.kind === 'search'))
@@ -175,7 +199,8 @@ export class McpServerService implements OnModuleInit {
     }
     const tool = agent.tool(toolName);
     // A gone client stops a read-only call (nobody to answer); L1+ runs to its end, as on REST.
-    if (tool.contract.risk.level === 'L0') this.transport.stopOnDisconnect(extra.requestId);
+    // On 2026-07-28 closing the response is the client's way to cancel (Cancellation): any call.
+    if (modern || tool.contract.risk.level === 'L0') this.transport.stopOnDisconnect(extra.requestId);
     const progressToken = meta?.progressToken;
     const options: AgentInvokeOptions = {
       locale,
@@ -278,8 +303,17 @@ function mayPark(tool: EffectiveTool): boolean {
   return tool.contract.risk.level === 'L3' || tool.approval !== 'never';
 }
 
+/** `server/discover` (2026-07-28): no parameters beyond `_meta` (checked by the route). */
+const DiscoverRequestSchema = z.looseObject({
+  method: z.literal('server/discover'),
+  params: z.looseObject({}).optional(),
+});
+
 type HandledSchema =
-  typeof InitializeRequestSchema | typeof ListToolsRequestSchema | typeof CallToolRequestSchema;
+  | typeof InitializeRequestSchema
+  | typeof ListToolsRequestSchema
+  | typeof CallToolRequestSchema
+  | typeof DiscoverRequestSchema;
 
 /** A short, readable account of what was wrong with the params. */
 function firstIssue(error: z.ZodError): string {

@@ -2,6 +2,7 @@ import { metaTools, TOOL_CALL, TOOL_SEARCH, type Agent } from '@toolgate/agents'
 import type { ResolvedAgentType } from '@toolgate/tenancy';
 import { exportTool, type Locale } from '@toolgate/toolkit';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { asModernResult, CACHE_HINTS } from './protocol-revisions.js';
 
 /** The meta-tool every MCP agent has: the state of a call (an approval's outcome) by its id. */
 export const CALL_STATUS = 'toolgate_call_status';
@@ -19,6 +20,11 @@ export interface McpToolList {
   readonly targets: ReadonlyMap<string, McpToolTarget>;
   /** The `tools/list` result, one object per entry: its JSON is serialized once (`preserializedJson`). */
   readonly result: { readonly tools: Tool[] };
+  /**
+   * The same list for the 2026-07-28 revision: cache hints, `resultType`, the server's identity,
+   * and no `execution` (tasks are an extension there, not offered on that revision).
+   */
+  readonly modernResult: { readonly tools: Tool[] };
 }
 
 /**
@@ -111,5 +117,10 @@ function build(agent: Agent, locale: Locale, tasks: boolean): McpToolList {
   }
   const result = { tools };
   PRESERIALIZED.set(result, Buffer.from(JSON.stringify(result)));
-  return { tools, targets, result };
+  const modernResult = asModernResult({
+    tools: tools.map(({ execution: _execution, ...tool }) => tool),
+    ...CACHE_HINTS,
+  });
+  PRESERIALIZED.set(modernResult, Buffer.from(JSON.stringify(modernResult)));
+  return { tools, targets, result, modernResult };
 }

@@ -5,14 +5,18 @@ import {
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
   ErrorCode as RpcErrorCode,
   JSONRPCMessageSchema,
-  SUPPORTED_PROTOCOL_VERSIONS,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AgentFactory } from '@toolgate/agents';
 import { ApiKeyService } from '@toolgate/auth';
 import {
+  checkModernMessage,
+  isModernVersion,
   McpServerService,
   preserializedJson,
+  SERVED_PROTOCOL_VERSIONS,
+  unsupportedVersion,
+  type McpRefusal,
   traceparentOf,
   type McpCaller,
   type McpReplyWriter,
@@ -38,8 +42,14 @@ class McpHttpError extends Error {
     readonly code: number,
     message: string,
     readonly data?: unknown,
+    /** The id of the request refused, when it could be read (null otherwise). */
+    readonly id: string | number | null = null,
   ) {
     super(message);
+  }
+
+  static of(refusal: McpRefusal, id: string | number | null = null): McpHttpError {
+    return new McpHttpError(refusal.status, refusal.code, refusal.message, refusal.data, id);
   }
 }
 
@@ -74,6 +84,7 @@ export function registerMcpRoute(
       throw fromError(err, request, bodyLimit);
     }
     const { messages, batch } = messagesOf(request.body, version);
+    if (isModernVersion(version)) checkModern(request, messages, version);
     let agent;
     try {
       agent = await agents.create(principal.tenantId!, request.params.agentType, principal);
@@ -161,16 +172,25 @@ function originGuard(allowed: ReadonlySet<string>) {
   };
 }
 
-/** `MCP-Protocol-Version`: absent means the spec's default; an unknown one is refused (400). */
+/**
+ * `MCP-Protocol-Version`: absent means the spec's default (a client older than 2025-06-18); one
+ * the server does not speak is 400 UnsupportedProtocolVersion (-32022) listing those it does,
+ * which a 2026-07-28 client reads as "retry with one of these" and an older one as a refusal.
+ */
 function protocolVersionOf(request: FastifyRequest): string {
   const header = request.headers['mcp-protocol-version'];
   if (header === undefined) return DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
-  if (typeof header === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(header)) return header;
-  throw new McpHttpError(
-    400,
-    RpcErrorCode.InvalidRequest,
-    `Unsupported MCP-Protocol-Version; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`,
-  );
+  if (typeof header === 'string' && SERVED_PROTOCOL_VERSIONS.includes(header)) return header;
+  throw McpHttpError.of(unsupportedVersion(String(header)));
+}
+
+/** A 2026-07-28 request checked before delivery (headers mirror the body, `_meta` complete). */
+function checkModern(request: FastifyRequest, messages: readonly JSONRPCMessage[], version: string): void {
+  const headers = { method: request.headers['mcp-method'], name: request.headers['mcp-name'] };
+  for (const message of messages) {
+    const refusal = checkModernMessage(message, version, headers);
+    if (refusal) throw McpHttpError.of(refusal, 'id' in message ? message.id : null);
+  }
 }
 
 /** The body as JSON-RPC messages: one, or a batch where the protocol version has batches. */
@@ -219,7 +239,7 @@ function sendRpcError(reply: FastifyReply, err: McpHttpError): FastifyReply {
     .type('application/json; charset=utf-8')
     .send({
       jsonrpc: '2.0',
-      id: null,
+      id: err.id,
       error: { code: err.code, message: err.message, ...(envelope ? { data: envelope } : {}) },
     });
 }
