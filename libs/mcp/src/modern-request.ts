@@ -33,11 +33,11 @@ export function unsupportedVersion(requested: string): McpRefusal {
 /**
  * Checks one message of a 2026-07-28 request before it is delivered (Streamable HTTP, "Server
  * Validation"; Overview, "Per-request protocol fields"):
+ * - `_meta` carries the protocol version (equal to the header's: -32020 otherwise) and the client
+ *   capabilities (400 -32602 when either is missing);
  * - `Mcp-Method` equals the body's method, and `Mcp-Name` its `params.name` (tools/call) — a
  *   gateway in front may route or meter on the headers, so they must say what the body does
  *   (400 -32020 HeaderMismatch);
- * - `_meta` carries the protocol version (equal to the header's: -32020 otherwise) and the client
- *   capabilities (400 -32602 when either is missing);
  * - the method is one this server serves on that revision (404 -32601 otherwise).
  * Notifications carry no header rules in that revision and pass.
  */
@@ -49,10 +49,7 @@ export function checkModernMessage(
   if (!('method' in message) || !('id' in message)) return undefined;
   const { method } = message;
   const params = (message.params ?? {}) as Record<string, unknown>;
-  if (single(headers.method) !== method)
-    return mismatch(`Mcp-Method header does not match the body's method (${method.slice(0, 64)})`);
-  if (method === 'tools/call' && decodeHeader(single(headers.name)) !== params.name)
-    return mismatch("Mcp-Name header does not match the body's params.name");
+  // The order of the SDKs' own servers: an incomplete envelope, then headers, then the method.
   const meta = params._meta as Record<string, unknown> | undefined;
   const declared = meta?.[ProtocolMeta.protocolVersion];
   if (declared === undefined || !isObject(meta?.[ProtocolMeta.clientCapabilities]))
@@ -63,6 +60,10 @@ export function checkModernMessage(
     };
   if (declared !== version)
     return mismatch(`MCP-Protocol-Version header does not match _meta["${ProtocolMeta.protocolVersion}"]`);
+  if (single(headers.method) !== method)
+    return mismatch(`Mcp-Method header does not match the body's method (${method.slice(0, 64)})`);
+  if (method === 'tools/call' && decodeHeader(single(headers.name)) !== params.name)
+    return mismatch("Mcp-Name header does not match the body's params.name");
   if (!MODERN_METHODS.has(method))
     return {
       status: 404,
