@@ -1,6 +1,6 @@
 import { metaTools, TOOL_CALL, TOOL_SEARCH, type Agent } from '@toolgate/agents';
 import type { ResolvedAgentType } from '@toolgate/tenancy';
-import { exportTool, type Locale } from '@toolgate/toolkit';
+import { exportTool, type EffectiveTool, type Locale } from '@toolgate/toolkit';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { asModernResult, CACHE_HINTS } from './protocol-revisions.js';
 
@@ -68,6 +68,21 @@ function callStatusTool(locale: Locale): Tool {
   };
 }
 
+const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
+
+/**
+ * A dynamic tool's input schema with the `$schema` its author declared, when that is 2020-12: the
+ * platform's export drops `$schema` (every export is 2020-12, MCP's default dialect), but clients
+ * and the conformance suite (SEP-1613) expect a declared dialect to survive `tools/list`. Any other
+ * declared dialect was upgraded to 2020-12 on export and is rightly gone.
+ */
+function withDeclaredDialect(tool: EffectiveTool, exported: Tool['inputSchema']): Tool['inputSchema'] {
+  const declared = (tool.contract.declaration.inputSchema as { $schema?: unknown }).$schema;
+  return declared === DRAFT_2020_12 && tool.contract.declaration.dynamic
+    ? { $schema: DRAFT_2020_12, ...exported }
+    : exported;
+}
+
 /**
  * Builds `tools/list` answers, one per binding snapshot and locale. The cache is keyed by the
  * resolved binding object itself (a WeakMap): a new binding version, another tenant or another
@@ -96,7 +111,8 @@ function build(agent: Agent, locale: Locale, tasks: boolean): McpToolList {
   const targets = new Map<string, McpToolTarget>();
   // Binding order: the map of bound tools keeps it.
   for (const t of agent.tools()) {
-    tools.push({ ...(exportTool(t, 'mcp', locale) as Tool), ...execution });
+    const tool = exportTool(t, 'mcp', locale) as Tool;
+    tools.push({ ...tool, inputSchema: withDeclaredDialect(t, tool.inputSchema), ...execution });
     targets.set(t.contract.name, { kind: 'tool' });
   }
   for (const meta of metaTools(agent, locale)) {
