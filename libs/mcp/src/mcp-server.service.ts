@@ -244,10 +244,11 @@ export class McpServerService implements OnModuleInit {
         return { status: 200, callId: ran.callId, envelope: ran.envelope };
       },
     );
+    // Not run here: the answer of the identical call already parked (its approval pending).
     const result: ToolCallResult = ran ?? {
       callId: answer.callId,
       envelope: answer.envelope,
-      stage: 'executed',
+      stage: 'stopped',
       durationMs: 0,
     };
     return toCallToolResult(result, locale);
