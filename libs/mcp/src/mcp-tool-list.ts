@@ -133,10 +133,22 @@ function build(agent: Agent, locale: Locale, tasks: boolean): McpToolList {
   }
   const result = { tools };
   PRESERIALIZED.set(result, Buffer.from(JSON.stringify(result)));
-  const modernResult = asModernResult({
-    tools: tools.map(({ execution: _execution, ...tool }) => tool),
-    ...CACHE_HINTS,
-  });
-  PRESERIALIZED.set(modernResult, Buffer.from(JSON.stringify(modernResult)));
-  return { tools, targets, result, modernResult };
+  // Built on the first 2026-07-28 request only: a deployment whose clients all speak 2025
+  // revisions serializes each list once, as before.
+  let modern: { readonly tools: Tool[] } | undefined;
+  return {
+    tools,
+    targets,
+    result,
+    get modernResult() {
+      if (!modern) {
+        modern = asModernResult({
+          tools: tools.map(({ execution: _execution, ...tool }) => tool),
+          ...CACHE_HINTS,
+        });
+        PRESERIALIZED.set(modern, Buffer.from(JSON.stringify(modern)));
+      }
+      return modern;
+    },
+  };
 }
