@@ -183,7 +183,8 @@ describe('Toolgate as an MCP server', () => {
     const client = await connect('helper');
     const result = await client.callTool({ name: 'record_note', arguments: { note: 42 } });
     expect(result.isError).toBe(true);
-    expect(result.structuredContent).toMatchObject({ code: 'INVALID_INPUT' });
+    expect(result.structuredContent).toBeUndefined();
+    expect(result._meta?.['toolgate/error']).toMatchObject({ code: 'INVALID_INPUT' });
     expect((result.content as { text: string }[])[0]!.text).toMatch(/^INVALID_INPUT: .*note/s);
   });
 
@@ -201,7 +202,7 @@ describe('Toolgate as an MCP server', () => {
     const client = await connect('helper');
     const result = await client.callTool({ name: 'slow_note', arguments: {} });
     expect(result.isError).toBe(true);
-    expect(result.structuredContent).toMatchObject({ code: 'TIMEOUT' });
+    expect(result._meta?.['toolgate/error']).toMatchObject({ code: 'TIMEOUT' });
   });
 
   it('fires the tool’s AbortSignal when the client cancels the request', async () => {
@@ -238,7 +239,7 @@ describe('Toolgate as an MCP server', () => {
     const client = await connect('ops_assistant', acmeAgent);
     const parked = await client.callTool({ name: 'restart_service', arguments: RESTART });
     expect(parked.isError).toBe(true);
-    const envelope = parked.structuredContent as { code: string; callId: string; approvalId: string };
+    const envelope = parked._meta?.['toolgate/error'] as { code: string; callId: string; approvalId: string };
     expect(envelope).toMatchObject({
       code: 'APPROVAL_PENDING',
       callId: expect.any(String),

@@ -171,13 +171,16 @@ describe('approvals through MCP tasks', () => {
     const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
     expect(result).toMatchObject({
       isError: true,
-      structuredContent: {
-        code: 'APPROVAL_DENIED',
-        callId: task.taskId,
-        details: { comment: '窗口期外，不批准' },
+      _meta: {
+        'toolgate/error': {
+          code: 'APPROVAL_DENIED',
+          callId: task.taskId,
+          details: { comment: '窗口期外，不批准' },
+        },
+        [RELATED_TASK_META_KEY]: { taskId: task.taskId },
       },
-      _meta: { [RELATED_TASK_META_KEY]: { taskId: task.taskId } },
     });
+    expect(result.structuredContent).toBeUndefined();
     expect(restarts()).toBe(before);
   });
 
@@ -188,7 +191,7 @@ describe('approvals through MCP tasks', () => {
     });
     expect(result).toMatchObject({
       isError: true,
-      structuredContent: { code: 'APPROVAL_EXPIRED', callId: task.taskId },
+      _meta: { 'toolgate/error': { code: 'APPROVAL_EXPIRED', callId: task.taskId } },
     });
     expect(await client.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: 'failed' });
   });
@@ -280,7 +283,7 @@ describe('approvals through MCP tasks', () => {
   it('answers an invalid input as a failed task whose result is the readable INVALID_INPUT tool error', async () => {
     const task = await callAsTask(client, 'restart_service', { service: 'payment-api' });
     const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
-    expect(result).toMatchObject({ isError: true, structuredContent: { code: 'INVALID_INPUT' } });
+    expect(result).toMatchObject({ isError: true, _meta: { 'toolgate/error': { code: 'INVALID_INPUT' } } });
     expect(await client.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: 'failed' });
   });
 
@@ -294,7 +297,7 @@ describe('approvals through MCP tasks', () => {
     expect(approval.status).toBe('denied');
     expect((await decide(approvalId, 'approve', {})).status).not.toBe(200);
     const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
-    expect(result).toMatchObject({ isError: true, structuredContent: { code: 'APPROVAL_DENIED' } });
+    expect(result).toMatchObject({ isError: true, _meta: { 'toolgate/error': { code: 'APPROVAL_DENIED' } } });
     expect((await rpcError(client.experimental.tasks.cancelTask(task.taskId))).code).toBe(-32602);
     // The trail says who withdrew it and why.
     const story = (await gw.api('GET', `/v1/audit/calls/${task.taskId}`)).body.data.events as {

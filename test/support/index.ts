@@ -27,3 +27,5 @@ export { RedirectBrowser, startLoopbackIdp } from './oidc-provider.js';
 export type { IdpPerson, LoopbackIdp } from './oidc-provider.js';
 export { startOtlpReceiver } from './otlp-receiver.js';
 export type { OtlpReceiver, ReceivedSpan } from './otlp-receiver.js';
+export { CredentialProxy } from './credential-proxy.js';
+export { nodeAtLeast } from './tool-node.js';

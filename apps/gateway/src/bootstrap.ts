@@ -64,7 +64,7 @@ export async function createGateway(
   // duplicate keys, and still refuses __proto__ and constructor.prototype.
   useStrictJsonParser(fastify);
   registerInvokeRoute(app, bodyLimit);
-  registerMcpRoute(app, bodyLimit);
+  registerMcpRoute(app, bodyLimit, settings.mcp.allowedOrigins);
   await registerConsole(app, settings.server.consoleDir);
   // Built on the first request for /docs, not at every boot.
   serveOpenApi(app);

@@ -2,8 +2,25 @@
 export { HttpMultiplexTransport } from './http-multiplex-transport.js';
 export type { McpReplyWriter } from './http-multiplex-transport.js';
 export type { McpCaller } from './mcp-caller.js';
-export { CALL_ID_META, envelopeResult, toCallToolResult } from './mcp-results.js';
-export { MCP_SERVER_INFO, McpServerService } from './mcp-server.service.js';
+export {
+  CALL_ID_META,
+  envelopeResult,
+  ERROR_META,
+  errorEnvelopeOf,
+  toCallToolResult,
+} from './mcp-results.js';
+export { RpcError } from './rpc-error.js';
+export { McpServerService } from './mcp-server.service.js';
+export { checkModernMessage, decodeHeader, unsupportedVersion } from './modern-request.js';
+export type { McpRefusal, MirroredHeaders } from './modern-request.js';
+export {
+  isModernVersion,
+  MCP_SERVER_INFO,
+  MODERN_PROTOCOL_VERSIONS,
+  ModernErrorCode,
+  ProtocolMeta,
+  SERVED_PROTOCOL_VERSIONS,
+} from './protocol-revisions.js';
 export { MCP_TASK_SUPPORT } from './mcp-task-support.js';
 export type { McpTaskCall, McpTaskSupport } from './mcp-task-support.js';
 export { CALL_STATUS, McpToolLists, preserializedJson } from './mcp-tool-list.js';

@@ -8,7 +8,6 @@ import {
   InitializeRequestSchema,
   LATEST_PROTOCOL_VERSION,
   ListToolsRequestSchema,
-  McpError,
   SUPPORTED_PROTOCOL_VERSIONS,
   type CallToolRequest,
   type CallToolResult,
@@ -19,18 +18,32 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import { searchDeferred, unwrapToolCall } from '@toolgate/agents';
-import { CallReaderService } from '@toolgate/approvals';
-import { ok, ToolgateError, type Envelope, type ToolCallEvent } from '@toolgate/toolkit';
+import { searchDeferred, unwrapToolCall, type AgentInvokeOptions } from '@toolgate/agents';
+import { CallReaderService, IdempotencyService, requestDigest } from '@toolgate/approvals';
+import {
+  mcpMessage,
+  ok,
+  ToolgateError,
+  type EffectiveTool,
+  type Envelope,
+  type Locale,
+  type ToolCallEvent,
+  type ToolCallResult,
+} from '@toolgate/toolkit';
 import { HttpMultiplexTransport, type McpReplyWriter } from './http-multiplex-transport.js';
 import type { McpCaller } from './mcp-caller.js';
 import { envelopeResult, toCallToolResult } from './mcp-results.js';
 import { MCP_TASK_SUPPORT, type McpTaskSupport } from './mcp-task-support.js';
+import { RpcError } from './rpc-error.js';
 import { CALL_STATUS, McpToolLists } from './mcp-tool-list.js';
+import {
+  asModernResult,
+  CACHE_HINTS,
+  isModernVersion,
+  MCP_SERVER_INFO,
+  SERVED_PROTOCOL_VERSIONS,
+} from './protocol-revisions.js';
 import { traceparentOf } from './traceparent.js';
-
-/** The server's name and version in `initialize`. */
-export const MCP_SERVER_INFO = { name: 'toolgate', version: '1.0.0' } as const;
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -49,6 +62,7 @@ export class McpServerService implements OnModuleInit {
 
   constructor(
     private readonly calls: CallReaderService,
+    private readonly idempotency: IdempotencyService,
     @Optional() @Inject(MCP_TASK_SUPPORT) private readonly tasks?: McpTaskSupport,
   ) {
     this.capabilities = { tools: { listChanged: false }, ...(tasks?.capabilities ?? {}) };
@@ -72,15 +86,33 @@ export class McpServerService implements OnModuleInit {
         ...(description ? { instructions: description } : {}),
       };
     });
+    this.handle(DiscoverRequestSchema, (_request, extra) => this.discover(callerOf(extra.requestId)));
     this.handle(ListToolsRequestSchema, (_request, extra) => {
       const caller = callerOf(extra.requestId);
-      return this.lists.of(caller.agent, caller.locale).result;
+      const list = this.lists.of(caller.agent, caller.locale);
+      return isModernVersion(caller.protocolVersion) ? list.modernResult : list.result;
     });
-    this.handle(CallToolRequestSchema, (request, extra) =>
-      this.callTool(request, extra, callerOf(extra.requestId)),
-    );
+    this.handle(CallToolRequestSchema, async (request, extra) => {
+      const caller = callerOf(extra.requestId);
+      const result = await this.callTool(request, extra, caller);
+      return isModernVersion(caller.protocolVersion) ? asModernResult(result) : result;
+    });
     this.tasks?.install(this.server, callerOf, (id) => this.transport.stopOnDisconnect(id));
     await this.server.connect(this.transport);
+  }
+
+  /**
+   * `server/discover` (2026-07-28): the revisions served, the capabilities of that revision (tools;
+   * tasks are an extension there, not offered), the agent type's description as instructions.
+   */
+  private discover(caller: McpCaller): Record<string, unknown> {
+    const description = caller.agent.binding.description;
+    return asModernResult({
+      supportedVersions: [...SERVED_PROTOCOL_VERSIONS],
+      capabilities: { tools: { listChanged: false } },
+      ...(description ? { instructions: description } : {}),
+      ...CACHE_HINTS,
+    });
   }
 
   /**
@@ -102,7 +134,7 @@ export class McpServerService implements OnModuleInit {
       ((request: unknown, extra: Extra) => {
         const checked = schema.safeParse(request);
         if (!checked.success)
-          throw new McpError(
+          throw new RpcError(
             RpcErrorCode.InvalidParams,
             `Invalid ${method} params: ${firstIssue(checked.error)}`,
           );
@@ -133,12 +165,14 @@ export class McpServerService implements OnModuleInit {
     const { agent, locale } = caller;
     const { name, arguments: args = {} } = request.params;
     const target = this.lists.of(agent, locale).targets.get(name);
-    if (!target) throw unknownTool(name);
-    const task = (request.params as { task?: { ttl?: number } }).task;
+    if (!target) throw unknownTool(name, locale);
+    const modern = isModernVersion(caller.protocolVersion);
+    // On 2026-07-28 tasks are an extension this server does not offer: a task request runs plainly.
+    const task = modern ? undefined : (request.params as { task?: { ttl?: number } }).task;
     // The meta-tools answer at once and list no taskSupport: a task request for them is refused
     // as the 2025-11-25 spec says for tools that do not support tasks.
     if (task && this.tasks && (target.kind === 'status' || target.kind === 'search'))
-      throw new McpError(RpcErrorCode.MethodNotFound, `${name} does not support task-augmented calls`);
+      throw new RpcError(RpcErrorCode.MethodNotFound, mcpMessage('noTaskSupport', locale, { tool: name }));
     if (target.kind === 'status') return this.callStatus(caller, args);
     if (target.kind === 'search')
       return envelopeResult(ok(searchDeferred(agent, args.query, locale)), locale);
@@ -148,7 +182,7 @@ export class McpServerService implements OnModuleInit {
       const unwrapped = unwrapToolCall(args, locale);
       if ('code' in unwrapped) return envelopeResult(unwrapped, locale);
       // tool_call reaches any bound tool (deferred or not), exactly as in agent runs.
-      if (!agent.binding.tools.has(unwrapped.name)) throw unknownTool(unwrapped.name);
+      if (!agent.binding.tools.has(unwrapped.name)) throw unknownTool(unwrapped.name, locale);
       ({ name: toolName, input } = unwrapped);
     }
     const meta = request.params._meta as Record<string, unknown> | undefined;
@@ -165,12 +199,12 @@ export class McpServerService implements OnModuleInit {
     }
     const tool = agent.tool(toolName);
     // A gone client stops a read-only call (nobody to answer); L1+ runs to its end, as on REST.
-    if (tool.contract.risk.level === 'L0') this.transport.stopOnDisconnect(extra.requestId);
-    const signal = extra.signal;
+    // On 2026-07-28 closing the response is the client's way to cancel (Cancellation): any call.
+    if (modern || tool.contract.risk.level === 'L0') this.transport.stopOnDisconnect(extra.requestId);
     const progressToken = meta?.progressToken;
-    const result = await agent.invoke(toolName, input, {
+    const options: AgentInvokeOptions = {
       locale,
-      signal,
+      signal: extra.signal,
       face: 'mcp',
       traceparent,
       attributes: { keyId: caller.principal.principalId },
@@ -178,7 +212,45 @@ export class McpServerService implements OnModuleInit {
         typeof progressToken === 'string' || typeof progressToken === 'number'
           ? progressReporter(progressToken, (n) => void this.notifyProgress(extra, n))
           : undefined,
-    });
+    };
+    if (!mayPark(tool)) return toCallToolResult(await agent.invoke(toolName, input, options), locale);
+    return this.invokeParkedOnce(caller, toolName, input, options);
+  }
+
+  /**
+   * A call that may wait for a person, run so that retries share it: MCP clients retry a failed
+   * tool call with no key to say it is the same call (LangChain runs did, and parked a second
+   * approval), so an identical call of the same key while the first is parked answers that one.
+   */
+  private async invokeParkedOnce(
+    caller: McpCaller,
+    toolName: string,
+    input: unknown,
+    options: AgentInvokeOptions,
+  ): Promise<CallToolResult> {
+    const { agent, principal, locale } = caller;
+    let ran: ToolCallResult | undefined;
+    const answer = await this.idempotency.coalesceParked(
+      {
+        tenantId: caller.tenantId,
+        digest: requestDigest(principal.principalId, agent.agentType, toolName, input ?? {}),
+      },
+      async (callId, identity) => {
+        ran = await agent.invoke(toolName, input, {
+          ...options,
+          callId,
+          idempotencyIdentity: identity === callId ? undefined : identity,
+        });
+        return { status: 200, callId: ran.callId, envelope: ran.envelope };
+      },
+    );
+    // Not run here: the answer of the identical call already parked (its approval pending).
+    const result: ToolCallResult = ran ?? {
+      callId: answer.callId,
+      envelope: answer.envelope,
+      stage: 'stopped',
+      durationMs: 0,
+    };
     return toCallToolResult(result, locale);
   }
 
@@ -186,7 +258,7 @@ export class McpServerService implements OnModuleInit {
   private async callStatus(caller: McpCaller, args: Record<string, unknown>): Promise<CallToolResult> {
     const callId = args.callId;
     if (typeof callId !== 'string' || !callId || callId.length > 200)
-      throw new McpError(RpcErrorCode.InvalidParams, `${CALL_STATUS} needs {"callId": "<the call id>"}`);
+      throw new RpcError(RpcErrorCode.InvalidParams, `${CALL_STATUS} needs {"callId": "<the call id>"}`);
     let envelope: Envelope;
     try {
       envelope = ok(await this.calls.view(caller.principal, callId));
@@ -227,8 +299,22 @@ function progressReporter(
   };
 }
 
+/** Whether a call of `tool` may park for a person (what ApprovalGate asks: L3, or an approval mode). */
+function mayPark(tool: EffectiveTool): boolean {
+  return tool.contract.risk.level === 'L3' || tool.approval !== 'never';
+}
+
+/** `server/discover` (2026-07-28): no parameters beyond `_meta` (checked by the route). */
+const DiscoverRequestSchema = z.looseObject({
+  method: z.literal('server/discover'),
+  params: z.looseObject({}).optional(),
+});
+
 type HandledSchema =
-  typeof InitializeRequestSchema | typeof ListToolsRequestSchema | typeof CallToolRequestSchema;
+  | typeof InitializeRequestSchema
+  | typeof ListToolsRequestSchema
+  | typeof CallToolRequestSchema
+  | typeof DiscoverRequestSchema;
 
 /** A short, readable account of what was wrong with the params. */
 function firstIssue(error: z.ZodError): string {
@@ -236,9 +322,9 @@ function firstIssue(error: z.ZodError): string {
   return issue ? `${issue.path.join('.') || '(params)'}: ${issue.message}` : 'malformed';
 }
 
-function unknownTool(name: string): McpError {
-  return new McpError(
+function unknownTool(name: string, locale: Locale): RpcError {
+  return new RpcError(
     RpcErrorCode.InvalidParams,
-    `Unknown tool: ${name.slice(0, 200)} (not a tool of this agent type; tools/list shows the tools it has)`,
+    mcpMessage('unknownTool', locale, { tool: name.slice(0, 200) }),
   );
 }

@@ -1,7 +1,8 @@
 import { metaTools, TOOL_CALL, TOOL_SEARCH, type Agent } from '@toolgate/agents';
 import type { ResolvedAgentType } from '@toolgate/tenancy';
-import { exportTool, type Locale } from '@toolgate/toolkit';
+import { exportTool, type EffectiveTool, type Locale } from '@toolgate/toolkit';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { asModernResult, CACHE_HINTS } from './protocol-revisions.js';
 
 /** The meta-tool every MCP agent has: the state of a call (an approval's outcome) by its id. */
 export const CALL_STATUS = 'toolgate_call_status';
@@ -19,6 +20,11 @@ export interface McpToolList {
   readonly targets: ReadonlyMap<string, McpToolTarget>;
   /** The `tools/list` result, one object per entry: its JSON is serialized once (`preserializedJson`). */
   readonly result: { readonly tools: Tool[] };
+  /**
+   * The same list for the 2026-07-28 revision: cache hints, `resultType`, the server's identity,
+   * and no `execution` (tasks are an extension there, not offered on that revision).
+   */
+  readonly modernResult: { readonly tools: Tool[] };
 }
 
 /**
@@ -62,6 +68,21 @@ function callStatusTool(locale: Locale): Tool {
   };
 }
 
+const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
+
+/**
+ * A dynamic tool's input schema with the `$schema` its author declared, when that is 2020-12: the
+ * platform's export drops `$schema` (every export is 2020-12, MCP's default dialect), but clients
+ * and the conformance suite (SEP-1613) expect a declared dialect to survive `tools/list`. Any other
+ * declared dialect was upgraded to 2020-12 on export and is rightly gone.
+ */
+function withDeclaredDialect(tool: EffectiveTool, exported: Tool['inputSchema']): Tool['inputSchema'] {
+  const declared = (tool.contract.declaration.inputSchema as { $schema?: unknown }).$schema;
+  return declared === DRAFT_2020_12 && tool.contract.declaration.dynamic
+    ? { $schema: DRAFT_2020_12, ...exported }
+    : exported;
+}
+
 /**
  * Builds `tools/list` answers, one per binding snapshot and locale. The cache is keyed by the
  * resolved binding object itself (a WeakMap): a new binding version, another tenant or another
@@ -90,7 +111,8 @@ function build(agent: Agent, locale: Locale, tasks: boolean): McpToolList {
   const targets = new Map<string, McpToolTarget>();
   // Binding order: the map of bound tools keeps it.
   for (const t of agent.tools()) {
-    tools.push({ ...(exportTool(t, 'mcp', locale) as Tool), ...execution });
+    const tool = exportTool(t, 'mcp', locale) as Tool;
+    tools.push({ ...tool, inputSchema: withDeclaredDialect(t, tool.inputSchema), ...execution });
     targets.set(t.contract.name, { kind: 'tool' });
   }
   for (const meta of metaTools(agent, locale)) {
@@ -111,5 +133,22 @@ function build(agent: Agent, locale: Locale, tasks: boolean): McpToolList {
   }
   const result = { tools };
   PRESERIALIZED.set(result, Buffer.from(JSON.stringify(result)));
-  return { tools, targets, result };
+  // Built on the first 2026-07-28 request only: a deployment whose clients all speak 2025
+  // revisions serializes each list once, as before.
+  let modern: { readonly tools: Tool[] } | undefined;
+  return {
+    tools,
+    targets,
+    result,
+    get modernResult() {
+      if (!modern) {
+        modern = asModernResult({
+          tools: tools.map(({ execution: _execution, ...tool }) => tool),
+          ...CACHE_HINTS,
+        });
+        PRESERIALIZED.set(modern, Buffer.from(JSON.stringify(modern)));
+      }
+      return modern;
+    },
+  };
 }

@@ -25,8 +25,8 @@ export { isOk, ok } from './errors/envelope.js';
 export type { Envelope, ErrorEnvelope } from './errors/envelope.js';
 export { ErrorCode } from './errors/error-codes.js';
 export { cleanErrorMessage } from './errors/error-mapping.js';
-export { DEFAULT_LOCALE, resolveLocale } from './errors/messages.js';
-export type { Locale } from './errors/messages.js';
+export { DEFAULT_LOCALE, mcpMessage, resolveLocale } from './errors/messages.js';
+export type { Locale, McpMessage } from './errors/messages.js';
 export { errorEnvelope, ToolCallFailedError, ToolError, ToolgateError } from './errors/toolgate-error.js';
 
 // Running tools: registry, executor and the pipeline hooks.

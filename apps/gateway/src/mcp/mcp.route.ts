@@ -5,21 +5,25 @@ import {
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
   ErrorCode as RpcErrorCode,
   JSONRPCMessageSchema,
-  SUPPORTED_PROTOCOL_VERSIONS,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AgentFactory } from '@toolgate/agents';
 import { ApiKeyService } from '@toolgate/auth';
 import {
+  checkModernMessage,
+  isModernVersion,
   McpServerService,
   preserializedJson,
+  SERVED_PROTOCOL_VERSIONS,
+  unsupportedVersion,
+  type McpRefusal,
   traceparentOf,
   type McpCaller,
   type McpReplyWriter,
 } from '@toolgate/mcp';
 import { SpanName } from '@toolgate/telemetry';
 import { inInboundSpan } from '../telemetry/inbound-span.js';
-import type { ErrorEnvelope } from '@toolgate/toolkit';
+import { ErrorCode, mcpMessage, type ErrorEnvelope } from '@toolgate/toolkit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { answerForError } from '../http/error-envelope.js';
 import { localeOf } from '../http/request-locale.js';
@@ -38,8 +42,14 @@ class McpHttpError extends Error {
     readonly code: number,
     message: string,
     readonly data?: unknown,
+    /** The id of the request refused, when it could be read (null otherwise). */
+    readonly id: string | number | null = null,
   ) {
     super(message);
+  }
+
+  static of(refusal: McpRefusal, id: string | number | null = null): McpHttpError {
+    return new McpHttpError(refusal.status, refusal.code, refusal.message, refusal.data, id);
   }
 }
 
@@ -50,7 +60,11 @@ class McpHttpError extends Error {
  * exactly as on REST; another tenant's agent type, or one the key may not use, is 404.
  * `GET` (the standalone stream) and `DELETE` (sessions) answer 405: a stateless server has neither.
  */
-export function registerMcpRoute(app: NestFastifyApplication, bodyLimit: number): void {
+export function registerMcpRoute(
+  app: NestFastifyApplication,
+  bodyLimit: number,
+  allowedOrigins: readonly string[],
+): void {
   let deps: { keys: ApiKeyService; agents: AgentFactory; mcp: McpServerService } | undefined;
   const resolve = () =>
     (deps ??= {
@@ -70,6 +84,7 @@ export function registerMcpRoute(app: NestFastifyApplication, bodyLimit: number)
       throw fromError(err, request, bodyLimit);
     }
     const { messages, batch } = messagesOf(request.body, version);
+    if (isModernVersion(version)) checkModern(request, messages, version);
     let agent;
     try {
       agent = await agents.create(principal.tenantId!, request.params.agentType, principal);
@@ -99,9 +114,11 @@ export function registerMcpRoute(app: NestFastifyApplication, bodyLimit: number)
   };
 
   const fastify = app.getHttpAdapter().getInstance();
-  fastify.post(
+  const onRequest = originGuard(new Set(allowedOrigins));
+  fastify.post<{ Params: { agentType: string } }>(
     MCP_PATH,
     {
+      onRequest,
       // Errors Fastify raises before the handler (bad JSON, too large, wrong content type) answer
       // as JSON-RPC errors: a body that is not JSON is the spec's parse error.
       errorHandler: (err, request, reply) => {
@@ -130,20 +147,50 @@ export function registerMcpRoute(app: NestFastifyApplication, bodyLimit: number)
       new McpHttpError(405, RpcErrorCode.ConnectionClosed, message, answer.envelope),
     );
   };
-  fastify.get(MCP_PATH, notAllowed);
-  fastify.delete(MCP_PATH, notAllowed);
+  fastify.get(MCP_PATH, { onRequest }, notAllowed);
+  fastify.delete(MCP_PATH, { onRequest }, notAllowed);
 }
 
-/** `MCP-Protocol-Version`: absent means the spec's default; an unknown one is refused (400). */
+/**
+ * The transport spec's DNS-rebinding rule: a request whose `Origin` is present and not allowed is
+ * answered 403 before anything else (before the key is looked up or the body read). A page on
+ * another site — or one whose host name was rebound to this gateway's address — carries its own
+ * origin, which is never in the list; agents and SDKs send no Origin and pass. "null" (sandboxed
+ * frames, file: pages) is not an allowed origin either.
+ */
+function originGuard(allowed: ReadonlySet<string>) {
+  return (request: FastifyRequest, reply: FastifyReply, done: () => void): void => {
+    const origin = request.headers.origin;
+    if (origin === undefined || allowed.has(origin)) return done();
+    const locale = localeOf(request as never);
+    const envelope: ErrorEnvelope = {
+      error: mcpMessage('originNotAllowed', locale),
+      code: ErrorCode.FORBIDDEN,
+      suggestedAction: mcpMessage('originNotAllowedAction', locale),
+    };
+    sendRpcError(reply, new McpHttpError(403, RpcErrorCode.InvalidRequest, envelope.error, envelope));
+  };
+}
+
+/**
+ * `MCP-Protocol-Version`: absent means the spec's default (a client older than 2025-06-18); one
+ * the server does not speak is 400 UnsupportedProtocolVersion (-32022) listing those it does,
+ * which a 2026-07-28 client reads as "retry with one of these" and an older one as a refusal.
+ */
 function protocolVersionOf(request: FastifyRequest): string {
   const header = request.headers['mcp-protocol-version'];
   if (header === undefined) return DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
-  if (typeof header === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(header)) return header;
-  throw new McpHttpError(
-    400,
-    RpcErrorCode.InvalidRequest,
-    `Unsupported MCP-Protocol-Version; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`,
-  );
+  if (typeof header === 'string' && SERVED_PROTOCOL_VERSIONS.includes(header)) return header;
+  throw McpHttpError.of(unsupportedVersion(String(header)));
+}
+
+/** A 2026-07-28 request checked before delivery (headers mirror the body, `_meta` complete). */
+function checkModern(request: FastifyRequest, messages: readonly JSONRPCMessage[], version: string): void {
+  const headers = { method: request.headers['mcp-method'], name: request.headers['mcp-name'] };
+  for (const message of messages) {
+    const refusal = checkModernMessage(message, version, headers);
+    if (refusal) throw McpHttpError.of(refusal, 'id' in message ? message.id : null);
+  }
 }
 
 /** The body as JSON-RPC messages: one, or a batch where the protocol version has batches. */
@@ -192,7 +239,7 @@ function sendRpcError(reply: FastifyReply, err: McpHttpError): FastifyReply {
     .type('application/json; charset=utf-8')
     .send({
       jsonrpc: '2.0',
-      id: null,
+      id: err.id,
       error: { code: err.code, message: err.message, ...(envelope ? { data: envelope } : {}) },
     });
 }

@@ -17,6 +17,8 @@ import { DEFAULT_TENANCY_OPTIONS } from '@toolgate/tenancy';
 export const FILE_DEFAULTS = {
   server: { bodyLimitBytes: 1024 * 1024, accessLog: false, trustProxy: false },
   database: { poolSize: DEFAULT_POOL_SIZE },
+  // Browser origins allowed to call /mcp/* besides the gateway's own (TOOLGATE_PUBLIC_URL, HOST:PORT).
+  mcp: { allowedOrigins: [] as string[] },
   auth: DEFAULT_AUTH_OPTIONS,
   tenancy: DEFAULT_TENANCY_OPTIONS,
   logLevel: 'info',

@@ -22,6 +22,19 @@ const modelProviderSchema = z.strictObject({
   maxRetries: z.number().int().min(0).max(10).optional(),
 });
 
+/** A browser origin, `scheme://host[:port]`, as the `Origin` header carries it: nothing after the port. */
+export const originSchema = z.url({ protocol: /^https?$/ }).refine(isOrigin, {
+  message: 'an origin is scheme://host[:port] in lower case, without path, query or fragment',
+});
+
+function isOrigin(value: string): boolean {
+  try {
+    return new URL(value).origin === value.replace(/\/$/, '');
+  } catch {
+    return false;
+  }
+}
+
 const PROVIDER_NAME = /^[a-z][a-z0-9_-]{0,31}$/;
 
 /** Providers by name (checked here, not as record keys, so each problem says what is wrong). */
@@ -66,6 +79,7 @@ export const platformFileSchema = z.strictObject({
     })
     .optional(),
   database: z.strictObject({ poolSize: z.number().int().positive().optional() }).optional(),
+  mcp: z.strictObject({ allowedOrigins: z.array(originSchema).max(100).optional() }).optional(),
   auth: z
     .strictObject({ keyCacheTtlMs: ms.nonnegative().optional(), oidc: oidcFileSchema.optional() })
     .optional(),

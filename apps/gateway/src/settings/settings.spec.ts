@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,5 +15,31 @@ describe('loadSettings', () => {
         .url,
     ).toBe('mysql://root@127.0.0.1:3306/x');
     expect(loadSettings({ TOOLGATE_DATA_DIR: dataDir }).tenancy.demo).toBe(true);
+  });
+
+  it('allows on /mcp/* the configured origins and the gateway’s own, never a wildcard host', () => {
+    const base = { TOOLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'toolgate-settings-')) };
+    const cfg = mkdtempSync(join(tmpdir(), 'tg-cfg-'));
+    writeFileSync(join(cfg, 'toolgate.yaml'), 'mcp:\n  allowedOrigins: [https://console.example.com]\n');
+    expect(loadSettings({ ...base, TOOLGATE_CONFIG_DIR: cfg }).mcp.allowedOrigins).toEqual([
+      'https://console.example.com',
+      'http://127.0.0.1:3000',
+    ]);
+    const own = loadSettings({
+      ...base,
+      HOST: '0.0.0.0',
+      TOOLGATE_PUBLIC_URL: 'https://toolgate.example.com/some/path',
+      TOOLGATE_MCP_ALLOWED_ORIGINS: 'http://localhost:5173, https://a.example.com',
+      TOOLGATE_CONFIG_DIR: cfg,
+    });
+    // The environment replaces the file's list; 0.0.0.0 is no page's origin.
+    expect(own.mcp.allowedOrigins).toEqual([
+      'http://localhost:5173',
+      'https://a.example.com',
+      'https://toolgate.example.com',
+    ]);
+    for (const bad of ['https://a.example.com/path', '*', 'ftp://a.example.com', 'https://A.example.com']) {
+      expect(() => loadSettings({ ...base, TOOLGATE_MCP_ALLOWED_ORIGINS: bad }), bad).toThrow(/ORIGINS/);
+    }
   });
 });

@@ -17,6 +17,7 @@ import { oidcSettings } from './oidc-settings.js';
 import {
   listIssues,
   logLevelSchema,
+  originSchema,
   readPlatformFile,
   SettingsError,
   type PlatformFile,
@@ -42,6 +43,14 @@ export interface Settings {
     readonly consoleDir: string;
   };
   readonly database: { readonly url: string; readonly poolSize: number };
+  /** The MCP endpoint's HTTP rules. */
+  readonly mcp: {
+    /**
+     * Browser origins allowed on /mcp/* (the `Origin` header, exact match): the configured ones
+     * and the gateway's own. A request with another Origin answers 403; one without is let through.
+     */
+    readonly allowedOrigins: readonly string[];
+  };
   readonly auth: AuthOptions;
   readonly tenancy: TenancyOptions;
   readonly audit: AuditOptions & { readonly keySource: string };
@@ -92,6 +101,17 @@ const envSchema = z.object({
   /** Where people reach this gateway (behind a proxy: its public address); links in notifications use it. */
   TOOLGATE_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   TOOLGATE_UPSTREAM_REFRESH_MS: z.coerce.number().int().min(100).max(86_400_000).optional(),
+  /** Replaces `mcp.allowedOrigins` of the settings file: origins, comma-separated. */
+  TOOLGATE_MCP_ALLOWED_ORIGINS: z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(originSchema).max(100))
+    .optional(),
 });
 
 /**
@@ -122,6 +142,12 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       consoleDir: e.TOOLGATE_CONSOLE_DIR,
     },
     database: { url: databaseUrl, ...FILE_DEFAULTS.database, ...file.database },
+    mcp: {
+      allowedOrigins: mcpOrigins(
+        e.TOOLGATE_MCP_ALLOWED_ORIGINS ?? file.mcp?.allowedOrigins ?? FILE_DEFAULTS.mcp.allowedOrigins,
+        e,
+      ),
+    },
     auth: {
       adminKey: e.TOOLGATE_ADMIN_KEY,
       generateAdminKey: !e.TOOLGATE_ADMIN_KEY,
@@ -161,6 +187,32 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     locale: e.TOOLGATE_LOCALE,
     logLevel: e.TOOLGATE_LOG_LEVEL ?? file.logLevel ?? FILE_DEFAULTS.logLevel,
   };
+}
+
+/**
+ * The origins allowed on /mcp/*: the configured ones, the origin of TOOLGATE_PUBLIC_URL and
+ * `http://HOST:PORT` (unless HOST is a wildcard address, which no browser page is served from).
+ * Never derived from the request's Host header: DNS rebinding makes Host say what the attacker's
+ * page says, so only a list fixed at boot tells the gateway's own pages from others.
+ */
+function mcpOrigins(
+  configured: readonly string[],
+  e: { HOST: string; PORT: number; TOOLGATE_PUBLIC_URL?: string },
+) {
+  const own = [e.TOOLGATE_PUBLIC_URL ? new URL(e.TOOLGATE_PUBLIC_URL).origin : undefined];
+  if (!['0.0.0.0', '::', '[::]'].includes(e.HOST) && e.PORT !== 0) {
+    const host = e.HOST.includes(':') && !e.HOST.startsWith('[') ? `[${e.HOST}]` : e.HOST;
+    own.push(safeOrigin(`http://${host}:${e.PORT}`));
+  }
+  return [...new Set([...configured.map((o) => new URL(o).origin), ...own.filter((o): o is string => !!o)])];
+}
+
+function safeOrigin(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `{ [key]: value }`, or nothing when value is undefined (optional settings stay absent). */

@@ -136,4 +136,41 @@ describe('IdempotencyService', () => {
       replayed: true,
     });
   });
+
+  describe('coalesceParked (MCP retries without a key)', () => {
+    const parking = async (callId: string, identity: string): Promise<IdempotentAnswer> => {
+      runs.push([callId, identity]);
+      return {
+        status: 202,
+        callId,
+        envelope: { error: 'parked', code: ErrorCode.APPROVAL_PENDING, suggestedAction: 'wait', callId },
+      };
+    };
+    const digest = { tenantId: 'acme', digest: 'digest-9' };
+
+    it('answers the parked call to an identical call while it waits, and lets a decided one ask anew', async () => {
+      const callStatus = vi.spyOn(db.calls, 'find');
+      const first = await service.coalesceParked(digest, parking);
+      callStatus.mockResolvedValue({ status: 'pending_approval' } as never);
+      const again = await service.coalesceParked(digest, parking);
+      expect(runs).toHaveLength(1);
+      expect(again).toMatchObject({ callId: first.callId, replayed: true, pending: true });
+      callStatus.mockResolvedValue({ status: 'succeeded', envelope: ok({}) } as never);
+      const anew = await service.coalesceParked(digest, parking);
+      expect(runs).toHaveLength(2);
+      expect(anew.callId).not.toBe(first.callId);
+    });
+
+    it('shares nothing a call answered without parking', async () => {
+      await service.coalesceParked(digest, execute);
+      await service.coalesceParked(digest, execute);
+      expect(runs).toHaveLength(2);
+    });
+
+    it('keeps its records apart from client keys (a client key cannot hold a space)', async () => {
+      await expect(service.run(request('parked digest-9'), execute)).rejects.toMatchObject({
+        code: ErrorCode.INVALID_INPUT,
+      });
+    });
+  });
 });

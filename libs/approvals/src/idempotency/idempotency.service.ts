@@ -13,6 +13,8 @@ export interface IdempotentAnswer {
   readonly envelope: Envelope;
   /** True when this answer is a replay of an earlier request with the same key. */
   readonly replayed?: boolean;
+  /** A replay of a parked call not decided yet (its approval pending, or approved and running). */
+  readonly pending?: boolean;
 }
 
 const MAX_KEY_LENGTH = 200;
@@ -51,6 +53,31 @@ export class IdempotencyService {
         params: { summary: `Idempotency-Key must be 1–${MAX_KEY_LENGTH} visible ASCII characters` },
       });
     }
+    return this.once(request, execute, 'every');
+  }
+
+  /**
+   * Identical calls — same key, agent type, tool and input (`digest`, see `requestDigest`) — share
+   * one parked call while it waits for a person: a call that would park again answers the one
+   * already waiting (its call id and approval id) instead of asking a second time. For faces whose
+   * clients retry without an Idempotency-Key (MCP: an agent host retries a failed tool call).
+   * Only parked calls are shared: a call that ran frees its record at once, so the next identical
+   * call runs again, and once the parked call is decided the next identical call asks anew. The
+   * record's key holds a space, which no client's Idempotency-Key can, so the two never meet.
+   */
+  coalesceParked(
+    request: { tenantId: string; digest: string },
+    execute: (callId: string, identity: string) => Promise<IdempotentAnswer>,
+  ): Promise<IdempotentAnswer> {
+    return this.once({ ...request, key: `parked ${request.digest}` }, execute, 'parked');
+  }
+
+  /** The loop of `run` and `coalesceParked`: `keep` says which answers later requests share. */
+  private async once(
+    request: { tenantId: string; key: string; digest: string },
+    execute: (callId: string, identity: string) => Promise<IdempotentAnswer>,
+    keep: 'every' | 'parked',
+  ): Promise<IdempotentAnswer> {
     const deadline = Date.now() + this.options.idempotencyWaitMs;
     while (Date.now() < deadline) {
       const callId = uuidv7();
@@ -68,7 +95,7 @@ export class IdempotencyService {
         createdAt: now,
         expiresAt: new Date(now.getTime() + this.options.idempotencyTtlMs),
       });
-      if (await this.records.tryInsert(fresh)) return this.execute(fresh, execute);
+      if (await this.records.tryInsert(fresh)) return this.execute(fresh, execute, keep);
 
       const existing = await this.records.find(request.tenantId, request.key);
       if (!existing) continue;
@@ -80,6 +107,11 @@ export class IdempotencyService {
         throw new ToolgateError(ErrorCode.IDEMPOTENCY_CONFLICT, { details: { callId: existing.callId } });
       }
       const answer = await this.answerFor(existing);
+      if (answer && keep === 'parked' && !answer.pending) {
+        // The shared call was decided: this one asks anew.
+        await this.records.deleteIf(request.tenantId, request.key, existing.callId);
+        continue;
+      }
       if (answer) return answer;
       if (await this.orphaned(existing)) {
         const retryId = uuidv7();
@@ -92,7 +124,7 @@ export class IdempotencyService {
             this.instances.instanceId,
           )
         ) {
-          return this.execute({ ...existing, callId: retryId }, execute);
+          return this.execute({ ...existing, callId: retryId }, execute, keep);
         }
         continue;
       }
@@ -108,6 +140,7 @@ export class IdempotencyService {
   private async execute(
     record: IdempotencyRecordEntity,
     execute: (callId: string, identity: string) => Promise<IdempotentAnswer>,
+    keep: 'every' | 'parked',
   ): Promise<IdempotentAnswer> {
     let answer: IdempotentAnswer;
     try {
@@ -118,6 +151,10 @@ export class IdempotencyService {
       throw err;
     }
     const parked = (answer.envelope as { code?: string }).code === ErrorCode.APPROVAL_PENDING;
+    if (!parked && keep === 'parked') {
+      await this.records.deleteIf(record.tenantId, record.key, record.callId);
+      return answer;
+    }
     await this.records.finish(
       record.tenantId,
       record.key,
@@ -146,6 +183,7 @@ export class IdempotencyService {
         callId: r.callId,
         envelope: r.envelope as Envelope,
         replayed: true,
+        pending: true,
       };
     }
     if (call.status === 'interrupted') return undefined;

@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import {
   ErrorCode as RpcErrorCode,
-  McpError,
   RELATED_TASK_META_KEY,
   type CallToolResult,
   type CancelTaskResult,
@@ -27,6 +26,8 @@ import { MCP_TASKS_OPTIONS, type McpTasksOptions } from './mcp-tasks.options.js'
 import type { McpTaskEntity } from './mcp-task.entity.js';
 import { McpTaskRepository, type McpTaskRef } from './mcp-task.repository.js';
 import { EnvelopeResults } from './envelope-results.js';
+import { errorEnvelopeOf } from '../mcp-results.js';
+import { RpcError } from '../rpc-error.js';
 import { isTerminalStatus, taskStateOf, type CallSnapshot, type TaskState } from './task-state.js';
 import { TaskPolls } from './task-polls.js';
 import { taskKey, TaskWaiters } from './task-waiters.js';
@@ -75,7 +76,7 @@ const IMMEDIATE_RESPONSE: Record<Locale, (taskId: string, parked: boolean) => st
 
 const CANCEL_REASON = 'cancelled by its requester (MCP tasks/cancel)';
 
-const notFound = () => new McpError(RpcErrorCode.InvalidParams, 'Failed to retrieve task: Task not found');
+const notFound = () => new RpcError(RpcErrorCode.InvalidParams, 'Failed to retrieve task: Task not found');
 
 /**
  * The JSON-RPC error of a refusal by a quota or a per-key cap (JSON-RPC has no status codes; 429
@@ -238,7 +239,7 @@ export class McpTaskService implements OnModuleInit, OnModuleDestroy {
       if (state.outcome) return this.finalResult(row, state, caller.locale);
       const now = Date.now();
       if (now >= deadline || signal?.aborted) {
-        throw new McpError(
+        throw new RpcError(
           RpcErrorCode.RequestTimeout,
           `Task ${taskId} is still working (${state.statusMessage}); call tasks/result again or poll tasks/get`,
         );
@@ -268,7 +269,7 @@ export class McpTaskService implements OnModuleInit, OnModuleDestroy {
 
   async list(caller: McpTaskCaller, cursor: string | undefined): Promise<ListTasksResult> {
     if (cursor !== undefined && !isTaskId(cursor))
-      throw new McpError(RpcErrorCode.InvalidParams, 'Invalid cursor');
+      throw new RpcError(RpcErrorCode.InvalidParams, 'Invalid cursor');
     const now = new Date();
     const owner = {
       tenantId: caller.tenantId,
@@ -310,8 +311,7 @@ export class McpTaskService implements OnModuleInit, OnModuleDestroy {
 
   /** The call answered: a parked call's task follows its call record; any other answer is stored. */
   private async answered(ref: McpTaskRef, result: CallToolResult): Promise<'parked' | 'answered'> {
-    const code = (result.structuredContent as { code?: unknown } | undefined)?.code;
-    const parked = result.isError === true && code === ErrorCode.APPROVAL_PENDING;
+    const parked = errorEnvelopeOf(result)?.code === ErrorCode.APPROVAL_PENDING;
     if (!parked) {
       await this.tasks
         .settle(ref, result as Record<string, unknown>)
@@ -339,7 +339,7 @@ export class McpTaskService implements OnModuleInit, OnModuleDestroy {
   private finalResult(row: McpTaskEntity, state: TaskState, locale: Locale): CallToolResult {
     const outcome = state.outcome!;
     if (outcome.kind === 'none') {
-      throw new McpError(
+      throw new RpcError(
         RpcErrorCode.InvalidRequest,
         `Task ${row.taskId} was cancelled before its call answered`,
       );
@@ -351,8 +351,8 @@ export class McpTaskService implements OnModuleInit, OnModuleDestroy {
     return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId: row.taskId } } };
   }
 
-  private terminal(state: TaskState): McpError {
-    return new McpError(RpcErrorCode.InvalidParams, `Cannot cancel task in terminal status: ${state.status}`);
+  private terminal(state: TaskState): RpcError {
+    return new RpcError(RpcErrorCode.InvalidParams, `Cannot cancel task in terminal status: ${state.status}`);
   }
 
   /** At least as long as an approval may take plus time to read the result; at most `maxTtlMs`. */

@@ -222,6 +222,58 @@ const CATALOG: Record<Locale, Catalog> = {
   },
 };
 
+/** Texts the MCP face says where the catalog's wording would send a model to a REST route it cannot call. */
+export type McpMessage =
+  | 'approvalPendingAction'
+  | 'toolNotFoundAction'
+  | 'idempotencyInProgressAction'
+  | 'rateLimitedAction'
+  | 'unknownTool'
+  | 'noTaskSupport'
+  | 'originNotAllowed'
+  | 'originNotAllowedAction';
+
+/**
+ * The MCP face's texts (libs/mcp): suggested actions that name what an MCP client can do (the
+ * `toolgate_call_status` tool, tasks, `tools/list`) instead of a REST URL, and its protocol errors.
+ * `{name}` placeholders as in the catalog.
+ */
+const MCP_MESSAGES: Record<Locale, Record<McpMessage, string>> = {
+  'zh-CN': {
+    approvalPendingAction:
+      '不要再次调用该工具：调用已挂起，不会丢失。稍后调用 toolgate_call_status {"callId":"{callId}"} 查询，审批通过并执行后它会返回结果（支持 MCP 任务的客户端可以带 task 参数调用，再用 tasks/result 等待结果）',
+    toolNotFoundAction: '用 tools/list 查看该智能体可用的工具',
+    idempotencyInProgressAction: '稍后用 toolgate_call_status {"callId":"{callId}"} 查询该调用',
+    rateLimitedAction: '等待 {retryAfterSeconds} 秒后再调用',
+    unknownTool: '未知工具：{tool}（不是该智能体类型的工具；tools/list 列出它的全部工具）',
+    noTaskSupport: '{tool} 不支持以任务方式调用',
+    originNotAllowed: '该来源（Origin）的网页不允许调用此 MCP 服务（防 DNS 重绑定）',
+    originNotAllowedAction:
+      '不要从网页调用；如确需从某个网页来源调用，请平台管理员把它加入 mcp.allowedOrigins',
+  },
+  en: {
+    approvalPendingAction:
+      'Do not call the tool again: the call is parked, not lost. Check back later with toolgate_call_status {"callId":"{callId}"}, which answers its result once it is approved and run (clients with MCP tasks can call with a task and wait with tasks/result instead)',
+    toolNotFoundAction: 'List the tools this agent has with tools/list',
+    idempotencyInProgressAction: 'Check the call later with toolgate_call_status {"callId":"{callId}"}',
+    rateLimitedAction: 'Wait {retryAfterSeconds} s before calling again',
+    unknownTool: 'Unknown tool: {tool} (not a tool of this agent type; tools/list shows all of its tools)',
+    noTaskSupport: '{tool} does not support task-augmented calls',
+    originNotAllowed: 'Web pages of this Origin may not call this MCP server (DNS rebinding protection)',
+    originNotAllowedAction:
+      'Call it from an agent, not from a web page; if a page of this origin must call it, ask a platform admin to add the origin to mcp.allowedOrigins',
+  },
+};
+
+/** An MCP face text in a locale, placeholders filled. */
+export function mcpMessage(
+  key: McpMessage,
+  locale: Locale,
+  params?: Readonly<Record<string, unknown>>,
+): string {
+  return interpolate((MCP_MESSAGES[locale] ?? MCP_MESSAGES[DEFAULT_LOCALE])[key], params);
+}
+
 /** Fills `{name}` placeholders; unknown placeholders are left visible rather than silently dropped. */
 export function interpolate(template: string, params: Readonly<Record<string, unknown>> = {}): string {
   return template.replace(/\{(\w+)\}/g, (whole, key: string) =>
