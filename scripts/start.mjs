@@ -59,7 +59,11 @@ function filesUnder(path, skip) {
 function sourceHash(target) {
   const hash = createHash('sha256');
   const files = target.inputs.flatMap((p) => filesUnder(p, target.skip)).sort();
-  for (const file of files) hash.update(`${file}\0`).update(readFileSync(join(root, file))).update('\0');
+  for (const file of files)
+    hash
+      .update(`${file}\0`)
+      .update(readFileSync(join(root, file)))
+      .update('\0');
   return hash.digest('hex');
 }
 
@@ -92,13 +96,11 @@ function build(target) {
 }
 
 const stamps = readStamps();
-const stale = TARGETS.map((target) => ({ target, hash: sourceHash(target) })).filter(
-  ({ target, hash }) => {
-    const stamp = stamps[target.name];
-    const output = outputId(target);
-    return !stamp || stamp.hash !== hash || output === null || stamp.output !== output;
-  },
-);
+const stale = TARGETS.map((target) => ({ target, hash: sourceHash(target) })).filter(({ target, hash }) => {
+  const stamp = stamps[target.name];
+  const output = outputId(target);
+  return !stamp || stamp.hash !== hash || output === null || stamp.output !== output;
+});
 if (stale.length) {
   process.stdout.write(
     `\n  sources changed since the last build (${stale.map((s) => s.target.name).join(', ')}); building once\n`,
