@@ -14,6 +14,8 @@ import { DemoBackendsModule, ErpToolsModule, OpsToolsModule } from '@toolgate/to
 import { UPSTREAMS_MIGRATIONS, UpstreamsModule } from '@toolgate/upstreams';
 import { ToolkitModule } from '@toolgate/toolkit';
 import { LoggerModule } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
+import { logDestination } from './telemetry/log-output.js';
 import { traceLogMixin } from './telemetry/log-trace-mixin.js';
 import { AdminHttpModule } from './admin/admin-http.module.js';
 import { AgentsHttpModule } from './agents/agents-http.module.js';
@@ -28,6 +30,11 @@ import { SchemaValidationPipe } from './http/schema-validation.pipe.js';
 import { OpsHttpModule } from './ops/ops-http.module.js';
 import { UpstreamsHttpModule } from './upstreams/upstreams-http.module.js';
 import type { Settings } from './settings/settings.js';
+
+/** pino-http's options, with a stream of their own when one is given (`[options, stream]`). */
+function withDestination<T extends object>(options: T, stream: DestinationStream | undefined) {
+  return stream ? ([options, stream] as [T, DestinationStream]) : options;
+}
 
 /** Every migration of every lib in use, in timestamp order. */
 export const MIGRATIONS = [
@@ -62,14 +69,17 @@ export class AppModule {
           // The request logger (pino-http) runs only with the access log on: per-request logging
           // middleware costs measurable throughput (README, "Benchmarks").
           forRoutes: settings.server.accessLog ? undefined : [],
-          pinoHttp: {
-            level: settings.logLevel,
-            autoLogging: settings.server.accessLog,
-            quietReqLogger: true,
-            redact: ['req.headers.authorization', 'req.headers.cookie'],
-            // trace_id on every line logged inside a traced request (ADR 019).
-            mixin: traceLogMixin,
-          },
+          pinoHttp: withDestination(
+            {
+              level: settings.logLevel,
+              autoLogging: settings.server.accessLog,
+              quietReqLogger: true,
+              redact: ['req.headers.authorization', 'req.headers.cookie'],
+              // trace_id on every line logged inside a traced request (ADR 019).
+              mixin: traceLogMixin,
+            },
+            logDestination(settings.logFormat),
+          ),
         }),
         DatabaseModule.forRoot({ ...settings.database, migrations: MIGRATIONS }),
         InstancesModule.forRoot(settings.instances),
