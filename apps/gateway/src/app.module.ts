@@ -10,7 +10,7 @@ import { NOTIFICATIONS_MIGRATIONS, NotificationsModule } from '@toolgate/notific
 import { QUOTAS_MIGRATIONS, QuotasModule } from '@toolgate/quotas';
 import { RUNS_MIGRATIONS, RunsModule } from '@toolgate/runs';
 import { BindingResolver, TENANCY_MIGRATIONS, TenancyModule } from '@toolgate/tenancy';
-import { DemoBackendsModule, ErpToolsModule, OpsToolsModule } from '@toolgate/tool-packs';
+import { DemoBackendsModule, ToolPacksModule } from '@toolgate/tool-packs';
 import { UPSTREAMS_MIGRATIONS, UpstreamsModule } from '@toolgate/upstreams';
 import { ToolkitModule } from '@toolgate/toolkit';
 import { LoggerModule } from 'nestjs-pino';
@@ -102,8 +102,8 @@ export class AppModule {
           }),
           inject: [BindingResolver],
         }),
-        OpsToolsModule,
-        ErpToolsModule,
+        // Every pack of libs/tool-packs: a new pack is one line in its TOOL_PACKS, not here.
+        ToolPacksModule,
         ...(settings.tenancy.demo ? [DemoBackendsModule] : []),
         ...extraImports,
         AgentsHttpModule,
