@@ -72,6 +72,7 @@ const envSchema = z.object({
   TOOLGATE_CONFIG_DIR: z.string().min(1).default('config'),
   TOOLGATE_LOCALE: z.enum(['zh-CN', 'en']).default('zh-CN'),
   TOOLGATE_DEMO: booleanEnv.optional(),
+  TOOLGATE_WATCH_TENANT_FILES: booleanEnv.optional(),
   TOOLGATE_LOG_LEVEL: logLevelSchema.optional(),
   TOOLGATE_LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
   TOOLGATE_DATA_DIR: z.string().min(1).default('data'),
@@ -132,6 +133,9 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       configDir: e.TOOLGATE_CONFIG_DIR,
       // CONTRACT.md: the demo is on for SQLite and off for MySQL unless TOOLGATE_DEMO says otherwise.
       demo: e.TOOLGATE_DEMO ?? target.kind === 'sqlite',
+      // ADR 029: on where one gateway owns its database (SQLite); several gateways on MySQL may
+      // carry files of different releases during a rolling update.
+      watchFiles: e.TOOLGATE_WATCH_TENANT_FILES ?? target.kind === 'sqlite',
       ...FILE_DEFAULTS.tenancy,
       ...file.tenancy,
     },

@@ -15,6 +15,8 @@ export class TenantConfigError extends Error {
 export interface LoadedTenantFile {
   readonly file: string;
   readonly tenant: TenantFile;
+  /** The file's text as read (its hash says whether it changed since its last import). */
+  readonly text: string;
   /** The line of a path in the file, for later messages (bindings checked against the registry). */
   lineOf(path: readonly (string | number)[]): number | undefined;
 }
@@ -57,7 +59,7 @@ export function parseTenantFile(file: string, text: string): LoadedTenantFile {
   }
   if (!isMap(doc.contents) && !isSeq(doc.contents))
     throw new TenantConfigError([`${file}: expected a mapping`]);
-  return { file, tenant: parsed.data, lineOf };
+  return { file, tenant: parsed.data, text, lineOf };
 }
 
 /**
