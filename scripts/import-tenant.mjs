@@ -6,6 +6,7 @@
 //
 // The gateway: $TG, else http://localhost:$PORT (3000). The key: $ADMIN, else TOOLGATE_ADMIN_KEY,
 // else the platform admin key kept in $TOOLGATE_DATA_DIR/admin-key (data/admin-key).
+/* global fetch */
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import process from 'node:process';
