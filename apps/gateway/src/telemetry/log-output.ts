@@ -22,11 +22,16 @@ const NEST_BOOT_CONTEXTS = new Set([
 /**
  * Where the gateway's logs go. `json`: undefined, pino's own stdout stream (asynchronous; what a log
  * collector reads). `pretty`: pino-pretty in this thread (no worker), one line per event with time,
- * level and context, coloured on a terminal; written synchronously.
+ * level and context, coloured on a terminal; written synchronously. `destination`: stdout unless
+ * given (tests).
  */
-export function logDestination(format: LogFormat): DestinationStream | undefined {
+export function logDestination(
+  format: LogFormat,
+  destination?: NodeJS.WritableStream,
+): DestinationStream | undefined {
   if (format === 'json') return undefined;
   return pinoPretty({
+    ...(destination ? { destination } : {}),
     sync: true,
     colorize: process.stdout.isTTY === true,
     translateTime: 'SYS:HH:MM:ss',
