@@ -11,10 +11,12 @@ import { NOTIFICATIONS_MIGRATIONS, NotificationsModule } from '@toolgate/notific
 import { QUOTAS_MIGRATIONS, QuotasModule } from '@toolgate/quotas';
 import { RUNS_MIGRATIONS, RunsModule } from '@toolgate/runs';
 import { BindingResolver, TENANCY_MIGRATIONS, TenancyModule } from '@toolgate/tenancy';
-import { DemoBackendsModule, ErpToolsModule, OpsToolsModule } from '@toolgate/tool-packs';
+import { DemoBackendsModule, ToolPacksModule } from '@toolgate/tool-packs';
 import { UPSTREAMS_MIGRATIONS, UpstreamsModule } from '@toolgate/upstreams';
 import { ToolkitModule } from '@toolgate/toolkit';
 import { LoggerModule } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
+import { logDestination } from './telemetry/log-output.js';
 import { traceLogMixin } from './telemetry/log-trace-mixin.js';
 import { AdminHttpModule } from './admin/admin-http.module.js';
 import { AgentsHttpModule } from './agents/agents-http.module.js';
@@ -29,6 +31,11 @@ import { SchemaValidationPipe } from './http/schema-validation.pipe.js';
 import { OpsHttpModule } from './ops/ops-http.module.js';
 import { UpstreamsHttpModule } from './upstreams/upstreams-http.module.js';
 import type { Settings } from './settings/settings.js';
+
+/** pino-http's options, with a stream of their own when one is given (`[options, stream]`). */
+function withDestination<T extends object>(options: T, stream: DestinationStream | undefined) {
+  return stream ? ([options, stream] as [T, DestinationStream]) : options;
+}
 
 /** Every migration of every lib in use, in timestamp order. */
 export const MIGRATIONS = [
@@ -63,14 +70,17 @@ export class AppModule {
           // The request logger (pino-http) runs only with the access log on: per-request logging
           // middleware costs measurable throughput (README, "Benchmarks").
           forRoutes: settings.server.accessLog ? undefined : [],
-          pinoHttp: {
-            level: settings.logLevel,
-            autoLogging: settings.server.accessLog,
-            quietReqLogger: true,
-            redact: ['req.headers.authorization', 'req.headers.cookie'],
-            // trace_id on every line logged inside a traced request (ADR 019).
-            mixin: traceLogMixin,
-          },
+          pinoHttp: withDestination(
+            {
+              level: settings.logLevel,
+              autoLogging: settings.server.accessLog,
+              quietReqLogger: true,
+              redact: ['req.headers.authorization', 'req.headers.cookie'],
+              // trace_id on every line logged inside a traced request (ADR 019).
+              mixin: traceLogMixin,
+            },
+            logDestination(settings.logFormat),
+          ),
         }),
         DatabaseModule.forRoot({ ...settings.database, migrations: MIGRATIONS }),
         InstancesModule.forRoot(settings.instances),
@@ -94,8 +104,8 @@ export class AppModule {
           }),
           inject: [BindingResolver],
         }),
-        OpsToolsModule,
-        ErpToolsModule,
+        // Every pack of libs/tool-packs: a new pack is one line in its TOOL_PACKS, not here.
+        ToolPacksModule,
         ...(settings.tenancy.demo ? [DemoBackendsModule] : []),
         ...extraImports,
         AgentsHttpModule,

@@ -13,6 +13,7 @@ import { DEFAULT_LOCALE_PROPERTY } from './http/request-locale.js';
 import { useResponseHeaders } from './http/security-headers.js';
 import { serveOpenApi } from './openapi/openapi-routes.js';
 import type { Settings } from './settings/settings.js';
+import { QuietBootLogger } from './telemetry/log-output.js';
 
 /** Options for building a gateway in a test or a benchmark. */
 export interface GatewayOptions {
@@ -53,7 +54,7 @@ export async function createGateway(
       abortOnError: false,
     },
   );
-  if (!options.quiet) app.useLogger(app.get(Logger));
+  if (!options.quiet) app.useLogger(new QuietBootLogger(app.get(Logger)));
   const fastify = app.getHttpAdapter().getInstance();
   fastify.decorateRequest(DEFAULT_LOCALE_PROPERTY, settings.locale);
   useResponseHeaders(fastify);

@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import { AdminKeyBootstrap } from '@toolgate/auth';
+import { startupBanner } from './banner.js';
 import { createGateway } from './bootstrap.js';
 import { loadSettings, SettingsError } from './settings/settings.js';
+import { writeAfterLogs } from './telemetry/log-output.js';
 import { startTracingFromEnv } from './telemetry/tracing.js';
 
 async function main(): Promise<void> {
@@ -17,17 +19,8 @@ async function main(): Promise<void> {
       .addHook('onClose', () => tracing.shutdown());
   await app.listen({ port: settings.server.port, host: settings.server.host });
   const base = (await app.getUrl()).replace('[::1]', 'localhost').replace('127.0.0.1', 'localhost');
-  const lines = [
-    '',
-    `  Toolgate is serving on ${base}`,
-    `  console:  ${base}/console`,
-    `  API docs: ${base}/docs`,
-    `  database: ${settings.database.url.replace(/\/\/[^@/]*@/, '//***@')}${settings.tenancy.demo ? '  (demo tenants acme and globex loaded)' : ''}`,
-  ];
-  const generated = app.get(AdminKeyBootstrap).generatedKey;
-  if (generated)
-    lines.push('', `  platform admin key (shown once, replaces the previous boot's): ${generated}`);
-  process.stdout.write(`${lines.join('\n')}\n\n`);
+  // Last: after every start-up log line.
+  writeAfterLogs(startupBanner(base, settings, app.get(AdminKeyBootstrap).origin), settings.logFormat);
 }
 
 main().catch((err: unknown) => {

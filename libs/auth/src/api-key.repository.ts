@@ -16,6 +16,11 @@ export class ApiKeyRepository {
     return this.repo.findOne({ where: { keyHash, revokedAt: IsNull() } });
   }
 
+  /** The key with this hash, revoked or not (a hash stays taken after its key is revoked). */
+  findByHash(keyHash: string): Promise<ApiKeyEntity | null> {
+    return this.repo.findOne({ where: { keyHash } });
+  }
+
   /** The owners of keys by id (keys without an owner are left out). */
   async ownersOf(ids: readonly string[]): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();

@@ -237,6 +237,12 @@ export class ApiKeyService {
     return toView(entity);
   }
 
+  /** True when `secret` is the secret of a key that was revoked: it can never sign in again. */
+  async isRevokedSecret(secret: string): Promise<boolean> {
+    const key = await this.keys.findByHash(hashKeySecret(secret));
+    return key !== null && key.revokedAt !== null;
+  }
+
   /**
    * The person who owns each of `principalIds` that is a key with a recorded owner; a person's own
    * principal id (`user`) stands for itself. Separation of duties compares these.

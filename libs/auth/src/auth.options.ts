@@ -4,8 +4,13 @@ import type { OidcOptions } from './oidc/oidc.options.js';
 export interface AuthOptions {
   /** If set, a platform-admin key with this secret exists after boot (TOOLGATE_ADMIN_KEY). */
   readonly adminKey?: string;
-  /** When no adminKey is set, make a fresh platform-admin key at boot and print it once. */
+  /** When no adminKey is set, make a platform-admin key (at the first boot when kept) and print it once. */
   readonly generateAdminKey: boolean;
+  /**
+   * Where the generated key is kept between boots (mode 0600; `<TOOLGATE_DATA_DIR>/admin-key`).
+   * Unset: a new key every boot, replacing the previous boot's.
+   */
+  readonly adminKeyFile?: string;
   /**
    * How long a verified key is trusted without asking the database again. A key revoked on
    * another gateway stops working after at most this long; on the revoking gateway at once.

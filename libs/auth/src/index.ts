@@ -4,6 +4,7 @@ import { SessionsAndKeyOwners1765100000000 } from './migrations/1765100000000-se
 // Public surface of the auth lib: API keys, principals, roles, the guard.
 export { CurrentCsrfToken, CurrentPrincipal, Public, Roles } from './access.decorators.js';
 export { AdminKeyBootstrap } from './admin-key.bootstrap.js';
+export type { AdminKeyOrigin } from './admin-key.bootstrap.js';
 export { ApiKeyGuard } from './api-key.guard.js';
 export { ApiKeyService } from './api-key.service.js';
 export type { ApiKeyView, CreatedKey, CreateKeyCommand } from './api-key.service.js';

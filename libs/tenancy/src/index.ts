@@ -1,6 +1,7 @@
 // Public surface of the tenancy lib: tenant files, bindings, the resolver, connector clients.
 import { CreateTenancy1764480100000 } from './migrations/1764480100000-create-tenancy.js';
 import { AgentRunSettings1764600100000 } from './migrations/1764600100000-agent-run-settings.js';
+import { TenantFileImports1765300100000 } from './migrations/1765300100000-tenant-file-imports.js';
 
 export { storedRunSettings, subAgentProblems, toAgentRunSettings } from './agent-run-settings.js';
 export type { AgentModelRef, AgentRunSettings, SubAgentProblem } from './agent-run-settings.js';
@@ -50,7 +51,11 @@ export { TenantConnectors } from './tenant-connectors.js';
 export { TenantRepository } from './tenant.repository.js';
 export { lookupWith, NO_TENANT_TOOLS, TENANT_TOOL_SOURCE } from './tenant-tool-source.js';
 export type { BlockedTool, TenantTools, TenantToolSource, ToolLookup } from './tenant-tool-source.js';
-export { AgentRunSettings1764600100000, CreateTenancy1764480100000 };
+export { AgentRunSettings1764600100000, CreateTenancy1764480100000, TenantFileImports1765300100000 };
 
 /** The tenancy lib's migrations, in order. */
-export const TENANCY_MIGRATIONS = [CreateTenancy1764480100000, AgentRunSettings1764600100000];
+export const TENANCY_MIGRATIONS = [
+  CreateTenancy1764480100000,
+  AgentRunSettings1764600100000,
+  TenantFileImports1765300100000,
+];

@@ -7,9 +7,13 @@ import { TenantAdmin } from './tenant-admin.service.js';
 import { ConfigVariables } from './config-variables.js';
 import { AgentBindingEntity } from './entities/agent-binding.entity.js';
 import { BindingHistoryEntity } from './entities/binding-history.entity.js';
+import { TenantFileImportEntity } from './entities/tenant-file-import.entity.js';
 import { TenantEntity } from './entities/tenant.entity.js';
 import { TENANCY_OPTIONS, type TenancyOptions } from './tenancy.options.js';
 import { TenantConfigImporter } from './tenant-config.importer.js';
+import { TenantFileCheck } from './config/tenant-file.check.js';
+import { TenantFileSync } from './config/tenant-file.sync.js';
+import { TenantFileImports } from './tenant-file-imports.js';
 import { TenantAuditPolicy } from './tenant-audit-policy.js';
 import { TenantConnectors } from './tenant-connectors.js';
 import { TenantRepository } from './tenant.repository.js';
@@ -26,12 +30,22 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<TenancyOptions
  */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([TenantEntity, AgentBindingEntity, BindingHistoryEntity])],
+  imports: [
+    TypeOrmModule.forFeature([
+      TenantEntity,
+      AgentBindingEntity,
+      BindingHistoryEntity,
+      TenantFileImportEntity,
+    ]),
+  ],
   providers: [
     TenantRepository,
     BindingResolver,
     ConfigVariables,
     TenantConnectors,
+    TenantFileCheck,
+    TenantFileImports,
+    TenantFileSync,
     TenantConfigImporter,
     BindingAdmin,
     TenantAdmin,

@@ -7,6 +7,13 @@ export interface TenancyOptions {
   /** Load tenant files marked `demo: true`. */
   readonly demo: boolean;
   /**
+   * Follow the tenant files (TOOLGATE_WATCH_TENANT_FILES): a file changed while the gateway runs,
+   * or while it was stopped, is re-imported as a new version when nobody changed that tenant
+   * through the console or the API since the file's last import; otherwise the log says why not
+   * and what to run (ADR 029). Off or absent: a file is imported only when its tenant first appears.
+   */
+  readonly watchFiles?: boolean;
+  /**
    * How long resolved bindings are reused before the database is asked again. A change saved on
    * another gateway is seen within this time; on the saving gateway at once.
    */

@@ -12,7 +12,8 @@ import type { TenantEntity } from './entities/tenant.entity.js';
 import { sharedVariableNamespace, tenantVariablePrefix } from './config/tenant-variables.js';
 import { TenantChange } from './tenant-change.js';
 import { TenantConnectors } from './tenant-connectors.js';
-import { settingsOf } from './tenant-config.importer.js';
+import { TenantFileImports } from './tenant-file-imports.js';
+import { settingsOf } from './config/tenant-settings.js';
 import { TenantRepository } from './tenant.repository.js';
 import { TENANCY_OPTIONS, type TenancyOptions } from './tenancy.options.js';
 
@@ -69,6 +70,7 @@ export class TenantAdmin {
     private readonly connectorRegistry: ConnectorRegistry,
     private readonly tenantConnectors: TenantConnectors,
     @Inject(TENANCY_OPTIONS) private readonly options: TenancyOptions,
+    private readonly fileImports: TenantFileImports,
   ) {}
 
   async list(scope: string | null) {
@@ -152,51 +154,73 @@ export class TenantAdmin {
    * unchanged export changes nothing); agent types missing from the file are emptied. The tenant's
    * own fields change in one audited step whose event carries the diff. A tenant admin may change
    * settings and bindings, but not where a connector points, which secret it sends, or which
-   * variables it reads: those are the platform admin's (`authority: 'platform'`).
+   * variables it reads: those are the platform admin's (`authority: 'platform'`). When the text is
+   * the tenant's file as it is on disk, the import counts as that file's (TenantFileImports).
    */
   async importYaml(id: string, text: string, actor: AuditActor, authority: 'platform' | 'tenant') {
     const tenant = await this.tenants.findTenant(id);
     if (!tenant) throw notFound(id);
-    const file = this.parse(id, text);
-    const after = {
-      name: file.name,
-      locale: file.locale ?? null,
-      connectors: file.connectors,
-      settings: settingsOf(file),
-    };
-    const change = new TenantChange(
-      {
-        name: tenant.name,
-        locale: tenant.locale,
-        connectors: tenant.connectors ?? {},
-        settings: tenant.settings ?? {},
-      },
-      after,
-      this.connectorRegistry,
-    );
-    const refused = authority === 'tenant' ? change.platformOnly() : [];
+    const plan = await this.plan(tenant, this.parse(id, text));
+    const refused = authority === 'tenant' ? plan.tenantChange.platformOnly() : [];
     if (refused.length) {
       throw new ToolgateError(ErrorCode.FORBIDDEN, {
         details: { reason: refused.map((r) => `${r.path}: ${r.reason}`).join('; '), refused },
       });
     }
-    this.checkConnectors(id, file.connectors);
+    this.checkConnectors(id, plan.file.connectors);
     const changed: string[] = [];
-    if (!change.empty) {
-      await this.tenants.updateTenant(id, after, (em) =>
+    if (!plan.tenantChange.empty) {
+      await this.tenants.updateTenant(id, plan.tenantFields, (em) =>
         this.audit.recordIn(em, [
           {
             event: 'tenant_changed',
             tenantId: id,
             actor,
-            details: { kind: 'import', changes: change.forAudit() },
+            details: { kind: 'import', changes: plan.tenantChange.forAudit() },
           },
         ]),
       );
       this.resolver.invalidate(id); // connectors and settings are read from the resolver's snapshot
       changed.push('tenant');
     }
-    const current = new Map((await this.tenants.bindingsOf(id)).map((b) => [b.agentType, b]));
+    for (const { agentType, now, wanted } of plan.bindings) {
+      await this.bindings.replace(id, agentType, { version: now?.version ?? 0, ...wanted }, actor, 'import');
+      changed.push(agentType);
+    }
+    await this.fileImports.recordIfTheFile(id, text);
+    return { tenantId: id, changed, unchanged: changed.length === 0 } satisfies ImportResult;
+  }
+
+  /**
+   * What importing `file` would change, without changing it: `tenant` for the tenant's own fields,
+   * then each agent type that would get a new version. Empty: the tenant is as the file says.
+   */
+  async differences(id: string, file: TenantFile): Promise<string[]> {
+    const tenant = await this.tenants.findTenant(id);
+    if (!tenant) throw notFound(id);
+    const plan = await this.plan(tenant, file);
+    return [...(plan.tenantChange.empty ? [] : ['tenant']), ...plan.bindings.map((b) => b.agentType)];
+  }
+
+  /** The tenant's field change and the agent types that differ from the file, sub-agents first. */
+  private async plan(tenant: TenantEntity, file: TenantFile) {
+    const tenantFields = {
+      name: file.name,
+      locale: file.locale ?? null,
+      connectors: file.connectors,
+      settings: settingsOf(file),
+    };
+    const tenantChange = new TenantChange(
+      {
+        name: tenant.name,
+        locale: tenant.locale,
+        connectors: tenant.connectors ?? {},
+        settings: tenant.settings ?? {},
+      },
+      tenantFields,
+      this.connectorRegistry,
+    );
+    const current = new Map((await this.tenants.bindingsOf(tenant.id)).map((b) => [b.agentType, b]));
     const wanted = new Map(
       Object.entries(file.agentTypes).map(([agentType, a]) => [
         agentType,
@@ -207,24 +231,17 @@ export class TenantAdmin {
     for (const [agentType, now] of current)
       if (!wanted.has(agentType))
         wanted.set(agentType, { description: now.description, tools: [], run: storedRunSettings(now.run) });
-    for (const agentType of subAgentsFirst(wanted)) {
-      const a = wanted.get(agentType)!;
-      const now = current.get(agentType);
-      const same =
-        now &&
-        now.description === a.description &&
-        canonicalJson(now.tools) === canonicalJson(a.tools) &&
-        canonicalJson(storedRunSettings(now.run)) === canonicalJson(a.run);
-      if (same) continue;
-      await this.bindings.replace(
-        id,
-        agentType,
-        { version: now?.version ?? 0, tools: a.tools, description: a.description, run: a.run },
-        actor,
-        'import',
+    const bindings = subAgentsFirst(wanted)
+      .map((agentType) => ({ agentType, now: current.get(agentType), wanted: wanted.get(agentType)! }))
+      .filter(
+        ({ now, wanted: a }) =>
+          !(
+            now &&
+            now.description === a.description &&
+            canonicalJson(now.tools) === canonicalJson(a.tools) &&
+            canonicalJson(storedRunSettings(now.run)) === canonicalJson(a.run)
+          ),
       );
-      changed.push(agentType);
-    }
-    return { tenantId: id, changed, unchanged: changed.length === 0 } satisfies ImportResult;
+    return { file, tenantFields, tenantChange, bindings };
   }
 }

@@ -6,6 +6,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { BindingTool } from './config/tenant-file.schema.js';
 import { AgentBindingEntity } from './entities/agent-binding.entity.js';
 import { BindingHistoryEntity } from './entities/binding-history.entity.js';
+import { TenantFileImportEntity } from './entities/tenant-file-import.entity.js';
 import { TenantEntity } from './entities/tenant.entity.js';
 
 /** A tenant to import, with the bindings of each agent type. */
@@ -19,7 +20,7 @@ export interface TenantImport {
   }[];
 }
 
-/** The only way to the tenancy tables: tenants, agent_bindings, binding_history. */
+/** The only way to the tenancy tables: tenants, agent_bindings, binding_history, tenant_file_imports. */
 @Injectable()
 export class TenantRepository {
   constructor(
@@ -200,5 +201,17 @@ export class TenantRepository {
       if (isUniqueViolation(err)) return null;
       throw err;
     }
+  }
+
+  /** The last import of a tenant's file; null when none was recorded. */
+  lastFileImport(tenantId: string): Promise<TenantFileImportEntity | null> {
+    return this.dataSource.getRepository(TenantFileImportEntity).findOne({ where: { tenantId } });
+  }
+
+  /** Records (or replaces) the last import of a tenant's file. */
+  async recordFileImport(tenantId: string, fileHash: string, stateHash: string): Promise<void> {
+    await this.dataSource
+      .getRepository(TenantFileImportEntity)
+      .upsert({ tenantId, fileHash, stateHash, importedAt: new Date() }, ['tenantId']);
   }
 }

@@ -9,7 +9,9 @@ import type { NotificationsOptions } from '@toolgate/notifications';
 import type { QuotasOptions } from '@toolgate/quotas';
 import type { TenancyOptions } from '@toolgate/tenancy';
 import { DEFAULT_UPSTREAMS_OPTIONS, type UpstreamsOptions } from '@toolgate/upstreams';
+import { join } from 'node:path';
 import { z } from 'zod';
+import type { LogFormat } from '../telemetry/log-output.js';
 import { FILE_DEFAULTS } from './file-defaults.js';
 import { loadAuditKeyMaterial, type AuditKeyMaterial } from './key-material.js';
 import { modelsSettings } from './model-settings.js';
@@ -24,6 +26,9 @@ import {
 } from './platform-file.js';
 
 export { SettingsError } from './platform-file.js';
+
+/** The generated platform admin key, in the data directory beside the audit key material. */
+export const ADMIN_KEY_FILE = 'admin-key';
 
 const booleanEnv = z
   .string()
@@ -66,6 +71,8 @@ export interface Settings {
   readonly dataDir: string;
   readonly locale: 'zh-CN' | 'en';
   readonly logLevel: string;
+  /** `pretty` when stdout is a terminal, else `json` (TOOLGATE_LOG_FORMAT). */
+  readonly logFormat: LogFormat;
 }
 
 const envSchema = z.object({
@@ -77,7 +84,9 @@ const envSchema = z.object({
   TOOLGATE_CONFIG_DIR: z.string().min(1).default('config'),
   TOOLGATE_LOCALE: z.enum(['zh-CN', 'en']).default('zh-CN'),
   TOOLGATE_DEMO: booleanEnv.optional(),
+  TOOLGATE_WATCH_TENANT_FILES: booleanEnv.optional(),
   TOOLGATE_LOG_LEVEL: logLevelSchema.optional(),
+  TOOLGATE_LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
   TOOLGATE_DATA_DIR: z.string().min(1).default('data'),
   TOOLGATE_CONSOLE_DIR: z.string().min(1).default('apps/console/dist'),
   REDIS_URL: z
@@ -151,6 +160,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     auth: {
       adminKey: e.TOOLGATE_ADMIN_KEY,
       generateAdminKey: !e.TOOLGATE_ADMIN_KEY,
+      adminKeyFile: join(e.TOOLGATE_DATA_DIR, ADMIN_KEY_FILE),
       keyCacheTtlMs: file.auth?.keyCacheTtlMs ?? FILE_DEFAULTS.auth.keyCacheTtlMs,
       ...optional('oidc', oidcSettings(file.auth?.oidc, env)),
     },
@@ -158,6 +168,9 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       configDir: e.TOOLGATE_CONFIG_DIR,
       // CONTRACT.md: the demo is on for SQLite and off for MySQL unless TOOLGATE_DEMO says otherwise.
       demo: e.TOOLGATE_DEMO ?? target.kind === 'sqlite',
+      // ADR 029: on where one gateway owns its database (SQLite); several gateways on MySQL may
+      // carry files of different releases during a rolling update.
+      watchFiles: e.TOOLGATE_WATCH_TENANT_FILES ?? target.kind === 'sqlite',
       ...FILE_DEFAULTS.tenancy,
       ...file.tenancy,
       // Tenant files are refused above the platform's ceilings when they are saved.
@@ -186,6 +199,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     dataDir: e.TOOLGATE_DATA_DIR,
     locale: e.TOOLGATE_LOCALE,
     logLevel: e.TOOLGATE_LOG_LEVEL ?? file.logLevel ?? FILE_DEFAULTS.logLevel,
+    logFormat: e.TOOLGATE_LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
   };
 }
 

@@ -16,6 +16,8 @@ export class TenantConfigError extends Error {
 export interface LoadedTenantFile {
   readonly file: string;
   readonly tenant: TenantFile;
+  /** The file's text as read (its hash says whether it changed since its last import). */
+  readonly text: string;
   /** The line of a path in the file, for later messages (bindings checked against the registry). */
   lineOf(path: readonly (string | number)[]): number | undefined;
 }
@@ -71,7 +73,7 @@ export function parseTenantFile(
       }),
     );
   }
-  return { file, tenant: parsed.data, lineOf };
+  return { file, tenant: parsed.data, text, lineOf };
 }
 
 /**
