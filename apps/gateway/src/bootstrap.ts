@@ -67,7 +67,7 @@ export async function createGateway(
   registerMcpRoute(app, bodyLimit);
   await registerConsole(app, settings.server.consoleDir);
   // Built on the first request for /docs, not at every boot.
-  serveOpenApi(app);
+  serveOpenApi(app, { publicUrl: settings.server.publicUrl });
   app.enableShutdownHooks();
   return app;
 }
