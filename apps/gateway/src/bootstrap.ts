@@ -8,6 +8,7 @@ import { registerMcpRoute } from './mcp/mcp.route.js';
 import { registerConsole } from './console/console-static.js';
 import { clientErrorHandler, frameworkErrorHandler, refuseConnect } from './http/framework-errors.js';
 import { useStrictJsonParser } from './http/json-body-parser.js';
+import { useMethodNotAllowed } from './http/method-not-allowed.js';
 import { requestIdOf } from './http/request-id.js';
 import { DEFAULT_LOCALE_PROPERTY } from './http/request-locale.js';
 import { useResponseHeaders } from './http/security-headers.js';
@@ -57,6 +58,8 @@ export async function createGateway(
   const fastify = app.getHttpAdapter().getInstance();
   fastify.decorateRequest(DEFAULT_LOCALE_PROPERTY, settings.locale);
   useResponseHeaders(fastify);
+  // Before any route is registered: it learns every route's methods as they are added.
+  useMethodNotAllowed(fastify, bodyLimit);
   refuseConnect(fastify.server, settings.locale, bodyLimit);
   // Only JSON bodies are accepted: anything else answers 415 instead of reaching a handler as text.
   fastify.removeContentTypeParser(['text/plain']);

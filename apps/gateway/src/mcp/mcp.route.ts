@@ -22,6 +22,7 @@ import { inInboundSpan } from '../telemetry/inbound-span.js';
 import type { ErrorEnvelope } from '@toolgate/toolkit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { answerForError } from '../http/error-envelope.js';
+import { REFUSES_METHOD } from '../http/method-not-allowed.js';
 import { localeOf } from '../http/request-locale.js';
 
 export const MCP_PATH = '/mcp/:agentType';
@@ -130,8 +131,9 @@ export function registerMcpRoute(app: NestFastifyApplication, bodyLimit: number)
       new McpHttpError(405, RpcErrorCode.ConnectionClosed, message, answer.envelope),
     );
   };
-  fastify.get(MCP_PATH, notAllowed);
-  fastify.delete(MCP_PATH, notAllowed);
+  // Refusals, not methods of the path: Allow (here and for any other method) says POST only.
+  fastify.get(MCP_PATH, { config: REFUSES_METHOD }, notAllowed);
+  fastify.delete(MCP_PATH, { config: REFUSES_METHOD }, notAllowed);
 }
 
 /** `MCP-Protocol-Version`: absent means the spec's default; an unknown one is refused (400). */
