@@ -1,15 +1,16 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { REFUSES_METHOD, useMethodNotAllowed } from './method-not-allowed.js';
+import { methodNotAllowed, REFUSES_METHOD } from './method-not-allowed.js';
 import { DEFAULT_LOCALE_PROPERTY } from './request-locale.js';
+import { useResponseHeaders } from './security-headers.js';
 
-describe('useMethodNotAllowed', () => {
+describe('methodNotAllowed (as the response-headers hook calls it)', () => {
   let fastify: FastifyInstance;
 
   beforeEach(async () => {
     fastify = Fastify();
     fastify.decorateRequest(DEFAULT_LOCALE_PROPERTY, 'en');
-    useMethodNotAllowed(fastify, 1024);
+    useResponseHeaders(fastify, methodNotAllowed(fastify, 1024));
     fastify.get('/v1/items/:id', async () => ({ data: 'item', status: 'ok' }));
     fastify.delete('/v1/items/:id', async () => ({ data: 'gone', status: 'ok' }));
     fastify.post('/v1/items/special', async () => ({ data: 'special', status: 'ok' }));
@@ -25,6 +26,7 @@ describe('useMethodNotAllowed', () => {
     const res = await fastify.inject({ method: 'PUT', url: '/v1/items/7?x=1', payload: { a: 1 } });
     expect(res.statusCode).toBe(405);
     expect(res.headers.allow).toBe('GET, HEAD, DELETE');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.json()).toMatchObject({ code: 'INVALID_INPUT' });
     expect(JSON.stringify(res.json())).toContain(
       'PUT is not allowed on this path; it allows GET, HEAD, DELETE',

@@ -1,5 +1,5 @@
 import { MethodNotAllowedException } from '@nestjs/common';
-import type { FastifyInstance, HTTPMethods } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { sendError } from './error-reply.js';
 
@@ -57,26 +57,28 @@ class DeclaredMethods {
 }
 
 /**
- * A method the path does not declare answers 405 with `Allow` listing the methods it does
- * (RFC 9110 §15.5.6), and the INVALID_INPUT envelope of a request the server cannot serve
- * (docs/CONTRACT.md); a path no route has stays 404. Every route registered after this call
- * counts, so call it before any route is registered. The check runs in an `onRequest` hook only for
- * requests the router found no route for (`request.is404`), before their body is read.
+ * Learns every route's methods as they are registered (so call it before any route is), and
+ * answers for a request no route matched: a method the path does not declare gets 405 with `Allow`
+ * listing the methods it does (RFC 9110 §15.5.6) and the INVALID_INPUT envelope of a request the
+ * server cannot serve (docs/CONTRACT.md). Returns false, answering nothing, for a path no route has
+ * (it stays 404). Meant for `useResponseHeaders`' `onNoRoute`: no hook of its own on every request.
  */
-export function useMethodNotAllowed(fastify: FastifyInstance, bodyLimit: number): void {
+export function methodNotAllowed(
+  fastify: FastifyInstance,
+  bodyLimit: number,
+): (request: FastifyRequest, reply: FastifyReply) => boolean {
   const declared = new DeclaredMethods(fastify);
   fastify.addHook('onRoute', (route) => {
     if ((route.config as { refusesMethod?: boolean } | undefined)?.refusesMethod) return;
     declared.add(route.method, route.url!);
   });
-  fastify.addHook('onRequest', (request, reply, done) => {
-    if (!request.is404) return done();
+  return (request, reply) => {
     const allowed = declared.allowedFor(request.url);
-    if (allowed.length === 0) return done();
+    if (allowed.length === 0) return false;
     const refusal = new MethodNotAllowedException(
       `${request.method} is not allowed on this path; it allows ${allowed.join(', ')}`,
     );
-    // Answered here: the hook chain stops, and the 404 handler never runs.
     sendError(request, reply.header('allow', allowed.join(', ')), refusal, bodyLimit);
-  });
+    return true;
+  };
 }
