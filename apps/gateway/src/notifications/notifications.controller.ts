@@ -1,23 +1,25 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
-import { DELIVERY_STATUSES, NotificationAdmin, type DeliveryStatus } from '@toolgate/notifications';
+import { DELIVERY_STATUSES, NotificationAdmin } from '@toolgate/notifications';
 import { ok } from '@toolgate/toolkit';
 import { z } from 'zod';
 import { tenantInScope } from '../admin/admin-scope.js';
 import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 
-/** A comma-separated list of delivery statuses (unambiguous, so the match is linear). */
+/** A comma-separated list of delivery statuses, as a pattern (unambiguous, so a match is linear). */
 const STATUS = `(?:${DELIVERY_STATUSES.join('|')})`;
-const STATUS_LIST = new RegExp(`^${STATUS}(?:,${STATUS})*$`);
+const STATUS_LIST = `^${STATUS}(?:,${STATUS})*$`;
 
 const deliveriesQuery = z.strictObject({
-  // A pattern rather than a parsed list, so that the document states the values a client may send.
+  // The document states the values as a pattern a client can check; parsed as a list, a wrong value
+  // is named with the ones allowed.
   status: z
     .string()
-    .max(64)
-    .regex(STATUS_LIST, `a comma-separated list of ${DELIVERY_STATUSES.join(', ')}`)
-    .transform((v) => v.split(',') as DeliveryStatus[])
+    .regex(/^[a-z,]{1,64}$/)
+    .meta({ pattern: STATUS_LIST })
+    .transform((v) => v.split(','))
+    .pipe(z.array(z.enum(DELIVERY_STATUSES)))
     .optional()
     .describe(`Comma-separated delivery statuses: ${DELIVERY_STATUSES.join(', ')}`),
   limit: z.coerce.number().int().min(1).max(500).default(100),

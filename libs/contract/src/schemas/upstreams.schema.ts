@@ -27,13 +27,11 @@ export const registerUpstreamBody = z.strictObject({
         .string()
         .regex(/^[A-Za-z0-9-]{1,100}$/, 'an HTTP header name')
         .describe('e.g. "authorization"'),
-      // The same rule the upstreams lib checks (UPSTREAM_SECRET_ENV_PATTERN), stated where clients read it.
+      // The rule the upstreams lib checks (UPSTREAM_SECRET_ENV_PATTERN), stated for clients; the lib
+      // answers a name outside it with a message that names the prefix.
       secretEnv: z
         .string()
-        .regex(
-          /^TOOLGATE_UPSTREAM_[A-Z0-9_]{1,100}$/,
-          'must name an environment variable TOOLGATE_UPSTREAM_<NAME> (upper-case letters, digits, _)',
-        )
+        .meta({ pattern: '^TOOLGATE_UPSTREAM_[A-Z0-9_]{1,100}$' })
         .describe(
           'The NAME of a gateway environment variable holding the value; must start with TOOLGATE_UPSTREAM_',
         ),
