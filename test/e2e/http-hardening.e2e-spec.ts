@@ -289,7 +289,10 @@ describe('the HTTP edges of the gateway', () => {
     expect(longParam.body.error).toContain('too long'); // in the gateway's language (en here)
     expectEnvelope(await gw.api('GET', '/v1/agents/%zz/tools', { key: agent }), 400, 'INVALID_INPUT');
     expectEnvelope(await gw.api('GET', '/v1/nothing-here', { key: agent }), 404, 'NOT_FOUND');
-    expectEnvelope(await gw.api('DELETE', '/healthz', { key: null }), 404, 'NOT_FOUND');
+    // A path that exists, with a method it does not declare: 405 and what it allows.
+    const wrongMethod = await gw.api('DELETE', '/healthz', { key: null });
+    expectEnvelope(wrongMethod, 405, 'INVALID_INPUT');
+    expect(wrongMethod.headers.get('allow')).toBe('GET, HEAD');
 
     const host = new URL(gw.url).host;
     const exchange = async (head: string, body = '') =>

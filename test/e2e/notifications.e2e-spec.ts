@@ -418,6 +418,21 @@ describe('approval notifications and decisions from Feishu', () => {
     expect(escalation.body.approval.status).toBe('pending');
   });
 
+  it('answers 404 NOT_FOUND for a tenant that does not exist, as the sibling admin routes do', async () => {
+    const routes = [
+      ['GET', '/v1/admin/tenants/nope/notifications'],
+      ['GET', '/v1/admin/tenants/nope/notifications/deliveries?status=dead'],
+      ['POST', '/v1/admin/tenants/nope/notifications/deliveries/d1/retry'],
+      ['GET', '/v1/admin/tenants/nope/upstreams'],
+      ['GET', '/v1/admin/tenants/nope/bindings'],
+    ] as const;
+    for (const [method, path] of routes) {
+      const res = await gw.api(method, path);
+      expect([path, res.status, res.body.code]).toEqual([path, 404, 'NOT_FOUND']);
+      expect(res.body.error).toContain('tenant nope');
+    }
+  });
+
   it('shows channels with secrets as variable names only, and no secret reaches an answer or the audit trail', async () => {
     const settings = await gw.api('GET', '/v1/admin/tenants/acme/notifications', { key: acmeAdmin });
     expect(settings.status).toBe(200);

@@ -2,7 +2,9 @@
  * The served OpenAPI document is one a client generator can use: every operation documents its
  * success envelope (with the `data` schema from libs/contract) and its error envelope, every `$ref`
  * resolves, and a client generated from it by openapi-typescript type-checks a call — and refuses a
- * field the server does not send.
+ * field the server does not send. Every operation has a stable id, a summary, a description and a
+ * described tag; Redocly's and Spectral's rulesets find nothing; and every path of the document
+ * answers a method it does not declare with 405 and `Allow`.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +13,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '@toolgate/testing';
+import { redoclyProblems, spectralProblems } from '../support/openapi-linters.js';
 
 type Json = Record<string, any>;
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
@@ -21,6 +24,68 @@ function operationsOf(document: Json): [string, Json][] {
     METHODS.filter((m) => item[m]).map((m) => [`${m.toUpperCase()} ${path}`, item[m]] as [string, Json]),
   );
 }
+
+/**
+ * The operation ids: part of the contract (generated clients name their methods after them), so a
+ * change here is a breaking change and needs v2 — adding an operation adds a line.
+ */
+const OPERATION_IDS: Record<string, string> = {
+  'GET /healthz': 'getLiveness',
+  'GET /readyz': 'getReadiness',
+  'GET /metrics': 'getMetrics',
+  'GET /v1/auth/providers': 'getSignInProviders',
+  'POST /v1/auth/logout': 'logout',
+  'GET /v1/me': 'getMe',
+  'GET /v1/agents': 'listAgentTypes',
+  'GET /v1/agents/{agentType}/tools': 'listAgentTools',
+  'POST /v1/agents/{agentType}/tools/{toolName}/invoke': 'invokeTool',
+  'GET /v1/calls/{callId}': 'getCall',
+  'POST /v1/agents/{agentType}/runs': 'startRun',
+  'GET /v1/runs': 'listRuns',
+  'GET /v1/runs/{runId}': 'getRun',
+  'GET /v1/runs/{runId}/events': 'streamRunEvents',
+  'POST /v1/runs/{runId}/cancel': 'cancelRun',
+  'GET /v1/sessions/{sessionId}/runs': 'getSessionRuns',
+  'GET /v1/approvals': 'listApprovals',
+  'GET /v1/approvals/{approvalId}': 'getApproval',
+  'POST /v1/approvals/{approvalId}/approve': 'approveApproval',
+  'POST /v1/approvals/{approvalId}/deny': 'denyApproval',
+  'GET /v1/admin/tools': 'listCatalogTools',
+  'GET /v1/admin/tenants': 'listTenants',
+  'POST /v1/admin/tenants': 'createTenant',
+  'GET /v1/admin/tenants/{tenantId}': 'getTenant',
+  'GET /v1/admin/tenants/{tenantId}/bindings': 'listBindings',
+  'PUT /v1/admin/tenants/{tenantId}/agents/{agentType}/bindings': 'replaceBindings',
+  'POST /v1/admin/tenants/{tenantId}/agents/{agentType}/bindings/preview': 'previewBindings',
+  'GET /v1/admin/tenants/{tenantId}/bindings/history': 'listBindingHistory',
+  'GET /v1/admin/tenants/{tenantId}/export': 'exportTenant',
+  'POST /v1/admin/tenants/{tenantId}/import': 'importTenant',
+  'POST /v1/admin/keys': 'createKey',
+  'GET /v1/admin/keys': 'listKeys',
+  'DELETE /v1/admin/keys/{keyId}': 'revokeKey',
+  'GET /v1/admin/stats': 'getStats',
+  'GET /v1/admin/tenants/{tenantId}/notifications': 'getNotificationSettings',
+  'GET /v1/admin/tenants/{tenantId}/notifications/deliveries': 'listNotificationDeliveries',
+  'POST /v1/admin/tenants/{tenantId}/notifications/deliveries/{deliveryId}/retry':
+    'retryNotificationDelivery',
+  'POST /v1/admin/tenants/{tenantId}/upstreams': 'registerUpstream',
+  'GET /v1/admin/tenants/{tenantId}/upstreams': 'listUpstreams',
+  'GET /v1/admin/tenants/{tenantId}/upstreams/{name}': 'getUpstream',
+  'DELETE /v1/admin/tenants/{tenantId}/upstreams/{name}': 'deleteUpstream',
+  'GET /v1/admin/tenants/{tenantId}/upstreams/{name}/tools': 'listUpstreamTools',
+  'POST /v1/admin/tenants/{tenantId}/upstreams/{name}/import': 'importUpstreamTools',
+  'POST /v1/admin/tenants/{tenantId}/upstreams/{name}/refresh': 'refreshUpstream',
+  'GET /v1/admin/tenants/{tenantId}/upstreams/{name}/tools/{tool}/diff': 'getUpstreamToolDiff',
+  'POST /v1/admin/tenants/{tenantId}/upstreams/{name}/tools/{tool}/review': 'reviewUpstreamTool',
+  'GET /v1/audit/events': 'listAuditEvents',
+  'GET /v1/audit/events/{id}': 'getAuditEvent',
+  'GET /v1/audit/calls/{callId}': 'getCallStory',
+  'GET /v1/audit/incomplete': 'listIncompleteCalls',
+  'GET /v1/audit/export': 'exportAuditEvents',
+  'GET /v1/audit/verify': 'verifyAuditChain',
+  'GET /v1/audit/checkpoints': 'listCheckpoints',
+  'POST /v1/audit/checkpoints': 'signCheckpoints',
+};
 
 /** The documentation's own routes: the UI and the document are not operations of the API. */
 const DOCUMENTATION_ROUTES = new Set(['GET /docs', 'GET /docs-json']);
@@ -163,5 +228,102 @@ describe('OpenAPI at /docs-json', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('gives every operation its stable camelCase operationId, each used once', () => {
+    const ids = operationsOf(document).map(([name, op]) => [name, op.operationId as string] as const);
+    expect(ids.filter(([, id]) => !/^[a-z][a-zA-Z0-9]*$/.test(id ?? ''))).toEqual([]);
+    expect(new Set(ids.map(([, id]) => id)).size).toBe(ids.length);
+    expect(Object.fromEntries(ids)).toEqual(OPERATION_IDS);
+  });
+
+  it('summarizes, describes and tags every operation, with every tag described', () => {
+    const tags = new Map((document.tags as Json[]).map((t) => [t.name as string, t.description as string]));
+    const lacking = operationsOf(document).flatMap(([name, op]) => [
+      ...(op.summary?.trim() ? [] : [`${name}: no summary`]),
+      ...(op.description?.trim() ? [] : [`${name}: no description`]),
+      ...((op.tags as string[] | undefined)?.length ? [] : [`${name}: no tag`]),
+      ...((op.tags as string[] | undefined) ?? [])
+        .filter((t) => !tags.get(t)?.trim())
+        .map((t) => `${name}: tag ${t} is not described`),
+    ]);
+    expect(lacking).toEqual([]);
+  });
+
+  it('passes Redocly (recommended) with no error and no warning', async () => {
+    expect(await redoclyProblems(document)).toEqual([]);
+  });
+
+  it('passes Spectral (spectral:oas) with no finding', async () => {
+    expect(await spectralProblems(document)).toEqual([]);
+  });
+
+  it('names its server and an opaque bearer key, and states the rules the server enforces', async () => {
+    expect(document.servers).toEqual([expect.objectContaining({ url: expect.any(String) })]);
+    expect(document.components.securitySchemes.bearer).toEqual(
+      expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    );
+    expect(document.components.securitySchemes.bearer).not.toHaveProperty('bearerFormat');
+    const body = (path: string, method: string) =>
+      document.paths[path][method].requestBody.content['application/json'].schema;
+
+    // A tenant-scoped role needs a tenantId: the document says so, and the server refuses without.
+    const createKey = body('/v1/admin/keys', 'post');
+    expect(createKey.anyOf).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          properties: { role: { enum: ['tenant_admin', 'approver', 'agent'] } },
+          required: ['tenantId'],
+        }),
+      ]),
+    );
+    const keyless = await gw.api('POST', '/v1/admin/keys', { body: { name: 'no tenant', role: 'agent' } });
+    expect([keyless.status, keyless.body.code]).toEqual([400, 'INVALID_INPUT']);
+
+    // An upstream's secret is named by a variable of the upstream family.
+    const secretEnv = body('/v1/admin/tenants/{tenantId}/upstreams', 'post').properties.auth.properties
+      .secretEnv;
+    expect(new RegExp(secretEnv.pattern).test('TOOLGATE_UPSTREAM_CRM_TOKEN')).toBe(true);
+    expect(new RegExp(secretEnv.pattern).test('DATABASE_URL')).toBe(false);
+
+    // The delivery statuses a filter may name.
+    const status = (
+      document.paths['/v1/admin/tenants/{tenantId}/notifications/deliveries'].get.parameters as Json[]
+    ).find((p) => p.name === 'status')!;
+    const statuses = new RegExp(status.schema.pattern);
+    expect(['dead', 'pending,sending,delivered,dead,skipped'].map((v) => statuses.test(v))).toEqual([
+      true,
+      true,
+    ]);
+    expect(['bogus', 'dead,', 'dead,bogus'].map((v) => statuses.test(v))).toEqual([false, false, false]);
+    const deliveries = '/v1/admin/tenants/acme/notifications/deliveries';
+    expect((await gw.api('GET', `${deliveries}?status=dead,pending`)).status).toBe(200);
+    expect((await gw.api('GET', `${deliveries}?status=dead,bogus`)).status).toBe(400);
+  });
+
+  it('answers every path of the document 405 with Allow for a method the path does not declare', async () => {
+    const wrong = await Promise.all(
+      Object.entries(document.paths as Json).map(async ([path, item]) => {
+        const declared = METHODS.filter((m) => item[m]).map((m) => m.toUpperCase());
+        const allowed = declared.includes('GET') ? [...declared, 'HEAD'] : declared;
+        const method = ['PATCH', 'PUT', 'DELETE', 'POST', 'GET'].find((m) => !declared.includes(m))!;
+        const url = path.replace(/\{\w+\}/g, 'acme');
+        const res = await gw.api(method, url, { body: method === 'GET' ? undefined : {} });
+        const allow = (res.headers.get('allow') ?? '').split(/,\s*/).filter(Boolean).sort();
+        const ok =
+          res.status === 405 && res.body.code === 'INVALID_INPUT' && allow.join() === allowed.sort().join();
+        return ok ? [] : [`${method} ${path}: ${res.status} ${res.body.code} Allow: ${allow.join(', ')}`];
+      }),
+    );
+    expect(wrong.flat()).toEqual([]);
+    // A path no route has stays 404, whatever the method; the MCP endpoint allows POST only.
+    const unknown = await gw.api('PATCH', '/v1/no-such-thing');
+    expect([unknown.status, unknown.body.code, unknown.headers.get('allow')]).toEqual([
+      404,
+      'NOT_FOUND',
+      null,
+    ]);
+    const mcp = await gw.api('PUT', '/mcp/ops_assistant', { body: {} });
+    expect([mcp.status, mcp.headers.get('allow')]).toEqual([405, 'POST']);
   });
 });

@@ -10,7 +10,7 @@ import { ModelsModule } from '@toolgate/models';
 import { NOTIFICATIONS_MIGRATIONS, NotificationsModule } from '@toolgate/notifications';
 import { QUOTAS_MIGRATIONS, QuotasModule } from '@toolgate/quotas';
 import { RUNS_MIGRATIONS, RunsModule } from '@toolgate/runs';
-import { BindingResolver, TENANCY_MIGRATIONS, TenancyModule } from '@toolgate/tenancy';
+import { BindingResolver, TENANCY_MIGRATIONS, TenancyModule, TenantRepository } from '@toolgate/tenancy';
 import { DemoBackendsModule, ToolPacksModule } from '@toolgate/tool-packs';
 import { UPSTREAMS_MIGRATIONS, UpstreamsModule } from '@toolgate/upstreams';
 import { ToolkitModule } from '@toolgate/toolkit';
@@ -96,13 +96,15 @@ export class AppModule {
         RunsModule.forRoot(settings.runs),
         McpTasksModule.forRoot({ approvalExpiryMs: settings.approvals.expiryMs }),
         NotificationsModule.forRoot(settings.notifications, {
-          // A tenant's `notifications:` section, from its row as cached with its bindings.
-          useFactory: (bindings: BindingResolver) => ({
+          // A tenant's `notifications:` section, from its row as cached with its bindings; whether
+          // it exists, from the database, as the sibling admin routes ask.
+          useFactory: (bindings: BindingResolver, tenants: TenantRepository) => ({
             notificationsOf: async (tenantId: string) =>
               ((await bindings.tenant(tenantId))?.settings as { notifications?: unknown } | undefined)
                 ?.notifications,
+            tenantExists: async (tenantId: string) => (await tenants.findTenant(tenantId)) !== null,
           }),
-          inject: [BindingResolver],
+          inject: [BindingResolver, TenantRepository],
         }),
         // Every pack of libs/tool-packs: a new pack is one line in its TOOL_PACKS, not here.
         ToolPacksModule,

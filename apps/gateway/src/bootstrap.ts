@@ -8,6 +8,7 @@ import { registerMcpRoute } from './mcp/mcp.route.js';
 import { registerConsole } from './console/console-static.js';
 import { clientErrorHandler, frameworkErrorHandler, refuseConnect } from './http/framework-errors.js';
 import { useStrictJsonParser } from './http/json-body-parser.js';
+import { methodNotAllowed } from './http/method-not-allowed.js';
 import { requestIdOf } from './http/request-id.js';
 import { DEFAULT_LOCALE_PROPERTY } from './http/request-locale.js';
 import { useResponseHeaders } from './http/security-headers.js';
@@ -57,7 +58,8 @@ export async function createGateway(
   if (!options.quiet) app.useLogger(new QuietBootLogger(app.get(Logger)));
   const fastify = app.getHttpAdapter().getInstance();
   fastify.decorateRequest(DEFAULT_LOCALE_PROPERTY, settings.locale);
-  useResponseHeaders(fastify);
+  // Before any route is registered: it learns every route's methods as they are added.
+  useResponseHeaders(fastify, methodNotAllowed(fastify, bodyLimit));
   refuseConnect(fastify.server, settings.locale, bodyLimit);
   // Only JSON bodies are accepted: anything else answers 415 instead of reaching a handler as text.
   fastify.removeContentTypeParser(['text/plain']);
@@ -68,7 +70,7 @@ export async function createGateway(
   registerMcpRoute(app, bodyLimit, settings.mcp.allowedOrigins);
   await registerConsole(app, settings.server.consoleDir);
   // Built on the first request for /docs, not at every boot.
-  serveOpenApi(app);
+  serveOpenApi(app, { publicUrl: settings.server.publicUrl });
   app.enableShutdownHooks();
   return app;
 }

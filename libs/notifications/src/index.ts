@@ -14,6 +14,7 @@ export { NotificationsModule } from './notifications.module.js';
 export { NotificationsScheduler } from './dispatch/notifications.scheduler.js';
 export { DEFAULT_NOTIFICATIONS_OPTIONS } from './notifications.options.js';
 export type { NotificationSettingsSource, NotificationsOptions } from './notifications.options.js';
+export { DELIVERY_STATUSES } from './outbox/notification-delivery.entity.js';
 export type { DeliveryStatus } from './outbox/notification-delivery.entity.js';
 export { notificationSettingsSchema } from './config/notification-settings.schema.js';
 export type { NotificationSettings } from './config/notification-settings.schema.js';

@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode, ToolgateError } from '@toolgate/toolkit';
 import type { NotificationSettings } from './config/notification-settings.schema.js';
 import { TenantNotifications } from './config/tenant-notifications.js';
+import { NOTIFICATION_SETTINGS_SOURCE, type NotificationSettingsSource } from './notifications.options.js';
 import { DeliveryRepository } from './outbox/delivery.repository.js';
 import type { DeliveryStatus } from './outbox/notification-delivery.entity.js';
 
@@ -42,20 +43,26 @@ export function notificationSettingsView(s: NotificationSettings | null) {
   };
 }
 
-/** The console's notifications page: settings, the delivery log, dead letters and their retry. */
+/**
+ * The console's notifications page: settings, the delivery log, dead letters and their retry. A
+ * tenant that does not exist is NOT_FOUND, as on the other admin routes of a tenant.
+ */
 @Injectable()
 export class NotificationAdmin {
   constructor(
     private readonly settings: TenantNotifications,
     private readonly deliveries: DeliveryRepository,
+    @Inject(NOTIFICATION_SETTINGS_SOURCE) private readonly source: NotificationSettingsSource,
   ) {}
 
   async settingsOf(tenantId: string) {
+    await this.requireTenant(tenantId);
     return notificationSettingsView(await this.settings.of(tenantId));
   }
 
   /** Deliveries newest first, each with its attempts. */
   async deliveriesOf(tenantId: string, statuses: readonly DeliveryStatus[] | undefined, limit: number) {
+    await this.requireTenant(tenantId);
     const rows = await this.deliveries.list(tenantId, statuses, limit);
     const attempts = await this.deliveries.attemptsOf(
       tenantId,
@@ -89,8 +96,14 @@ export class NotificationAdmin {
 
   /** Puts a dead letter back in line; NOT_FOUND unless it is one of the tenant's dead letters. */
   async retry(tenantId: string, deliveryId: string): Promise<void> {
+    await this.requireTenant(tenantId);
     if (!(await this.deliveries.retry(tenantId, deliveryId, new Date())))
       throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `dead letter ${deliveryId}` } });
+  }
+
+  private async requireTenant(tenantId: string): Promise<void> {
+    if (!(await this.source.tenantExists(tenantId)))
+      throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `tenant ${tenantId}` } });
   }
 }
 export type NotificationSettingsView = ReturnType<typeof notificationSettingsView>;

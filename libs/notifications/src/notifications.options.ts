@@ -32,5 +32,7 @@ export const NOTIFICATIONS_OPTIONS = Symbol('NOTIFICATIONS_OPTIONS');
 export interface NotificationSettingsSource {
   /** The raw section, or undefined when the tenant has none or does not exist. */
   notificationsOf(tenantId: string): Promise<unknown>;
+  /** Whether the tenant exists (the admin routes answer NOT_FOUND for one that does not). */
+  tenantExists(tenantId: string): Promise<boolean>;
 }
 export const NOTIFICATION_SETTINGS_SOURCE = Symbol('NOTIFICATION_SETTINGS_SOURCE');

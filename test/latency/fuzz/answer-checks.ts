@@ -187,6 +187,12 @@ function errorProblems(asked: AskedFor, answer: WireAnswer, type: string): strin
   const problems: string[] = [];
   if (!type.startsWith('application/json'))
     problems.push(`an error answered as ${JSON.stringify(type)}, not JSON`);
+  // RFC 9110: a 405 lists the methods the path allows, and the refused one is not among them.
+  if (answer.status === 405) {
+    const allow = (answer.headers.allow ?? '').split(/,\s*/).filter(Boolean);
+    if (allow.length === 0) problems.push('a 405 without Allow');
+    else if (allow.includes(asked.method)) problems.push(`a 405 whose Allow lists ${asked.method}`);
+  }
   if (asked.method === 'HEAD') return problems;
   const parsed = parseJson(answer.body);
   if (!parsed.ok) return [...problems, 'the error body is not JSON'];

@@ -16,21 +16,34 @@ export class KeysController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Create an API key; the answer holds the secret, shown this once' })
+  @ApiOperation({
+    operationId: 'createKey',
+    summary: 'Create an API key',
+    description:
+      'The answer holds the secret (`key`), shown this once. `tenantId` is needed for tenant_admin, approver and agent keys (a tenant admin’s key is for its own tenant when it leaves it out); a platform_admin key has none. Tenant admins may not create platform keys.',
+  })
   @ApiEnvelope(createdKeySchema, { status: 201, errors: ['NOT_FOUND'] })
   async create(@CurrentPrincipal() actor: Principal, @Body({ schema: createKeyBody }) body: CreateKeyBody) {
     return ok(await this.keys.create(actor, body));
   }
 
   @Get()
-  @ApiOperation({ summary: 'List keys (never the secret)' })
+  @ApiOperation({
+    operationId: 'listKeys',
+    summary: 'List API keys',
+    description: 'Every key the caller may see (a tenant admin: its tenant’s), never the secret.',
+  })
   @ApiEnvelope([apiKeyViewSchema])
   async list(@CurrentPrincipal() actor: Principal) {
     return ok(await this.keys.list(actor));
   }
 
   @Delete(':keyId')
-  @ApiOperation({ summary: 'Revoke a key' })
+  @ApiOperation({
+    operationId: 'revokeKey',
+    summary: 'Revoke an API key',
+    description: 'The key stops working on every gateway; answers the key’s view with `revokedAt`.',
+  })
   @ApiEnvelope(apiKeyViewSchema, { errors: ['NOT_FOUND'] })
   async revoke(@CurrentPrincipal() actor: Principal, @Param('keyId') keyId: string) {
     return ok(await this.keys.revoke(actor, keyId));

@@ -17,8 +17,10 @@ export class StatsController {
 
   @Get()
   @ApiOperation({
-    summary:
-      'Calls, error rate and p95 latency per tenant, tool and time bucket (default: the last 6 h in 5-minute buckets)',
+    operationId: 'getStats',
+    summary: 'Calls, errors and latency over time',
+    description:
+      'Calls, error rate and p95 latency per tenant, tool and time bucket (default: the last 6 h in 5-minute buckets), pending approvals, incomplete calls, and runs by agent type with the tokens of the current UTC day. A tenant admin or auditor sees its own tenant only.',
   })
   @ApiEnvelope(statsSchema)
   async get(@CurrentPrincipal() p: Principal, @Query({ schema: statsQuery }) q: StatsQuery) {

@@ -40,13 +40,23 @@ export class TenantsController {
   ) {}
 
   @Get('tools')
-  @ApiOperation({ summary: 'The tool catalog: contracts, implementations, risk, schemas, who binds them' })
+  @ApiOperation({
+    operationId: 'listCatalogTools',
+    summary: 'The tool catalog',
+    description:
+      'Every tool contract with its implementations, risk, input and output schemas, and the tenants and agent types that bind it (a tenant admin: its own tenant’s tools and bindings).',
+  })
   @ApiEnvelope([catalogToolSchema])
   async tools(@CurrentPrincipal() actor: Principal) {
     return ok(await this.catalog.list(adminScope(actor)));
   }
 
   @Get('tenants')
+  @ApiOperation({
+    operationId: 'listTenants',
+    summary: 'The tenants',
+    description: 'Every tenant for a platform admin; a tenant admin’s own tenant.',
+  })
   @ApiEnvelope([tenantViewSchema])
   async list(@CurrentPrincipal() actor: Principal) {
     return ok(await this.tenants.list(adminScope(actor)));
@@ -54,7 +64,11 @@ export class TenantsController {
 
   @Post('tenants')
   @HttpCode(201)
-  @ApiOperation({ summary: 'Create a tenant (platform admins)' })
+  @ApiOperation({
+    operationId: 'createTenant',
+    summary: 'Create a tenant',
+    description: 'Platform admins only. Answers the tenant with its agent types; a taken id is 409.',
+  })
   @ApiEnvelope(tenantDetailSchema, { status: 201, errors: ['ALREADY_EXISTS'] })
   async create(
     @CurrentPrincipal() actor: Principal,
@@ -65,13 +79,24 @@ export class TenantsController {
   }
 
   @Get('tenants/:tenantId')
+  @ApiOperation({
+    operationId: 'getTenant',
+    summary: 'One tenant with its agent types',
+    description:
+      'The tenant and its agent types with their bindings. Another tenant’s id is 404 for a tenant admin.',
+  })
   @ApiEnvelope(tenantDetailSchema, { errors: ['NOT_FOUND'] })
   async get(@CurrentPrincipal() actor: Principal, @Param('tenantId') tenantId: string) {
     return ok(await this.tenants.get(tenantInScope(actor, tenantId)));
   }
 
   @Get('tenants/:tenantId/bindings')
-  @ApiOperation({ summary: 'Bindings per agent type, each with its version' })
+  @ApiOperation({
+    operationId: 'listBindings',
+    summary: 'Bindings per agent type',
+    description:
+      'Per agent type: its description, version, bound tools and run settings (model, instructions, limits, sub-agents).',
+  })
   @ApiEnvelope([bindingViewSchema], { errors: ['NOT_FOUND'] })
   async bindingsOf(@CurrentPrincipal() actor: Principal, @Param('tenantId') tenantId: string) {
     return ok(await this.bindings.list(tenantInScope(actor, tenantId)));
@@ -79,8 +104,10 @@ export class TenantsController {
 
   @Put('tenants/:tenantId/agents/:agentType/bindings')
   @ApiOperation({
-    summary:
-      'Replace one agent type’s bindings (409 VERSION_CONFLICT when stale, 400 when looser than declared)',
+    operationId: 'replaceBindings',
+    summary: 'Replace one agent type’s bindings',
+    description:
+      'Saves a new version of the agent type’s tools (and, when given, its description and run settings). A stale `version` is 409 VERSION_CONFLICT; a binding looser than the tool declares (e.g. less approval) is 400.',
   })
   @ApiEnvelope(bindingViewSchema, { errors: ['NOT_FOUND', 'VERSION_CONFLICT'] })
   async replace(
@@ -94,7 +121,12 @@ export class TenantsController {
 
   @Post('tenants/:tenantId/agents/:agentType/bindings/preview')
   @HttpCode(200)
-  @ApiOperation({ summary: 'The effective tool set and the diff a change would give, without saving' })
+  @ApiOperation({
+    operationId: 'previewBindings',
+    summary: 'Preview a bindings change',
+    description:
+      'The effective tool set, the problems and the diff a change would give, without saving anything.',
+  })
   @ApiEnvelope(bindingPreviewSchema, { errors: ['NOT_FOUND'] })
   async preview(
     @CurrentPrincipal() actor: Principal,
@@ -106,7 +138,11 @@ export class TenantsController {
   }
 
   @Get('tenants/:tenantId/bindings/history')
-  @ApiOperation({ summary: 'Saved versions: who, when, and the diff' })
+  @ApiOperation({
+    operationId: 'listBindingHistory',
+    summary: 'Saved versions of the bindings',
+    description: 'Newest first, optionally for one `agentType`: who changed what, when, and the diff.',
+  })
   @ApiEnvelope([bindingHistoryEntrySchema], { errors: ['NOT_FOUND'] })
   async history(
     @CurrentPrincipal() actor: Principal,
@@ -118,7 +154,12 @@ export class TenantsController {
 
   @Get('tenants/:tenantId/export')
   @Header('content-type', 'application/yaml; charset=utf-8')
-  @ApiOperation({ summary: 'The tenant as a config/tenants YAML file' })
+  @ApiOperation({
+    operationId: 'exportTenant',
+    summary: 'Export the tenant as YAML',
+    description:
+      'The tenant as a config/tenants file (secrets as their placeholders); importing it again changes nothing.',
+  })
   @ApiEnvelope(null, { text: ['application/yaml'], errors: ['NOT_FOUND'] })
   async export(@CurrentPrincipal() actor: Principal, @Param('tenantId') tenantId: string): Promise<string> {
     return this.tenants.exportYaml(tenantInScope(actor, tenantId));
@@ -127,8 +168,10 @@ export class TenantsController {
   @Post('tenants/:tenantId/import')
   @HttpCode(200)
   @ApiOperation({
-    summary:
-      'Apply a tenant file; changed agent types become new versions (exporting then importing changes nothing)',
+    operationId: 'importTenant',
+    summary: 'Import a tenant file',
+    description:
+      'Applies a tenant file; changed agent types become new versions. Placeholders resolve only to the tenant’s own variables; a tenant admin may not change connectors (403 with `details.refused`). Each change is audited.',
   })
   @ApiEnvelope(importResultSchema, { errors: ['NOT_FOUND', 'VERSION_CONFLICT'] })
   async import(

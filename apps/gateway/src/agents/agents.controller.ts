@@ -25,7 +25,12 @@ export class AgentsController {
   ) {}
 
   @Get()
-  @ApiOperation({ summary: "The caller's agent types" })
+  @ApiOperation({
+    operationId: 'listAgentTypes',
+    summary: "The caller's agent types",
+    description:
+      'Each agent type the key may use: its description, version, how many tools are bound, and the model its runs think with (`offline: true` is the built-in demo planner, which uses no language model).',
+  })
   @ApiEnvelope([agentTypeSummarySchema])
   async list(@CurrentPrincipal() principal: Principal) {
     return ok(
@@ -37,7 +42,12 @@ export class AgentsController {
   }
 
   @Get(':agentType/tools')
-  @ApiOperation({ summary: 'The tools bound to an agent type, as jsonschema, openai, anthropic or mcp' })
+  @ApiOperation({
+    operationId: 'listAgentTools',
+    summary: 'The tools bound to an agent type',
+    description:
+      'The bound tools in the format an agent framework reads: `jsonschema` (with risk and time limit), `openai`, `anthropic` or `mcp`. Deferred tools only with `include=deferred`. Another tenant’s agent type, or one the key may not use, is 404.',
+  })
   @ApiEnvelope([toolListItemSchema], { errors: ['NOT_FOUND'] })
   async tools(
     @CurrentPrincipal() principal: Principal,

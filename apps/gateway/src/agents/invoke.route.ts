@@ -195,15 +195,31 @@ export function documentInvokeRoute(document: OpenAPIObject): void {
   delete errors['202'];
   document.paths['/v1/agents/{agentType}/tools/{toolName}/invoke'] = {
     post: {
+      operationId: 'invokeTool',
       tags: ['agents'],
-      summary:
-        'Invoke a bound tool under governance; answers the envelope (SSE with Accept: text/event-stream)',
+      summary: 'Invoke a bound tool',
+      description:
+        'Runs the tool under governance (input validation, time limit, approval, idempotency, quotas, audit) and answers its envelope; the header `X-Call-Id` names the call. A tool’s outcome is 200 whatever it is (clients retry 5xx, and a retried side effect is a second one); a call parked on approval is 202. With `Accept: text/event-stream` the call streams `label` and `partial` events and one `result`.',
       security: [{ bearer: [] }],
       parameters: [
         { name: 'agentType', in: 'path', required: true, schema: { type: 'string' } },
         { name: 'toolName', in: 'path', required: true, schema: { type: 'string' } },
-        { name: 'view', in: 'query', required: false, schema: { type: 'string', enum: ['full', 'model'] } },
-        { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string' } },
+        {
+          name: 'view',
+          in: 'query',
+          required: false,
+          description:
+            '`model`: what a model would see (the tool’s toModelOutput projection) instead of the full output',
+          schema: { type: 'string', enum: ['full', 'model'] },
+        },
+        {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description:
+            'The same key with the same input from the same API key answers the first result again without running the tool; with other input, 409',
+          schema: { type: 'string' },
+        },
       ],
       requestBody: {
         required: true,

@@ -25,13 +25,24 @@ export class ApprovalsController {
   constructor(private readonly approvals: ApprovalService) {}
 
   @Get()
-  @ApiOperation({ summary: "Approvals of the caller's tenant, newest first" })
+  @ApiOperation({
+    operationId: 'listApprovals',
+    summary: "Approvals of the caller's tenant, newest first",
+    description:
+      'Filtered by `status` (pending, approved, denied, expired). Inputs and prompts are shown redacted, as the audit trail stores them.',
+  })
   @ApiEnvelope([approvalViewSchema])
   async list(@CurrentPrincipal() p: Principal, @Query({ schema: approvalListQuery }) q: ApprovalListQuery) {
     return ok(await this.approvals.list(p, q.status, q.limit));
   }
 
   @Get(':approvalId')
+  @ApiOperation({
+    operationId: 'getApproval',
+    summary: 'One approval',
+    description:
+      'The approval with the call it holds (redacted input and prompt), the decisions so far and when it expires. Another tenant’s approval is 404.',
+  })
   @ApiEnvelope(approvalViewSchema, { errors: ['NOT_FOUND'] })
   async get(@CurrentPrincipal() p: Principal, @Param('approvalId') id: string) {
     return ok(await this.approvals.get(p, id));
@@ -40,7 +51,10 @@ export class ApprovalsController {
   @Post(':approvalId/approve')
   @HttpCode(200)
   @ApiOperation({
-    summary: 'Approve; once enough approvers agree the call runs (exactly once) and its outcome is answered',
+    operationId: 'approveApproval',
+    summary: 'Approve a parked call',
+    description:
+      'Once enough approvers agree, the call runs (exactly once) and its outcome is answered with the approval. The requester of the call, the owner of the requesting key, and a person deciding twice are refused.',
   })
   @ApiEnvelope(decisionResultSchema, { errors: ['NOT_FOUND', 'APPROVAL_EXPIRED', 'APPROVAL_DENIED'] })
   async approve(
@@ -53,7 +67,12 @@ export class ApprovalsController {
 
   @Post(':approvalId/deny')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Deny with a comment; the tool never runs' })
+  @ApiOperation({
+    operationId: 'denyApproval',
+    summary: 'Deny a parked call',
+    description:
+      'Denies with a comment (more than whitespace); the tool never runs and the call reads `denied`.',
+  })
   @ApiEnvelope(decisionResultSchema, { errors: ['NOT_FOUND', 'APPROVAL_EXPIRED', 'APPROVAL_DENIED'] })
   async deny(
     @CurrentPrincipal() p: Principal,
@@ -73,8 +92,10 @@ export class CallsController {
 
   @Get(':callId')
   @ApiOperation({
-    summary:
-      'A call of the caller’s tenant: pending_approval | running | succeeded | failed | denied | expired | interrupted. The full result goes to the key that made the call and to admins; other readers get it redacted.',
+    operationId: 'getCall',
+    summary: 'The state of a call, and its result once it has one',
+    description:
+      'A call of the caller’s tenant: pending_approval, running, succeeded, failed, denied, expired or interrupted. The full result goes to the key that made the call and to admins; other readers get it redacted (`redacted: true`).',
   })
   @ApiEnvelope(callReadSchema, { errors: ['NOT_FOUND'] })
   async get(@CurrentPrincipal() p: Principal, @Param('callId') callId: string) {

@@ -38,7 +38,10 @@ export class AuditController {
 
   @Get('events')
   @ApiOperation({
-    summary: 'Events, newest first, filtered, with a keyset cursor that stays stable while rows are added',
+    operationId: 'listAuditEvents',
+    summary: 'Audit events, newest first',
+    description:
+      'Filtered by tenant, tool, risk level, actor, status, code and time, with a keyset cursor that stays stable while rows are added. Inputs are redacted; a tenant’s auditor sees its tenant only.',
   })
   @ApiEnvelope(auditPageSchema)
   async events(
@@ -49,21 +52,35 @@ export class AuditController {
   }
 
   @Get('events/:id')
-  @ApiOperation({ summary: 'One event' })
+  @ApiOperation({
+    operationId: 'getAuditEvent',
+    summary: 'One audit event',
+    description: 'The event with its chain links (`prevHash`, `hash`). Another tenant’s event is 404.',
+  })
   @ApiEnvelope(auditEventViewSchema, { errors: ['NOT_FOUND'] })
   async event(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
     return ok(await this.audit.event(id, p.tenantId));
   }
 
   @Get('calls/:callId')
-  @ApiOperation({ summary: "A call's whole story: started → approval → finished / late completion" })
+  @ApiOperation({
+    operationId: 'getCallStory',
+    summary: 'The whole story of a call',
+    description:
+      'Every event of one call in order: started, approval requested and decided, finished or late completion; `complete` says whether it has its closing event.',
+  })
   @ApiEnvelope(callStorySchema, { errors: ['NOT_FOUND'] })
   async call(@CurrentPrincipal() p: Principal, @Param('callId') callId: string) {
     return ok(await this.audit.call(callId, p.tenantId));
   }
 
   @Get('incomplete')
-  @ApiOperation({ summary: 'Calls with a started event and no closing event yet' })
+  @ApiOperation({
+    operationId: 'listIncompleteCalls',
+    summary: 'Calls that started and have not finished',
+    description:
+      'Calls with a `started` event and no closing event yet, with the gateway instance that ran them.',
+  })
   @ApiEnvelope([incompleteCallSchema])
   async incomplete(@CurrentPrincipal() p: Principal) {
     return ok(await this.audit.incomplete(p.tenantId));
@@ -71,7 +88,10 @@ export class AuditController {
 
   @Get('export')
   @ApiOperation({
-    summary: 'The filtered events as CSV (UTF-8 with BOM, opens in Excel) or JSON Lines, streamed',
+    operationId: 'exportAuditEvents',
+    summary: 'Export audit events',
+    description:
+      'The events of the same filters as a file, streamed: CSV (UTF-8 with BOM, opens in Excel; cells holding separators, quotes or line breaks are quoted) or JSON Lines. Another tenant’s trail is 403.',
   })
   @ApiEnvelope(null, { text: ['text/csv', 'application/x-ndjson'] })
   async export(
@@ -99,7 +119,10 @@ export class AuditController {
 
   @Get('verify')
   @ApiOperation({
-    summary: 'Recompute the chain against the signed checkpoints; names the first broken event',
+    operationId: 'verifyAuditChain',
+    summary: 'Verify the audit chain',
+    description:
+      'Recomputes each tenant’s chain against its signed checkpoints over one consistent view and names the first broken event, if any.',
   })
   @ApiEnvelope(verificationSchema)
   async verify(
@@ -110,7 +133,12 @@ export class AuditController {
   }
 
   @Get('checkpoints')
-  @ApiOperation({ summary: 'Signed checkpoints and the public key, for an outside anchor' })
+  @ApiOperation({
+    operationId: 'listCheckpoints',
+    summary: 'Signed checkpoints and the public key',
+    description:
+      'The signed chain heads and the key to check them with, to anchor the trail outside the gateway.',
+  })
   @ApiEnvelope(checkpointExportSchema)
   async checkpoints(
     @CurrentPrincipal() p: Principal,
@@ -121,7 +149,12 @@ export class AuditController {
 
   @Post('checkpoints')
   @HttpCode(201)
-  @ApiOperation({ summary: 'Sign a checkpoint now (for the tenant given, or every tenant whose chain grew)' })
+  @ApiOperation({
+    operationId: 'signCheckpoints',
+    summary: 'Sign checkpoints now',
+    description:
+      'Signs the chain head of the tenant given, or of every tenant whose chain grew. A chain that does not verify is not signed (409 AUDIT_CHAIN_BROKEN).',
+  })
   @ApiEnvelope([checkpointSchema], { status: 201, errors: ['AUDIT_CHAIN_BROKEN'] })
   async checkpointNow(
     @CurrentPrincipal() p: Principal,

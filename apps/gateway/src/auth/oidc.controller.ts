@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiExcludeEndpoint, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import {
   LOGIN_STATE_COOKIE,
   OidcSignInService,
@@ -38,7 +38,13 @@ export class OidcController {
 
   @Public()
   @Get('providers')
-  @ApiOperation({ summary: 'How people sign in to the console: the identity provider, if one is configured' })
+  @ApiOperation({
+    operationId: 'getSignInProviders',
+    summary: 'How people sign in to the console',
+    description:
+      'The configured OpenID provider’s display name and the login URL the browser goes to, or null when people cannot sign in. No key needed.',
+    security: [],
+  })
   @ApiEnvelope(signInProvidersSchema, { public: true })
   providers() {
     const displayName = this.oidc.displayName;
@@ -71,7 +77,12 @@ export class OidcController {
 
   @Post('logout')
   @HttpCode(200)
-  @ApiOperation({ summary: 'End the browser session (a signed-in person; needs X-CSRF-Token)' })
+  @ApiSecurity('session')
+  @ApiOperation({
+    operationId: 'logout',
+    summary: 'End the browser session',
+    description: 'A signed-in person (with `X-CSRF-Token`) ends the session; the cookie is cleared.',
+  })
   @ApiEnvelope(signedOutSchema)
   async logout(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     await this.sessions.end(sessionIdOf(request.headers.cookie));

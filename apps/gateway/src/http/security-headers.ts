@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { REQUEST_ID_HEADER } from './request-id.js';
 
 /**
@@ -24,14 +24,22 @@ export function setSecurityHeaders(res: ServerResponse): void {
  * Sets SECURITY_HEADERS and X-Request-Id (CONTRACT.md: every answer names its request, successes
  * too) on every response, before routing, errors and 404s included. On the raw response, so that
  * answers written to it directly (server-sent events, streamed exports) carry them as well; error
- * answers set the same request id again. One hook for both: every hook is a step of Fastify's hook
- * runner on every request.
+ * answers set the same request id again. One hook for both, and for `onNoRoute`: every hook is a
+ * step of Fastify's hook runner on every request (ADR 022).
+ *
+ * `onNoRoute` may answer a request the router found no route for (`request.is404`) before the 404
+ * handler runs and before its body is read; it returns true when it answered.
  */
-export function useResponseHeaders(fastify: FastifyInstance): void {
+export function useResponseHeaders(
+  fastify: FastifyInstance,
+  onNoRoute?: (request: FastifyRequest, reply: FastifyReply) => boolean,
+): void {
   fastify.addHook('onRequest', (request, reply, done) => {
     const res = reply.raw;
     setSecurityHeaders(res);
     res.setHeader(REQUEST_ID_HEADER, request.id);
+    // Answered: the hook chain stops here (Fastify: reply, and do not call done).
+    if (onNoRoute && request.is404 && onNoRoute(request, reply)) return;
     done();
   });
 }

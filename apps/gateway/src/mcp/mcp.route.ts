@@ -26,6 +26,7 @@ import { inInboundSpan } from '../telemetry/inbound-span.js';
 import { ErrorCode, mcpMessage, type ErrorEnvelope } from '@toolgate/toolkit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { answerForError } from '../http/error-envelope.js';
+import { REFUSES_METHOD } from '../http/method-not-allowed.js';
 import { localeOf } from '../http/request-locale.js';
 
 export const MCP_PATH = '/mcp/:agentType';
@@ -147,8 +148,9 @@ export function registerMcpRoute(
       new McpHttpError(405, RpcErrorCode.ConnectionClosed, message, answer.envelope),
     );
   };
-  fastify.get(MCP_PATH, { onRequest }, notAllowed);
-  fastify.delete(MCP_PATH, { onRequest }, notAllowed);
+  // Refusals, not methods of the path: Allow (here and for any other method) says POST only.
+  fastify.get(MCP_PATH, { onRequest, config: REFUSES_METHOD }, notAllowed);
+  fastify.delete(MCP_PATH, { onRequest, config: REFUSES_METHOD }, notAllowed);
 }
 
 /**

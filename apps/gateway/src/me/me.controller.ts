@@ -17,7 +17,10 @@ export class MeController {
   // A session's CSRF token must not sit in a shared or browser cache.
   @Header('cache-control', 'no-store')
   @ApiOperation({
-    summary: 'The principal behind the key or session: id, name, role, tenant, agent types (and CSRF token)',
+    operationId: 'getMe',
+    summary: 'Who is calling',
+    description:
+      'The principal behind the key or the console session: id, type, name, role, tenant and agent types; a browser session also gets the CSRF token its changes must send.',
   })
   @ApiEnvelope(principalViewSchema)
   me(@CurrentPrincipal() p: Principal, @CurrentCsrfToken() csrfToken: string | undefined) {

@@ -1,19 +1,27 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
-import { NotificationAdmin } from '@toolgate/notifications';
+import { DELIVERY_STATUSES, NotificationAdmin } from '@toolgate/notifications';
 import { ok } from '@toolgate/toolkit';
 import { z } from 'zod';
 import { tenantInScope } from '../admin/admin-scope.js';
 import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 
+/** A comma-separated list of delivery statuses, as a pattern (unambiguous, so a match is linear). */
+const STATUS = `(?:${DELIVERY_STATUSES.join('|')})`;
+const STATUS_LIST = `^${STATUS}(?:,${STATUS})*$`;
+
 const deliveriesQuery = z.strictObject({
+  // The document states the values as a pattern a client can check; parsed as a list, a wrong value
+  // is named with the ones allowed.
   status: z
     .string()
     .regex(/^[a-z,]{1,64}$/)
+    .meta({ pattern: STATUS_LIST })
     .transform((v) => v.split(','))
-    .pipe(z.array(z.enum(['pending', 'sending', 'delivered', 'dead', 'skipped'])))
-    .optional(),
+    .pipe(z.array(z.enum(DELIVERY_STATUSES)))
+    .optional()
+    .describe(`Comma-separated delivery statuses: ${DELIVERY_STATUSES.join(', ')}`),
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 type DeliveriesQuery = z.infer<typeof deliveriesQuery>;
@@ -30,7 +38,12 @@ export class NotificationsController {
   constructor(private readonly notifications: NotificationAdmin) {}
 
   @Get()
-  @ApiOperation({ summary: "The tenant's notification channels, routes, reminders and Feishu deciders" })
+  @ApiOperation({
+    operationId: 'getNotificationSettings',
+    summary: "The tenant's approval notifications",
+    description:
+      'Its channels, routes, reminders, escalation and Feishu deciders as its tenant file sets them; secrets only as the names of their variables and whether they are set.',
+  })
   @ApiEnvelope('any', { errors: ['NOT_FOUND'] })
   async settings(@CurrentPrincipal() actor: Principal, @Param('tenantId') tenantId: string) {
     return ok(await this.notifications.settingsOf(tenantInScope(actor, tenantId)));
@@ -38,7 +51,10 @@ export class NotificationsController {
 
   @Get('deliveries')
   @ApiOperation({
-    summary: 'Deliveries newest first with every attempt; `status=dead` lists the dead letters',
+    operationId: 'listNotificationDeliveries',
+    summary: 'Notification deliveries, newest first',
+    description:
+      'Each delivery with every attempt; `status` filters by a comma-separated list of statuses (`status=dead` lists the dead letters).',
   })
   @ApiEnvelope('any', { errors: ['NOT_FOUND'] })
   async deliveries(
@@ -51,7 +67,12 @@ export class NotificationsController {
 
   @Post('deliveries/:deliveryId/retry')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Puts a dead letter back in line for a fresh round of attempts' })
+  @ApiOperation({
+    operationId: 'retryNotificationDelivery',
+    summary: 'Retry a dead letter',
+    description:
+      'Puts one of the tenant’s dead letters back in line for a fresh round of attempts (404 otherwise).',
+  })
   @ApiEnvelope(null, { errors: ['NOT_FOUND'] })
   async retry(
     @CurrentPrincipal() actor: Principal,

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
-import type { ErrorCode } from '@toolgate/contract';
+import { componentRef, type ErrorCode } from '@toolgate/contract';
+import type { z } from 'zod';
 import {
   errorResponses,
   KEYED_ROUTE_ERRORS,
@@ -18,6 +19,43 @@ export interface ApiEnvelopeOptions {
   readonly public?: boolean;
   /** The answer is a file, not an envelope: its media types (the body is text). */
   readonly text?: readonly string[];
+  /**
+   * The answer is a stream of server-sent events whose `data` is this contract schema. OpenAPI 3.0
+   * cannot describe a stream, so the `text/event-stream` schema describes one event (as SSE-aware
+   * generators read it).
+   */
+  readonly events?: z.ZodType;
+}
+
+/** One server-sent event: `id:`, `event:` (its type) and `data:` (the JSON of `data`). */
+function eventSchema(data: z.ZodType) {
+  return {
+    type: 'object',
+    description: 'One event of the stream: `id:` its number, `event:` its type, `data:` as JSON',
+    required: ['id', 'event', 'data'],
+    properties: { id: { type: 'string' }, event: { type: 'string' }, data: componentRef(data) },
+  };
+}
+
+/** The success answer: server-sent events, a file, or the envelope around `data`. */
+function successResponse(data: DataSchema | null, options: ApiEnvelopeOptions, status: number) {
+  if (options.events)
+    return ApiResponse({
+      status,
+      description: 'A stream of server-sent events',
+      content: { 'text/event-stream': { schema: eventSchema(options.events) } },
+    });
+  if (options.text)
+    return ApiResponse({
+      status,
+      description: options.text.join(' or '),
+      content: Object.fromEntries(options.text.map((type) => [type, { schema: { type: 'string' } }])),
+    });
+  return ApiResponse({
+    status,
+    description: 'Success: the envelope { data, status: "ok" }',
+    content: { 'application/json': { schema: okEnvelopeSchema(data ?? 'any') } },
+  });
 }
 
 /**
@@ -28,19 +66,8 @@ export interface ApiEnvelopeOptions {
 export function ApiEnvelope(data: DataSchema | null, options: ApiEnvelopeOptions = {}): MethodDecorator {
   const status = options.status ?? 200;
   const base = options.public ? PUBLIC_ROUTE_ERRORS : KEYED_ROUTE_ERRORS;
-  const success = options.text
-    ? ApiResponse({
-        status,
-        description: options.text.join(' or '),
-        content: Object.fromEntries(options.text.map((type) => [type, { schema: { type: 'string' } }])),
-      })
-    : ApiResponse({
-        status,
-        description: 'Success: the envelope { data, status: "ok" }',
-        content: { 'application/json': { schema: okEnvelopeSchema(data ?? 'any') } },
-      });
   const failures = Object.entries(errorResponses([...base, ...(options.errors ?? [])])).map(
     ([code, response]) => ApiResponse({ status: Number(code), ...(response as object) } as never),
   );
-  return applyDecorators(success, ...failures);
+  return applyDecorators(successResponse(data, options, status), ...failures);
 }

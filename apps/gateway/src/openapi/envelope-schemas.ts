@@ -41,8 +41,11 @@ export const KEYED_ROUTE_ERRORS: readonly ErrorCode[] = [
   'NOT_READY',
   'INTERNAL_ERROR',
 ];
-/** Codes a public route (health, metrics) may answer. */
-export const PUBLIC_ROUTE_ERRORS: readonly ErrorCode[] = ['NOT_READY', 'INTERNAL_ERROR'];
+/**
+ * Codes a public route (health, metrics) may answer: a request the server cannot read (malformed,
+ * headers too large...) is refused with INVALID_INPUT before any route runs, public ones included.
+ */
+export const PUBLIC_ROUTE_ERRORS: readonly ErrorCode[] = ['INVALID_INPUT', 'NOT_READY', 'INTERNAL_ERROR'];
 
 /** One error response per HTTP status, each listing its codes (the gateway's own code → status map). */
 export function errorResponses(codes: readonly ErrorCode[]): Record<string, SchemaObject> {

@@ -19,14 +19,24 @@ export class OpsController {
   ) {}
 
   @Get('healthz')
-  @ApiOperation({ summary: 'Liveness: 200 once the gateway serves' })
+  @ApiOperation({
+    operationId: 'getLiveness',
+    summary: 'Liveness',
+    description: 'Answers 200 once the gateway serves. No key needed.',
+    security: [],
+  })
   @ApiEnvelope(healthSchema, { public: true })
   healthz() {
     return ok({ status: 'up' });
   }
 
   @Get('readyz')
-  @ApiOperation({ summary: 'Readiness: 200 when the database answers' })
+  @ApiOperation({
+    operationId: 'getReadiness',
+    summary: 'Readiness',
+    description: 'Answers 200 when the database answers, 503 NOT_READY otherwise. No key needed.',
+    security: [],
+  })
   @ApiEnvelope(healthSchema, { public: true })
   async readyz() {
     try {
@@ -39,7 +49,13 @@ export class OpsController {
 
   @Get('metrics')
   @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
-  @ApiOperation({ summary: 'Prometheus metrics: calls by tool and code, latency' })
+  @ApiOperation({
+    operationId: 'getMetrics',
+    summary: 'Prometheus metrics',
+    description:
+      'Calls by tool, code and face, their latency, and the process’s own metrics, as Prometheus text.',
+    security: [],
+  })
   @ApiEnvelope(null, { public: true, text: ['text/plain'] })
   metricsText(): Promise<string> {
     return this.metrics.registry.metrics();

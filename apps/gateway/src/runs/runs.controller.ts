@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagg
 import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
 import {
   runListQuery,
+  runEventSchema,
   runPageSchema,
   runViewSchema,
   sessionRunsSchema,
@@ -63,8 +64,10 @@ export class RunsController {
   @Roles('agent')
   @HttpCode(200)
   @ApiOperation({
-    summary:
-      "Run the agent on a question: 200 with the run when it ends within the request, 202 APPROVAL_PENDING when it parks, 429 BUDGET_EXCEEDED (Retry-After) when the tenant's tokens of the UTC day are spent, 429 RATE_LIMITED past the key's runs in flight, open streams or a call quota; Accept: text/event-stream streams its events",
+    operationId: 'startRun',
+    summary: 'Run an agent on a question',
+    description:
+      "200 with the run when it ends within the request, 202 APPROVAL_PENDING when it parks on an approval (it goes on by itself once decided), 429 BUDGET_EXCEEDED (Retry-After) when the tenant's tokens of the UTC day are spent, 429 RATE_LIMITED past the key's runs in flight, open streams or a call quota. With `Accept: text/event-stream` the run streams its events.",
   })
   @ApiProduces('application/json', 'text/event-stream')
   @ApiEnvelope(runViewSchema, {
@@ -108,7 +111,10 @@ export class RunsController {
   @Get('v1/runs')
   @Roles(...READERS)
   @ApiOperation({
-    summary: "Runs, newest first: an agent key's own; all of the tenant for its admins and auditors",
+    operationId: 'listRuns',
+    summary: 'Runs, newest first',
+    description:
+      "An agent key's own runs; all of the tenant's for its admins and auditors; a platform admin's every run, or one tenant's with `tenantId`.",
   })
   @ApiEnvelope(runPageSchema)
   async list(@CurrentPrincipal() p: Principal, @Query({ schema: runListQuery }) query: RunListQuery) {
@@ -117,7 +123,12 @@ export class RunsController {
 
   @Get('v1/runs/:runId')
   @Roles(...READERS)
-  @ApiOperation({ summary: 'A run: status, steps with their tool calls, answer, usage' })
+  @ApiOperation({
+    operationId: 'getRun',
+    summary: 'One run',
+    description:
+      'The run’s status, its steps with their tool calls, its answer or error, its pending approvals and its token usage.',
+  })
   @ApiEnvelope(runViewSchema, { errors: ['NOT_FOUND'] })
   async get(@CurrentPrincipal() p: Principal, @Param('runId') runId: string) {
     return ok(await this.runs.view(p, runId));
@@ -125,8 +136,13 @@ export class RunsController {
 
   @Get('v1/runs/:runId/events')
   @Roles(...READERS)
-  @ApiOperation({ summary: "A run's events as SSE; Last-Event-ID replays after it; ends at run_finished" })
-  @ApiEnvelope(null, { text: ['text/event-stream'], errors: ['NOT_FOUND', 'RATE_LIMITED'] })
+  @ApiOperation({
+    operationId: 'streamRunEvents',
+    summary: "A run's events as server-sent events",
+    description:
+      '`Last-Event-ID` replays the events after it; the stream then follows the run, through parking, until `run_finished`.',
+  })
+  @ApiEnvelope(null, { events: runEventSchema, errors: ['NOT_FOUND', 'RATE_LIMITED'] })
   async stream(
     @CurrentPrincipal() p: Principal,
     @Param('runId') runId: string,
@@ -148,7 +164,12 @@ export class RunsController {
   @Post('v1/runs/:runId/cancel')
   @Roles('agent', 'tenant_admin', 'platform_admin')
   @HttpCode(200)
-  @ApiOperation({ summary: "Cancel a run that has not ended: the running tool's AbortSignal fires" })
+  @ApiOperation({
+    operationId: 'cancelRun',
+    summary: 'Cancel a run',
+    description:
+      "A run that has not ended becomes `cancelled`: the running tool's AbortSignal fires, its pending approvals are withdrawn, its sub-agent runs are cancelled and every unfinished call gets a final status. Cancelling an ended run changes nothing.",
+  })
   @ApiEnvelope(runViewSchema, { errors: ['NOT_FOUND'] })
   async cancel(
     @CurrentPrincipal() p: Principal,
@@ -161,7 +182,10 @@ export class RunsController {
   @Get('v1/sessions/:sessionId/runs')
   @Roles(...READERS)
   @ApiOperation({
-    summary: 'The runs of a session, oldest first (a new run with its sessionId continues it)',
+    operationId: 'getSessionRuns',
+    summary: 'The runs of a session',
+    description:
+      'Oldest first; a new run with the same `sessionId` continues the conversation. A session belongs to the key and agent type that started it (404 for anyone else).',
   })
   @ApiEnvelope(sessionRunsSchema, { errors: ['NOT_FOUND'] })
   async session(@CurrentPrincipal() p: Principal, @Param('sessionId') sessionId: string) {

@@ -46,6 +46,8 @@ export interface Settings {
     readonly trustProxy: boolean;
     /** The console's production build, served at /console. */
     readonly consoleDir: string;
+    /** `TOOLGATE_PUBLIC_URL` when it is set: the OpenAPI document's server. */
+    readonly publicUrl?: string;
   };
   readonly database: { readonly url: string; readonly poolSize: number };
   /** The MCP endpoint's HTTP rules. */
@@ -149,6 +151,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       ...FILE_DEFAULTS.server,
       ...file.server,
       consoleDir: e.TOOLGATE_CONSOLE_DIR,
+      ...optional('publicUrl', e.TOOLGATE_PUBLIC_URL),
     },
     database: { url: databaseUrl, ...FILE_DEFAULTS.database, ...file.database },
     mcp: {

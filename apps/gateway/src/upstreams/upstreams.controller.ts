@@ -33,7 +33,12 @@ export class UpstreamsController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Register an upstream MCP server (connects once to check it) and list its tools' })
+  @ApiOperation({
+    operationId: 'registerUpstream',
+    summary: 'Register an upstream tool source',
+    description:
+      'An MCP server or an OpenAPI 3 service of the tenant: the gateway connects once to check it and answers its live tools. The auth secret is named by an environment variable, never sent. Unreachable is 502 UPSTREAM_ERROR; an unusable document is 400; a taken name is 409.',
+  })
   @ApiEnvelope(registerUpstreamResultSchema, {
     status: 201,
     errors: ['NOT_FOUND', 'ALREADY_EXISTS', 'UPSTREAM_ERROR'],
@@ -47,12 +52,24 @@ export class UpstreamsController {
   }
 
   @Get()
+  @ApiOperation({
+    operationId: 'listUpstreams',
+    summary: 'The tenant’s upstream tool sources',
+    description:
+      'Each upstream with its settings and how many of its tools are active, quarantined or removed.',
+  })
   @ApiEnvelope([upstreamViewSchema], { errors: ['NOT_FOUND'] })
   async list(@CurrentPrincipal() actor: Principal, @Param('tenantId') tenantId: string) {
     return ok(await this.upstreams.list(tenantInScope(actor, tenantId)));
   }
 
   @Get(':name')
+  @ApiOperation({
+    operationId: 'getUpstream',
+    summary: 'One upstream with its imported tools',
+    description:
+      'The upstream and each imported tool: its risk, status, pinned and pending fingerprints, and its review.',
+  })
   @ApiEnvelope(upstreamDetailSchema, { errors: ['NOT_FOUND'] })
   async get(
     @CurrentPrincipal() actor: Principal,
@@ -63,7 +80,11 @@ export class UpstreamsController {
   }
 
   @Delete(':name')
-  @ApiOperation({ summary: 'Delete an upstream and its imported tools' })
+  @ApiOperation({
+    operationId: 'deleteUpstream',
+    summary: 'Delete an upstream',
+    description: 'Deletes the upstream and its imported tools; they leave the bindings (a binding change).',
+  })
   @ApiEnvelope(deletedUpstreamSchema, { errors: ['NOT_FOUND'] })
   async remove(
     @CurrentPrincipal() actor: Principal,
@@ -75,7 +96,12 @@ export class UpstreamsController {
   }
 
   @Get(':name/tools')
-  @ApiOperation({ summary: 'The tools the upstream lists now, each marked imported or not' })
+  @ApiOperation({
+    operationId: 'listUpstreamTools',
+    summary: 'The tools the upstream lists now',
+    description:
+      'The live list, each tool with its fingerprint, whether it is imported, and under which name.',
+  })
   @ApiEnvelope([upstreamLiveToolSchema], { errors: ['NOT_FOUND', 'UPSTREAM_ERROR'] })
   async tools(
     @CurrentPrincipal() actor: Principal,
@@ -87,7 +113,12 @@ export class UpstreamsController {
 
   @Post(':name/import')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Import chosen tools (pinned), optionally binding them to agent types' })
+  @ApiOperation({
+    operationId: 'importUpstreamTools',
+    summary: 'Import upstream tools',
+    description:
+      'Imports the chosen tools with their risk level (required), pinned to their current definition, and optionally binds them to agent types.',
+  })
   @ApiEnvelope(importUpstreamResultSchema, {
     errors: ['NOT_FOUND', 'ALREADY_EXISTS', 'VERSION_CONFLICT', 'UPSTREAM_ERROR'],
   })
@@ -102,7 +133,12 @@ export class UpstreamsController {
 
   @Post(':name/refresh')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Compare the upstream’s tools with the pinned definitions now' })
+  @ApiOperation({
+    operationId: 'refreshUpstream',
+    summary: 'Compare the upstream with its pins now',
+    description:
+      'Lists the tools again: a changed definition is quarantined until reviewed, a tool gone upstream is removed, one back is restored.',
+  })
   @ApiEnvelope(refreshUpstreamResultSchema, { errors: ['NOT_FOUND', 'UPSTREAM_ERROR'] })
   async refresh(
     @CurrentPrincipal() actor: Principal,
@@ -113,7 +149,11 @@ export class UpstreamsController {
   }
 
   @Get(':name/tools/:tool/diff')
-  @ApiOperation({ summary: 'Pinned and pending definition of an imported tool, and the fields that changed' })
+  @ApiOperation({
+    operationId: 'getUpstreamToolDiff',
+    summary: 'What changed in an imported tool',
+    description: 'The pinned and the pending definition of an imported tool, and the fields that changed.',
+  })
   @ApiEnvelope(upstreamToolDiffSchema, { errors: ['NOT_FOUND'] })
   async diff(
     @CurrentPrincipal() actor: Principal,
@@ -126,7 +166,12 @@ export class UpstreamsController {
 
   @Post(':name/tools/:tool/review')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Accept the changed definition of a quarantined tool, or keep it blocked' })
+  @ApiOperation({
+    operationId: 'reviewUpstreamTool',
+    summary: 'Review a quarantined tool',
+    description:
+      'Accepts its changed definition (it becomes the pin) or keeps it blocked. A `fingerprint` that is no longer the pending one is 409 VERSION_CONFLICT.',
+  })
   @ApiEnvelope(importedToolSchema, { errors: ['NOT_FOUND', 'VERSION_CONFLICT'] })
   async review(
     @CurrentPrincipal() actor: Principal,

@@ -23,6 +23,7 @@ export {
   RISK_LEVELS,
   ROLES,
   RUN_EVENT_TYPES,
+  TENANT_BOUND_ROLES,
   RUN_STATUSES,
   TOOL_LIST_FORMATS,
 } from './vocabulary.js';

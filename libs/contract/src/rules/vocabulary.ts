@@ -7,6 +7,9 @@
 export const ROLES = ['platform_admin', 'tenant_admin', 'approver', 'auditor', 'agent'] as const;
 export type Role = (typeof ROLES)[number];
 
+/** Roles whose keys belong to one tenant; only platform admins and auditors may be tenantless. */
+export const TENANT_BOUND_ROLES: readonly Role[] = ['tenant_admin', 'approver', 'agent'];
+
 export const RISK_LEVELS = ['L0', 'L1', 'L2', 'L3'] as const;
 export type RiskLevel = (typeof RISK_LEVELS)[number];
 

@@ -9,8 +9,9 @@ export const errorEnvelopeSchema = named(
   'ErrorEnvelope',
   z.object({
     error: z.string().describe('Readable text, in the caller’s language'),
+    // A platform code, or a tool's own code (a tool failure may carry one).
     code: z
-      .string()
+      .union([errorCodeSchema, z.string()])
       .describe(`One of ${ERROR_CODES.join(', ')}; a tool failure may carry the tool’s own code`),
     suggestedAction: z.string(),
     details: z.record(z.string(), z.unknown()).optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { asOpenApi30 } from './openapi-30.js';
 import { contractRegistry } from './registry.js';
 
 /** Where OpenAPI keeps named schemas; `$ref`s between contract schemas point here. */
@@ -6,7 +7,8 @@ export const COMPONENTS_PATH = '#/components/schemas/';
 
 /**
  * Every named contract schema as an OpenAPI 3.0 schema object, for `components.schemas`: what the
- * server sends (`io: 'output'`: defaults applied, transforms done), nested named schemas as `$ref`s.
+ * server sends (`io: 'output'`: defaults applied, transforms done), nested named schemas as `$ref`s,
+ * and what Zod writes that 3.0 refuses rewritten (asOpenApi30).
  */
 export function contractComponentSchemas(): Record<string, Record<string, unknown>> {
   const { schemas } = z.toJSONSchema(contractRegistry, {
@@ -14,11 +16,13 @@ export function contractComponentSchemas(): Record<string, Record<string, unknow
     io: 'output',
     uri: (id) => `${COMPONENTS_PATH}${id}`,
   });
-  return Object.fromEntries(
-    Object.entries(schemas).map(([id, schema]) => {
-      const { $id: _id, $schema: _schema, ...rest } = schema as Record<string, unknown>;
-      return [id, rest];
-    }),
+  return asOpenApi30(
+    Object.fromEntries(
+      Object.entries(schemas).map(([id, schema]) => {
+        const { $id: _id, $schema: _schema, ...rest } = schema as Record<string, unknown>;
+        return [id, rest];
+      }),
+    ),
   );
 }
 

@@ -27,8 +27,11 @@ export const registerUpstreamBody = z.strictObject({
         .string()
         .regex(/^[A-Za-z0-9-]{1,100}$/, 'an HTTP header name')
         .describe('e.g. "authorization"'),
+      // The rule the upstreams lib checks (UPSTREAM_SECRET_ENV_PATTERN), stated for clients; the lib
+      // answers a name outside it with a message that names the prefix.
       secretEnv: z
         .string()
+        .meta({ pattern: '^TOOLGATE_UPSTREAM_[A-Z0-9_]{1,100}$' })
         .describe(
           "The NAME of a gateway environment variable holding the value, one of the tenant's: TOOLGATE_UPSTREAM_<TENANT>__<NAME> (tenant id upper-cased, - as _)",
         ),

@@ -2,7 +2,8 @@ import { dateTime3 } from '@toolgate/database';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /** pending → sending → delivered; a failed attempt goes back to pending until the last, then dead. */
-export type DeliveryStatus = 'pending' | 'sending' | 'delivered' | 'dead' | 'skipped';
+export const DELIVERY_STATUSES = ['pending', 'sending', 'delivered', 'dead', 'skipped'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /**
  * One message to one channel about one approval (the outbox). Written apart from the call's path
