@@ -16,7 +16,7 @@ import {
 } from './constants.js';
 import { UpstreamServerEntity } from './entities/upstream-server.entity.js';
 import { UpstreamToolEntity } from './entities/upstream-tool.entity.js';
-import { changedFields, fingerprintOf, pinnable } from './fingerprint.js';
+import { changedFields, FINGERPRINT_VERSION, fingerprintOf, pinnable } from './fingerprint.js';
 import type { UpstreamClient, UpstreamToolDefinition } from './sources/tool-source.js';
 import { UpstreamConnections } from './upstream-connections.js';
 import { UpstreamPinning } from './upstream-pinning.js';
@@ -242,6 +242,7 @@ export class UpstreamAdmin {
         timeoutMs: t.timeoutMs ?? null,
         pinnedDefinition: definition,
         pinnedFingerprint: fingerprintOf(definition),
+        fingerprintVersion: FINGERPRINT_VERSION,
         status: 'active' as const,
         pendingDefinition: null,
         pendingFingerprint: null,
@@ -361,6 +362,7 @@ export class UpstreamAdmin {
           status: 'active',
           pinnedDefinition: row.pendingDefinition,
           pinnedFingerprint: row.pendingFingerprint,
+          fingerprintVersion: FINGERPRINT_VERSION,
           pendingDefinition: null,
           pendingFingerprint: null,
           reviewedBy: actor.id,

@@ -38,6 +38,13 @@ export class UpstreamToolEntity {
   @Column({ name: 'pinned_fingerprint', type: 'varchar', length: 64 })
   pinnedFingerprint!: string;
 
+  /**
+   * The fingerprint scheme the pinned definition was taken with (`FINGERPRINT_VERSION`): 1 for
+   * OpenAPI tools pinned before call plans were, which the first refresh re-pins (ADR 016).
+   */
+  @Column({ name: 'fingerprint_version', type: 'int', default: 1 })
+  fingerprintVersion!: number;
+
   @Column({ type: 'varchar', length: 16 })
   status!: UpstreamToolStatus;
 

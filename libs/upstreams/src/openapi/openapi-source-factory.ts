@@ -19,6 +19,7 @@ export const openApiClientFactory: UpstreamClientFactory = async (spec) => {
       baseUrl: spec.baseUrl ?? undefined,
       headers: spec.headers,
       timeoutMs: spec.timeoutMs,
+      onPlanChanged: spec.onToolsChanged,
     });
   } catch (err) {
     throw asToolgateError(err, 'registration');
