@@ -144,6 +144,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     runs: { ...FILE_DEFAULTS.runs, ...file.runs },
     upstreams: {
       refreshIntervalMs: e.TOOLGATE_UPSTREAM_REFRESH_MS ?? DEFAULT_UPSTREAMS_OPTIONS.refreshIntervalMs,
+      refresh: DEFAULT_UPSTREAMS_OPTIONS.refresh,
     },
     notifications: {
       publicUrl: e.TOOLGATE_PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`,
