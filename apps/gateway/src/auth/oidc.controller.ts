@@ -1,13 +1,6 @@
 import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
-import {
-  LOGIN_STATE_COOKIE,
-  OidcSignInService,
-  Public,
-  readCookie,
-  sessionIdOf,
-  SessionService,
-} from '@toolgate/auth';
+import { LOGIN_STATE_COOKIE, OidcSignInService, Public, readCookie, SessionService } from '@toolgate/auth';
 import { signedOutSchema, signInProvidersSchema } from '@toolgate/contract';
 import { ErrorCode, ok, ToolgateError } from '@toolgate/toolkit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -74,7 +67,7 @@ export class OidcController {
   @ApiOperation({ summary: 'End the browser session (a signed-in person; needs X-CSRF-Token)' })
   @ApiEnvelope(signedOutSchema)
   async logout(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    await this.sessions.end(sessionIdOf(request.headers.cookie));
+    await this.sessions.end(this.sessions.sessionIdIn(request.headers.cookie));
     void reply.header(
       'set-cookie',
       clearedSessionCookies(this.oidc.displayName ? this.oidc.secureCookies : false),
