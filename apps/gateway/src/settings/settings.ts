@@ -2,7 +2,12 @@ import type { ApprovalsOptions } from '@toolgate/approvals';
 import type { RunsOptions } from '@toolgate/runs';
 import type { AuditOptions } from '@toolgate/audit';
 import type { AuthOptions } from '@toolgate/auth';
-import { defaultDatabaseUrl, parseDatabaseUrl, type InstanceOptions } from '@toolgate/database';
+import {
+  defaultDatabaseUrl,
+  deploymentRedisPrefix,
+  parseDatabaseUrl,
+  type InstanceOptions,
+} from '@toolgate/database';
 import type { ModelsOptions } from '@toolgate/models';
 import type { NotificationsOptions } from '@toolgate/notifications';
 import type { QuotasOptions } from '@toolgate/quotas';
@@ -72,7 +77,8 @@ const envSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'use redis://host:6379')
     .optional(),
-  TOOLGATE_REDIS_PREFIX: z.string().min(1).max(64).default('toolgate'),
+  /** Unset: `toolgate:<hash of the database>`, one namespace per deployment (deploymentRedisPrefix). */
+  TOOLGATE_REDIS_PREFIX: z.string().min(1).max(64).optional(),
   TOOLGATE_INSTANCE_ID: z
     .string()
     .regex(/^[A-Za-z0-9._:-]{1,128}$/)
@@ -104,6 +110,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const databaseUrl = e.DATABASE_URL ?? defaultDatabaseUrl(e.TOOLGATE_DATA_DIR);
   const target = parseDatabaseUrl(databaseUrl);
   const file = readPlatformFile(e.TOOLGATE_CONFIG_DIR);
+  const redisPrefix = e.TOOLGATE_REDIS_PREFIX ?? deploymentRedisPrefix(target);
   return {
     server: {
       port: e.PORT,
@@ -130,13 +137,13 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     instances: { instanceId: e.TOOLGATE_INSTANCE_ID, ...FILE_DEFAULTS.instances, ...file.instances },
     approvals: {
       redisUrl: e.REDIS_URL,
-      redisPrefix: e.TOOLGATE_REDIS_PREFIX,
+      redisPrefix,
       ...FILE_DEFAULTS.approvals,
       ...file.approvals,
     },
     quotas: {
       redisUrl: e.REDIS_URL,
-      redisPrefix: e.TOOLGATE_REDIS_PREFIX,
+      redisPrefix,
       ...FILE_DEFAULTS.quotas,
       ...file.quotas,
     },
