@@ -102,7 +102,7 @@ export class AppModule {
         AuditHttpModule,
         ApprovalsHttpModule,
         RunsHttpModule,
-        OpsHttpModule,
+        OpsHttpModule.forRoot(settings.ops),
         UpstreamsHttpModule,
         NotificationsHttpModule,
         AuthHttpModule,

@@ -1,13 +1,14 @@
-import { Controller, Get, Header } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Header, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Public } from '@toolgate/auth';
 import { ErrorCode, ok, ToolgateError } from '@toolgate/toolkit';
+import { MetricsAccessGuard } from './metrics-access.guard.js';
 import { MetricsRegistry } from './metrics.registry.js';
 import { healthSchema } from '@toolgate/contract';
 import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 
-/** Liveness, readiness and Prometheus metrics; no key needed. */
+/** Liveness and readiness (no key needed), and Prometheus metrics (the metrics token or a platform admin). */
 @ApiTags('ops')
 @Public()
 @Controller()
@@ -38,9 +39,14 @@ export class OpsController {
   }
 
   @Get('metrics')
+  @UseGuards(MetricsAccessGuard)
   @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
-  @ApiOperation({ summary: 'Prometheus metrics: calls by tool and code, latency' })
-  @ApiEnvelope(null, { public: true, text: ['text/plain'] })
+  @ApiBearerAuth()
+  @ApiOperation({
+    summary:
+      'Prometheus metrics: calls by tool and code, latency (the metrics token or a platform admin key)',
+  })
+  @ApiEnvelope(null, { text: ['text/plain'], errors: ['UNAUTHENTICATED', 'FORBIDDEN'] })
   metricsText(): Promise<string> {
     return this.metrics.registry.metrics();
   }

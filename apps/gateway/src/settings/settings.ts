@@ -56,6 +56,8 @@ export interface Settings {
   readonly runs: RunsOptions;
   readonly upstreams: UpstreamsOptions;
   readonly notifications: NotificationsOptions;
+  /** `/metrics`: the scraper's bearer token (TOOLGATE_METRICS_TOKEN); unset, platform admins only. */
+  readonly ops: { readonly metricsToken?: string };
   readonly dataDir: string;
   readonly locale: 'zh-CN' | 'en';
   readonly logLevel: string;
@@ -95,6 +97,8 @@ const envSchema = z.object({
   /** Where people reach this gateway (behind a proxy: its public address); links in notifications use it. */
   TOOLGATE_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   TOOLGATE_UPSTREAM_REFRESH_MS: z.coerce.number().int().min(100).max(86_400_000).optional(),
+  /** The bearer token Prometheus sends to read /metrics; unset: only platform admins' keys may. */
+  TOOLGATE_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(256).optional(),
 });
 
 /**
@@ -158,6 +162,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       ...FILE_DEFAULTS.notifications,
       ...file.notifications,
     },
+    ops: { ...optional('metricsToken', e.TOOLGATE_METRICS_TOKEN) },
     dataDir: e.TOOLGATE_DATA_DIR,
     locale: e.TOOLGATE_LOCALE,
     logLevel: e.TOOLGATE_LOG_LEVEL ?? file.logLevel ?? FILE_DEFAULTS.logLevel,
