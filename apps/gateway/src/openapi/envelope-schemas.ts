@@ -41,7 +41,7 @@ export const KEYED_ROUTE_ERRORS: readonly ErrorCode[] = [
   'NOT_READY',
   'INTERNAL_ERROR',
 ];
-/** Codes a public route (health, metrics) may answer. */
+/** Codes a public route (health, readiness) may answer. */
 export const PUBLIC_ROUTE_ERRORS: readonly ErrorCode[] = ['NOT_READY', 'INTERNAL_ERROR'];
 
 /** One error response per HTTP status, each listing its codes (the gateway's own code → status map). */

@@ -46,7 +46,7 @@ export class OpsController {
     summary:
       'Prometheus metrics: calls by tool and code, latency (the metrics token or a platform admin key)',
   })
-  @ApiEnvelope(null, { text: ['text/plain'], errors: ['UNAUTHENTICATED', 'FORBIDDEN'] })
+  @ApiEnvelope(null, { text: ['text/plain'] })
   metricsText(): Promise<string> {
     return this.metrics.registry.metrics();
   }
