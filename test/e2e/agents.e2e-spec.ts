@@ -293,7 +293,7 @@ describe('governed tool calls over REST', () => {
 
   it('serves health, readiness, metrics and OpenAPI', async () => {
     expect((await gw.api('GET', '/readyz', { key: null })).body.data.status).toBe('ready');
-    const metrics = await gw.api('GET', '/metrics', { key: null });
+    const metrics = await gw.api('GET', '/metrics');
     expect(metrics.text).toContain(
       'toolgate_tool_calls_total{tool="get_service_status",code="OK",face="rest"}',
     );

@@ -146,7 +146,7 @@ describe('Toolgate as an MCP server', () => {
     const events = story.body.data.events as { event: string; details?: { face?: string } }[];
     expect(events.map((e) => e.event)).toEqual(['started', 'finished']);
     expect(events.every((e) => e.details?.face === 'mcp')).toBe(true);
-    const metrics = await gw.api('GET', '/metrics', { key: null });
+    const metrics = await gw.api('GET', '/metrics');
     expect(metrics.text).toContain('toolgate_tool_calls_total{tool="record_note",code="OK",face="mcp"} 1');
   });
 

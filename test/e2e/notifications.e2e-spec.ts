@@ -1,6 +1,7 @@
 import { makeConfigDir, startTestGateway, waitFor, type TestGateway } from '@toolgate/testing';
 import { createCipheriv, createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { feishuAppToken, NotificationPeers } from './notification-peers.js';
 
@@ -456,5 +457,41 @@ describe('approval notifications and decisions from Feishu', () => {
     ];
     for (const text of answers)
       for (const secret of Object.values(SECRETS)) expect(text).not.toContain(secret);
+  });
+  it('leaves mapping a Feishu user to a person to platform admins; a tenant admin may only remove one', async () => {
+    // A tenant admin mapping its own Feishu account to someone else would be a second approver.
+    const exported = await gw.api('GET', '/v1/admin/tenants/acme/export', { key: acmeAdmin });
+    const file = parseYaml(exported.text) as any;
+    const users = file.notifications.feishu.users;
+    users.ou_mallory = { subject: 'lead-1', provider: 'feishu', role: 'approver' };
+    const importAs = (key: string | undefined, yaml: string) =>
+      gw.api('POST', '/v1/admin/tenants/acme/import', { ...(key ? { key } : {}), body: { yaml } });
+    const refused = await importAs(acmeAdmin, stringifyYaml(file));
+    expect(refused.status).toBe(403);
+    expect(refused.body.details.refused).toEqual([
+      {
+        path: 'settings.notifications.feishu.users.ou_mallory',
+        reason: expect.stringContaining('platform-admin'),
+      },
+    ]);
+    users.ou_lead = { ...users.ou_lead, subject: 'someone-else' };
+    delete users.ou_mallory;
+    const redirected = await importAs(acmeAdmin, stringifyYaml(file));
+    expect(redirected.body.details.refused.map((r: { path: string }) => r.path)).toEqual([
+      'settings.notifications.feishu.users.ou_lead',
+    ]);
+    const mapped = (await gw.api('GET', '/v1/admin/tenants/acme/notifications', { key: acmeAdmin })).body.data
+      .feishu.users;
+    expect(mapped.map((u: { feishuId: string; subject: string }) => [u.feishuId, u.subject])).toEqual([
+      ['ou_lead', 'feishu:lead-1'],
+    ]);
+
+    // The platform admin may map; the tenant admin may then take the mapping away.
+    users.ou_lead = parseYaml(exported.text).notifications.feishu.users.ou_lead;
+    users.ou_second = { subject: 'second-2', provider: 'feishu', role: 'approver' };
+    expect((await importAs(undefined, stringifyYaml(file))).status).toBe(200);
+    delete users.ou_second;
+    const removed = await importAs(acmeAdmin, stringifyYaml(file));
+    expect(removed.status, removed.text).toBe(200);
   });
 });

@@ -116,7 +116,7 @@ export class AppModule {
         AuditHttpModule,
         ApprovalsHttpModule,
         RunsHttpModule,
-        OpsHttpModule,
+        OpsHttpModule.forRoot(settings.ops),
         UpstreamsHttpModule,
         NotificationsHttpModule,
         AuthHttpModule,

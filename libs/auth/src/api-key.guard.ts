@@ -5,7 +5,7 @@ import { CSRF_TOKEN_PROPERTY, PRINCIPAL_PROPERTY, PUBLIC_KEY, ROLES_KEY } from '
 import { ApiKeyService } from './api-key.service.js';
 import type { Principal } from './principal.js';
 import type { Role } from './roles.js';
-import { CSRF_HEADER, sessionIdOf } from './sessions/session-cookie.js';
+import { CSRF_HEADER } from './sessions/session-cookie.js';
 import { SessionService } from './sessions/session.service.js';
 
 type GuardedRequest = {
@@ -49,7 +49,7 @@ export class ApiKeyGuard implements CanActivate {
     cookie: string,
     roles: readonly Role[] | undefined,
   ): Promise<Principal> {
-    const session = await this.sessions.resolve(sessionIdOf(cookie));
+    const session = await this.sessions.resolve(this.sessions.sessionIdIn(cookie));
     if (!session) throw new ToolgateError(ErrorCode.UNAUTHENTICATED);
     if (!SAFE_METHODS.has(request.method)) this.sessions.checkCsrf(session, request.headers[CSRF_HEADER]);
     if (roles && !roles.includes(session.principal.role)) throw new ToolgateError(ErrorCode.FORBIDDEN);

@@ -12,6 +12,7 @@ import { AuthSessionEntity } from './sessions/auth-session.entity.js';
 import { OidcLoginEntity } from './sessions/oidc-login.entity.js';
 import { SessionRepository } from './sessions/session.repository.js';
 import { SessionService } from './sessions/session.service.js';
+import { SessionSweep } from './sessions/session-sweep.js';
 
 const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<AuthOptions>({
   optionsInjectionToken: AUTH_OPTIONS,
@@ -34,6 +35,7 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<AuthOptions>({
     AdminKeyBootstrap,
     SessionRepository,
     SessionService,
+    SessionSweep,
     OidcSignInService,
     PrincipalStanding,
     { provide: OIDC_OPTIONS, useFactory: (o: AuthOptions) => o.oidc, inject: [AUTH_OPTIONS] },

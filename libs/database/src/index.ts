@@ -11,6 +11,7 @@ export {
   parseDatabaseUrl,
 } from './database-url.js';
 export type { ConnectionTuning, DatabaseKind, DatabaseTarget } from './database-url.js';
+export { deploymentRedisPrefix } from './deployment-identity.js';
 export { runMigrationsLocked } from './migration-runner.js';
 export { PeriodicSweep, runPeriodically } from './periodic.js';
 export { isMysql, isRetryableTransactionError, isUniqueViolation, mysqlLiteral } from './sql-dialect.js';

@@ -68,6 +68,24 @@ describe('TenantChange', () => {
     expect(refused((t) => delete t.connectors.erp)).toEqual(['connectors.erp']);
   });
 
+  it('keeps mapping Feishu users to people for platform admins; a tenant admin may only remove one', () => {
+    const dana = { subject: 'dana', provider: 'oidc', role: 'approver' };
+    const mapped = (users: Record<string, unknown>) =>
+      edit((t) => (t.settings.notifications = { feishu: { encryptKeyEnv: 'K', users } }));
+    const refused = (from: TenantFields, to: TenantFields) =>
+      new TenantChange(from, to, registry).platformOnly().map((r) => r.path);
+    const path = 'settings.notifications.feishu.users.ou_1';
+    // Added with the whole section, added to it, or pointed at another person: all refused.
+    expect(refused(base, mapped({ ou_1: dana }))).toEqual([path]);
+    expect(refused(mapped({}), mapped({ ou_1: dana }))).toEqual([path]);
+    expect(refused(mapped({ ou_1: dana }), mapped({ ou_1: { ...dana, subject: 'erin' } }))).toEqual([path]);
+    expect(refused(mapped({ ou_1: dana }), mapped({ ou_1: { ...dana, role: 'tenant_admin' } }))).toEqual([
+      path,
+    ]);
+    expect(refused(mapped({ ou_1: dana }), mapped({}))).toEqual([]);
+    expect(refused(mapped({ ou_1: dana }), mapped({ ou_1: { ...dana } }))).toEqual([]);
+  });
+
   it('shows a secret only as its placeholder, never a literal or a default', () => {
     const change = new TenantChange(
       base,

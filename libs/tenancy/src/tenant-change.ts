@@ -1,4 +1,4 @@
-import type { ConnectorRegistry } from '@toolgate/toolkit';
+import { canonicalJson, type ConnectorRegistry } from '@toolgate/toolkit';
 import { PLACEHOLDER, placeholdersIn } from './config/variables.js';
 
 /** The parts of a tenant an import may change (bindings are versioned and audited on their own). */
@@ -49,8 +49,8 @@ export class TenantChange {
   readonly changes: FieldChange[] = [];
 
   constructor(
-    before: TenantFields,
-    after: TenantFields,
+    private readonly before: TenantFields,
+    private readonly after: TenantFields,
     private readonly connectors: ConnectorRegistry,
   ) {
     diffLeaves(before, after, '', this.changes);
@@ -89,7 +89,24 @@ export class TenantChange {
         refused.push({ path: c.path, reason: 'placeholders reach secrets: a platform-admin setting' });
       }
     }
-    return refused;
+    return [...refused, ...this.feishuMappings()];
+  }
+
+  /**
+   * Mapping a Feishu user to a person says who decides an approval from a card: an identity claim,
+   * like the platform's OIDC claim rules, so only a platform admin may add or change one. Otherwise
+   * a tenant admin could map their own Feishu account to another person and meet a two-approver
+   * rule alone. Removing a mapping (revoking it) stays the tenant admin's.
+   */
+  private feishuMappings(): { path: string; reason: string }[] {
+    const before = feishuUsersOf(this.before.settings);
+    return Object.entries(feishuUsersOf(this.after.settings))
+      .filter(([id, user]) => before[id] === undefined || canonicalJson(before[id]) !== canonicalJson(user))
+      .map(([id]) => ({
+        path: `${FEISHU_USERS_PATH}.${id}`,
+        reason:
+          'who a Feishu user decides as is a platform-admin setting (a tenant admin may only remove one)',
+      }));
   }
 
   private isSecret(path: string): boolean {
@@ -104,6 +121,15 @@ export class TenantChange {
     const urlLike = (v: unknown) => typeof v === 'string' && v.includes('://');
     return ENDPOINT_NAME.test(field) || urlLike(change.before) || urlLike(change.after);
   }
+}
+
+const FEISHU_USERS_PATH = 'settings.notifications.feishu.users';
+
+/** The Feishu user mappings of a tenant's settings (`notifications.feishu.users`), by Feishu id. */
+function feishuUsersOf(settings: Record<string, unknown>): Record<string, unknown> {
+  let node: unknown = settings;
+  for (const key of ['notifications', 'feishu', 'users']) node = isPlainObject(node) ? node[key] : undefined;
+  return isPlainObject(node) ? node : {};
 }
 
 /** A secret field's value as the trail may show it: its placeholders (defaults hidden), never a literal. */

@@ -16,3 +16,9 @@ export const DEFAULT_UPSTREAM_REFRESH_MS = 60_000;
 export const UPSTREAM_LIST_TIMEOUT_MS = 10_000;
 /** Pages of `tools/list` read at most (a server that never ends its cursor chain is cut off). */
 export const MAX_TOOL_LIST_PAGES = 50;
+/** Upstream refreshes running at once on one gateway, across all tenants. */
+export const REFRESH_CONCURRENCY = 4;
+/** Of those, what one tenant may hold: its slow servers leave the other slots to other tenants. */
+export const REFRESH_CONCURRENCY_PER_TENANT = 2;
+/** One server's refresh (connect, list, compare) gives its slot back after this long. */
+export const UPSTREAM_REFRESH_TIMEOUT_MS = 30_000;

@@ -1,5 +1,7 @@
+import { canonicalJson, sha256Hex } from '@toolgate/toolkit';
 import { describe, expect, it } from 'vitest';
-import { changedFields, fingerprintOf, pinnable } from './fingerprint.js';
+import { changedFields, describedFingerprintOf, fingerprintOf, pinnable } from './fingerprint.js';
+import type { UpstreamCallPlan } from './sources/tool-source.js';
 
 const base = {
   name: 'find_customer',
@@ -36,4 +38,40 @@ describe('upstream tool fingerprints', () => {
     expect(changedFields(base, annotated)).toEqual(['annotations']);
     expect(changedFields(base, { ...base })).toEqual([]);
   });
+
+  it('keep the scheme-1 fingerprint of a definition without a call plan (MCP tools are not re-pinned)', () => {
+    const schemeOne = sha256Hex(
+      canonicalJson({ ...base, title: null, outputSchema: null, annotations: null }),
+    );
+    expect(fingerprintOf(base)).toBe(schemeOne);
+    expect(describedFingerprintOf({ ...base, callPlan: plan })).toBe(schemeOne);
+  });
+
+  it('change with every part of the call plan, and name the part', () => {
+    const planned = { ...base, callPlan: plan };
+    const moved: [Partial<UpstreamCallPlan>, string][] = [
+      [{ method: 'PATCH' }, 'callPlan.method'],
+      [{ path: '/danger/customers/{id}/erase' }, 'callPlan.path'],
+      [{ baseUrl: 'https://crm.example/danger' }, 'callPlan.baseUrl'],
+      [{ parameters: [{ ...plan.parameters[0]!, in: 'header' }] }, 'callPlan.parameters'],
+      [{ parameters: [{ ...plan.parameters[0]!, explode: false }] }, 'callPlan.parameters'],
+      [{ body: { ...plan.body!, contentType: 'application/merge-patch+json' } }, 'callPlan.body'],
+    ];
+    for (const [change, field] of moved) {
+      const changed = { ...planned, callPlan: { ...plan, ...change } };
+      expect(fingerprintOf(changed)).not.toBe(fingerprintOf(planned));
+      expect(changedFields(planned, changed)).toEqual([field]);
+    }
+    expect(changedFields(base, planned)).toEqual(['callPlan']);
+  });
 });
+
+const plan: UpstreamCallPlan = {
+  method: 'POST',
+  baseUrl: 'https://crm.example/api',
+  path: '/customers/{id}',
+  parameters: [
+    { name: 'q', in: 'query', argName: 'q', required: true, style: 'form', explode: true, json: false },
+  ],
+  body: { argName: 'body', required: true, contentType: 'application/json' },
+};

@@ -13,8 +13,8 @@ import { ErrorCode, ToolgateError, uuidv7 } from '@toolgate/toolkit';
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, IMPORTED_TOOL_NAME_PATTERN } from './constants.js';
 import { UpstreamServerEntity } from './entities/upstream-server.entity.js';
 import { UpstreamToolEntity } from './entities/upstream-tool.entity.js';
-import { changedFields, fingerprintOf, pinnable } from './fingerprint.js';
-import type { UpstreamToolDefinition } from './sources/tool-source.js';
+import { changedFields, FINGERPRINT_VERSION, fingerprintOf, pinnable } from './fingerprint.js';
+import type { UpstreamClient, UpstreamToolDefinition } from './sources/tool-source.js';
 import { listLive, refusedUrl } from './upstream-failures.js';
 import { UpstreamConnections } from './upstream-connections.js';
 import { UpstreamPinning } from './upstream-pinning.js';
@@ -293,6 +293,7 @@ export class UpstreamAdmin {
         timeoutMs: t.timeoutMs ?? null,
         pinnedDefinition: definition,
         pinnedFingerprint: fingerprintOf(definition),
+        fingerprintVersion: FINGERPRINT_VERSION,
         status: 'active' as const,
         pendingDefinition: null,
         pendingFingerprint: null,
@@ -405,6 +406,7 @@ export class UpstreamAdmin {
           status: 'active',
           pinnedDefinition: row.pendingDefinition,
           pinnedFingerprint: row.pendingFingerprint,
+          fingerprintVersion: FINGERPRINT_VERSION,
           pendingDefinition: null,
           pendingFingerprint: null,
           reviewedBy: actor.id,

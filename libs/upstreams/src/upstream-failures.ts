@@ -36,9 +36,3 @@ export async function listLive(
     throw sourceFailure(err);
   }
 }
-
-/** A failure as the platform's log reads it: a ToolgateError's text (its message is only its code). */
-export function logReason(err: unknown): string {
-  if (err instanceof ToolgateError) return err.toEnvelope('en').error;
-  return err instanceof Error ? err.message : String(err);
-}

@@ -136,6 +136,7 @@ export class UpstreamTenantTools implements TenantToolSource {
       signal: ctx.abortSignal,
       timeoutMs,
       idempotencyKey: ctx.idempotencyKey,
+      callPlan: row.pinnedDefinition.callPlan,
     });
     if (!outcome.ok) throw new ToolCallFailedError(outcome.envelope);
     return outcome.data;

@@ -331,7 +331,7 @@ const upstreamBody = fc.record(
 export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', template: '/healthz', path: path('healthz'), roles: [], weight: 1 },
   { method: 'GET', template: '/readyz', path: path('readyz'), roles: [], weight: 1 },
-  { method: 'GET', template: '/metrics', path: path('metrics'), roles: [], weight: 1 },
+  { method: 'GET', template: '/metrics', path: path('metrics'), roles: ['platform_admin'], weight: 1 },
   {
     method: 'GET',
     template: '/docs/*',

@@ -34,7 +34,7 @@ export async function warmUp(gw: TestGateway, world: FuzzWorld): Promise<WarmUpT
   const steps: Step[] = [
     ['GET', '/healthz', null],
     ['GET', '/readyz', null],
-    ['GET', '/metrics', null],
+    ['GET', '/metrics', 'platform_admin'],
     ['GET', '/docs', null],
     ['GET', '/docs-json', null],
     ['GET', '/docs-yaml', null],

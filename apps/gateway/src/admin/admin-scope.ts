@@ -1,3 +1,4 @@
+import type { AuditActor } from '@toolgate/audit';
 import { canAccessTenant, type Principal } from '@toolgate/auth';
 import { ErrorCode, ToolgateError } from '@toolgate/toolkit';
 
@@ -15,7 +16,7 @@ export function adminScope(actor: Principal): string | null {
   return actor.role === 'platform_admin' ? null : actor.tenantId;
 }
 
-/** The audit actor of an admin request. */
-export function actorOf(actor: Principal) {
-  return { type: 'api_key' as const, id: actor.principalId };
+/** The audit actor of an admin request: the key, or the signed-in person (`user`, `<provider>:<subject>`). */
+export function actorOf(actor: Principal): AuditActor {
+  return { type: actor.principalType, id: actor.principalId };
 }

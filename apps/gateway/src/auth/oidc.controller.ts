@@ -1,13 +1,6 @@
 import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import {
-  LOGIN_STATE_COOKIE,
-  OidcSignInService,
-  Public,
-  readCookie,
-  sessionIdOf,
-  SessionService,
-} from '@toolgate/auth';
+import { LOGIN_STATE_COOKIE, OidcSignInService, Public, readCookie, SessionService } from '@toolgate/auth';
 import { signedOutSchema, signInProvidersSchema } from '@toolgate/contract';
 import { ErrorCode, ok, ToolgateError } from '@toolgate/toolkit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -85,7 +78,7 @@ export class OidcController {
   })
   @ApiEnvelope(signedOutSchema)
   async logout(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    await this.sessions.end(sessionIdOf(request.headers.cookie));
+    await this.sessions.end(this.sessions.sessionIdIn(request.headers.cookie));
     void reply.header(
       'set-cookie',
       clearedSessionCookies(this.oidc.displayName ? this.oidc.secureCookies : false),

@@ -42,7 +42,7 @@ export const KEYED_ROUTE_ERRORS: readonly ErrorCode[] = [
   'INTERNAL_ERROR',
 ];
 /**
- * Codes a public route (health, metrics) may answer: a request the server cannot read (malformed,
+ * Codes a public route (health, readiness) may answer: a request the server cannot read (malformed,
  * headers too large...) is refused with INVALID_INPUT before any route runs, public ones included.
  */
 export const PUBLIC_ROUTE_ERRORS: readonly ErrorCode[] = ['INVALID_INPUT', 'NOT_READY', 'INTERNAL_ERROR'];

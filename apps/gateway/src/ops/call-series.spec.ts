@@ -58,4 +58,19 @@ describe('CallSeries', () => {
     registry.resetMetrics();
     expect(await registry.metrics()).not.toContain('tool="t"');
   });
+
+  it('keeps at most maxSeries label sets; later ones are counted as tool="other", code="other"', async () => {
+    const registry = new Registry();
+    const series = new CallSeries(CALL_DURATION_BUCKETS, names, help, registry, 3);
+    for (let i = 0; i < 50; i++) series.record(`tool_${i}`, `CODE_${i}`, 'rest', 0.01);
+    series.record('tool_0', 'CODE_0', 'rest', 0.01);
+    const text = await registry.metrics();
+    const counted = text.split('\n').filter((l) => l.startsWith('calls_total{'));
+    expect(counted).toEqual([
+      'calls_total{tool="tool_0",code="CODE_0",face="rest"} 2',
+      'calls_total{tool="tool_1",code="CODE_1",face="rest"} 1',
+      'calls_total{tool="tool_2",code="CODE_2",face="rest"} 1',
+      'calls_total{tool="other",code="other",face="rest"} 47',
+    ]);
+  });
 });

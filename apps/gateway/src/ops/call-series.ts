@@ -1,5 +1,8 @@
 import type { Metric, Registry, RegistryContentType } from 'prom-client';
 
+/** The label value of everything past the series cap (and, for tools, of tools outside the registry). */
+export const OTHER_LABEL = 'other';
+
 /** The labels every tool-call series carries. */
 export type CallLabels = Readonly<Record<'tool' | 'code' | 'face', string>>;
 
@@ -42,11 +45,16 @@ export class CallSeries {
   /** The same series by tool, then code, then face. */
   private readonly index = new Map<string, Map<string, Map<string, Series>>>();
 
+  /**
+   * @param maxSeries label sets kept at most: a new one past it is counted under `tool="other",
+   * code="other"` (with its face), so no caller can grow the exposition without bound.
+   */
   constructor(
     private readonly bounds: readonly number[],
     names: { readonly calls: string; readonly duration: string },
     help: { readonly calls: string; readonly duration: string },
     registry: Registry<RegistryContentType>,
+    private readonly maxSeries = Infinity,
   ) {
     this.register(registry, names.calls, help.calls, 'counter', () => this.counterValues());
     this.register(registry, names.duration, help.duration, 'histogram', (name) => this.histogramValues(name));
@@ -73,6 +81,8 @@ export class CallSeries {
     if (!byFace) byCode.set(code, (byFace = new Map()));
     let s = byFace.get(face);
     if (!s) {
+      if (this.series.length >= this.maxSeries && (tool !== OTHER_LABEL || code !== OTHER_LABEL))
+        return this.seriesOf(OTHER_LABEL, OTHER_LABEL, face);
       s = { labels: { tool, code, face }, count: 0, sum: 0, buckets: new Float64Array(this.bounds.length) };
       byFace.set(face, s);
       this.series.push(s);

@@ -1,13 +1,25 @@
-import { Module } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { CallMetricsHook } from './call-metrics.hook.js';
+import { MetricsAccessGuard } from './metrics-access.guard.js';
 import { MetricsRegistry } from './metrics.registry.js';
 import { OpsController } from './ops.controller.js';
+import { OPS_OPTIONS, type OpsOptions } from './ops.options.js';
 
-/** Health, readiness and metrics. */
-@Module({
-  imports: [TerminusModule.forRoot({ logger: false })],
-  controllers: [OpsController],
-  providers: [MetricsRegistry, CallMetricsHook],
-})
-export class OpsHttpModule {}
+/** Health, readiness and metrics (`OpsHttpModule.forRoot({ metricsToken })`). */
+@Module({})
+export class OpsHttpModule {
+  static forRoot(options: OpsOptions): DynamicModule {
+    return {
+      module: OpsHttpModule,
+      imports: [TerminusModule.forRoot({ logger: false })],
+      controllers: [OpsController],
+      providers: [
+        MetricsRegistry,
+        CallMetricsHook,
+        MetricsAccessGuard,
+        { provide: OPS_OPTIONS, useValue: options },
+      ],
+    };
+  }
+}

@@ -1,13 +1,14 @@
-import { Controller, Get, Header } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Header, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Public } from '@toolgate/auth';
 import { ErrorCode, ok, ToolgateError } from '@toolgate/toolkit';
+import { MetricsAccessGuard } from './metrics-access.guard.js';
 import { MetricsRegistry } from './metrics.registry.js';
 import { healthSchema } from '@toolgate/contract';
 import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 
-/** Liveness, readiness and Prometheus metrics; no key needed. */
+/** Liveness and readiness (no key needed), and Prometheus metrics (the metrics token or a platform admin). */
 @ApiTags('ops')
 @Public()
 @Controller()
@@ -48,15 +49,16 @@ export class OpsController {
   }
 
   @Get('metrics')
+  @UseGuards(MetricsAccessGuard)
   @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
+  @ApiBearerAuth()
   @ApiOperation({
     operationId: 'getMetrics',
     summary: 'Prometheus metrics',
     description:
-      'Calls by tool, code and face, their latency, and the process’s own metrics, as Prometheus text.',
-    security: [],
+      'Calls by tool, code and face, their latency, and the process’s own metrics, as Prometheus text. Needs the metrics token (`TOOLGATE_METRICS_TOKEN`) or a platform admin key.',
   })
-  @ApiEnvelope(null, { public: true, text: ['text/plain'] })
+  @ApiEnvelope(null, { text: ['text/plain'] })
   metricsText(): Promise<string> {
     return this.metrics.registry.metrics();
   }

@@ -55,6 +55,8 @@ export const oidcFileSchema = z.strictObject({
     .positive()
     .max(7 * 24 * 60 * 60 * 1000)
     .optional(),
+  /** Sign-ins under way kept at most; past it a new one answers 429 until started ones finish or expire. */
+  maxPendingLogins: z.number().int().min(1).max(1_000_000).optional(),
   rules: z.array(claimRuleSchema).max(500),
 });
 

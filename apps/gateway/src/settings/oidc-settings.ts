@@ -20,6 +20,7 @@ export function oidcSettings(file: OidcFile | undefined, env: NodeJS.ProcessEnv)
     displayName: file.displayName ?? DEFAULT_OIDC_OPTIONS.displayName,
     scopes: file.scopes ?? DEFAULT_OIDC_OPTIONS.scopes,
     sessionTtlMs: file.sessionTtlMs ?? DEFAULT_OIDC_OPTIONS.sessionTtlMs,
+    maxPendingLogins: file.maxPendingLogins ?? DEFAULT_OIDC_OPTIONS.maxPendingLogins,
     ...(clientSecret ? { clientSecret } : {}),
     allowInsecureIssuer: new URL(file.issuer).protocol === 'http:',
   };

@@ -68,4 +68,25 @@ describe('loadSettings', () => {
       /TOOLGATE_LOG_FORMAT/,
     );
   });
+
+  it('gives each deployment its own Redis namespace by default: one per database, never the credentials', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-settings-'));
+    const prefix = (env: Record<string, string>) => {
+      const s = loadSettings({ TOOLGATE_DATA_DIR: dataDir, ...env });
+      expect(s.quotas.redisPrefix).toBe(s.approvals.redisPrefix);
+      return s.quotas.redisPrefix;
+    };
+    const one = prefix({ DATABASE_URL: 'mysql://app:pw@db.internal:3306/toolgate_one' });
+    expect(one).toMatch(/^toolgate:[0-9a-f]{12}$/);
+    expect(prefix({ DATABASE_URL: 'mysql://other:secret@DB.internal:3306/toolgate_one' })).toBe(one);
+    expect(prefix({ DATABASE_URL: 'mysql://app:pw@db.internal:3306/toolgate_two' })).not.toBe(one);
+    expect(prefix({ DATABASE_URL: 'mysql://app:pw@db2.internal:3306/toolgate_one' })).not.toBe(one);
+    expect(prefix({})).not.toBe(prefix({ TOOLGATE_DATA_DIR: `${dataDir}/other` }));
+    expect(
+      prefix({
+        DATABASE_URL: 'mysql://app:pw@db.internal:3306/toolgate_one',
+        TOOLGATE_REDIS_PREFIX: 'acme-prod',
+      }),
+    ).toBe('acme-prod');
+  });
 });

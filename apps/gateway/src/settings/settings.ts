@@ -2,7 +2,12 @@ import type { ApprovalsOptions } from '@toolgate/approvals';
 import type { RunsOptions } from '@toolgate/runs';
 import type { AuditOptions } from '@toolgate/audit';
 import type { AuthOptions } from '@toolgate/auth';
-import { defaultDatabaseUrl, parseDatabaseUrl, type InstanceOptions } from '@toolgate/database';
+import {
+  defaultDatabaseUrl,
+  deploymentRedisPrefix,
+  parseDatabaseUrl,
+  type InstanceOptions,
+} from '@toolgate/database';
 import type { EgressOptions } from '@toolgate/egress';
 import type { ModelsOptions } from '@toolgate/models';
 import type { NotificationsOptions } from '@toolgate/notifications';
@@ -70,6 +75,8 @@ export interface Settings {
   readonly notifications: NotificationsOptions;
   /** Where requests to tenant-chosen URLs may go (ADR 026). */
   readonly egress: EgressOptions;
+  /** `/metrics`: the scraper's bearer token (TOOLGATE_METRICS_TOKEN); unset, platform admins only. */
+  readonly ops: { readonly metricsToken?: string };
   readonly dataDir: string;
   readonly locale: 'zh-CN' | 'en';
   readonly logLevel: string;
@@ -95,7 +102,8 @@ const envSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'use redis://host:6379')
     .optional(),
-  TOOLGATE_REDIS_PREFIX: z.string().min(1).max(64).default('toolgate'),
+  /** Unset: `toolgate:<hash of the database>`, one namespace per deployment (deploymentRedisPrefix). */
+  TOOLGATE_REDIS_PREFIX: z.string().min(1).max(64).optional(),
   TOOLGATE_INSTANCE_ID: z
     .string()
     .regex(/^[A-Za-z0-9._:-]{1,128}$/)
@@ -123,6 +131,8 @@ const envSchema = z.object({
     )
     .pipe(z.array(originSchema).max(100))
     .optional(),
+  /** The bearer token Prometheus sends to read /metrics; unset: only platform admins' keys may. */
+  TOOLGATE_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(256).optional(),
 });
 
 /**
@@ -138,9 +148,10 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const databaseUrl = e.DATABASE_URL ?? defaultDatabaseUrl(e.TOOLGATE_DATA_DIR);
   const target = parseDatabaseUrl(databaseUrl);
   const file = readPlatformFile(e.TOOLGATE_CONFIG_DIR);
+  const redisPrefix = e.TOOLGATE_REDIS_PREFIX ?? deploymentRedisPrefix(target);
   const quotas: QuotasOptions = {
     redisUrl: e.REDIS_URL,
-    redisPrefix: e.TOOLGATE_REDIS_PREFIX,
+    redisPrefix,
     ...FILE_DEFAULTS.quotas,
     ...file.quotas,
   };
@@ -183,7 +194,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     instances: { instanceId: e.TOOLGATE_INSTANCE_ID, ...FILE_DEFAULTS.instances, ...file.instances },
     approvals: {
       redisUrl: e.REDIS_URL,
-      redisPrefix: e.TOOLGATE_REDIS_PREFIX,
+      redisPrefix,
       ...FILE_DEFAULTS.approvals,
       ...file.approvals,
     },
@@ -192,6 +203,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     runs: { ...FILE_DEFAULTS.runs, ...file.runs },
     upstreams: {
       refreshIntervalMs: e.TOOLGATE_UPSTREAM_REFRESH_MS ?? DEFAULT_UPSTREAMS_OPTIONS.refreshIntervalMs,
+      refresh: DEFAULT_UPSTREAMS_OPTIONS.refresh,
     },
     notifications: {
       publicUrl: e.TOOLGATE_PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`,
@@ -199,6 +211,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       ...file.notifications,
     },
     egress: { ...FILE_DEFAULTS.egress, ...file.egress },
+    ops: { ...optional('metricsToken', e.TOOLGATE_METRICS_TOKEN) },
     dataDir: e.TOOLGATE_DATA_DIR,
     locale: e.TOOLGATE_LOCALE,
     logLevel: e.TOOLGATE_LOG_LEVEL ?? file.logLevel ?? FILE_DEFAULTS.logLevel,

@@ -7,10 +7,9 @@ import { OidcLoginEntity } from '../sessions/oidc-login.entity.js';
 import { SessionRepository } from '../sessions/session.repository.js';
 import { SessionService, type StartedSession } from '../sessions/session.service.js';
 import { mapClaimsToRole } from './claim-mapping.js';
-import { OIDC_LOGIN_TTL_MS, type OidcOptions } from './oidc.options.js';
+import { OIDC_LOGIN_TTL_MS, OIDC_OPTIONS, secureCookiesOf, type OidcOptions } from './oidc.options.js';
 
-/** The injection token of the `auth.oidc` settings (absent: no IdP configured). */
-export const OIDC_OPTIONS = Symbol('OIDC_OPTIONS');
+export { OIDC_OPTIONS } from './oidc.options.js';
 
 /** The provider id people signed in here are scoped by: principal ids are `oidc:<sub>`. */
 export const OIDC_PROVIDER_ID = 'oidc';
@@ -19,6 +18,9 @@ export const OIDC_PROVIDER_ID = 'oidc';
 export type SignInResult =
   | { readonly kind: 'signed_in'; readonly session: StartedSession; readonly person: PersonIdentity }
   | { readonly kind: 'no_access'; readonly person: PersonIdentity };
+
+/** What a refused sign-in is told to wait, in seconds (started sign-ins finish or expire meanwhile). */
+const LOGIN_RETRY_AFTER_S = 60;
 
 /** The longest subject whose principal id (`oidc:<sub>`) fits the 64-character id columns. */
 const MAX_SUBJECT_LENGTH = 64 - `${OIDC_PROVIDER_ID}:`.length;
@@ -55,7 +57,7 @@ export class OidcSignInService {
 
   /** Cookies are `Secure` unless the gateway is reached over plain http (loopback only, checked at boot). */
   get secureCookies(): boolean {
-    return this.settings().redirectUrl.startsWith('https:');
+    return secureCookiesOf(this.settings());
   }
 
   /** The URL the IdP redirected the browser to: the configured redirect URL with the IdP's query. */
@@ -65,9 +67,21 @@ export class OidcSignInService {
     return url;
   }
 
-  /** Starts a sign-in: the IdP's authorization URL and the state the browser must bring back. */
+  /**
+   * Starts a sign-in: the IdP's authorization URL and the state the browser must bring back.
+   * Anyone may start one, so each is a row that expires, expired rows go first, and past
+   * `maxPendingLogins` under way a new one is refused (RATE_LIMITED) rather than stored.
+   */
   async begin(): Promise<{ authorizationUrl: string; state: string }> {
     const config = await this.discover();
+    if ((await this.logins.pendingLogins(new Date())) >= this.settings().maxPendingLogins) {
+      this.logger.warn(`refused a sign-in: ${this.settings().maxPendingLogins} sign-ins are under way`);
+      throw new ToolgateError(ErrorCode.RATE_LIMITED, {
+        params: { quota: 'too many sign-ins under way' },
+        details: { reason: 'too many sign-ins are under way; try again shortly' },
+        headers: { 'retry-after': String(LOGIN_RETRY_AFTER_S) },
+      });
+    }
     const codeVerifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const nonce = client.randomNonce();

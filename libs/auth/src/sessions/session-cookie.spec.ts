@@ -9,8 +9,10 @@ describe('session cookie', () => {
     expect(readCookie('tg_session', 'tg_session')).toBeUndefined();
   });
 
-  it('prefers the __Host- spelling and ignores headers too long to be real', () => {
-    expect(sessionIdOf('tg_session=plain; __Host-tg_session=secure')).toBe('secure');
-    expect(sessionIdOf(`tg_session=${'a'.repeat(9_000)}`)).toBeUndefined();
+  it('reads only the __Host- spelling in Secure mode, only the plain one without, and ignores headers too long to be real', () => {
+    expect(sessionIdOf('tg_session=plain; __Host-tg_session=secure', true)).toBe('secure');
+    expect(sessionIdOf('tg_session=planted', true)).toBeUndefined();
+    expect(sessionIdOf('tg_session=plain; __Host-tg_session=secure', false)).toBe('plain');
+    expect(sessionIdOf(`tg_session=${'a'.repeat(9_000)}`, false)).toBeUndefined();
   });
 });

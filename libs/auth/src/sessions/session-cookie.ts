@@ -28,7 +28,12 @@ export function readCookie(header: string | undefined, name: string): string | u
   return undefined;
 }
 
-/** The session id a request's cookies carry (either spelling), or undefined. */
-export function sessionIdOf(cookieHeader: string | undefined): string | undefined {
-  return readCookie(cookieHeader, SECURE_SESSION_COOKIE) ?? readCookie(cookieHeader, SESSION_COOKIE);
+/**
+ * The session id a request's cookies carry, or undefined. In Secure mode only the `__Host-`
+ * spelling counts: a plain `tg_session` can be set by a sibling subdomain or over plain http, so
+ * accepting it would let an attacker fix a victim's session (fixation). Without Secure (loopback
+ * http) browsers refuse `__Host-` cookies, so the plain one is read.
+ */
+export function sessionIdOf(cookieHeader: string | undefined, secure: boolean): string | undefined {
+  return secure ? readCookie(cookieHeader, SECURE_SESSION_COOKIE) : readCookie(cookieHeader, SESSION_COOKIE);
 }

@@ -36,6 +36,12 @@ export class SessionRepository {
     await this.logins.insert(login);
   }
 
+  /** Forgets sign-ins past their expiry, then answers how many are still under way. */
+  async pendingLogins(now: Date): Promise<number> {
+    await this.logins.delete({ expiresAt: LessThan(now) });
+    return this.logins.count();
+  }
+
   /**
    * Takes a sign-in under way: reads and deletes it in one transaction, so of two callbacks with
    * the same state at most one finds it. Null when unknown, already taken or expired.

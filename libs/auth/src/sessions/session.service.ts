@@ -1,9 +1,11 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { ErrorCode, ToolgateError } from '@toolgate/toolkit';
 import { personPrincipal, type PersonIdentity, type Principal } from '../principal.js';
 import type { Role } from '../roles.js';
+import { OIDC_OPTIONS, secureCookiesOf, type OidcOptions } from '../oidc/oidc.options.js';
 import { AuthSessionEntity } from './auth-session.entity.js';
+import { sessionIdOf } from './session-cookie.js';
 import { SessionRepository } from './session.repository.js';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -30,7 +32,20 @@ export interface StartedSession {
  */
 @Injectable()
 export class SessionService {
-  constructor(private readonly sessions: SessionRepository) {}
+  constructor(
+    private readonly sessions: SessionRepository,
+    @Optional() @Inject(OIDC_OPTIONS) private readonly oidc?: OidcOptions,
+  ) {}
+
+  /** Whether session cookies are `Secure` and `__Host-` prefixed (the gateway is reached over https). */
+  get secureCookies(): boolean {
+    return secureCookiesOf(this.oidc);
+  }
+
+  /** The session id in a request's `Cookie` header, in the one spelling this mode accepts. */
+  sessionIdIn(cookieHeader: string | undefined): string | undefined {
+    return sessionIdOf(cookieHeader, this.secureCookies);
+  }
 
   /** Starts a session for a person whose claims mapped to `role` of `tenantId`. */
   async start(

@@ -57,6 +57,28 @@ export const upstreamViewSchema = named(
 );
 export type UpstreamView = z.infer<typeof upstreamViewSchema>;
 
+/** How a call of an OpenAPI operation becomes a request: pinned with its definition (ADR 016). */
+export const upstreamCallPlanSchema = named(
+  'UpstreamCallPlan',
+  z.object({
+    method: z.string().describe('GET, PUT, POST, DELETE, PATCH or HEAD'),
+    baseUrl: z.string().describe('Origin and base path calls go to (without query)'),
+    path: z.string().describe('The path template, e.g. /customers/{id}'),
+    parameters: z.array(
+      z.object({
+        name: z.string(),
+        in: z.enum(['path', 'query', 'header']),
+        argName: z.string().describe('The input property holding its value'),
+        required: z.boolean(),
+        style: z.string(),
+        explode: z.boolean(),
+        json: z.boolean().describe('Sent as JSON text'),
+      }),
+    ),
+    body: z.object({ argName: z.string(), required: z.boolean(), contentType: z.string() }).nullable(),
+  }),
+);
+
 /** A tool as the upstream describes it (what the fingerprint covers). */
 export const upstreamToolDefinitionSchema = named(
   'UpstreamToolDefinition',
@@ -67,6 +89,9 @@ export const upstreamToolDefinitionSchema = named(
     inputSchema: z.record(z.string(), z.unknown()),
     outputSchema: z.record(z.string(), z.unknown()).optional(),
     annotations: z.record(z.string(), z.unknown()).optional(),
+    callPlan: upstreamCallPlanSchema
+      .optional()
+      .describe('OpenAPI operations: how a call becomes a request (absent for MCP tools)'),
   }),
 );
 

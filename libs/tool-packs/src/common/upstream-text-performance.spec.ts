@@ -44,6 +44,9 @@ const CASES: readonly (readonly [string, string, (text: string) => unknown])[] =
   ['cleanErrorMessage ?a?a?a…', fill('?a'), cleanErrorMessage],
   ['cleanErrorMessage bearer bearer …', fill('bearer '), cleanErrorMessage],
   ['cleanErrorMessage spaces then at', `${fill(' ', MIB - 3)}at `, cleanErrorMessage],
+  ['cleanErrorMessage password=password=…', fill('password='), cleanErrorMessage],
+  ['cleanErrorMessage "token":"token":…', fill('"token":"'), cleanErrorMessage],
+  ['cleanErrorMessage key key=key key=…', fill('key key='), cleanErrorMessage],
   ['redact a.a.a.…:// with secrets', A_DOTS_SCHEME, (text) => redact(text, SECRETS)],
   ['redact <<<<… as an HTML body', LT, (text) => redact(describeErrorBody(text).message!, SECRETS)],
 ];

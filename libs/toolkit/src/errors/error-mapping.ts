@@ -2,6 +2,7 @@ import { MAX_ERROR_MESSAGE_LENGTH } from '../constants.js';
 import type { ErrorEnvelope } from './envelope.js';
 import { ErrorCode } from './error-codes.js';
 import type { Locale } from './messages.js';
+import { maskSecretAssignments } from './secret-assignments.js';
 import { errorEnvelope, ToolCallFailedError, ToolError, ToolgateError } from './toolgate-error.js';
 
 const DATA_STORE_FAILED: Record<Locale, string> = {
@@ -25,8 +26,6 @@ const CLEAN_INPUT_FACTOR = 4;
 // that cannot overlap what comes before them; and none sees more than the bounded input.
 const STACK_LINE = /^\s+at\s/;
 const CREDENTIAL = /\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{6,}/gi;
-const SECRET_PARAMETER =
-  /(&(?:token|access_token|api_key|apikey|key|secret|password|sig|signature)=)[^&\s]+/gi;
 const WHITESPACE_RUN = /\s+/g;
 
 /** What ends a URL in prose: whitespace, quotes and angle brackets. */
@@ -104,7 +103,8 @@ function stripQueries(text: string): string {
 
 /**
  * A thrown message made fit for an envelope: first lines only (never a stack), URLs replaced by
- * `[url]`, query strings, bearer/basic credentials and secret-looking parameters masked, length
+ * `[url]`, query strings, bearer/basic credentials and secret-looking assignments (`password=…`,
+ * `"token": "…"`, wherever they stand) masked, length
  * bounded. Linear in the message's length, and reads at most a few times `maxLength` of it.
  * @example cleanErrorMessage('GET https://u:p@host/x?token=1 failed') // 'GET [url] failed'
  */
@@ -114,9 +114,8 @@ export function cleanErrorMessage(message: string, maxLength = MAX_ERROR_MESSAGE
     .split('\n')
     .filter((line) => !STACK_LINE.test(line))
     .join(' ');
-  const cleaned = stripQueries(replaceUrls(withoutStack))
+  const cleaned = maskSecretAssignments(stripQueries(replaceUrls(withoutStack)))
     .replace(CREDENTIAL, '$1 ***')
-    .replace(SECRET_PARAMETER, '$1***')
     .replace(WHITESPACE_RUN, ' ')
     .trim();
   return cleaned.length > maxLength ? `${cleaned.slice(0, maxLength - 1)}…` : cleaned;

@@ -38,6 +38,15 @@ export class UpstreamToolEntity {
   @Column({ name: 'pinned_fingerprint', type: 'varchar', length: 64 })
   pinnedFingerprint!: string;
 
+  /**
+   * The fingerprint scheme the pinned definition was taken with (`FINGERPRINT_VERSION`): 1 for
+   * OpenAPI tools pinned before call plans were, which the first refresh re-pins (ADR 016). Always
+   * written: a column default here would make TypeORM re-read the inserted rows on MySQL and merge
+   * them back into the entities out of order (the migration's default covers pre-existing rows).
+   */
+  @Column({ name: 'fingerprint_version', type: 'int' })
+  fingerprintVersion!: number;
+
   @Column({ type: 'varchar', length: 16 })
   status!: UpstreamToolStatus;
 

@@ -1,4 +1,10 @@
-import { DEFAULT_LOCALE, ErrorCode, errorEnvelope, invalidInputEnvelope } from '@toolgate/toolkit';
+import {
+  canonicalJson,
+  DEFAULT_LOCALE,
+  ErrorCode,
+  errorEnvelope,
+  invalidInputEnvelope,
+} from '@toolgate/toolkit';
 import type {
   UpstreamCallOptions,
   UpstreamCallOutcome,
@@ -6,6 +12,7 @@ import type {
   UpstreamToolDefinition,
 } from '../sources/tool-source.js';
 import { deadlineSignal, egressErrorOf, type EgressFetch } from '@toolgate/egress';
+import { callPlanOf } from './call-plan.js';
 import { createHash } from 'node:crypto';
 import { fetchDocumentText } from './openapi-document-source.js';
 import type { OpenApiOperation, SkippedOperation } from './openapi-operations.js';
@@ -31,6 +38,8 @@ export interface OpenApiClientOptions {
    * non-public destinations and redirects and bounds every answer.
    */
   readonly fetch: EgressFetch;
+  /** Called when a call finds the document's plan no longer the pinned one (a refresh is due). */
+  readonly onPlanChanged?: () => void;
 }
 
 /** One reading of the document: its tools by name, and where calls go. */
@@ -94,13 +103,28 @@ class OpenApiClient implements UpstreamClient {
         documentHash,
       };
     }
-    return [...this.snapshot.operations.values()].map((operation) => operation.definition);
+    const baseUrl = this.snapshot.baseUrl;
+    return [...this.snapshot.operations.values()].map((operation) => ({
+      ...operation.definition,
+      callPlan: callPlanOf(operation.plan, baseUrl),
+    }));
   }
 
   async callTool(name: string, args: unknown, options: UpstreamCallOptions): Promise<UpstreamCallOutcome> {
     const operation = this.snapshot?.operations.get(name);
     if (this.closed || !this.snapshot || !operation) {
       return upstreamError(`the service's document describes no operation "${name}"`);
+    }
+    if (
+      options.callPlan &&
+      canonicalJson(callPlanOf(operation.plan, this.snapshot.baseUrl)) !== canonicalJson(options.callPlan)
+    ) {
+      // The document moved the operation (method, path, base, parameters, body) since it was
+      // pinned: nothing is sent until a tenant admin has reviewed the new plan.
+      this.options.onPlanChanged?.();
+      return upstreamError(
+        `the service's document changed how "${name}" is called since it was reviewed; it waits for review`,
+      );
     }
     const request = buildRequest(operation.plan, args, this.snapshot.baseUrl, this.headers);
     if (!request.ok) {

@@ -44,8 +44,10 @@ export interface OperationParameter {
   /** The input property holding its value (the name, unless two locations share it). */
   readonly argName: string;
   readonly required: boolean;
-  readonly style?: string;
-  readonly explode?: boolean;
+  /** The serialization style, the location's default when the document names none (query: form, else simple). */
+  readonly style: string;
+  /** Whether arrays and objects explode; the style's default when the document says nothing (form: true). */
+  readonly explode: boolean;
   /** Sent as JSON text (a parameter described with `content` rather than `schema`). */
   readonly json: boolean;
 }
@@ -146,13 +148,17 @@ function mapOperation(
     );
     properties.set(argName, withDescription(schema, parameter.description));
     if (isRequired) required.push(argName);
+    // Defaults spelled out (OpenAPI 3 §4.8.12.4): a document that writes a default it had implied
+    // sends the same request, so it pins the same plan.
+    const style =
+      typeof parameter.style === 'string' ? parameter.style : where === 'query' ? 'form' : 'simple';
     parameters.push({
       name: parameter.name,
       in: where,
       argName,
       required: isRequired,
-      style: typeof parameter.style === 'string' ? parameter.style : undefined,
-      explode: typeof parameter.explode === 'boolean' ? parameter.explode : undefined,
+      style,
+      explode: typeof parameter.explode === 'boolean' ? parameter.explode : style === 'form',
       json: parameter.schema === undefined && contentSchema !== undefined,
     });
   }

@@ -136,9 +136,8 @@ function pathValue(parameter: OperationParameter, value: unknown): string {
 /** Form style (the default, exploded), `deepObject`, and the delimited styles for arrays. */
 function appendQuery(params: URLSearchParams, parameter: OperationParameter, value: unknown): void {
   if (parameter.json) return params.append(parameter.name, JSON.stringify(value));
-  const explode = parameter.explode ?? (parameter.style === undefined || parameter.style === 'form');
   if (Array.isArray(value)) {
-    if (explode) for (const item of value) params.append(parameter.name, scalar(item));
+    if (parameter.explode) for (const item of value) params.append(parameter.name, scalar(item));
     else params.append(parameter.name, value.map(scalar).join(delimiter(parameter.style)));
     return;
   }
@@ -146,7 +145,7 @@ function appendQuery(params: URLSearchParams, parameter: OperationParameter, val
     const entries = Object.entries(value);
     if (parameter.style === 'deepObject') {
       for (const [k, v] of entries) params.append(`${parameter.name}[${k}]`, scalar(v));
-    } else if (explode) {
+    } else if (parameter.explode) {
       for (const [k, v] of entries) params.append(k, scalar(v));
     } else {
       params.append(parameter.name, entries.flatMap(([k, v]) => [k, scalar(v)]).join(','));

@@ -20,6 +20,7 @@ export const openApiClientFactory: UpstreamClientFactory = async (spec) => {
       headers: spec.headers,
       timeoutMs: spec.timeoutMs,
       fetch: spec.fetchWith({}),
+      onPlanChanged: spec.onToolsChanged,
     });
   } catch (err) {
     throw asToolgateError(err, 'registration');

@@ -2,12 +2,11 @@ import { App, Button, Descriptions, Modal, Popconfirm, Space, Tag, Typography } 
 import { useState } from 'react';
 import { useReviewUpstreamTool } from '../../api/mutations';
 import { useUpstreamDiffQuery } from '../../api/queries';
-import type { UpstreamToolDefinition } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { shortHash } from '../../components/format';
 import { PageSpinner } from '../../components/PageSpinner';
 import { useT } from '../../i18n';
-import { fieldText } from './line-diff';
+import { fieldAt, fieldText } from './line-diff';
 import { LineDiff } from './LineDiff';
 import { ToolStatusTag } from './ToolStatusTag';
 
@@ -147,8 +146,8 @@ export function ReviewModal(props: {
                       </Typography.Title>
                       <LineDiff
                         field={f}
-                        before={fieldText(data.pinned.definition[f as keyof UpstreamToolDefinition])}
-                        after={fieldText(pending.definition[f as keyof UpstreamToolDefinition])}
+                        before={fieldText(fieldAt(data.pinned.definition, f))}
+                        after={fieldText(fieldAt(pending.definition, f))}
                       />
                     </div>
                   ))}

@@ -97,3 +97,14 @@ export function fieldText(value: unknown): string {
   if (typeof value === 'string') return value;
   return JSON.stringify(sortedKeys(value), null, 2);
 }
+
+/**
+ * The value a changed-field name points at in a definition: a top-level field (`description`) or a
+ * part of the call plan (`callPlan.method`, `callPlan.parameters`).
+ */
+export function fieldAt(definition: object, field: string): unknown {
+  let value: unknown = definition;
+  for (const key of field.split('.'))
+    value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+  return value;
+}
