@@ -14,7 +14,7 @@ import { DEFAULT_UPSTREAM_TIMEOUT_MS, IMPORTED_TOOL_NAME_PATTERN } from './const
 import { UpstreamServerEntity } from './entities/upstream-server.entity.js';
 import { UpstreamToolEntity } from './entities/upstream-tool.entity.js';
 import { changedFields, FINGERPRINT_VERSION, fingerprintOf, pinnable } from './fingerprint.js';
-import type { UpstreamClient, UpstreamToolDefinition } from './sources/tool-source.js';
+import type { UpstreamToolDefinition } from './sources/tool-source.js';
 import { listLive, refusedUrl } from './upstream-failures.js';
 import { UpstreamConnections } from './upstream-connections.js';
 import { UpstreamPinning } from './upstream-pinning.js';

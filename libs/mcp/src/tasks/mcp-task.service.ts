@@ -86,7 +86,7 @@ const notFound = () => new RpcError(RpcErrorCode.InvalidParams, 'Failed to retri
 export const RATE_LIMITED_RPC_CODE = -32029;
 
 const rateLimited = (envelope: ErrorEnvelope) =>
-  new McpError(RATE_LIMITED_RPC_CODE, envelope.error, envelope);
+  new RpcError(RATE_LIMITED_RPC_CODE, envelope.error, envelope);
 
 /** A call the call quotas refused: it did nothing, and becomes no task. */
 const refusedByQuota = (r: ToolCallResult) => !isOk(r.envelope) && r.envelope.code === ErrorCode.RATE_LIMITED;
