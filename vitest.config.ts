@@ -37,6 +37,8 @@ export default defineConfig({
             // Specs of libs against test/support's fakes (libs' own specs do not import test support).
             'test/integration/**/*.spec.ts',
             'test/types/**/*.spec.ts',
+            // The relative links of README.md, SECURITY.md and docs/.
+            'test/docs/**/*.spec.ts',
           ],
           exclude: [...configDefaults.exclude, TIMING_SPECS],
           globalSetup: [],

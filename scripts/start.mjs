@@ -6,7 +6,8 @@
 // together with the size and mtime of what that build wrote: a `dist` rebuilt since by someone else
 // (`npm run build`, `npm test`) is not trusted and is built again. The record lives in
 // node_modules/.cache (wiped by `npm ci`, so new dependencies rebuild too). The build's own output is
-// kept out of the terminal and shown only when it fails.
+// kept out of the terminal and shown only when it fails. Names given as arguments (`node
+// scripts/start.mjs gateway`) limit it to those builds: `npm run docs:config` needs only the gateway.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -95,12 +96,16 @@ function build(target) {
   process.stdout.write(`done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }
 
+const only = process.argv.slice(2);
+const wanted = only.length ? TARGETS.filter((target) => only.includes(target.name)) : TARGETS;
 const stamps = readStamps();
-const stale = TARGETS.map((target) => ({ target, hash: sourceHash(target) })).filter(({ target, hash }) => {
-  const stamp = stamps[target.name];
-  const output = outputId(target);
-  return !stamp || stamp.hash !== hash || output === null || stamp.output !== output;
-});
+const stale = wanted
+  .map((target) => ({ target, hash: sourceHash(target) }))
+  .filter(({ target, hash }) => {
+    const stamp = stamps[target.name];
+    const output = outputId(target);
+    return !stamp || stamp.hash !== hash || output === null || stamp.output !== output;
+  });
 if (stale.length) {
   process.stdout.write(
     `\n  sources changed since the last build (${stale.map((s) => s.target.name).join(', ')}); building once\n`,

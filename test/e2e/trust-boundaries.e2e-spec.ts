@@ -12,7 +12,7 @@ import { TestToolsModule } from './test-tools.js';
 import { TRUSTCO_YAML, TrustToolsModule } from './trust-tools.js';
 
 /**
- * The trust boundaries of SECURITY.md that a tenant admin, an agent key or another tenant could
+ * The trust boundaries of docs/security-model.md that a tenant admin, an agent key or another tenant could
  * cross through the API. Each test names the boundary it holds; each failed on the code before it.
  */
 describe('trust boundaries', () => {

@@ -68,7 +68,7 @@ export class AppModule {
       imports: [
         LoggerModule.forRoot({
           // The request logger (pino-http) runs only with the access log on: per-request logging
-          // middleware costs measurable throughput (README, "Benchmarks").
+          // middleware costs measurable throughput (docs/benchmarks.md).
           forRoutes: settings.server.accessLog ? undefined : [],
           pinoHttp: withDestination(
             {

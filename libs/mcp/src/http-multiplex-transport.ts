@@ -73,7 +73,7 @@ interface Pending {
 /**
  * The SDK `Transport` under the gateway's one long-lived MCP `Server`, multiplexing every HTTP
  * request of the process onto it (a Server and a transport per request cost more than the governed
- * call itself: README, "Benchmarks"). Each inbound JSON-RPC request gets a process-unique id —
+ * call itself: docs/benchmarks.md). Each inbound JSON-RPC request gets a process-unique id —
  * client ids collide across clients — and the caller it came with; `send` routes a response or a
  * notification back to the HTTP reply of its request with the client's id restored.
  *

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { recordTable } from './bench-report.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -184,14 +185,14 @@ export async function measure(
   };
 }
 
-/** Prints a table with aligned columns. */
+/** Prints a table with aligned columns, as Markdown (kept for `--write-docs`, bench-report.ts). */
 export function printTable(title: string, header: string[], rows: (string | number)[][]): void {
   const cells = [header, ...rows.map((r) => r.map((c) => (typeof c === 'number' ? formatNumber(c) : c)))];
   const widths = header.map((_, i) => Math.max(...cells.map((r) => String(r[i] ?? '').length)));
   const line = (r: (string | number)[]) => `| ${r.map((c, i) => String(c).padEnd(widths[i]!)).join(' | ')} |`;
-  process.stdout.write(
-    `\n### ${title}\n\n${line(cells[0]!)}\n| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |\n${cells.slice(1).map(line).join('\n')}\n`,
-  );
+  const table = `### ${title}\n\n${line(cells[0]!)}\n| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |\n${cells.slice(1).map(line).join('\n')}\n`;
+  recordTable(table);
+  process.stdout.write(`\n${table}`);
 }
 
 function formatNumber(n: number): string {

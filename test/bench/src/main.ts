@@ -12,6 +12,7 @@ import { inProcessOverhead } from './in-process.bench.js';
 import { mcpThroughput } from './mcp.bench.js';
 import { adapterChoice, restThroughput } from './rest.bench.js';
 import { agentRuns } from './runs.bench.js';
+import { writeRunToDocs } from './bench-report.js';
 import { FigureCollector } from './summary.js';
 import { tracingCost } from './tracing.bench.js';
 
@@ -22,6 +23,8 @@ import { tracingCost } from './tracing.bench.js';
  * sequential runs the runs section times (default 500). TOOLGATE_BENCH_CPU_PROF=<dir> makes the
  * runs section's gateway write a CPU profile there (node --cpu-prof) when it stops.
  * Ends with one summary table of issue 12's figures, from what the sections that ran returned.
+ * `--write-docs` also writes every table of the run into docs/benchmarks.md (its bench:start …
+ * bench:end block; the report around it is written by hand).
  */
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -64,6 +67,7 @@ async function main(): Promise<void> {
   if (!only || only === 'runs') await onMariaDb((env) => agentRuns(env, durationS, timedRuns));
   figures.print();
   if (!only || only === 'tracing') await tracingCost(sqliteEnv(), durationS);
+  if (args.includes('--write-docs')) process.stdout.write(`\nwrote ${await writeRunToDocs(args)}\n`);
 }
 
 main().then(

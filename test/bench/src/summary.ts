@@ -17,7 +17,7 @@ interface FigureSpec {
   readonly label: string;
   /** The figure meets its target when it is at least (`min`) or at most (`max`) this. */
   readonly target: { readonly min: number } | { readonly max: number };
-  /** The "now" column of issue 12 (the README's run and a fresh one). */
+  /** The "now" column of issue 12 (the run then in the README, now docs/benchmarks.md, and a fresh one). */
   readonly baseline: string;
   readonly format: (value: number) => string;
 }

@@ -52,7 +52,7 @@ function sendAnswer(reply: FastifyReply, answer: InvokeAnswer): FastifyReply {
 
 /**
  * `POST /v1/agents/:agentType/tools/:toolName/invoke`, registered on Fastify directly rather than
- * through a Nest controller. Measured reason (README, "Benchmarks"): Nest's per-request router
+ * through a Nest controller. Measured reason (docs/benchmarks.md, ADR 001): Nest's per-request router
  * machinery — guard, pipe and param factories, response controller — cost more than the whole
  * governed call, and invoke is the one hot path. The route applies exactly the rules the rest of
  * the API does, through the same functions: the API key with the `agent` role, the request

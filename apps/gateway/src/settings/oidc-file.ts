@@ -18,10 +18,24 @@ const TENANT_ROLES: readonly string[] = ['tenant_admin', 'approver'];
 
 const claimRuleSchema = z
   .strictObject({
-    claim: z.string().regex(/^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/, 'a top-level claim name, e.g. groups'),
-    equals: z.string().min(1).max(256),
-    role: z.enum(PERSON_ROLES),
-    tenantId: z.string().min(1).max(64).optional(),
+    claim: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/, 'a top-level claim name, e.g. groups')
+      .describe('A top-level claim of the ID token or userinfo (`email`, `groups`, `roles`…).'),
+    equals: z
+      .string()
+      .min(1)
+      .max(256)
+      .describe('The value it must have (or hold, for a list claim such as `groups`).'),
+    role: z.enum(PERSON_ROLES).describe('The role it gives; agents are programs and keep keys.'),
+    tenantId: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe(
+        'The tenant of a `tenant_admin` or `approver` (required for them; none for `platform_admin`).',
+      ),
   })
   .superRefine((rule, ctx) => {
     if (TENANT_ROLES.includes(rule.role) && !rule.tenantId)
@@ -35,29 +49,51 @@ const claimRuleSchema = z
  * The client secret is read from the environment variable `clientSecretEnv` names, never the file.
  */
 export const oidcFileSchema = z.strictObject({
-  displayName: z.string().min(1).max(64).optional(),
-  issuer: httpsUnlessLoopback,
-  clientId: z.string().min(1).max(256),
+  displayName: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe('The name on the sign-in button (`Sign in with Keycloak`).'),
+  issuer: httpsUnlessLoopback.describe(
+    'The issuer URL (discovery is read from it); https unless on loopback.',
+  ),
+  clientId: z.string().min(1).max(256).describe('The confidential client registered for the console.'),
   clientSecretEnv: z
     .string()
     .regex(/^[A-Z_][A-Z0-9_]*$/, 'the NAME of an environment variable holding the secret')
-    .optional(),
+    .optional()
+    .describe('The name of the environment variable holding the client secret, never the secret.'),
   scopes: z
     .array(z.string().regex(/^[A-Za-z0-9_.:/-]{1,64}$/))
     .min(1)
     .max(20)
     .refine((s) => s.includes('openid'), 'scopes must include openid')
-    .optional(),
-  redirectUrl: httpsUnlessLoopback,
+    .optional()
+    .describe('The scopes asked for; `openid` among them.'),
+  redirectUrl: httpsUnlessLoopback.describe(
+    '`https://<gateway>/v1/auth/oidc/callback`, as registered with the provider.',
+  ),
   sessionTtlMs: z
     .number()
     .int()
     .positive()
     .max(7 * 24 * 60 * 60 * 1000)
-    .optional(),
-  /** Sign-ins under way kept at most; past it a new one answers 429 until started ones finish or expire. */
-  maxPendingLogins: z.number().int().min(1).max(1_000_000).optional(),
-  rules: z.array(claimRuleSchema).max(500),
+    .optional()
+    .describe("A session's absolute lifetime; a role changed in the provider applies at the next sign-in."),
+  maxPendingLogins: z
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .optional()
+    .describe(
+      'Sign-ins under way kept at most; past it a new one answers 429 until started ones finish or expire.',
+    ),
+  rules: z
+    .array(claimRuleSchema)
+    .max(500)
+    .describe('Who gets which role: the first matching rule wins; a person no rule maps sees "no access".'),
 });
 
 export type OidcFile = z.infer<typeof oidcFileSchema>;

@@ -16,10 +16,20 @@ const environmentPlaceholder = z
   .regex(/^\$\{[A-Z_][A-Z0-9_]*\}$/, 'write ${NAME_OF_AN_ENVIRONMENT_VARIABLE}, never the key itself');
 
 const modelProviderSchema = z.strictObject({
-  baseUrl: z.url({ protocol: /^https?$/ }),
-  apiKey: environmentPlaceholder.optional(),
-  timeoutMs: ms.positive().max(900_000).optional(),
-  maxRetries: z.number().int().min(0).max(10).optional(),
+  baseUrl: z
+    .url({ protocol: /^https?$/ })
+    .describe('The OpenAI-compatible API, e.g. `https://api.deepseek.com/v1`.'),
+  apiKey: environmentPlaceholder
+    .optional()
+    .describe('The key, as `${NAME}` of an environment variable: keys come from the environment only.'),
+  timeoutMs: ms.positive().max(900_000).optional().describe('Per attempt.'),
+  maxRetries: z
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .optional()
+    .describe('429, 5xx and connection failures are retried with backoff.'),
 });
 
 /** A browser origin, `scheme://host[:port]`, as the `Origin` header carries it: nothing after the port. */
@@ -73,74 +83,286 @@ const egressCidr = z.string().superRefine((value, ctx) => {
 export const platformFileSchema = z.strictObject({
   server: z
     .strictObject({
-      bodyLimitBytes: z.number().int().positive().optional(),
-      accessLog: z.boolean().optional(),
-      trustProxy: z.boolean().optional(),
+      bodyLimitBytes: z
+        .number()
+        .int()
+        .positive()
+        .optional()
+        .describe('The largest request body read; a larger one answers 413 `PAYLOAD_TOO_LARGE`.'),
+      accessLog: z
+        .boolean()
+        .optional()
+        .describe('One log line per request (costs throughput; the call metrics are always on).'),
+      trustProxy: z
+        .boolean()
+        .optional()
+        .describe(
+          "Believe the `X-Forwarded-*` headers of the proxy in front (the client's address and protocol); only behind a proxy that sets them.",
+        ),
     })
-    .optional(),
-  database: z.strictObject({ poolSize: z.number().int().positive().optional() }).optional(),
-  mcp: z.strictObject({ allowedOrigins: z.array(originSchema).max(100).optional() }).optional(),
+    .optional()
+    .describe("The HTTP server. Where it listens is the environment's (`PORT`, `HOST`)."),
+  database: z
+    .strictObject({
+      poolSize: z.number().int().positive().optional().describe('MySQL/MariaDB connections per gateway.'),
+    })
+    .optional()
+    .describe('The database. Which one is `DATABASE_URL`.'),
+  mcp: z
+    .strictObject({
+      allowedOrigins: z
+        .array(originSchema)
+        .max(100)
+        .optional()
+        .describe(
+          "Browser origins (`scheme://host[:port]`) allowed to call `/mcp/*` besides the gateway's own (`TOOLGATE_PUBLIC_URL`, `http://HOST:PORT`). A request with any other `Origin` answers 403, so that no web page reaches the MCP server through its visitor's browser (DNS rebinding); requests without `Origin` (agents, SDKs, curl) are not affected. `TOOLGATE_MCP_ALLOWED_ORIGINS` replaces this list.",
+        ),
+    })
+    .optional()
+    .describe('The MCP endpoint (/mcp/:agentType).'),
   auth: z
-    .strictObject({ keyCacheTtlMs: ms.nonnegative().optional(), oidc: oidcFileSchema.optional() })
-    .optional(),
-  tenancy: z.strictObject({ bindingCacheTtlMs: ms.nonnegative().optional() }).optional(),
-  logLevel: logLevelSchema.optional(),
+    .strictObject({
+      keyCacheTtlMs: ms
+        .nonnegative()
+        .optional()
+        .describe('A key revoked on another gateway stops working within this time.'),
+      oidc: oidcFileSchema
+        .optional()
+        .describe(
+          "People sign in to the console through the company's OpenID Connect provider (code flow with PKCE). Unset: key sign-in only.",
+        ),
+    })
+    .optional()
+    .describe('API keys and sign-in.'),
+  tenancy: z
+    .strictObject({
+      bindingCacheTtlMs: ms
+        .nonnegative()
+        .optional()
+        .describe('A binding saved on another gateway is seen within this time.'),
+    })
+    .optional()
+    .describe('Tenants and their bindings.'),
+  logLevel: logLevelSchema
+    .optional()
+    .describe("The log level; `TOOLGATE_LOG_LEVEL` wins. Nest's own start-up lines are `debug`."),
   audit: z
     .strictObject({
-      auditL0: z.boolean().optional(),
-      writeDeadlineMs: ms.positive().max(30_000).optional(),
-      maxBatch: z.number().int().min(1).max(5_000).optional(),
-      writerLanes: z.number().int().min(1).max(64).optional(),
-      batchesInFlight: z.number().int().min(1).max(16).optional(),
-      retryIntervalMs: ms.positive().optional(),
-      checkpointIntervalMs: ms.nonnegative().optional(),
-      redactionCacheTtlMs: ms.nonnegative().optional(),
-      reconcileIntervalMs: ms.nonnegative().optional(),
-      redaction: redactionSettingsSchema.optional(),
+      auditL0: z
+        .boolean()
+        .optional()
+        .describe('Also audit read-only (L0) calls; they never wait for the audit store.'),
+      writeDeadlineMs: ms
+        .positive()
+        .max(30_000)
+        .optional()
+        .describe(
+          'An L1+ call fails closed (`AUDIT_UNAVAILABLE`, the tool not run) when its `started` event is not durable by then.',
+        ),
+      maxBatch: z
+        .number()
+        .int()
+        .min(1)
+        .max(5_000)
+        .optional()
+        .describe('Events per group-commit transaction.'),
+      writerLanes: z
+        .number()
+        .int()
+        .min(1)
+        .max(64)
+        .optional()
+        .describe("Tenants' chains spread over this many concurrent write transactions."),
+      batchesInFlight: z
+        .number()
+        .int()
+        .min(1)
+        .max(16)
+        .optional()
+        .describe(
+          'Batches of one lane taken at once: one written, the next built meanwhile ([ADR 017](adr/017-optimistic-audit-append.md)).',
+        ),
+      retryIntervalMs: ms
+        .positive()
+        .optional()
+        .describe('Pause between retries of events that must not be lost (closing events).'),
+      checkpointIntervalMs: ms
+        .nonnegative()
+        .optional()
+        .describe('How often each tenant with new events gets a signed checkpoint.'),
+      redactionCacheTtlMs: ms
+        .nonnegative()
+        .optional()
+        .describe("A tenant's redaction policy changed on another gateway applies within this time."),
+      reconcileIntervalMs: ms
+        .nonnegative()
+        .optional()
+        .describe('How often calls left open by a dead gateway are closed as interrupted.'),
+      redaction: redactionSettingsSchema
+        .optional()
+        .describe(
+          "The redaction of tenants whose file says nothing (a tenant file's `audit.redaction` wins).",
+        ),
     })
-    .optional(),
+    .optional()
+    .describe('The audit trail: its writer, checkpoints and default redaction.'),
   approvals: z
     .strictObject({
-      expiryMs: ms.positive().optional(),
-      idempotencyTtlMs: ms.positive().optional(),
-      pollMs: ms.positive().optional(),
-      orphanAfterMs: ms.positive().optional(),
-      idempotencyWaitMs: ms.positive().optional(),
-      idempotencyPollMs: ms.positive().optional(),
+      expiryMs: ms
+        .positive()
+        .optional()
+        .describe('A pending approval expires (`APPROVAL_EXPIRED`) after this.'),
+      idempotencyTtlMs: ms.positive().optional().describe('How long an `Idempotency-Key` is remembered.'),
+      pollMs: ms
+        .positive()
+        .optional()
+        .describe(
+          'How often a gateway expires approvals and runs approved calls a dead gateway left (Redis wakes it sooner).',
+        ),
+      orphanAfterMs: ms
+        .positive()
+        .optional()
+        .describe('An approved call still queued this long is run by whichever gateway polls next.'),
+      idempotencyWaitMs: ms
+        .positive()
+        .optional()
+        .describe(
+          'A request waits this long for another with the same `Idempotency-Key` (then 409 `IDEMPOTENCY_IN_PROGRESS`).',
+        ),
+      idempotencyPollMs: ms
+        .positive()
+        .optional()
+        .describe('Pause between its looks at the other request (each look is an INSERT and a SELECT).'),
     })
-    .optional(),
+    .optional()
+    .describe('Approvals, parked calls and idempotency.'),
   quotas: z
     .strictObject({
-      quotaCacheTtlMs: ms.nonnegative().optional(),
-      maxTokensPerDay: z.number().int().positive().nullable().optional(),
-      runsInFlightPerKey: z.number().int().min(1).max(10_000).optional(),
-      runStreamsPerKey: z.number().int().min(1).max(10_000).optional(),
-      taskWaitsPerKey: z.number().int().min(1).max(10_000).optional(),
+      quotaCacheTtlMs: ms
+        .nonnegative()
+        .optional()
+        .describe("A tenant's quotas changed on another gateway apply within this time."),
+      maxTokensPerDay: z
+        .number()
+        .int()
+        .positive()
+        .nullable()
+        .optional()
+        .describe(
+          "Ceiling of every tenant's `tokensPerDay` (`null`: none): tenant files above it are refused, tenants without a cap are held to it.",
+        ),
+      runsInFlightPerKey: z
+        .number()
+        .int()
+        .min(1)
+        .max(10_000)
+        .optional()
+        .describe(
+          'Runs of one key not yet ended (running or awaiting approval), all gateways together; more answer 429 `RATE_LIMITED`.',
+        ),
+      runStreamsPerKey: z
+        .number()
+        .int()
+        .min(1)
+        .max(10_000)
+        .optional()
+        .describe('Open run event streams (SSE) of one key on one gateway.'),
+      taskWaitsPerKey: z
+        .number()
+        .int()
+        .min(1)
+        .max(10_000)
+        .optional()
+        .describe('MCP `tasks/result` requests of one key waiting on one gateway.'),
     })
-    .optional(),
-  runs: z.strictObject({ leaseMs: ms.positive().optional(), pollMs: ms.positive().optional() }).optional(),
+    .optional()
+    .describe("Limits above the tenants' own quotas (which are in tenant files)."),
+  runs: z
+    .strictObject({
+      leaseMs: ms
+        .positive()
+        .optional()
+        .describe(
+          'A gateway driving an agent run renews its lease; a lease this old is taken over by another gateway.',
+        ),
+      pollMs: ms
+        .positive()
+        .optional()
+        .describe(
+          'How often a gateway resumes parked runs whose approvals are decided and takes over stale leases.',
+        ),
+    })
+    .optional()
+    .describe('Agent runs.'),
   notifications: z
     .strictObject({
-      pollMs: ms.positive().optional(),
-      maxAttempts: z.number().int().min(1).max(50).optional(),
-      retryBaseMs: ms.positive().optional(),
-      sendTimeoutMs: ms.positive().max(60_000).optional(),
-      callbackWindowMs: ms.positive().max(3_600_000).optional(),
+      pollMs: ms
+        .positive()
+        .optional()
+        .describe('How often a gateway sends due messages and plans reminders and escalations.'),
+      maxAttempts: z
+        .number()
+        .int()
+        .min(1)
+        .max(50)
+        .optional()
+        .describe('Attempts before a message goes to the dead letters (retried from the console).'),
+      retryBaseMs: ms
+        .positive()
+        .optional()
+        .describe('The first retry waits this long, each next one twice as long (at most an hour).'),
+      sendTimeoutMs: ms.positive().max(60_000).optional().describe("One attempt's time limit."),
+      callbackWindowMs: ms
+        .positive()
+        .max(3_600_000)
+        .optional()
+        .describe('Feishu card callbacks older or newer than this are refused.'),
     })
-    .optional(),
+    .optional()
+    .describe(
+      'Approval messages to webhooks and IM robots (channels per tenant, in its file). Links in messages use `TOOLGATE_PUBLIC_URL`.',
+    ),
   instances: z
     .strictObject({
-      heartbeatMs: ms.positive().optional(),
-      staleAfterMs: ms.positive().optional(),
+      heartbeatMs: ms.positive().optional().describe('How often a gateway records that it is alive.'),
+      staleAfterMs: ms
+        .positive()
+        .optional()
+        .describe('A gateway silent this long is dead: its running calls become interrupted.'),
     })
-    .optional(),
-  models: z.strictObject({ providers: modelProvidersSchema.optional() }).optional(),
+    .optional()
+    .describe('The gateways sharing one database.'),
+  models: z
+    .strictObject({
+      providers: modelProvidersSchema
+        .optional()
+        .describe(
+          'OpenAI-compatible model providers for agent runs, by name (lower case letters, digits, `-` and `_`); an agent type picks one with `model: {provider, name}`. `demo`, the offline demo planner, is built in. `TOOLGATE_MODEL_BASE_URL` and `TOOLGATE_MODEL_API_KEY` add one named `default`.',
+        ),
+    })
+    .optional()
+    .describe('Model providers for agent runs.'),
   egress: z
     .strictObject({
-      allowHosts: z.array(egressHost).max(1_000).optional(),
-      allowCidrs: z.array(egressCidr).max(1_000).optional(),
+      allowHosts: z
+        .array(egressHost)
+        .max(1_000)
+        .optional()
+        .describe(
+          'Host names allowed whatever they resolve to (`crm.corp.example`), or `*.domain` for its subdomains.',
+        ),
+      allowCidrs: z
+        .array(egressCidr)
+        .max(1_000)
+        .optional()
+        .describe(
+          'Address ranges allowed (`10.20.0.0/16`, `fd00:1::/64`, or one address), by the address a name resolves to.',
+        ),
     })
-    .optional(),
+    .optional()
+    .describe(
+      "Where the gateway may send requests whose URL a tenant chose (upstream MCP servers and OpenAPI services, notification channels): public addresses only, unless allowed here. Loopback, private, CGNAT, link-local (the cloud metadata service) and other non-public ranges are refused; the gateway's own port always is ([ADR 026](adr/026-egress-policy.md)).",
+    ),
 });
 
 export type PlatformFile = z.infer<typeof platformFileSchema>;

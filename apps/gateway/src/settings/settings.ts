@@ -39,7 +39,8 @@ const booleanEnv = z
   .string()
   .transform((v) => v.trim().toLowerCase())
   .pipe(z.enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no']))
-  .transform((v) => ['1', 'true', 'on', 'yes'].includes(v));
+  .transform((v) => ['1', 'true', 'on', 'yes'].includes(v))
+  .meta({ accepts: 'on or off (also 1/0, true/false, yes/no)' });
 
 /** Everything the gateway needs to start, resolved from the environment and `config/toolgate.yaml`. */
 export interface Settings {
@@ -84,43 +85,111 @@ export interface Settings {
   readonly logFormat: LogFormat;
 }
 
-const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default('127.0.0.1'),
-  /** Unset: the embedded SQLite file in TOOLGATE_DATA_DIR. */
-  DATABASE_URL: z.string().min(1).optional(),
-  TOOLGATE_ADMIN_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
-  TOOLGATE_CONFIG_DIR: z.string().min(1).default('config'),
-  TOOLGATE_LOCALE: z.enum(['zh-CN', 'en']).default('zh-CN'),
-  TOOLGATE_DEMO: booleanEnv.optional(),
-  TOOLGATE_WATCH_TENANT_FILES: booleanEnv.optional(),
-  TOOLGATE_LOG_LEVEL: logLevelSchema.optional(),
-  TOOLGATE_LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
-  TOOLGATE_DATA_DIR: z.string().min(1).default('data'),
-  TOOLGATE_CONSOLE_DIR: z.string().min(1).default('apps/console/dist'),
+/**
+ * The environment the gateway reads, every variable described: `npm run docs:config` writes
+ * docs/configuration.md from it and from the settings file's schema (platform-file.ts).
+ */
+export const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000).describe('The HTTP port.'),
+  HOST: z
+    .string()
+    .min(1)
+    .default('127.0.0.1')
+    .describe('The address the gateway binds (`0.0.0.0` for every interface).'),
+  DATABASE_URL: z.string().min(1).optional().meta({
+    description: '`sqlite:<path>`, or `mysql://user:pass@host:3306/db` for MySQL/MariaDB.',
+    unset: 'the embedded SQLite file `<TOOLGATE_DATA_DIR>/toolgate.sqlite`',
+  }),
+  TOOLGATE_ADMIN_KEY: z.string().min(16, 'must be at least 16 characters').optional().meta({
+    description: 'A platform-admin API key with this secret exists after boot.',
+    unset: 'the key kept in `<TOOLGATE_DATA_DIR>/admin-key` (mode 0600), made at the first boot',
+  }),
+  TOOLGATE_CONFIG_DIR: z
+    .string()
+    .min(1)
+    .default('config')
+    .describe('Where `toolgate.yaml` (platform settings) and `tenants/*.yaml` are.'),
+  TOOLGATE_LOCALE: z
+    .enum(['zh-CN', 'en'])
+    .default('zh-CN')
+    .describe('The default language of messages; `Accept-Language` overrides it per request.'),
+  TOOLGATE_DEMO: booleanEnv.optional().meta({
+    description: 'The demo tenants `acme` and `globex` with their in-process backends.',
+    unset: 'on for SQLite, off for MySQL',
+  }),
+  TOOLGATE_WATCH_TENANT_FILES: booleanEnv.optional().meta({
+    description:
+      "Follow `tenants/*.yaml`: a changed file is re-imported (as new versions) unless someone changed its tenant through the console or the API since the file's last import; the log says why not ([ADR 029](adr/029-tenant-files-followed.md)).",
+    unset: 'on for SQLite, off for MySQL',
+  }),
+  TOOLGATE_LOG_LEVEL: logLevelSchema.optional().meta({
+    description: "The log level; Nest's own start-up lines are `debug`.",
+    unset: '`logLevel` of `toolgate.yaml`',
+  }),
+  TOOLGATE_LOG_FORMAT: z.enum(['pretty', 'json']).optional().meta({
+    description: '`json`: one JSON object a line (pino); `pretty`: one readable line per event.',
+    unset: '`pretty` on a terminal, else `json`',
+  }),
+  TOOLGATE_DATA_DIR: z
+    .string()
+    .min(1)
+    .default('data')
+    .describe(
+      'The embedded database and, when the environment does not give them, the audit key material and the kept platform admin key.',
+    ),
+  TOOLGATE_CONSOLE_DIR: z
+    .string()
+    .min(1)
+    .default('apps/console/dist')
+    .describe('The console build served at `/console`.'),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'use redis://host:6379')
-    .optional(),
-  /** Unset: `toolgate:<hash of the database>`, one namespace per deployment (deploymentRedisPrefix). */
-  TOOLGATE_REDIS_PREFIX: z.string().min(1).max(64).optional(),
+    .optional()
+    .meta({
+      description:
+        'Share quota counters and approval wake-ups between gateways: `redis://host:6379` (or `rediss://`).',
+      unset: 'counters per process, wake-ups by polling',
+    }),
+  TOOLGATE_REDIS_PREFIX: z.string().min(1).max(64).optional().meta({
+    description: 'The Redis key namespace.',
+    unset:
+      "`toolgate:<hash>` (of the database's address and name), one namespace per deployment ([ADR 028](adr/028-closing-the-lower-trust-gaps.md))",
+  }),
   TOOLGATE_INSTANCE_ID: z
     .string()
     .regex(/^[A-Za-z0-9._:-]{1,128}$/)
-    .optional(),
-  /** An OpenAI-compatible provider named `default`, without a settings file. */
-  TOOLGATE_MODEL_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
-  TOOLGATE_MODEL_API_KEY: z.string().min(1).optional(),
-  /** The model of agent types that name none, `provider/model`; unset: the demo planner. */
+    .optional()
+    .meta({
+      description:
+        "This gateway's name among replicas; a stable one lets a restarted gateway close its own interrupted calls at once.",
+      unset: '`host:pid:boot`',
+    }),
+  TOOLGATE_MODEL_BASE_URL: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe('An OpenAI-compatible model provider named `default`, without a settings file.'),
+  TOOLGATE_MODEL_API_KEY: z.string().min(1).optional().describe('The API key of that provider.'),
   TOOLGATE_MODEL: z
     .string()
     .regex(/^[a-z][a-z0-9_-]{0,31}\/\S+$/, 'use provider/model, e.g. default/qwen-plus')
-    .optional(),
-  /** How often upstream tool sources are compared with their pinned definitions (issue 11). */
-  /** Where people reach this gateway (behind a proxy: its public address); links in notifications use it. */
-  TOOLGATE_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
-  TOOLGATE_UPSTREAM_REFRESH_MS: z.coerce.number().int().min(100).max(86_400_000).optional(),
-  /** Replaces `mcp.allowedOrigins` of the settings file: origins, comma-separated. */
+    .optional()
+    .meta({
+      description: 'The model of agent types that name none, `provider/model` (`default/qwen-plus`).',
+      unset: '`demo/demo-planner`',
+    }),
+  TOOLGATE_PUBLIC_URL: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .meta({
+      description:
+        "Where people reach this gateway (behind a proxy: its public address): links in approval notifications, the OpenAPI document's server, an origin allowed on `/mcp/*`.",
+      unset: '`http://HOST:PORT`',
+    }),
+  TOOLGATE_UPSTREAM_REFRESH_MS: z.coerce.number().int().min(100).max(86_400_000).optional().meta({
+    description: 'How often upstream tool sources are compared with their pinned definitions.',
+    default: DEFAULT_UPSTREAMS_OPTIONS.refreshIntervalMs,
+  }),
   TOOLGATE_MCP_ALLOWED_ORIGINS: z
     .string()
     .transform((v) =>
@@ -130,9 +199,37 @@ const envSchema = z.object({
         .filter(Boolean),
     )
     .pipe(z.array(originSchema).max(100))
-    .optional(),
-  /** The bearer token Prometheus sends to read /metrics; unset: only platform admins' keys may. */
-  TOOLGATE_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(256).optional(),
+    .optional()
+    .describe('Origins, comma-separated; replaces `mcp.allowedOrigins` of `toolgate.yaml`.'),
+  TOOLGATE_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(256).optional().meta({
+    description: 'The bearer token a Prometheus scraper sends to read `/metrics`.',
+    unset: "platform admins' keys only",
+  }),
+  // Read where they are used (key-material.ts, before the settings; telemetry/tracing.ts, before the
+  // gateway is built), and declared here so that this schema lists the whole environment.
+  TOOLGATE_AUDIT_SIGNING_KEY: z.string().optional().meta({
+    description:
+      'The Ed25519 private key (PKCS#8 PEM) that signs audit checkpoints; the same on every gateway of one database.',
+    unset: '`<TOOLGATE_DATA_DIR>/audit-signing-key.pem`, made at the first boot',
+  }),
+  TOOLGATE_AUDIT_SIGNING_KEY_FILE: z
+    .string()
+    .optional()
+    .describe('A file holding that key, when `TOOLGATE_AUDIT_SIGNING_KEY` is unset.'),
+  TOOLGATE_AUDIT_SECRET: z.string().optional().meta({
+    description:
+      "Keys the audit chain's links and the redaction fingerprints; the same on every gateway of one database, and backed up: losing it makes every keyed link unverifiable.",
+    unset: '`<TOOLGATE_DATA_DIR>/audit-secret`, made at the first boot',
+  }),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().optional().meta({
+    description:
+      'Export OpenTelemetry traces over OTLP/HTTP to `<endpoint>/v1/traces` (e.g. `http://otel-collector:4318`); the standard `OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_EXPORTER_OTLP_TIMEOUT`, `OTEL_BSP_*` and `OTEL_TRACES_SAMPLER` / `_ARG` apply.',
+    unset: 'no tracing at all ([ADR 019](adr/019-opentelemetry.md))',
+  }),
+  OTEL_SERVICE_NAME: z
+    .string()
+    .optional()
+    .meta({ description: "The traces' service name.", unset: '`toolgate-gateway`' }),
 });
 
 /**

@@ -11,7 +11,7 @@ export const redactionSettingsSchema = z.strictObject({
   mode: z
     .enum(['mask', 'fingerprint'])
     .optional()
-    .describe('mask: 138****5678; fingerprint: keyed hash, equal values match'),
+    .describe('`mask`: `138****5678`; `fingerprint`: keyed hash, equal values match'),
   patterns: z
     .array(z.enum(VALUE_PATTERNS))
     .optional()
