@@ -370,5 +370,16 @@ describe('Toolgate as an MCP server', () => {
     const get = await gw.api('GET', '/mcp/helper', { key });
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
+    // A body Fastify cannot parse on a refused method is still the 405 (found by the API fuzz).
+    const deleteWithText = await gw.api('DELETE', '/mcp/helper', {
+      key,
+      rawBody: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(deleteWithText.status).toBe(405);
+    expect(deleteWithText.body).toMatchObject({
+      jsonrpc: '2.0',
+      error: { data: { code: 'INVALID_INPUT', suggestedAction: expect.any(String) } },
+    });
   });
 });

@@ -136,7 +136,7 @@ export function registerMcpRoute(
       ),
   );
   // The refusal carries the error envelope in `data`, like every other refusal of the route.
-  const notAllowed = (request: FastifyRequest, reply: FastifyReply) => {
+  const notAllowed = (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const message =
       'Method not allowed: this MCP server is stateless (no session, no standalone stream); POST JSON-RPC messages';
     const answer = answerForError(new MethodNotAllowedException(message), localeOf(request as never), {
@@ -149,8 +149,14 @@ export function registerMcpRoute(
     );
   };
   // Refusals, not methods of the path: Allow (here and for any other method) says POST only.
-  fastify.get(MCP_PATH, { onRequest, config: REFUSES_METHOD }, notAllowed);
-  fastify.delete(MCP_PATH, { onRequest, config: REFUSES_METHOD }, notAllowed);
+  // A body Fastify cannot parse (a DELETE with text, say) changes nothing: the method is refused.
+  const refusal = {
+    onRequest,
+    config: REFUSES_METHOD,
+    errorHandler: (_err: unknown, request: FastifyRequest, reply: FastifyReply) => notAllowed(request, reply),
+  };
+  fastify.get(MCP_PATH, refusal, notAllowed);
+  fastify.delete(MCP_PATH, refusal, notAllowed);
 }
 
 /**
