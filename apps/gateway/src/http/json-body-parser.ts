@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { MAX_INPUT_DEPTH } from '@toolgate/toolkit';
+import { readBoundedBody } from './bounded-body.js';
 import { InputRejectedError } from './input-rejected.error.js';
 import { findJsonKeyProblem, type JsonKeyProblem } from './json-key-check.js';
 
@@ -66,20 +67,27 @@ export function rawBodyOf(request: object): Buffer | undefined {
 
 /**
  * Replaces Fastify's JSON parser (secure-json-parse over a UTF-8 string with replacement
- * characters) with `parseJsonBody`. The body limit stays the instance's (413 PAYLOAD_TOO_LARGE).
+ * characters) with `parseJsonBody`, over a body read by `readBoundedBody`: the instance's body
+ * limit still answers 413 PAYLOAD_TOO_LARGE, but only after the client has finished sending.
  */
 export function useStrictJsonParser(fastify: FastifyInstance): void {
+  const limit = fastify.initialConfig.bodyLimit!;
   fastify.removeContentTypeParser('application/json');
-  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-    // Integrations verify a signature over the exact bytes sent; only their routes keep them.
-    if (request.url.startsWith(RAW_BODY_PREFIX)) rawBodies.set(request, body as Buffer);
-    let value: unknown;
-    try {
-      value = parseJsonBody(body as Buffer);
-    } catch (err) {
-      done(err as Error, undefined);
-      return;
-    }
-    done(null, value);
+  fastify.addContentTypeParser('application/json', (request, payload, done) => {
+    const header = request.headers['content-length'];
+    const declared = header === undefined ? undefined : Number(header);
+    readBoundedBody(payload, limit, declared, (err, body) => {
+      if (err) return done(err, undefined);
+      // Integrations verify a signature over the exact bytes sent; only their routes keep them.
+      if (request.url.startsWith(RAW_BODY_PREFIX)) rawBodies.set(request, body!);
+      let value: unknown;
+      try {
+        value = parseJsonBody(body!);
+      } catch (parseError) {
+        done(parseError as Error, undefined);
+        return;
+      }
+      done(null, value);
+    });
   });
 }
