@@ -2,6 +2,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import {
   callApi,
   createTestDatabase,
+  makeConfigDir,
   openRawSql,
   runLoad,
   startGatewayProcess,
@@ -35,6 +36,11 @@ describe.skipIf(testDatabaseKind() !== 'mariadb')(
           .privateKey.export({ type: 'pkcs8', format: 'pem' })
           .toString(),
         TOOLGATE_AUDIT_SECRET: randomBytes(32).toString('hex'),
+        // What this suite proves is integrity under concurrency, not speed: on a busy 2-core machine
+        // a durable `started` can take longer than the 2 s default, and the call then rightly fails
+        // closed (AUDIT_UNAVAILABLE), which would fail the suite on machine noise. The tool's own
+        // 10 s timeout still bounds each write.
+        TOOLGATE_CONFIG_DIR: makeConfigDir({}, 'audit:\n  writeDeadlineMs: 30000\n'),
       };
       // Booted together: they race to migrate and import the demo tenants.
       gateways.push(...(await Promise.all([startGatewayProcess(env), startGatewayProcess(env)])));
