@@ -263,6 +263,61 @@ describe('people sign in through a real OpenID provider (code + PKCE) and decide
     expect((await second.browser.request(`${gw.url}/v1/me`)).status).toBe(401);
   });
 
+  it('records sign-ins, refused sign-ins and sign-outs in the trail: who, when, outcome, from where', async () => {
+    const events = async (event: string, tenantId: string) =>
+      (await gw.api('GET', `/v1/audit/events?event=${event}&tenantId=${tenantId}&limit=500`)).body.data
+        .items as {
+        actor: { type: string; id: string };
+        details: Record<string, unknown>;
+        occurredAt: string;
+      }[];
+    const before = (await events('signed_in', 'acme')).length;
+    const { browser } = await signIn(BOB.sub);
+    const signedIn = await events('signed_in', 'acme');
+    expect(signedIn).toHaveLength(before + 1);
+    expect(signedIn[0]).toMatchObject({
+      actor: { type: 'user', id: `oidc:${BOB.sub}` },
+      details: { outcome: 'success', provider: 'oidc', role: 'approver', sourceAddress: '127.0.0.1' },
+      occurredAt: expect.any(String),
+    });
+
+    // A person the rules give no access, and a token the gateway refuses: the platform's chain.
+    const failedBefore = (await events('sign_in_failed', '_platform')).length;
+    await signIn(CAROL.sub);
+    const tampered = new RedirectBrowser();
+    const atIdp = await tampered.follow(`${gw.url}/v1/auth/oidc/login`, (u) => u.origin === idp.issuer);
+    await sql.query('UPDATE oidc_logins SET nonce = ?', ['not-the-nonce-the-idp-signed']);
+    await tampered.follow(atIdp.location!.href, isConsole);
+    const failed = await events('sign_in_failed', '_platform');
+    expect(failed).toHaveLength(failedBefore + 2);
+    expect(failed.map((e) => e.details)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ outcome: 'failure', reason: 'no_access', sourceAddress: '127.0.0.1' }),
+        expect.objectContaining({
+          outcome: 'failure',
+          reason: 'the identity provider did not confirm the sign-in',
+        }),
+      ]),
+    );
+    // A callback with a state this gateway never issued is not on the record (nobody could be capped).
+    await fetch(`${gw.url}/v1/auth/oidc/callback?state=made-up&code=x`, {
+      headers: { cookie: 'tg_oidc_state=made-up' },
+      redirect: 'manual',
+    });
+    expect(await events('sign_in_failed', '_platform')).toHaveLength(failedBefore + 2);
+
+    const csrf = (await me(browser)).data.csrfToken as string;
+    expect((await post(browser, '/v1/auth/logout', {}, csrf)).status).toBe(200);
+    const signedOut = await events('signed_out', 'acme');
+    expect(signedOut[0]).toMatchObject({
+      actor: { type: 'user', id: `oidc:${BOB.sub}` },
+      details: { outcome: 'success', role: 'approver' },
+    });
+    // Signing out again (an ended session) adds nothing.
+    await post(browser, '/v1/auth/logout', {}, csrf);
+    expect(await events('signed_out', 'acme')).toHaveLength(signedOut.length);
+  });
+
   it('keeps API keys as they were: a key wins over a cookie and needs no CSRF token', async () => {
     const { browser } = await signIn(ALICE.sub);
     const { approvalId } = await park(await gw.createKey('agent', 'acme'));

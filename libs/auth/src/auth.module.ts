@@ -11,6 +11,7 @@ import { PrincipalStanding } from './principal-standing.js';
 import { AuthSessionEntity } from './sessions/auth-session.entity.js';
 import { OidcLoginEntity } from './sessions/oidc-login.entity.js';
 import { SessionRepository } from './sessions/session.repository.js';
+import { SignInAudit } from './sessions/sign-in-audit.js';
 import { SessionService } from './sessions/session.service.js';
 import { SessionSweep } from './sessions/session-sweep.js';
 
@@ -35,6 +36,7 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<AuthOptions>({
     AdminKeyBootstrap,
     SessionRepository,
     SessionService,
+    SignInAudit,
     SessionSweep,
     OidcSignInService,
     PrincipalStanding,

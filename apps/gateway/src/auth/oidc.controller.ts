@@ -78,7 +78,9 @@ export class OidcController {
   })
   @ApiEnvelope(signedOutSchema)
   async logout(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    await this.sessions.end(this.sessions.sessionIdIn(request.headers.cookie));
+    await this.sessions.end(this.sessions.sessionIdIn(request.headers.cookie), {
+      sourceAddress: request.ip,
+    });
     void reply.header(
       'set-cookie',
       clearedSessionCookies(this.oidc.displayName ? this.oidc.secureCookies : false),
@@ -96,6 +98,7 @@ export class OidcController {
       const result = await this.oidc.complete(
         this.oidc.callbackUrl(query),
         readCookie(request.headers.cookie, LOGIN_STATE_COOKIE),
+        { sourceAddress: request.ip },
       );
       if (result.kind === 'no_access') return CONSOLE_NO_ACCESS;
       cookies.push(

@@ -6,6 +6,7 @@ import type { PersonIdentity } from '../principal.js';
 import { OidcLoginEntity } from '../sessions/oidc-login.entity.js';
 import { SessionRepository } from '../sessions/session.repository.js';
 import { SessionService, type StartedSession } from '../sessions/session.service.js';
+import { SignInAudit, type SignInSource } from '../sessions/sign-in-audit.js';
 import { mapClaimsToRole } from './claim-mapping.js';
 import { OIDC_LOGIN_TTL_MS, OIDC_OPTIONS, secureCookiesOf, type OidcOptions } from './oidc.options.js';
 
@@ -30,6 +31,10 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('hex
 const refused = (reason: string, cause?: unknown) =>
   new ToolgateError(ErrorCode.UNAUTHENTICATED, { details: { reason }, cause });
 
+/** What a refusal's envelope tells the person, for the record. */
+const refusalReason = (err: ToolgateError): string =>
+  String((err.details as { reason?: unknown } | undefined)?.reason ?? err.code);
+
 /** A claim as a bounded string, or undefined. */
 const stringClaim = (value: unknown, max: number): string | undefined =>
   typeof value === 'string' && value.length > 0 ? value.slice(0, max) : undefined;
@@ -47,6 +52,7 @@ export class OidcSignInService {
   constructor(
     private readonly logins: SessionRepository,
     private readonly sessions: SessionService,
+    private readonly audit: SignInAudit,
     @Optional() @Inject(OIDC_OPTIONS) private readonly options?: OidcOptions,
   ) {}
 
@@ -107,32 +113,48 @@ export class OidcSignInService {
   /**
    * Finishes a sign-in from the IdP's redirect. Refuses (UNAUTHENTICATED) a state the browser did
    * not start, an unknown, used or expired state, and any failure of the code exchange or of the
-   * ID token's checks (issuer, audience, signature, nonce) that openid-client makes.
+   * ID token's checks (issuer, audience, signature, nonce) that openid-client makes. A sign-in, and
+   * the refusal of one this gateway started, is an audit event before the browser learns of it.
    */
-  async complete(callbackUrl: URL, browserState: string | undefined): Promise<SignInResult> {
+  async complete(
+    callbackUrl: URL,
+    browserState: string | undefined,
+    source: SignInSource = {},
+  ): Promise<SignInResult> {
     const options = this.settings();
     const state = callbackUrl.searchParams.get('state');
     if (!state || state !== browserState) throw refused('the sign-in did not start in this browser');
     const login = await this.logins.takeLogin(sha256(state), new Date());
     if (!login) throw refused('the sign-in is unknown, used already or expired; sign in again');
-    const config = await this.discover();
-    const claims = await this.exchange(config, callbackUrl, login);
-    const subject = typeof claims.sub === 'string' ? claims.sub : '';
-    // Principal ids are stored in 64-character columns (approvals, audit): `oidc:` + the subject.
-    if (!subject || subject.length > MAX_SUBJECT_LENGTH)
-      throw refused(
-        `the identity token's subject is missing or longer than ${MAX_SUBJECT_LENGTH} characters`,
-      );
-    const person: PersonIdentity = {
-      provider: OIDC_PROVIDER_ID,
-      subject,
-      ...(stringClaim(claims.name, 200) ? { name: stringClaim(claims.name, 200) } : {}),
-      ...(stringClaim(claims.email, 320) ? { email: stringClaim(claims.email, 320) } : {}),
-    };
-    const access = mapClaimsToRole(claims, options.rules);
-    if (!access) return { kind: 'no_access', person };
-    const session = await this.sessions.start(person, access, options.sessionTtlMs);
-    return { kind: 'signed_in', session, person };
+    let person: PersonIdentity | undefined;
+    try {
+      const config = await this.discover();
+      const claims = await this.exchange(config, callbackUrl, login);
+      const subject = typeof claims.sub === 'string' ? claims.sub : '';
+      // Principal ids are stored in 64-character columns (approvals, audit): `oidc:` + the subject.
+      if (!subject || subject.length > MAX_SUBJECT_LENGTH)
+        throw refused(
+          `the identity token's subject is missing or longer than ${MAX_SUBJECT_LENGTH} characters`,
+        );
+      person = {
+        provider: OIDC_PROVIDER_ID,
+        subject,
+        ...(stringClaim(claims.name, 200) ? { name: stringClaim(claims.name, 200) } : {}),
+        ...(stringClaim(claims.email, 320) ? { email: stringClaim(claims.email, 320) } : {}),
+      };
+      const access = mapClaimsToRole(claims, options.rules);
+      if (!access) {
+        await this.audit.signInFailed('no_access', OIDC_PROVIDER_ID, source, person);
+        return { kind: 'no_access', person };
+      }
+      await this.audit.signedIn(person, access, source);
+      const session = await this.sessions.start(person, access, options.sessionTtlMs);
+      return { kind: 'signed_in', session, person };
+    } catch (err) {
+      if (err instanceof ToolgateError && err.code === ErrorCode.UNAUTHENTICATED)
+        await this.audit.signInFailed(refusalReason(err), OIDC_PROVIDER_ID, source, person);
+      throw err;
+    }
   }
 
   /** The code exchange, then the ID token's claims with the userinfo endpoint's added (groups often live there). */

@@ -6,6 +6,7 @@ import type { Role } from '../roles.js';
 import { OIDC_OPTIONS, secureCookiesOf, type OidcOptions } from '../oidc/oidc.options.js';
 import { AuthSessionEntity } from './auth-session.entity.js';
 import { sessionIdOf } from './session-cookie.js';
+import { SignInAudit, type SignInSource } from './sign-in-audit.js';
 import { SessionRepository } from './session.repository.js';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -34,6 +35,7 @@ export interface StartedSession {
 export class SessionService {
   constructor(
     private readonly sessions: SessionRepository,
+    private readonly audit: SignInAudit,
     @Optional() @Inject(OIDC_OPTIONS) private readonly oidc?: OidcOptions,
   ) {}
 
@@ -104,8 +106,11 @@ export class SessionService {
     }
   }
 
-  /** Ends a session at once (sign-out); unknown ids are ignored. */
-  async end(sessionId: string | undefined): Promise<void> {
-    if (sessionId && TOKEN.test(sessionId)) await this.sessions.deleteSession(sha256(sessionId));
+  /** Ends a session at once (sign-out), on the record; unknown and ended ids are ignored. */
+  async end(sessionId: string | undefined, source: SignInSource = {}): Promise<void> {
+    const live = await this.resolve(sessionId);
+    if (!live) return;
+    await this.sessions.deleteSession(sha256(sessionId!));
+    await this.audit.signedOut(live.principal, source);
   }
 }

@@ -76,6 +76,10 @@ export const AUDIT_EVENT_TYPES = [
   'tenant_changed',
   'run_started',
   'run_finished',
+  // People at the console: sign-in (and a refused one), sign-out (issue 24).
+  'signed_in',
+  'sign_in_failed',
+  'signed_out',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 
