@@ -18,6 +18,9 @@ const COLORS: Record<string, string> = {
   run_started: 'lime',
   run_finished: 'lime',
   upstream_changed: 'magenta',
+  signed_in: 'default',
+  sign_in_failed: 'red',
+  signed_out: 'default',
 };
 
 /** An event type as a coloured tag; a failed `finished` shows red. */
