@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ApiKeyGuard, AUTH_MIGRATIONS, AuthModule } from '@toolgate/auth';
 import { APPROVALS_MIGRATIONS, ApprovalsModule } from '@toolgate/approvals';
-import { AUDIT_MIGRATIONS, AuditModule } from '@toolgate/audit';
+import { AUDIT_APPEND_ONLY_TABLES, AUDIT_MIGRATIONS, AuditModule } from '@toolgate/audit';
 import { DATABASE_MIGRATIONS, DatabaseModule, InstancesModule } from '@toolgate/database';
 import { EgressModule } from '@toolgate/egress';
 import { MCP_TASKS_MIGRATIONS, McpTasksModule } from '@toolgate/mcp';
@@ -82,7 +82,11 @@ export class AppModule {
             logDestination(settings.logFormat),
           ),
         }),
-        DatabaseModule.forRoot({ ...settings.database, migrations: MIGRATIONS }),
+        DatabaseModule.forRoot({
+          ...settings.database,
+          migrations: MIGRATIONS,
+          appendOnly: { known: AUDIT_APPEND_ONLY_TABLES, guard: settings.compliance.profile === 'dengbao3' },
+        }),
         InstancesModule.forRoot(settings.instances),
         AuditModule.forRoot(settings.audit),
         ToolkitModule.forRoot({ defaultLocale: settings.locale }),

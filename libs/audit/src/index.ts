@@ -61,6 +61,12 @@ export type { ValuePattern } from './redaction/value-patterns.js';
 export { AuditBinaryIdentifiers1764500200000, CreateAudit1764480200000, OpenCallsPerTenant1764500100000 };
 
 /** The audit lib's migrations, in order. */
+/**
+ * The trail's tables that only ever grow: a compliance profile has the database refuse UPDATE and
+ * DELETE on them (chain heads and open calls do change, and are not among them).
+ */
+export const AUDIT_APPEND_ONLY_TABLES: readonly string[] = ['audit_events', 'audit_checkpoints'];
+
 export const AUDIT_MIGRATIONS = [
   CreateAudit1764480200000,
   OpenCallsPerTenant1764500100000,

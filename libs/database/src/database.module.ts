@@ -34,8 +34,22 @@ export class DatabaseModule {
             retryDelay: 1000,
           }),
           dataSourceFactory: async (dsOptions) => {
+            if (options.migrationUrl) {
+              // Schema changes through their own account, closed before the runtime one opens (two
+              // connections: one holds the migration lock while the other migrates).
+              const migrator = await new DataSource({
+                ...dataSourceOptions(parseDatabaseUrl(options.migrationUrl), { poolSize: 2 }),
+                migrations: options.migrations,
+              } as DataSourceOptions).initialize();
+              try {
+                await runMigrationsLocked(migrator, options.appendOnly);
+              } finally {
+                await migrator.destroy();
+              }
+              return new DataSource(dsOptions as DataSourceOptions).initialize();
+            }
             const dataSource = await new DataSource(dsOptions as DataSourceOptions).initialize();
-            await runMigrationsLocked(dataSource);
+            await runMigrationsLocked(dataSource, options.appendOnly);
             return dataSource;
           },
         }),

@@ -1,11 +1,19 @@
 import type { MixedList } from 'typeorm';
 import type { ConnectionTuning } from './database-url.js';
+import type { AppendOnlyTables } from './migration-runner.js';
 
 /** What `DatabaseModule.forRoot` needs: where, and the migrations of every lib in use. */
 export interface DatabaseOptions extends ConnectionTuning {
   readonly url: string;
   /** Migration classes, collected from each lib's public `*_MIGRATIONS` export. */
   readonly migrations: MixedList<Function>;
+  /**
+   * Where migrations run, when not through `url`: an account that may change the schema, so the
+   * runtime account (`url`) needs none of that (and only INSERT/SELECT on append-only tables).
+   */
+  readonly migrationUrl?: string;
+  /** Tables kept append-only by triggers (the trail, under a compliance profile). */
+  readonly appendOnly?: AppendOnlyTables;
   /** Log SQL (development only). */
   readonly logging?: boolean;
 }

@@ -13,6 +13,7 @@ export {
 export type { ConnectionTuning, DatabaseKind, DatabaseTarget } from './database-url.js';
 export { deploymentRedisPrefix } from './deployment-identity.js';
 export { runMigrationsLocked } from './migration-runner.js';
+export type { AppendOnlyTables } from './migration-runner.js';
 export { PeriodicSweep, runPeriodically } from './periodic.js';
 export { isMysql, isRetryableTransactionError, isUniqueViolation, mysqlLiteral } from './sql-dialect.js';
 export { fromSqlDateTime, toSqlDateTime } from './sql-time.js';

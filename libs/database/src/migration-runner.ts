@@ -1,20 +1,40 @@
 import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
+import { guardAppendOnly, guardedTables, liftAppendOnly } from './append-only.js';
 import { isMysql } from './sql-dialect.js';
 
 const LOCK_NAME = 'toolgate_migrations';
 const LOCK_WAIT_SECONDS = 120;
 
+/** Tables the database keeps append-only: `guard` installs their triggers, `known` are lifted around migrations. */
+export interface AppendOnlyTables {
+  readonly known: readonly string[];
+  readonly guard: boolean;
+}
+
 /**
  * Runs pending migrations. On MySQL a named lock serializes gateways that boot together on one
- * database, so exactly one of them migrates and the others find the work done.
+ * database, so exactly one of them migrates and the others find the work done. Append-only guards
+ * come off for the migrations (which may rewrite rows) and go back on after them, and are installed
+ * when `appendOnly.guard` asks; a deployment that never asked keeps none.
  */
-export async function runMigrationsLocked(dataSource: DataSource): Promise<void> {
+export async function runMigrationsLocked(
+  dataSource: DataSource,
+  appendOnly: AppendOnlyTables = { known: [], guard: false },
+): Promise<void> {
   const logger = new Logger('Migrations');
   const report = async () => {
-    const applied = await dataSource.runMigrations({ transaction: 'each' });
-    if (applied.length)
-      logger.log(`applied ${applied.length} migration(s): ${applied.map((m) => m.name).join(', ')}`);
+    const guarded = await guardedTables(dataSource, appendOnly.known);
+    const pending = await dataSource.showMigrations();
+    if (pending && guarded.length > 0) await liftAppendOnly(dataSource, guarded);
+    try {
+      const applied = await dataSource.runMigrations({ transaction: 'each' });
+      if (applied.length)
+        logger.log(`applied ${applied.length} migration(s): ${applied.map((m) => m.name).join(', ')}`);
+    } finally {
+      if (pending && guarded.length > 0) await guardAppendOnly(dataSource, guarded);
+    }
+    if (appendOnly.guard) await guardAppendOnly(dataSource, appendOnly.known);
   };
   if (!isMysql(dataSource)) return report();
   const runner = dataSource.createQueryRunner();

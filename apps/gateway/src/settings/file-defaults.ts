@@ -21,6 +21,7 @@ export const FILE_DEFAULTS = {
   mcp: { allowedOrigins: [] as string[] },
   auth: DEFAULT_AUTH_OPTIONS,
   tenancy: DEFAULT_TENANCY_OPTIONS,
+  compliance: { profile: 'off' },
   logLevel: 'info',
   audit: { ...DEFAULT_AUDIT_OPTIONS, redaction: DEFAULT_REDACTION_POLICY },
   approvals: DEFAULT_APPROVALS_OPTIONS,

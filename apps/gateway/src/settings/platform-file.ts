@@ -143,6 +143,17 @@ export const platformFileSchema = z.strictObject({
     })
     .optional()
     .describe('Tenants and their bindings.'),
+  compliance: z
+    .strictObject({
+      profile: z
+        .enum(['off', 'dengbao3'])
+        .optional()
+        .describe(
+          '`dengbao3`: the 等保 2.0 level 3 / PIPL profile. Today it makes the trail append-only in the database (triggers refuse UPDATE and DELETE on `audit_events` and `audit_checkpoints`, for every account); see docs/compliance/dengbao-pipl.md for what it covers and what is still to come. `TOOLGATE_COMPLIANCE_PROFILE` wins.',
+        ),
+    })
+    .optional()
+    .describe('Regulatory profiles.'),
   logLevel: logLevelSchema
     .optional()
     .describe("The log level; `TOOLGATE_LOG_LEVEL` wins. Nest's own start-up lines are `debug`."),

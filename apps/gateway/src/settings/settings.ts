@@ -55,7 +55,14 @@ export interface Settings {
     /** `TOOLGATE_PUBLIC_URL` when it is set: the OpenAPI document's server. */
     readonly publicUrl?: string;
   };
-  readonly database: { readonly url: string; readonly poolSize: number };
+  readonly database: {
+    readonly url: string;
+    readonly poolSize: number;
+    /** `DATABASE_MIGRATION_URL`: the account migrations run with, when not the runtime one. */
+    readonly migrationUrl?: string;
+  };
+  /** Regulatory profiles (`compliance.profile`, `TOOLGATE_COMPLIANCE_PROFILE`). */
+  readonly compliance: { readonly profile: 'off' | 'dengbao3' };
   /** The MCP endpoint's HTTP rules. */
   readonly mcp: {
     /**
@@ -99,6 +106,15 @@ export const envSchema = z.object({
   DATABASE_URL: z.string().min(1).optional().meta({
     description: '`sqlite:<path>`, or `mysql://user:pass@host:3306/db` for MySQL/MariaDB.',
     unset: 'the embedded SQLite file `<TOOLGATE_DATA_DIR>/toolgate.sqlite`',
+  }),
+  DATABASE_MIGRATION_URL: z.string().min(1).optional().meta({
+    description:
+      "Run migrations (and install the compliance profile's triggers) through this account, e.g. `mysql://toolgate_ddl:…@host:3306/toolgate`; `DATABASE_URL` then needs no schema rights, and only INSERT/SELECT on the trail (docs/operations.md).",
+    unset: 'migrations run through `DATABASE_URL`',
+  }),
+  TOOLGATE_COMPLIANCE_PROFILE: z.enum(['off', 'dengbao3']).optional().meta({
+    description: 'The regulatory profile (see `compliance.profile`).',
+    unset: '`compliance.profile` of `toolgate.yaml`',
   }),
   TOOLGATE_ADMIN_KEY: z.string().min(16, 'must be at least 16 characters').optional().meta({
     description: 'A platform-admin API key with this secret exists after boot.',
@@ -261,7 +277,15 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       consoleDir: e.TOOLGATE_CONSOLE_DIR,
       ...optional('publicUrl', e.TOOLGATE_PUBLIC_URL),
     },
-    database: { url: databaseUrl, ...FILE_DEFAULTS.database, ...file.database },
+    database: {
+      url: databaseUrl,
+      ...FILE_DEFAULTS.database,
+      ...file.database,
+      ...optional('migrationUrl', e.DATABASE_MIGRATION_URL),
+    },
+    compliance: {
+      profile: e.TOOLGATE_COMPLIANCE_PROFILE ?? file.compliance?.profile ?? FILE_DEFAULTS.compliance.profile,
+    },
     mcp: {
       allowedOrigins: mcpOrigins(
         e.TOOLGATE_MCP_ALLOWED_ORIGINS ?? file.mcp?.allowedOrigins ?? FILE_DEFAULTS.mcp.allowedOrigins,
