@@ -3,3 +3,11 @@
 export { sensitivePaths } from './definition/sensitive.js';
 export type { RegisteredContract } from './registry/registered-contract.js';
 export { createAjv } from './schema/compiled-schema.js';
+export {
+  COST_RUNS,
+  cpuCostMs,
+  growth,
+  LINEAR_GROWTH_LIMIT,
+  MIN_MEASURABLE_MS,
+  type Growth,
+} from './util/cpu-cost.js';
