@@ -9,5 +9,6 @@ export {
   growth,
   LINEAR_GROWTH_LIMIT,
   MIN_MEASURABLE_MS,
+  timesAsDear,
   type Growth,
 } from './util/cpu-cost.js';

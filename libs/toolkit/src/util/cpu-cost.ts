@@ -58,7 +58,16 @@ export function growth<T>(
     const input = make(size);
     return cpuCostMs(() => read(input), runs);
   }) as [number, number, number];
-  return { costsMs, ratio: costsMs[2] / Math.max(costsMs[0], MIN_MEASURABLE_MS) };
+  return { costsMs, ratio: timesAsDear(costsMs[2], costsMs[0]) };
+}
+
+/**
+ * How many times `costMs` is `baseMs`, with {@link MIN_MEASURABLE_MS} as the least divisor: a
+ * reader that only looks at a bounded prefix costs microseconds, and a ratio of two such figures
+ * is the clock's noise.
+ */
+export function timesAsDear(costMs: number, baseMs: number): number {
+  return costMs / Math.max(baseMs, MIN_MEASURABLE_MS);
 }
 
 /**
