@@ -259,7 +259,7 @@ describe('the HTTP surface under random and hostile requests', () => {
       } catch (err) {
         fuzzError = err;
         console.log(
-          `[api-fuzz] replay: TOOLGATE_FUZZ_SEED=${SEED} TOOLGATE_FUZZ_PATH=<path above> npx vitest run --project ${process.env.TOOLGATE_TEST_DB === 'mariadb' ? 'latency-mariadb' : 'latency-sqlite'} test/latency/api-fuzz.latency-spec.ts`,
+          `[api-fuzz] replay: TOOLGATE_FUZZ_SEED=${SEED} TOOLGATE_FUZZ_PATH=<path above> npx vitest run --project ${process.env.TOOLGATE_TEST_DB === 'mariadb' ? 'e2e-mariadb' : 'e2e-sqlite'} test/latency/api-fuzz.latency-spec.ts`,
         );
       }
       const health = await poller.stop();
