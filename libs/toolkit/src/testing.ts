@@ -6,6 +6,7 @@ export { createAjv } from './schema/compiled-schema.js';
 export {
   COST_RUNS,
   cpuCostMs,
+  cpuCostsMs,
   growth,
   LINEAR_GROWTH_LIMIT,
   MIN_MEASURABLE_MS,

@@ -1,4 +1,4 @@
-import { cpuCostMs, growth, LINEAR_GROWTH_LIMIT } from '@toolgate/toolkit/testing';
+import { cpuCostsMs, growth, LINEAR_GROWTH_LIMIT } from '@toolgate/toolkit/testing';
 import { describe, expect, it } from 'vitest';
 import { Redactor } from './redactor.js';
 import { VALUE_PATTERNS } from './value-patterns.js';
@@ -68,8 +68,10 @@ describe('redaction cost of adversarial input', { timeout: 60_000 }, () => {
   it.each(TEXTS)('redacts %s at most 10× the cost of ordinary text, growing linearly', (name, build) => {
     const plain = fill(PLAIN_LINE);
     const text = build();
-    const plainMs = cpuCostMs(() => redactor.redactText(plain));
-    const hostileMs = cpuCostMs(() => redactor.redactText(text));
+    const [plainMs, hostileMs] = cpuCostsMs([
+      () => redactor.redactText(plain),
+      () => redactor.redactText(text),
+    ]);
     const grew = growth(build, (t) => redactor.redactText(t), GROWTH_FROM);
     console.log(
       `redaction ${name}: ${hostileMs.toFixed(1)} CPU ms/MiB, ordinary text ${plainMs.toFixed(1)} ` +

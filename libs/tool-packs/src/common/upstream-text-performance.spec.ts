@@ -1,5 +1,5 @@
 import { cleanErrorMessage } from '@toolgate/toolkit';
-import { cpuCostMs, growth, LINEAR_GROWTH_LIMIT, timesAsDear } from '@toolgate/toolkit/testing';
+import { cpuCostsMs, growth, LINEAR_GROWTH_LIMIT, timesAsDear } from '@toolgate/toolkit/testing';
 import { describe, expect, it } from 'vitest';
 import { describeErrorBody } from './json-http-client.js';
 import { redact } from './redaction.js';
@@ -62,8 +62,7 @@ describe('upstream error text cost of adversarial input', { timeout: 60_000 }, (
     (name, build, read, line) => {
       const plain = fill(line);
       const text = build();
-      const plainMs = cpuCostMs(() => read(plain));
-      const hostileMs = cpuCostMs(() => read(text));
+      const [plainMs, hostileMs] = cpuCostsMs([() => read(plain), () => read(text)]);
       const grew = growth(build, read, MIB / 4);
       console.log(
         `upstream text ${name}: ${hostileMs.toFixed(2)} CPU ms/MiB, ordinary text ${plainMs.toFixed(2)}; ` +

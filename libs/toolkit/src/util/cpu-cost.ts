@@ -15,24 +15,33 @@ function cpuMsSince(since: NodeJS.CpuUsage): number {
 export const COST_RUNS = 5;
 
 /**
- * What `run` costs in process CPU time, in milliseconds: the least of `runs` runs after one untimed
- * warm-up run. CPU time, not wall time: while another process holds the core this one is not
- * charged. The least of several: a collection or a cold cache adds to a run, nothing subtracts.
+ * What each of `runs` costs in process CPU time, in milliseconds: the least of `rounds` rounds
+ * after one untimed warm-up round, the functions taking turns within a round. CPU time, not wall
+ * time: while another process holds the core this one is not charged. Taking turns: what the
+ * machine does meanwhile (a neighbour's cache pressure, the clock speed) falls on every function
+ * alike, so their ratios hold even when the absolute costs move. The least of several: a
+ * collection or a cold cache adds to a run, nothing subtracts.
  *
  * @example
- * const plain = cpuCostMs(() => redactText(words));
- * const hostile = cpuCostMs(() => redactText(adversarial));
+ * const [plain, hostile] = cpuCostsMs([() => redactText(words), () => redactText(adversarial)]);
  * expect(hostile).toBeLessThanOrEqual(10 * plain);
  */
-export function cpuCostMs(run: () => unknown, runs = COST_RUNS): number {
-  run();
-  let best = Infinity;
-  for (let i = 0; i < runs; i++) {
-    const before = process.cpuUsage();
-    run();
-    best = Math.min(best, cpuMsSince(before));
+export function cpuCostsMs(runs: readonly (() => unknown)[], rounds = COST_RUNS): number[] {
+  for (const run of runs) run();
+  const best = runs.map(() => Infinity);
+  for (let round = 0; round < rounds; round++) {
+    runs.forEach((run, i) => {
+      const before = process.cpuUsage();
+      run();
+      best[i] = Math.min(best[i]!, cpuMsSince(before));
+    });
   }
   return best;
+}
+
+/** {@link cpuCostsMs} of one function. */
+export function cpuCostMs(run: () => unknown, rounds = COST_RUNS): number {
+  return cpuCostsMs([run], rounds)[0]!;
 }
 
 /** Costs of one input at three sizes, and what the largest cost over the smallest. */
@@ -46,7 +55,8 @@ export interface Growth {
 /**
  * The CPU cost of `read(make(size))` at `n`, `2n` and `4n`. A linear reader's cost grows about 4×
  * from n to 4n, a quadratic one's 16×: a spec asserts `ratio` below a bound between the two
- * ({@link LINEAR_GROWTH_LIMIT}), which holds on any machine that runs all three in one minute.
+ * ({@link LINEAR_GROWTH_LIMIT}); the three sizes take turns ({@link cpuCostsMs}), so it holds on a
+ * machine whose load changes while they run.
  */
 export function growth<T>(
   make: (size: number) => T,
@@ -54,10 +64,11 @@ export function growth<T>(
   n: number,
   runs = COST_RUNS,
 ): Growth {
-  const costsMs = [n, 2 * n, 4 * n].map((size) => {
-    const input = make(size);
-    return cpuCostMs(() => read(input), runs);
-  }) as [number, number, number];
+  const inputs = [n, 2 * n, 4 * n].map(make);
+  const costsMs = cpuCostsMs(
+    inputs.map((input) => () => read(input)),
+    runs,
+  ) as [number, number, number];
   return { costsMs, ratio: timesAsDear(costsMs[2], costsMs[0]) };
 }
 
