@@ -2,7 +2,14 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { makeConfigDir, startTestGateway, TEST_ADMIN_KEY, type TestGateway } from '@toolgate/testing';
+import {
+  adversarialTexts,
+  makeConfigDir,
+  plainTextsLike,
+  startTestGateway,
+  TEST_ADMIN_KEY,
+  type TestGateway,
+} from '@toolgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientResult } from './fuzz/client-worker.js';
 import { FuzzClient } from './fuzz/fuzz-client.js';
@@ -10,7 +17,7 @@ import { prebuildLargeBodies } from './fuzz/fuzz-bodies.js';
 import { renderRequest } from './fuzz/fuzz-render.js';
 import { anyRequest } from './fuzz/fuzz-requests.js';
 import type { RequestSpec } from './fuzz/fuzz-routes.js';
-import { FuzzWorld, type FuzzRole } from './fuzz/fuzz-world.js';
+import { FuzzWorld, KeyRef, type FuzzRole } from './fuzz/fuzz-world.js';
 import {
   excludedForKnownBug,
   headAnsweredWithBody,
@@ -47,8 +54,13 @@ const trace = (line: string) => {
 };
 /** Above the 10 s default tool time limit: anything slower is a hang. */
 const REQUEST_TIMEOUT_MS = 12_000;
-/** How fast /healthz must answer while the fuzzer runs. */
-const HEALTH_BOUND_MS = 50;
+/**
+ * How much slower than the same run's baseline (ordinary requests, measured first) /healthz may
+ * answer while the fuzzer runs, counted on-CPU (a poll that waited for a core another process
+ * held is the machine's). A held event loop (a regex blow-up, a synchronous parse of megabytes)
+ * costs seconds, many times the baseline; a collection or a cold path a few times it at most.
+ */
+const HEALTH_FACTOR = 5;
 
 /**
  * The per-key caps set low (CONTRACT.md "Limits"), so that the fuzzer's keys reach them: their
@@ -128,6 +140,31 @@ describe('the HTTP surface under random and hostile requests', () => {
     rmSync(site, { recursive: true, force: true });
   });
 
+  /**
+   * The baseline of the /healthz bound, in this process and minute: the slowest poll (on-CPU)
+   * while ordinary requests run, ending with bodies of ~900 kB of words (the largest the fuzzer
+   * sends are about as big), or the CPU one such request costs when that is more.
+   */
+  async function healthBaseline(): Promise<{ ms: number; perRequestMs: number; pollMs: number }> {
+    const agent = world.key(new KeyRef('agent', 0))!;
+    const poller = new HealthPoller(gw.url, () => [], Infinity);
+    await poller.start();
+    const cpu = process.cpuUsage();
+    const plain = plainTextsLike(adversarialTexts());
+    for (const text of plain) {
+      const res = await gw.api('POST', '/v1/agents/ops_assistant/tools/read_logs/invoke', {
+        key: agent,
+        body: { input: { service: text } },
+      });
+      expect(res.body.code).toBe('INVALID_INPUT');
+      await gw.api('GET', '/v1/audit/events?limit=20', { key: reserveAdmin });
+    }
+    const used = process.cpuUsage(cpu);
+    const health = await poller.stop();
+    const perRequestMs = (used.user + used.system) / 1000 / plain.length;
+    return { ms: Math.max(health.maxOnCpuMs, perRequestMs), perRequestMs, pollMs: health.maxOnCpuMs };
+  }
+
   /** Sends one generated request; every problem of every answer, with the request, as sentences. */
   async function exchange(spec: RequestSpec, stats: RunStats, inFlight: Set<string>): Promise<string[]> {
     const rendered = renderRequest(spec, world);
@@ -194,9 +231,15 @@ describe('the HTTP surface under random and hostile requests', () => {
       const batches = fc.array(anyRequest(), { minLength: 1, maxLength: 3 });
       fc.sample(batches, { seed: SEED, numRuns: 200 });
       prebuildLargeBodies(world);
+      const baseline = await healthBaseline();
+      const healthBoundMs = HEALTH_FACTOR * baseline.ms;
+      console.log(
+        `[api-fuzz] /healthz baseline ${baseline.ms.toFixed(1)} ms (slowest on-CPU poll ${baseline.pollMs.toFixed(1)} ms, ` +
+          `one 900 kB request ${baseline.perRequestMs.toFixed(1)} CPU ms): bound ${HEALTH_FACTOR}× = ${healthBoundMs.toFixed(1)} ms on-CPU`,
+      );
       const profiler = PROFILE ? new BlockProfiler() : undefined;
       await profiler?.start();
-      const poller = new HealthPoller(gw.url, () => [...inFlight], HEALTH_BOUND_MS);
+      const poller = new HealthPoller(gw.url, () => [...inFlight], healthBoundMs);
       await poller.start();
       let fuzzError: unknown;
       try {
@@ -216,30 +259,35 @@ describe('the HTTP surface under random and hostile requests', () => {
       } catch (err) {
         fuzzError = err;
         console.log(
-          `[api-fuzz] replay: TOOLGATE_FUZZ_SEED=${SEED} TOOLGATE_FUZZ_PATH=<path above> npx vitest run --project ${process.env.TOOLGATE_TEST_DB === 'mariadb' ? 'latency-mariadb' : 'latency-sqlite'} test/latency/api-fuzz.latency-spec.ts`,
+          `[api-fuzz] replay: TOOLGATE_FUZZ_SEED=${SEED} TOOLGATE_FUZZ_PATH=<path above> npx vitest run --project ${process.env.TOOLGATE_TEST_DB === 'mariadb' ? 'e2e-mariadb' : 'e2e-sqlite'} test/latency/api-fuzz.latency-spec.ts`,
         );
       }
       const health = await poller.stop();
       stats.liveKeys = world.liveKeys();
-      for (const block of (await profiler?.stop(HEALTH_BOUND_MS / 2)) ?? [])
+      for (const block of (await profiler?.stop(healthBoundMs / 2)) ?? [])
         console.log(
           `[api-fuzz] event loop blocked ${block.ms.toFixed(1)} ms at ${(block.atMs / 1000).toFixed(2)} s:\n    ${block.frames.join('\n    ')}`,
         );
-      const slowStarts = coldStart.filter((t) => t.ms >= HEALTH_BOUND_MS);
+      const slowStarts = coldStart.filter((t) => t.ms >= healthBoundMs);
       console.log(
         `[api-fuzz] cold start (first request of each route, before the measured run): ${
           slowStarts.map((t) => `${t.request} ${t.ms.toFixed(0)} ms`).join(', ') ||
-          `all under ${HEALTH_BOUND_MS} ms`
+          `all under ${healthBoundMs.toFixed(0)} ms`
         }`,
       );
       stats.print(gw.db.kind, SEED, health);
 
       expect.soft(health.failures, 'every /healthz poll answered 200').toEqual([]);
       const seconds = (performance.now() - stats.started) / 1000;
-      expect.soft(health.count, 'the poller kept polling').toBeGreaterThan(seconds * 10);
+      // The poller ran all along (it did not die): each poll ends within its timeout, so a live
+      // poller makes at least one per timeout. Not a speed: at load 17 it made 2 a second, not 50.
       expect
-        .soft(health.maxMs, `slowest /healthz answers: ${JSON.stringify(health.slowest)}`)
-        .toBeLessThan(HEALTH_BOUND_MS);
+        .soft(health.count, 'the poller kept polling')
+        .toBeGreaterThanOrEqual(Math.floor((seconds * 1000) / (poller.timeoutMs + 20)));
+      // Only this bound is relative; every answer's contract check above is exact.
+      expect
+        .soft(health.maxOnCpuMs, `slowest /healthz answers (on-CPU): ${JSON.stringify(health.slowest)}`)
+        .toBeLessThanOrEqual(healthBoundMs);
       if (fuzzError) throw fuzzError;
       expect(stats.requests).toBeGreaterThan(0);
     },

@@ -29,3 +29,11 @@ export { startOtlpReceiver } from './otlp-receiver.js';
 export type { OtlpReceiver, ReceivedSpan } from './otlp-receiver.js';
 export { CredentialProxy } from './credential-proxy.js';
 export { nodeAtLeast } from './tool-node.js';
+export { describeStalls, measureStalls, OnCpuStallMeter } from './loop-stalls.js';
+export type { Stalls } from './loop-stalls.js';
+export {
+  adversarialTexts,
+  HOSTILE_TEXT_BYTES,
+  HOSTILE_TEXT_PHONE,
+  plainTextsLike,
+} from './hostile-redaction.js';

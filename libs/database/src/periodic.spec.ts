@@ -1,5 +1,5 @@
 import type { Logger } from '@nestjs/common';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PeriodicSweep, runPeriodically } from './periodic.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -21,7 +21,8 @@ describe('runPeriodically', () => {
       },
       (err) => errors.push(err.message),
     );
-    await sleep(80);
+    // Waits for two runs rather than for a time two runs "surely" fit in (was `sleep(80)`).
+    await vi.waitFor(() => expect(runs).toBeGreaterThanOrEqual(2), { timeout: 10_000, interval: 5 });
     stop();
     await sleep(30);
     const after = runs;
@@ -50,7 +51,7 @@ describe('PeriodicSweep', () => {
     await sleep(20);
     expect(s.passes).toBe(0);
     s.onApplicationBootstrap();
-    await sleep(40);
+    await vi.waitFor(() => expect(s.passes).toBeGreaterThanOrEqual(2), { timeout: 10_000, interval: 5 });
     s.onApplicationShutdown();
     const after = s.passes;
     await sleep(30);

@@ -3,3 +3,13 @@
 export { sensitivePaths } from './definition/sensitive.js';
 export type { RegisteredContract } from './registry/registered-contract.js';
 export { createAjv } from './schema/compiled-schema.js';
+export {
+  COST_RUNS,
+  cpuCostMs,
+  cpuCostsMs,
+  growth,
+  LINEAR_GROWTH_LIMIT,
+  MIN_MEASURABLE_MS,
+  timesAsDear,
+  type Growth,
+} from './util/cpu-cost.js';

@@ -51,7 +51,7 @@ export class RunStats {
         `  clients ${JSON.stringify(sorted(this.byVia))}; live keys left ${JSON.stringify(this.liveKeys)}`,
         `  routes ${JSON.stringify(sorted(this.byRoute))}`,
         `  invoke outcomes ${JSON.stringify(sorted(this.invokeOutcomes))}`,
-        `  /healthz: ${health.count} polls, max ${health.maxMs.toFixed(1)} ms, p99 ${health.p99Ms.toFixed(1)} ms, p50 ${health.p50Ms.toFixed(1)} ms, failures ${health.failures.length}`,
+        `  /healthz: ${health.count} polls, max ${health.maxMs.toFixed(1)} ms (on-CPU ${health.maxOnCpuMs.toFixed(1)} ms), p99 ${health.p99Ms.toFixed(1)} ms, p50 ${health.p50Ms.toFixed(1)} ms, failures ${health.failures.length}`,
         `  event-loop delay: max ${health.loop.maxMs.toFixed(1)} ms, p99 ${health.loop.p99Ms.toFixed(1)} ms, mean ${health.loop.meanMs.toFixed(1)} ms`,
         `  GC: ${health.gc.count} pauses, max ${health.gc.maxMs.toFixed(1)} ms, ${health.gc.over20Ms} over 20 ms; heap ${health.heapMb.start.toFixed(0)} -> max ${health.heapMb.max.toFixed(0)} -> ${health.heapMb.end.toFixed(0)} MB, after a full GC ${health.retainedMb.start.toFixed(0)} -> ${health.retainedMb.end.toFixed(0)} MB`,
         `  machine: load average ${health.loadAverage.start.toFixed(1)} -> ${health.loadAverage.end.toFixed(1)} (2 cores); ${health.starved} slow polls with the process mostly off-CPU`,

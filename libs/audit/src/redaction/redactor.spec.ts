@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { sensitive } from '@toolgate/toolkit';
-import { sensitivePaths } from '@toolgate/toolkit/testing';
+import { cpuCostsMs, sensitivePaths } from '@toolgate/toolkit/testing';
 import { MAX_FINGERPRINTS_PER_REDACTION, Redactor, REDACTED } from './redactor.js';
 import { isChineseIdNumber, passesLuhn } from './value-patterns.js';
 
@@ -79,16 +79,25 @@ describe('Redactor', () => {
 });
 
 describe('fingerprint budget', () => {
-  it('fingerprints the first values of a dense text, masks the rest, and stays fast', () => {
-    const phones = Array.from({ length: 90_000 }, (_, i) => `139${String(i).padStart(8, '0')}`).join(' ');
-    const t0 = performance.now();
-    const out = fp.redactText(phones);
-    const ms = performance.now() - t0;
-    expect(out.split('fp:mobile:').length - 1).toBe(MAX_FINGERPRINTS_PER_REDACTION);
-    expect(out).toContain('139****9999');
-    expect(out).not.toMatch(/139\d{8}/);
-    expect(ms).toBeLessThan(400);
-    // The budget is per redaction: the next one fingerprints again.
-    expect(fp.redactText('13812345678')).toMatch(/^fp:mobile:/);
-  });
+  // Hang guard: seven redactions of 90,000 phones outlast the default 5 s on a loaded machine.
+  it(
+    'fingerprints the first values of a dense text, masks the rest, and stays fast',
+    { timeout: 60_000 },
+    () => {
+      const phones = Array.from({ length: 90_000 }, (_, i) => `139${String(i).padStart(8, '0')}`).join(' ');
+      const out = fp.redactText(phones);
+      expect(out.split('fp:mobile:').length - 1).toBe(MAX_FINGERPRINTS_PER_REDACTION);
+      expect(out).toContain('139****9999');
+      expect(out).not.toMatch(/139\d{8}/);
+      // Fast = about what masking them all costs, in CPU time in the same minute (was `< 400 ms`):
+      // the count above proves the budget; this, that the rest costs what masking does.
+      const [fpMs, maskMs] = cpuCostsMs([() => fp.redactText(phones), () => mask.redactText(phones)], 3);
+      console.log(
+        `90,000 phones: fingerprint mode ${fpMs.toFixed(1)} CPU ms, mask mode ${maskMs.toFixed(1)}`,
+      );
+      expect(fpMs).toBeLessThanOrEqual(3 * maskMs);
+      // The budget is per redaction: the next one fingerprints again.
+      expect(fp.redactText('13812345678')).toMatch(/^fp:mobile:/);
+    },
+  );
 });
