@@ -324,7 +324,7 @@ describe('agent runs', () => {
       'take your time',
       (req) =>
         new Promise<ModelTurn>((resolve, reject) => {
-          const timer = setTimeout(() => resolve(answer('too late')), 5_000);
+          const timer = setTimeout(() => resolve(answer('too late')), 30_000);
           req.signal.addEventListener('abort', () => {
             clearTimeout(timer);
             reject(new Error('aborted'));
@@ -334,7 +334,8 @@ describe('agent runs', () => {
     const started = Date.now();
     const run = (await start('take your time', 'hasty', runlabAgent)).body.data;
     expect(run).toMatchObject({ status: 'failed', error: { code: 'DEADLINE_EXCEEDED' } });
-    expect(Date.now() - started).toBeLessThan(4_000);
+    // The 1 s deadline ended it, not the model's answer 30 s later (a bound far from machine speed).
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it('fails with BUDGET_EXCEEDED once the run has spent its tokens', async () => {

@@ -29,7 +29,9 @@ export const noop = defineTool({
 });
 
 /** How often the test tools' bodies really ran, to prove what governance kept from running. */
-export const executions = { recordNote: 0, slowNote: 0, sendNotice: 0 };
+export const executions = { recordNote: 0, slowNote: 0, sendNotice: 0, steadyNoteStarts: 0 };
+/** The notes `record_note` ran with (a test asks whether one particular call ran, whatever its timing). */
+export const recordedNotes = new Set<string>();
 
 /** An L1 tool with free-form personal data: its input must reach the audit trail redacted. */
 export const recordContact = defineTool({
@@ -60,6 +62,7 @@ export const recordNote = defineTool({
   risk: { level: 'L1' },
   execute: ({ note, fail }) => {
     executions.recordNote++;
+    recordedNotes.add(note);
     if (fail) throw new Error(`note store rejected "${note}"`);
     return { stored: note.length };
   },
@@ -79,6 +82,22 @@ export const slowNote = defineTool({
         resolve({ finallyDone: true });
       }, 700),
     ),
+});
+
+/**
+ * An L1 tool that takes a while but well within its limit, and counts its starts: requests that
+ * race on one Idempotency-Key overlap its execution, and every start is counted before any answer.
+ */
+export const steadyNote = defineTool({
+  name: 'steady_note',
+  description: 'Takes 300 ms, well within its limit (test tool, L1).',
+  inputSchema: z.object({}),
+  risk: { level: 'L1' },
+  timeoutMs: 10_000,
+  execute: () => {
+    executions.steadyNoteStarts++;
+    return new Promise((resolve) => setTimeout(() => resolve({ steady: true }), 300));
+  },
 });
 
 /** An L2 tool approved once per session and channel; it reports who approved it. */
@@ -146,7 +165,17 @@ export const holdReceipt = defineTool({
 @Module({
   imports: [
     ToolkitModule.forFeature(
-      [buildReport, noop, recordContact, recordNote, slowNote, sendNotice, awaitAbort, holdReceipt],
+      [
+        buildReport,
+        noop,
+        recordContact,
+        recordNote,
+        slowNote,
+        steadyNote,
+        sendNotice,
+        awaitAbort,
+        holdReceipt,
+      ],
       'TestToolsModule',
     ),
   ],
@@ -174,6 +203,7 @@ agentTypes:
       - record_contact
       - record_note
       - slow_note
+      - steady_note
       - noop
       - send_notice
       - restart_service

@@ -98,7 +98,10 @@ export class AppModule {
         UpstreamsModule.forRoot(settings.upstreams),
         ModelsModule.forRoot(settings.models),
         RunsModule.forRoot(settings.runs),
-        McpTasksModule.forRoot({ approvalExpiryMs: settings.approvals.expiryMs }),
+        McpTasksModule.forRoot({
+          approvalExpiryMs: settings.approvals.expiryMs,
+          pollIntervalMs: settings.mcp.tasksPollMs,
+        }),
         NotificationsModule.forRoot(settings.notifications, {
           // A tenant's `notifications:` section, from its row as cached with its bindings; whether
           // it exists, from the database, as the sibling admin routes ask.

@@ -3,6 +3,7 @@ import { DEFAULT_AUDIT_OPTIONS, DEFAULT_REDACTION_POLICY } from '@toolgate/audit
 import { DEFAULT_AUTH_OPTIONS } from '@toolgate/auth';
 import { DEFAULT_EGRESS_OPTIONS } from '@toolgate/egress';
 import { DEFAULT_INSTANCE_OPTIONS, DEFAULT_POOL_SIZE } from '@toolgate/database';
+import { DEFAULT_MCP_TASKS_OPTIONS } from '@toolgate/mcp';
 import { DEFAULT_MODELS_OPTIONS } from '@toolgate/models';
 import { DEFAULT_NOTIFICATIONS_OPTIONS } from '@toolgate/notifications';
 import { DEFAULT_QUOTAS_OPTIONS } from '@toolgate/quotas';
@@ -18,7 +19,7 @@ export const FILE_DEFAULTS = {
   server: { bodyLimitBytes: 1024 * 1024, accessLog: false, trustProxy: false },
   database: { poolSize: DEFAULT_POOL_SIZE },
   // Browser origins allowed to call /mcp/* besides the gateway's own (TOOLGATE_PUBLIC_URL, HOST:PORT).
-  mcp: { allowedOrigins: [] as string[] },
+  mcp: { allowedOrigins: [] as string[], tasksPollMs: DEFAULT_MCP_TASKS_OPTIONS.pollIntervalMs },
   auth: DEFAULT_AUTH_OPTIONS,
   tenancy: DEFAULT_TENANCY_OPTIONS,
   compliance: { profile: 'off' },

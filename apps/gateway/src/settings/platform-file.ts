@@ -117,6 +117,13 @@ export const platformFileSchema = z.strictObject({
         .describe(
           "Browser origins (`scheme://host[:port]`) allowed to call `/mcp/*` besides the gateway's own (`TOOLGATE_PUBLIC_URL`, `http://HOST:PORT`). A request with any other `Origin` answers 403, so that no web page reaches the MCP server through its visitor's browser (DNS rebinding); requests without `Origin` (agents, SDKs, curl) are not affected. `TOOLGATE_MCP_ALLOWED_ORIGINS` replaces this list.",
         ),
+      tasksPollMs: ms
+        .positive()
+        .max(60_000)
+        .optional()
+        .describe(
+          'How often a waiting `tasks/result` re-reads its call when no wake-up comes (with Redis, a decision on any gateway ends the wait at once).',
+        ),
     })
     .optional()
     .describe('The MCP endpoint (/mcp/:agentType).'),

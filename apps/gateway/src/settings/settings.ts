@@ -70,6 +70,8 @@ export interface Settings {
      * and the gateway's own. A request with another Origin answers 403; one without is let through.
      */
     readonly allowedOrigins: readonly string[];
+    /** How often a waiting `tasks/result` re-reads its call when no wake-up comes. */
+    readonly tasksPollMs: number;
   };
   readonly auth: AuthOptions;
   readonly tenancy: TenancyOptions;
@@ -291,6 +293,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
         e.TOOLGATE_MCP_ALLOWED_ORIGINS ?? file.mcp?.allowedOrigins ?? FILE_DEFAULTS.mcp.allowedOrigins,
         e,
       ),
+      tasksPollMs: file.mcp?.tasksPollMs ?? FILE_DEFAULTS.mcp.tasksPollMs,
     },
     auth: {
       adminKey: e.TOOLGATE_ADMIN_KEY,
