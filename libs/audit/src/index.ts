@@ -2,6 +2,7 @@
 import { CreateAudit1764480200000 } from './migrations/1764480200000-create-audit.js';
 import { OpenCallsPerTenant1764500100000 } from './migrations/1764500100000-open-calls-per-tenant.js';
 import { AuditBinaryIdentifiers1764500200000 } from './migrations/1764500200000-binary-identifiers.js';
+import { CheckpointPublicDigest1765400100000 } from './migrations/1765400100000-checkpoint-public-digest.js';
 
 export { AUDIT_EVENT_TYPES, CLOSING_EVENTS, GENESIS_HASH, PLATFORM_TENANT } from './audit-event.js';
 export type { AuditActor, AuditEventType, OutputSummary } from './audit-event.js';
@@ -22,13 +23,16 @@ export type { Verification, TenantVerification } from './chain/chain-verifier.js
 export { CheckpointRefusedError, CheckpointService } from './chain/checkpoint.service.js';
 export type { CheckpointRefusal, CheckpointRun } from './chain/checkpoint.service.js';
 export type { StoredCheckpoint } from './chain/checkpoint.repository.js';
-export { CheckpointSigner } from './chain/checkpoint-signer.js';
+export { checkpointPayload, CheckpointSigner } from './chain/checkpoint-signer.js';
+export type { CheckpointStatement } from './chain/checkpoint-signer.js';
+export { nextPublicDigest } from './chain/public-digest.js';
 export {
   canonicalEvent,
   CHAIN_KEY_CONTEXT,
   deriveChainKey,
   eventHash,
   linkVersionOf,
+  publicCanonical,
   unkeyedEventHash,
 } from './chain/event-hash.js';
 export type { LinkVersion } from './chain/event-hash.js';
@@ -58,11 +62,17 @@ export {
 export type { AuditPolicySource, RedactionSettings } from './redaction/tenant-redaction.js';
 export { VALUE_PATTERNS } from './redaction/value-patterns.js';
 export type { ValuePattern } from './redaction/value-patterns.js';
-export { AuditBinaryIdentifiers1764500200000, CreateAudit1764480200000, OpenCallsPerTenant1764500100000 };
+export {
+  AuditBinaryIdentifiers1764500200000,
+  CheckpointPublicDigest1765400100000,
+  CreateAudit1764480200000,
+  OpenCallsPerTenant1764500100000,
+};
 
 /** The audit lib's migrations, in order. */
 export const AUDIT_MIGRATIONS = [
   CreateAudit1764480200000,
   OpenCallsPerTenant1764500100000,
   AuditBinaryIdentifiers1764500200000,
+  CheckpointPublicDigest1765400100000,
 ];

@@ -1,6 +1,7 @@
 import { GENESIS_HASH } from '../audit-event.js';
 import type { AuditEventRecord } from '../audit-fields.js';
-import { linkVersionOf } from './event-hash.js';
+import { linkOf } from './event-hash.js';
+import { nextPublicDigest } from './public-digest.js';
 
 /** Where a walk along one tenant's chain stands: the last event it accepted. */
 export interface ChainPosition {
@@ -11,6 +12,11 @@ export interface ChainPosition {
    * only keyed links since the upgrade, so an unkeyed link after a keyed one was forged.
    */
   readonly keyed: boolean;
+  /**
+   * The public digest (ADR 030) of the events since the stretch began, when the walk keeps one —
+   * a checkpoint being sealed does; verification does not need to.
+   */
+  readonly digest?: string;
 }
 
 /** Before the first event of a chain. */
@@ -42,12 +48,18 @@ export class ChainWalk {
       return `event seq ${expected}${e.seq > expected + 1 ? `–${e.seq - 1}` : ''} is missing (deleted)`;
     if (e.prevHash !== this.position.hash)
       return `event seq ${e.seq} does not link to the event before it (inserted or reordered)`;
-    const version = linkVersionOf(this.chainKey, e);
+    const { version, canonical } = linkOf(this.chainKey, e);
     if (version === null)
       return `event seq ${e.seq} does not verify: modified after it was written, or forged without the chain key`;
     if (version === 1 && this.position.keyed)
       return `event seq ${e.seq} has an unkeyed (v1) link after keyed ones: not written by the gateway (forged)`;
-    this.position = { seq: e.seq, hash: e.hash, keyed: version === 2 };
+    const digest = this.position.digest;
+    this.position = {
+      seq: e.seq,
+      hash: e.hash,
+      keyed: version === 2,
+      ...(digest === undefined ? {} : { digest: nextPublicDigest(digest, e.prevHash, e.hash, canonical) }),
+    };
     return null;
   }
 }

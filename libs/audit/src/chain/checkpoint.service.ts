@@ -134,23 +134,30 @@ export class CheckpointService implements OnApplicationBootstrap, OnApplicationS
     if (!head || head.seq === 0) return null;
     const verified = await this.verifier.walkTo(tenantId, start, head);
     if (isChainProblem(verified)) return this.refuse(tenantId, verified);
-    const sealed = await this.checkpoints.record<ChainProblem>(tenantId, async (statement, em) => {
-      const tail = await this.verifier.walkTo(tenantId, verified, statement, em);
+    const sealed = await this.checkpoints.record<ChainProblem>(tenantId, async (head, em) => {
+      const tail = await this.verifier.walkTo(tenantId, verified, head, em);
       if (isChainProblem(tail)) return tail;
-      return { keyId: this.signer.keyId, signature: this.signer.sign(statement) };
+      // The walk began at the previous checkpoint with its digest seeded (startPosition), so it
+      // carries the public digest of exactly the stretch this checkpoint covers.
+      const statement = { ...head, fromSeq: start.seq, fromHash: start.hash, publicDigest: tail.digest! };
+      return { ...statement, keyId: this.signer.keyId, signature: this.signer.sign(statement) };
     });
     return sealed && 'problem' in sealed ? this.refuse(tenantId, sealed) : sealed;
   }
 
-  /** Where verification resumes: the newest checkpoint whose signature holds, or the genesis. */
+  /**
+   * Where verification resumes: the newest checkpoint whose signature holds, or the genesis — with
+   * the public digest seeded with the hash there, so the walk computes the next checkpoint's.
+   */
   private async startPosition(tenantId: string): Promise<ChainPosition | ChainProblem> {
     const cp = await this.checkpoints.latest(tenantId);
-    if (!cp) return GENESIS_POSITION;
+    if (!cp) return { ...GENESIS_POSITION, digest: GENESIS_POSITION.hash };
     if (!this.signer.verify(cp, cp.signature))
       return {
         problem: `checkpoint at seq ${cp.seq} has an invalid signature (forged or signed with another key)`,
       };
-    return this.verifier.positionAt(cp);
+    const at = await this.verifier.positionAt(cp);
+    return isChainProblem(at) ? at : { ...at, digest: at.hash };
   }
 
   private refuse(tenantId: string, p: ChainProblem): CheckpointRefusal {

@@ -126,6 +126,23 @@ export const checkpointSchema = named(
     signedAt: instant(),
     keyId: z.string(),
     signature: z.string(),
+    fromSeq: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        'The stretch the public digest covers starts after this seq (absent on checkpoints signed before v1.8)',
+      ),
+    fromHash: z
+      .string()
+      .optional()
+      .describe('Hash of the event at `fromSeq` (64 zeros at the start of the chain)'),
+    publicDigest: z
+      .string()
+      .optional()
+      .describe(
+        'SHA-256 chain over the stretch’s events, recomputable from exported events without any secret',
+      ),
   }),
 );
 export type Checkpoint = z.infer<typeof checkpointSchema>;
