@@ -1,5 +1,8 @@
 import { ConfigurableModuleBuilder, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ARCHIVE_STORE } from './archive/archive-store.js';
+import { CheckpointArchive } from './archive/checkpoint-archive.js';
+import { DirectoryArchiveStore } from './archive/directory-archive-store.js';
 import { AuditTrail } from './audit-trail.js';
 import { AUDIT_OPTIONS, type AuditOptions } from './audit.options.js';
 import { AuditChainRepository } from './chain/audit-chain.repository.js';
@@ -30,6 +33,12 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<AuditOptions>(
 @Module({
   imports: [TypeOrmModule.forFeature([AuditEventEntity, AuditCheckpointEntity, AuditOpenCallEntity])],
   providers: [
+    {
+      provide: ARCHIVE_STORE,
+      useFactory: (o: AuditOptions) => new DirectoryArchiveStore(o.archiveDir),
+      inject: [AUDIT_OPTIONS],
+    },
+    CheckpointArchive,
     AuditChainRepository,
     AuditWriter,
     AuditEventsRepository,
@@ -48,6 +57,7 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<AuditOptions>(
     AuditQueries,
     AuditEventsRepository,
     CheckpointService,
+    CheckpointArchive,
     AuditReconciler,
     TenantRedaction,
   ],

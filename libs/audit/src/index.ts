@@ -6,6 +6,10 @@ import { CheckpointPublicDigest1765400100000 } from './migrations/1765400100000-
 
 export { AUDIT_EVENT_TYPES, CLOSING_EVENTS, GENESIS_HASH, PLATFORM_TENANT } from './audit-event.js';
 export type { AuditActor, AuditEventType, OutputSummary } from './audit-event.js';
+export { ARCHIVE_STORE } from './archive/archive-store.js';
+export type { ArchiveStore } from './archive/archive-store.js';
+export { CheckpointArchive } from './archive/checkpoint-archive.js';
+export { DirectoryArchiveStore } from './archive/directory-archive-store.js';
 export { draftEvent } from './audit-fields.js';
 export type { AuditEventDraft, AuditEventRecord, DraftFields } from './audit-fields.js';
 export { AuditModule } from './audit.module.js';

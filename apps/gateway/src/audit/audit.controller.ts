@@ -12,6 +12,7 @@ import {
 import { canAccessTenant, CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
 import {
   auditEventViewSchema,
+  auditPublicKeysSchema,
   auditPageSchema,
   callStorySchema,
   checkpointExportSchema,
@@ -145,6 +146,18 @@ export class AuditController {
     @Query({ schema: checkpointTenantQuery }) query: CheckpointTenantQuery,
   ) {
     return ok(await this.audit.checkpointsOf(p.tenantId, query.tenantId));
+  }
+
+  @Get('public-keys')
+  @ApiOperation({
+    operationId: 'listAuditPublicKeys',
+    summary: 'The keys checkpoints are signed with',
+    description:
+      'Ed25519 public keys (SPKI PEM) with their key ids, to check checkpoints and evidence files outside the gateway (`npx toolgate-verify`).',
+  })
+  @ApiEnvelope(auditPublicKeysSchema)
+  publicKeys() {
+    return ok(this.audit.publicKeys());
   }
 
   @Post('checkpoints')

@@ -9,6 +9,7 @@ import {
   type FindOptionsWhere,
   type Repository,
 } from 'typeorm';
+import { CheckpointArchive } from '../archive/checkpoint-archive.js';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import { GENESIS_HASH } from '../audit-event.js';
 import type { AuditEventRecord } from '../audit-fields.js';
@@ -79,6 +80,7 @@ export class ChainVerifier {
   constructor(
     @InjectRepository(AuditEventEntity) private readonly events: Repository<AuditEventEntity>,
     private readonly checkpoints: CheckpointRepository,
+    private readonly archive: CheckpointArchive,
     @Inject(AUDIT_OPTIONS) options: AuditOptions,
   ) {
     this.chainKey = options.chainKey;
@@ -159,7 +161,11 @@ export class ChainVerifier {
     tenantId: string,
     range: Range,
   ): Promise<TenantVerification> {
-    const all = await this.checkpoints.list(tenantId);
+    // Checkpoints first (the database's, then the exported copies it lost), the head after them:
+    // every checkpoint was committed, and so exported, before the head read next (ADR 009, 030).
+    const stored = await this.checkpoints.list(tenantId);
+    const exported = await this.archive.exportedBeyond(tenantId, stored);
+    const all = exported.length ? [...stored, ...exported].sort((a, b) => a.seq - b.seq) : stored;
     const head = (await this.checkpoints.chainHead(tenantId)) ?? EMPTY_HEAD;
     const verdict = (checked: number, p?: ChainProblem | null): TenantVerification => ({
       tenantId,
@@ -177,7 +183,16 @@ export class ChainVerifier {
     const partial = range.from !== undefined || range.to !== undefined;
     const scan = await this.scan(tenantId, head, all, partial ? range : undefined);
     if (scan.problem || partial) return verdict(scan.checked, scan.problem);
-    return verdict(scan.checked, await this.endProblem(tenantId, scan, head, all.at(-1)));
+    const newest = all.at(-1);
+    return verdict(
+      scan.checked,
+      await this.endProblem(
+        tenantId,
+        scan,
+        head,
+        newest && { ...newest, exported: exported.includes(newest) },
+      ),
+    );
   }
 
   /** The first checkpoint whose signature does not verify (an Ed25519 check each: sliced). */
@@ -234,12 +249,12 @@ export class ChainVerifier {
     tenantId: string,
     scan: { reached?: ChainPosition; last?: AuditEventRecord },
     head: ChainHead,
-    newest?: StoredCheckpoint,
+    newest?: StoredCheckpoint & { exported: boolean },
   ): Promise<ChainProblem | null> {
     const reached = scan.reached ?? GENESIS_POSITION;
     if (newest && newest.seq > reached.seq)
       return {
-        problem: `events after seq ${reached.seq} are missing: a checkpoint signed at ${newest.signedAt} covers ${newest.seq} events (newest events deleted)`,
+        problem: `events after seq ${reached.seq} are missing: a checkpoint signed at ${newest.signedAt} covers ${newest.seq} events (newest events deleted${newest.exported ? '; the checkpoint is gone from the database, its exported copy remains' : ''})`,
       };
     const atHead = headProblem(reached, head, scan.last);
     if (atHead) return atHead;

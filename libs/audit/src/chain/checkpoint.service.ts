@@ -6,6 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { runPeriodically } from '@toolgate/database';
+import { CheckpointArchive } from '../archive/checkpoint-archive.js';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import { GENESIS_POSITION, type ChainPosition } from './chain-walk.js';
 import { ChainVerifier, isChainProblem, type ChainProblem, type Verification } from './chain-verifier.js';
@@ -51,6 +52,7 @@ export class CheckpointService implements OnApplicationBootstrap, OnApplicationS
   constructor(
     private readonly checkpoints: CheckpointRepository,
     private readonly verifier: ChainVerifier,
+    private readonly archive: CheckpointArchive,
     @Inject(AUDIT_OPTIONS) options: AuditOptions,
   ) {
     this.signer = new CheckpointSigner(options.signingKeyPem);
@@ -114,6 +116,11 @@ export class CheckpointService implements OnApplicationBootstrap, OnApplicationS
     };
   }
 
+  /** The keys checkpoints are signed with (one: the gateway's; a rotated-out key is not kept). */
+  publicKeys(): { keyId: string; algorithm: 'Ed25519'; publicKeyPem: string }[] {
+    return [{ keyId: this.signer.keyId, algorithm: 'Ed25519', publicKeyPem: this.signer.publicKeyPem() }];
+  }
+
   /** Recomputes the chains of the given tenants (all with a chain when none given). */
   async verify(
     tenantIds: readonly string[] | null,
@@ -142,7 +149,9 @@ export class CheckpointService implements OnApplicationBootstrap, OnApplicationS
       const statement = { ...head, fromSeq: start.seq, fromHash: start.hash, publicDigest: tail.digest! };
       return { ...statement, keyId: this.signer.keyId, signature: this.signer.sign(statement) };
     });
-    return sealed && 'problem' in sealed ? this.refuse(tenantId, sealed) : sealed;
+    if (sealed && 'problem' in sealed) return this.refuse(tenantId, sealed);
+    if (sealed) this.archive.export(sealed);
+    return sealed;
   }
 
   /**

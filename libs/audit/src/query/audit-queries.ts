@@ -108,6 +108,10 @@ export class AuditQueries {
     });
   }
 
+  publicKeys() {
+    return { keys: this.checkpoints.publicKeys() };
+  }
+
   async checkpointsOf(scope: AuditScope, tenantId?: string) {
     return this.checkpoints.export(tenantIn(scope, tenantId));
   }

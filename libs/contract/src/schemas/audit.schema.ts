@@ -154,6 +154,24 @@ export const checkpointExportSchema = named(
 );
 export type CheckpointExport = z.infer<typeof checkpointExportSchema>;
 
+/** One key checkpoints are signed with. */
+export const auditPublicKeySchema = named(
+  'AuditPublicKey',
+  z.object({
+    keyId: z.string().describe('`ed25519:` and the first 16 hex digits of the SHA-256 of the key (SPKI DER)'),
+    algorithm: z.literal('Ed25519'),
+    publicKeyPem: z.string().describe('SPKI PEM'),
+  }),
+);
+export type AuditPublicKey = z.infer<typeof auditPublicKeySchema>;
+
+/** `GET /v1/audit/public-keys`: what an outside verifier needs besides the evidence (ADR 030). */
+export const auditPublicKeysSchema = named(
+  'AuditPublicKeys',
+  z.object({ keys: z.array(auditPublicKeySchema) }),
+);
+export type AuditPublicKeys = z.infer<typeof auditPublicKeysSchema>;
+
 /** Query of `GET /v1/audit/checkpoints` and body of `POST /v1/audit/checkpoints`. */
 export const checkpointTenantQuery = z.strictObject({ tenantId: z.string().max(64).optional() });
 export type CheckpointTenantQuery = z.infer<typeof checkpointTenantQuery>;
