@@ -1,6 +1,9 @@
-import { readdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CheckpointArchive } from '@toolgate/audit';
+import { promisify } from 'node:util';
+import { CheckpointArchive, unzipFiles, zipFiles } from '@toolgate/audit';
 import { openRawSql, startTestGateway, type RawSql, type TestGateway } from '@toolgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -61,6 +64,110 @@ describe('audit evidence outside the gateway', () => {
     await gw.app.get(CheckpointArchive).flush();
     const dir = join(gw.settings.audit.archiveDir, 'checkpoints', 'acme');
     expect(readdirSync(dir).map((f) => Number(f.split('-')[0]))).toEqual([first.seq, second.seq]);
+  });
+
+  /** `npx toolgate-verify` as an auditor runs it: another process, no database, no secret. */
+  async function toolgateVerify(...args: string[]): Promise<{ code: number; report: any }> {
+    try {
+      const { stdout } = await promisify(execFile)(
+        'npx',
+        ['--no-install', 'toolgate-verify', ...args, '--json'],
+        {
+          cwd: process.cwd(),
+        },
+      );
+      return { code: 0, report: JSON.parse(stdout) };
+    } catch (err: any) {
+      return { code: err.code, report: err.stdout ? JSON.parse(err.stdout) : err.stderr };
+    }
+  }
+
+  async function evidence(query = 'tenantId=acme'): Promise<Buffer> {
+    const res = await fetch(`${gw.url}/v1/audit/evidence?${query}`, {
+      headers: { authorization: `Bearer ${auditor}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/zip');
+    return Buffer.from(await res.arrayBuffer());
+  }
+
+  it('answers an evidence zip that the offline verifier checks, and names the event a flipped byte changed', async () => {
+    await readLogs(3);
+    const zip = await evidence();
+    const files = unzipFiles(zip);
+    expect([...files.keys()].sort()).toEqual([
+      'README.md',
+      'checkpoints.json',
+      'events.jsonl',
+      'manifest.json',
+      'manifest.sig',
+      'public-keys.json',
+    ]);
+    const lines = files
+      .get('events.jsonl')!
+      .toString()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const manifest = JSON.parse(files.get('manifest.json')!.toString());
+    expect(manifest).toMatchObject({
+      tenantId: 'acme',
+      firstSeq: 1,
+      lastSeq: lines.length,
+      events: lines.length,
+    });
+    expect(Object.keys(lines[0])).toEqual(
+      expect.arrayContaining([
+        'id',
+        'seq',
+        'initiatorId',
+        'bindingVersion',
+        'definitionHash',
+        'prevHash',
+        'hash',
+        'publicDigest',
+      ]),
+    );
+
+    const dir = mkdtempSync(join(tmpdir(), 'toolgate-evidence-'));
+    writeFileSync(join(dir, 'evidence.zip'), zip);
+    const good = await toolgateVerify(join(dir, 'evidence.zip'));
+    expect(good.report).toMatchObject({
+      problems: [],
+      ok: true,
+      events: lines.length,
+      verified: lines.length,
+    });
+    expect(good.code).toBe(0);
+
+    // One byte of one event changed — the file repacked, as someone editing the evidence would.
+    const target = lines[4];
+    const text = files.get('events.jsonl')!.toString();
+    const line = text.indexOf(`"seq":${target.seq},`);
+    const at = text.indexOf('"event":"', line) + '"event":"'.length + 1;
+    const flipped = Buffer.from(text);
+    flipped[at] = flipped[at]! ^ 0x01;
+    const tampered = new Map(files).set('events.jsonl', flipped);
+    writeFileSync(join(dir, 'tampered.zip'), zipFiles([...tampered].map(([name, data]) => ({ name, data }))));
+    const bad = await toolgateVerify(join(dir, 'tampered.zip'));
+    expect(bad.code).toBe(1);
+    expect(bad.report.firstTampered).toEqual({ seq: target.seq, id: target.id });
+    expect(JSON.stringify(bad.report.problems)).toContain(`event seq ${target.seq} (id ${target.id})`);
+
+    // The same, unpacked into a directory.
+    const unpacked = join(dir, 'unpacked');
+    mkdirSync(unpacked);
+    for (const [name, data] of tampered) writeFileSync(join(unpacked, name), data);
+    expect((await toolgateVerify(unpacked)).report.firstTampered).toEqual({ seq: target.seq, id: target.id });
+
+    // Checked against the published key only, a bundle re-signed with another key fails.
+    const key = join(dir, 'published.pem');
+    writeFileSync(
+      key,
+      (await gw.api('GET', '/v1/audit/public-keys', { key: auditor })).body.data.keys[0].publicKeyPem,
+    );
+    expect((await toolgateVerify(join(dir, 'evidence.zip'), '--public-key', key)).code).toBe(0);
+    expect(readFileSync(join(dir, 'evidence.zip')).length).toBe(zip.length);
   });
 
   it('catches the newest events deleted with the chain head moved back and the checkpoint row deleted', async () => {

@@ -13,6 +13,7 @@ import { CheckpointService } from './chain/checkpoint.service.js';
 import { AuditCheckpointEntity } from './entities/audit-checkpoint.entity.js';
 import { AuditEventEntity } from './entities/audit-event.entity.js';
 import { AuditOpenCallEntity } from './entities/audit-open-call.entity.js';
+import { EvidenceBuilder } from './evidence/evidence-builder.js';
 import { AuditHook } from './hooks/audit.hook.js';
 import { AuditEventsRepository } from './query/audit-events.repository.js';
 import { AuditQueries } from './query/audit-queries.js';
@@ -50,6 +51,7 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<AuditOptions>(
     AuditHook,
     AuditTrail,
     AuditReconciler,
+    EvidenceBuilder,
   ],
   exports: [
     AuditTrail,

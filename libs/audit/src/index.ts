@@ -11,6 +11,13 @@ export type { ArchiveStore } from './archive/archive-store.js';
 export { CheckpointArchive } from './archive/checkpoint-archive.js';
 export { DirectoryArchiveStore } from './archive/directory-archive-store.js';
 export { draftEvent } from './audit-fields.js';
+export { checkEvidence } from './evidence/evidence-check.js';
+export type { EvidenceProblem, EvidenceReport } from './evidence/evidence-check.js';
+export { EvidenceBuilder, MAX_EVIDENCE_EVENTS } from './evidence/evidence-builder.js';
+export type { EvidenceBundle } from './evidence/evidence-builder.js';
+export { EVIDENCE_FILES, EVIDENCE_KIND } from './evidence/evidence-format.js';
+export type { EvidenceEvent, EvidenceKey, EvidenceManifest } from './evidence/evidence-format.js';
+export { unzipFiles, zipFiles } from './evidence/zip.js';
 export type { AuditEventDraft, AuditEventRecord, DraftFields } from './audit-fields.js';
 export { AuditModule } from './audit.module.js';
 export { DEFAULT_AUDIT_OPTIONS } from './audit.options.js';
@@ -47,6 +54,7 @@ export { writeExport } from './query/audit-export.js';
 export { AuditQueries } from './query/audit-queries.js';
 export type { AuditScope } from './query/audit-queries.js';
 export {
+  auditEvidenceQuerySchema,
   auditExportQuerySchema,
   auditFilterSchema,
   auditListQuerySchema,
@@ -54,7 +62,13 @@ export {
   decodeCursor,
   encodeCursor,
 } from './query/audit-query.js';
-export type { AuditExportQuery, AuditFilter, AuditListQuery, AuditVerifyQuery } from './query/audit-query.js';
+export type {
+  AuditEvidenceQuery,
+  AuditExportQuery,
+  AuditFilter,
+  AuditListQuery,
+  AuditVerifyQuery,
+} from './query/audit-query.js';
 export { AuditReconciler } from './reconcile/audit-reconciler.js';
 export { DEFAULT_REDACTION_POLICY, Redactor } from './redaction/redactor.js';
 export type { RedactionPolicy } from './redaction/redactor.js';

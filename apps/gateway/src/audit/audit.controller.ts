@@ -1,10 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
+  auditEvidenceQuerySchema,
   auditExportQuerySchema,
   auditListQuerySchema,
   AuditQueries,
   auditVerifyQuerySchema,
+  type AuditEvidenceQuery,
   type AuditExportQuery,
   type AuditListQuery,
   type AuditVerifyQuery,
@@ -116,6 +118,31 @@ export class AuditController {
     } finally {
       reply.raw.end();
     }
+  }
+
+  @Get('evidence')
+  @ApiOperation({
+    operationId: 'getAuditEvidence',
+    summary: 'An evidence file of one tenant’s trail',
+    description:
+      'A ZIP that verifies with no gateway, database or secret (`npx toolgate-verify`): the events of the range (widened to whole checkpoint stretches) as JSON Lines with every chain field, the checkpoints covering them, the public keys, a signed manifest with the SHA-256 of each file, and a README. Signs a checkpoint first; a chain that does not verify gets no evidence (409 AUDIT_CHAIN_BROKEN).',
+  })
+  @ApiEnvelope(null, { binary: ['application/zip'], errors: ['AUDIT_CHAIN_BROKEN'] })
+  async evidence(
+    @CurrentPrincipal() p: Principal,
+    @Query({ schema: auditEvidenceQuerySchema }) query: AuditEvidenceQuery,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const { zip, manifest } = await this.audit.evidence(query, p.tenantId);
+    const stamp = manifest.generatedAt.replace(/[:.]/g, '-');
+    await reply
+      .header('content-type', 'application/zip')
+      .header(
+        'content-disposition',
+        `attachment; filename="toolgate-evidence-${encodeURIComponent(manifest.tenantId)}-${stamp}.zip"`,
+      )
+      .header('cache-control', 'no-store')
+      .send(zip);
   }
 
   @Get('verify')

@@ -61,6 +61,14 @@ export class CheckpointSigner {
     return sign(null, CheckpointSigner.payload(statement), this.privateKey).toString('base64');
   }
 
+  /**
+   * Signs other statements of the trail than checkpoints (an evidence bundle's manifest). Their
+   * JSON carries a `kind` no checkpoint payload has, so neither can pass for the other.
+   */
+  signDocument(bytes: Buffer): string {
+    return sign(null, bytes, this.privateKey).toString('base64');
+  }
+
   verify(statement: CheckpointStatement, signature: string): boolean {
     try {
       return verify(
