@@ -191,5 +191,46 @@ describe('audit evidence outside the gateway', () => {
     expect(v.ok).toBe(false);
     expect(v.tenants[0].problem).toContain('newest events deleted');
     expect(v.tenants[0].problem).toContain('exported copy');
+    expect(v.tenants[0].breaks).toHaveLength(1);
+
+    // Incrementally (from the newest checkpoint, here the exported copy), as a background job, and
+    // for a checkpoint: never "ok".
+    const incremental = (
+      await gw.api('GET', '/v1/audit/verify?tenantId=acme&mode=incremental', { key: auditor })
+    ).body.data;
+    expect(incremental).toMatchObject({ ok: false, tenants: [{ verifiedFromSeq: newest.seq }] });
+    const refused = await gw.api('POST', '/v1/audit/checkpoints', {
+      key: auditor,
+      body: { tenantId: 'acme' },
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('AUDIT_CHAIN_BROKEN');
+    const started = await gw.api('POST', '/v1/audit/verify-jobs', {
+      key: auditor,
+      body: { tenantId: 'acme' },
+    });
+    expect(started.status).toBe(202);
+    expect(started.body.data).toMatchObject({ status: 'running', tenantId: 'acme', total: keep });
+    let job = started.body.data;
+    for (let i = 0; i < 100 && job.status === 'running'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      job = (await gw.api('GET', `/v1/audit/verify-jobs/${job.id}`, { key: auditor })).body.data;
+    }
+    expect(job).toMatchObject({ status: 'done', checked: keep, result: { ok: false } });
+    expect((await gw.api('GET', `/v1/audit/verify-jobs/${job.id}`, { key: agent })).status).toBe(403);
+  });
+
+  it('lists every break of a chain, each by seq and id', async () => {
+    const events = (
+      await gw.api('GET', '/v1/audit/events?tenantId=acme&limit=500', { key: auditor })
+    ).body.data.items.reverse();
+    const [a, b] = [events[1], events[3]];
+    for (const e of [a, b])
+      await sql.query('UPDATE audit_events SET tool = ? WHERE id = ?', ['edited', e.id]);
+    const v = await verify();
+    expect(v.tenants[0].breaks.slice(0, 2)).toEqual([
+      { problem: expect.stringContaining(`event seq ${a.seq} (id ${a.id})`), eventId: a.id, seq: a.seq },
+      { problem: expect.stringContaining(`event seq ${b.seq} (id ${b.id})`), eventId: b.id, seq: b.seq },
+    ]);
   });
 });

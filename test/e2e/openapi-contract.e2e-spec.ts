@@ -85,6 +85,8 @@ const OPERATION_IDS: Record<string, string> = {
   'GET /v1/audit/evidence': 'getAuditEvidence',
   'GET /v1/audit/public-keys': 'listAuditPublicKeys',
   'GET /v1/audit/verify': 'verifyAuditChain',
+  'POST /v1/audit/verify-jobs': 'startVerifyJob',
+  'GET /v1/audit/verify-jobs/{id}': 'getVerifyJob',
   'GET /v1/audit/checkpoints': 'listCheckpoints',
   'POST /v1/audit/checkpoints': 'signCheckpoints',
 };

@@ -17,6 +17,7 @@ import { EvidenceBuilder } from './evidence/evidence-builder.js';
 import { AuditHook } from './hooks/audit.hook.js';
 import { AuditEventsRepository } from './query/audit-events.repository.js';
 import { AuditQueries } from './query/audit-queries.js';
+import { VerifyJobs } from './query/verify-jobs.js';
 import { AuditReconciler } from './reconcile/audit-reconciler.js';
 import { TenantRedaction } from './redaction/tenant-redaction.js';
 
@@ -52,8 +53,10 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<AuditOptions>(
     AuditTrail,
     AuditReconciler,
     EvidenceBuilder,
+    VerifyJobs,
   ],
   exports: [
+    VerifyJobs,
     AuditTrail,
     AuditWriter,
     AuditQueries,

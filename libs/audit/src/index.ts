@@ -52,6 +52,8 @@ export type { ApiAuditEvent } from './chain/event-mapping.js';
 export { AuditEventsRepository } from './query/audit-events.repository.js';
 export { writeExport } from './query/audit-export.js';
 export { AuditQueries } from './query/audit-queries.js';
+export { VerifyJobs } from './query/verify-jobs.js';
+export type { VerifyJob } from './query/verify-jobs.js';
 export type { AuditScope } from './query/audit-queries.js';
 export {
   auditEvidenceQuerySchema,

@@ -5,6 +5,7 @@ import {
   auditExportQuerySchema,
   auditListQuerySchema,
   AuditQueries,
+  VerifyJobs,
   auditVerifyQuerySchema,
   type AuditEvidenceQuery,
   type AuditExportQuery,
@@ -22,6 +23,7 @@ import {
   checkpointTenantQuery,
   incompleteCallSchema,
   verificationSchema,
+  verifyJobSchema,
   type CheckpointTenantQuery,
 } from '@toolgate/contract';
 import { ErrorCode, ok, ToolgateError } from '@toolgate/toolkit';
@@ -37,7 +39,10 @@ import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 @Roles('auditor', 'platform_admin')
 @Controller('v1/audit')
 export class AuditController {
-  constructor(private readonly audit: AuditQueries) {}
+  constructor(
+    private readonly audit: AuditQueries,
+    private readonly jobs: VerifyJobs,
+  ) {}
 
   @Get('events')
   @ApiOperation({
@@ -158,6 +163,35 @@ export class AuditController {
     @Query({ schema: auditVerifyQuerySchema }) query: AuditVerifyQuery,
   ) {
     return ok(await this.audit.verify(query, p.tenantId));
+  }
+
+  @Post('verify-jobs')
+  @HttpCode(202)
+  @ApiOperation({
+    operationId: 'startVerifyJob',
+    summary: 'Verify the whole chain in the background',
+    description:
+      'Starts a full verification of the tenant given (or every tenant a reader of all tenants may see) and answers at once with the job; poll it for progress and the result. Jobs live in the gateway that runs them.',
+  })
+  @ApiEnvelope(verifyJobSchema, { status: 202 })
+  async startVerifyJob(
+    @CurrentPrincipal() p: Principal,
+    @Body({ schema: checkpointTenantQuery }) body: CheckpointTenantQuery,
+  ) {
+    if (p.tenantId !== null && body.tenantId !== undefined && body.tenantId !== p.tenantId)
+      throw new ToolgateError(ErrorCode.FORBIDDEN);
+    return ok(await this.jobs.start(p.tenantId, p.tenantId ?? body.tenantId ?? null));
+  }
+
+  @Get('verify-jobs/:id')
+  @ApiOperation({
+    operationId: 'getVerifyJob',
+    summary: 'A background verification',
+    description: 'Its progress (`checked` of `total` events) and, once done, the verification.',
+  })
+  @ApiEnvelope(verifyJobSchema, { errors: ['NOT_FOUND'] })
+  verifyJob(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
+    return ok(this.jobs.get(id, p.tenantId));
   }
 
   @Get('checkpoints')

@@ -19,6 +19,13 @@ export interface ChainPosition {
   readonly digest?: string;
 }
 
+/**
+ * How every message names an event: its seq in the tenant's chain and its storage id together, so
+ * that neither is mistaken for the other (`GET /v1/audit/events/:id` takes the id).
+ */
+export const eventName = (e: { readonly seq: number; readonly id: string }): string =>
+  `event seq ${e.seq} (id ${e.id})`;
+
 /** Before the first event of a chain. */
 export const GENESIS_POSITION: ChainPosition = { seq: 0, hash: GENESIS_HASH, keyed: false };
 
@@ -36,6 +43,19 @@ export class ChainWalk {
     this.position = from;
   }
 
+  /**
+   * Goes on from `e` after a problem was reported at it, so that later breaks are found too (each
+   * reported break is then judged against its own neighbours). Keyed-ness stays: once keyed, later
+   * unkeyed links are still refused.
+   */
+  resumeAt(e: AuditEventRecord): void {
+    this.position = {
+      seq: e.seq,
+      hash: e.hash,
+      keyed: this.position.keyed || linkOf(this.chainKey, e).version === 2,
+    };
+  }
+
   /** The last event accepted. */
   get at(): ChainPosition {
     return this.position;
@@ -45,14 +65,14 @@ export class ChainWalk {
   step(e: AuditEventRecord): string | null {
     const expected = this.position.seq + 1;
     if (e.seq !== expected)
-      return `event seq ${expected}${e.seq > expected + 1 ? `–${e.seq - 1}` : ''} is missing (deleted)`;
+      return `event seq ${expected}${e.seq > expected + 1 ? `–${e.seq - 1}` : ''} is missing (deleted), before ${eventName(e)}`;
     if (e.prevHash !== this.position.hash)
-      return `event seq ${e.seq} does not link to the event before it (inserted or reordered)`;
+      return `${eventName(e)} does not link to the event before it (inserted or reordered)`;
     const { version, canonical } = linkOf(this.chainKey, e);
     if (version === null)
-      return `event seq ${e.seq} does not verify: modified after it was written, or forged without the chain key`;
+      return `${eventName(e)} does not verify: modified after it was written, or forged without the chain key`;
     if (version === 1 && this.position.keyed)
-      return `event seq ${e.seq} has an unkeyed (v1) link after keyed ones: not written by the gateway (forged)`;
+      return `${eventName(e)} has an unkeyed (v1) link after keyed ones: not written by the gateway (forged)`;
     const digest = this.position.digest;
     this.position = {
       seq: e.seq,

@@ -105,10 +105,14 @@ export class AuditQueries {
 
   verify(query: AuditVerifyQuery, scope: AuditScope): Promise<Verification> {
     const tenant = tenantIn(scope, query.tenantId);
-    return this.checkpoints.verify(tenant ? [tenant] : null, {
-      from: query.from ? new Date(query.from) : undefined,
-      to: query.to ? new Date(query.to) : undefined,
-    });
+    return this.checkpoints.verify(
+      tenant ? [tenant] : null,
+      {
+        from: query.from && query.mode === 'full' ? new Date(query.from) : undefined,
+        to: query.to && query.mode === 'full' ? new Date(query.to) : undefined,
+      },
+      { incremental: query.mode === 'incremental' },
+    );
   }
 
   /** An evidence bundle of one tenant's trail (ADR 030); a reader of every tenant must name one. */

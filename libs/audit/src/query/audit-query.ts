@@ -30,6 +30,10 @@ export const auditVerifyQuerySchema = z.strictObject({
   tenantId: z.string().max(64).optional(),
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
+  mode: z
+    .enum(['full', 'incremental'])
+    .default('full')
+    .describe('`incremental`: from each tenant’s newest checkpoint to its head (ignores from/to)'),
 });
 export type AuditVerifyQuery = z.infer<typeof auditVerifyQuerySchema>;
 

@@ -99,6 +99,22 @@ export const tenantVerificationSchema = named(
     firstBrokenEventId: z.string().optional(),
     firstBrokenSeq: z.number().int().optional(),
     problem: z.string().optional(),
+    breaks: z
+      .array(
+        z.object({
+          problem: z.string(),
+          eventId: z.string().optional().describe('The event’s id (`GET /v1/audit/events/:id`)'),
+          seq: z.number().int().optional().describe('Its place in the tenant’s chain'),
+        }),
+      )
+      .readonly()
+      .optional()
+      .describe('Every break found in a full verification (at most 100), first first'),
+    verifiedFromSeq: z
+      .number()
+      .int()
+      .optional()
+      .describe('`mode=incremental`: verification began after this seq, the newest checkpoint'),
   }),
 );
 export type TenantVerification = z.infer<typeof tenantVerificationSchema>;
@@ -115,6 +131,23 @@ export const verificationSchema = named(
   }),
 );
 export type Verification = z.infer<typeof verificationSchema>;
+
+/** `POST /v1/audit/verify-jobs`, `GET /v1/audit/verify-jobs/:id`: a full verification in the background. */
+export const verifyJobSchema = named(
+  'VerifyJob',
+  z.object({
+    id: z.string(),
+    status: z.enum(['running', 'done', 'failed']),
+    tenantId: z.string().nullable().describe('null: every tenant with a chain'),
+    startedAt: instant(),
+    finishedAt: instant().optional(),
+    checked: z.number().int().describe('Events checked so far'),
+    total: z.number().int().describe('Events in the chains when the job started'),
+    result: verificationSchema.optional().describe('When done: what `GET /v1/audit/verify` answers'),
+    error: z.string().optional(),
+  }),
+);
+export type VerifyJob = z.infer<typeof verifyJobSchema>;
 
 /** A signed checkpoint: a tenant's chain head, signed with Ed25519. */
 export const checkpointSchema = named(
