@@ -82,7 +82,11 @@ const OPERATION_IDS: Record<string, string> = {
   'GET /v1/audit/calls/{callId}': 'getCallStory',
   'GET /v1/audit/incomplete': 'listIncompleteCalls',
   'GET /v1/audit/export': 'exportAuditEvents',
+  'GET /v1/audit/evidence': 'getAuditEvidence',
+  'GET /v1/audit/public-keys': 'listAuditPublicKeys',
   'GET /v1/audit/verify': 'verifyAuditChain',
+  'POST /v1/audit/verify-jobs': 'startVerifyJob',
+  'GET /v1/audit/verify-jobs/{id}': 'getVerifyJob',
   'GET /v1/audit/checkpoints': 'listCheckpoints',
   'POST /v1/audit/checkpoints': 'signCheckpoints',
 };

@@ -1,5 +1,8 @@
 import { ConfigurableModuleBuilder, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ARCHIVE_STORE } from './archive/archive-store.js';
+import { CheckpointArchive } from './archive/checkpoint-archive.js';
+import { DirectoryArchiveStore } from './archive/directory-archive-store.js';
 import { AuditTrail } from './audit-trail.js';
 import { AUDIT_OPTIONS, type AuditOptions } from './audit.options.js';
 import { AuditChainRepository } from './chain/audit-chain.repository.js';
@@ -10,9 +13,11 @@ import { CheckpointService } from './chain/checkpoint.service.js';
 import { AuditCheckpointEntity } from './entities/audit-checkpoint.entity.js';
 import { AuditEventEntity } from './entities/audit-event.entity.js';
 import { AuditOpenCallEntity } from './entities/audit-open-call.entity.js';
+import { EvidenceBuilder } from './evidence/evidence-builder.js';
 import { AuditHook } from './hooks/audit.hook.js';
 import { AuditEventsRepository } from './query/audit-events.repository.js';
 import { AuditQueries } from './query/audit-queries.js';
+import { VerifyJobs } from './query/verify-jobs.js';
 import { AuditReconciler } from './reconcile/audit-reconciler.js';
 import { TenantRedaction } from './redaction/tenant-redaction.js';
 
@@ -30,6 +35,12 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<AuditOptions>(
 @Module({
   imports: [TypeOrmModule.forFeature([AuditEventEntity, AuditCheckpointEntity, AuditOpenCallEntity])],
   providers: [
+    {
+      provide: ARCHIVE_STORE,
+      useFactory: (o: AuditOptions) => new DirectoryArchiveStore(o.archiveDir),
+      inject: [AUDIT_OPTIONS],
+    },
+    CheckpointArchive,
     AuditChainRepository,
     AuditWriter,
     AuditEventsRepository,
@@ -41,13 +52,17 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<AuditOptions>(
     AuditHook,
     AuditTrail,
     AuditReconciler,
+    EvidenceBuilder,
+    VerifyJobs,
   ],
   exports: [
+    VerifyJobs,
     AuditTrail,
     AuditWriter,
     AuditQueries,
     AuditEventsRepository,
     CheckpointService,
+    CheckpointArchive,
     AuditReconciler,
     TenantRedaction,
   ],

@@ -23,6 +23,11 @@ export interface AuditOptions {
   readonly retryIntervalMs: number;
   /** Signed checkpoints: how often per tenant with new events (0 turns the schedule off). */
   readonly checkpointIntervalMs: number;
+  /**
+   * The directory every signed checkpoint is exported to (ADR 030): what verification still holds
+   * the chain against when rows, head and checkpoints were all deleted in the database.
+   */
+  readonly archiveDir: string;
   /** Ed25519 private key (PEM) that signs checkpoints; lives outside the database. */
   readonly signingKeyPem: string;
   /** Secret the per-tenant fingerprint keys are derived from. */
@@ -49,7 +54,7 @@ export interface AuditOptions {
  */
 export const DEFAULT_AUDIT_OPTIONS: Omit<
   AuditOptions,
-  'signingKeyPem' | 'fingerprintSecret' | 'chainKey' | 'defaultRedaction'
+  'signingKeyPem' | 'fingerprintSecret' | 'chainKey' | 'defaultRedaction' | 'archiveDir'
 > = {
   auditL0: false,
   writeDeadlineMs: 2_000,

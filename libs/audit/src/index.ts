@@ -2,10 +2,22 @@
 import { CreateAudit1764480200000 } from './migrations/1764480200000-create-audit.js';
 import { OpenCallsPerTenant1764500100000 } from './migrations/1764500100000-open-calls-per-tenant.js';
 import { AuditBinaryIdentifiers1764500200000 } from './migrations/1764500200000-binary-identifiers.js';
+import { CheckpointPublicDigest1765400100000 } from './migrations/1765400100000-checkpoint-public-digest.js';
 
 export { AUDIT_EVENT_TYPES, CLOSING_EVENTS, GENESIS_HASH, PLATFORM_TENANT } from './audit-event.js';
 export type { AuditActor, AuditEventType, OutputSummary } from './audit-event.js';
+export { ARCHIVE_STORE } from './archive/archive-store.js';
+export type { ArchiveStore } from './archive/archive-store.js';
+export { CheckpointArchive } from './archive/checkpoint-archive.js';
+export { DirectoryArchiveStore } from './archive/directory-archive-store.js';
 export { draftEvent } from './audit-fields.js';
+export { checkEvidence } from './evidence/evidence-check.js';
+export type { EvidenceProblem, EvidenceReport } from './evidence/evidence-check.js';
+export { EvidenceBuilder, MAX_EVIDENCE_EVENTS } from './evidence/evidence-builder.js';
+export type { EvidenceBundle } from './evidence/evidence-builder.js';
+export { EVIDENCE_FILES, EVIDENCE_KIND } from './evidence/evidence-format.js';
+export type { EvidenceEvent, EvidenceKey, EvidenceManifest } from './evidence/evidence-format.js';
+export { unzipFiles, zipFiles } from './evidence/zip.js';
 export type { AuditEventDraft, AuditEventRecord, DraftFields } from './audit-fields.js';
 export { AuditModule } from './audit.module.js';
 export { DEFAULT_AUDIT_OPTIONS } from './audit.options.js';
@@ -22,13 +34,16 @@ export type { Verification, TenantVerification } from './chain/chain-verifier.js
 export { CheckpointRefusedError, CheckpointService } from './chain/checkpoint.service.js';
 export type { CheckpointRefusal, CheckpointRun } from './chain/checkpoint.service.js';
 export type { StoredCheckpoint } from './chain/checkpoint.repository.js';
-export { CheckpointSigner } from './chain/checkpoint-signer.js';
+export { checkpointPayload, CheckpointSigner } from './chain/checkpoint-signer.js';
+export type { CheckpointStatement } from './chain/checkpoint-signer.js';
+export { nextPublicDigest } from './chain/public-digest.js';
 export {
   canonicalEvent,
   CHAIN_KEY_CONTEXT,
   deriveChainKey,
   eventHash,
   linkVersionOf,
+  publicCanonical,
   unkeyedEventHash,
 } from './chain/event-hash.js';
 export type { LinkVersion } from './chain/event-hash.js';
@@ -37,8 +52,11 @@ export type { ApiAuditEvent } from './chain/event-mapping.js';
 export { AuditEventsRepository } from './query/audit-events.repository.js';
 export { writeExport } from './query/audit-export.js';
 export { AuditQueries } from './query/audit-queries.js';
+export { VerifyJobs } from './query/verify-jobs.js';
+export type { VerifyJob } from './query/verify-jobs.js';
 export type { AuditScope } from './query/audit-queries.js';
 export {
+  auditEvidenceQuerySchema,
   auditExportQuerySchema,
   auditFilterSchema,
   auditListQuerySchema,
@@ -46,7 +64,13 @@ export {
   decodeCursor,
   encodeCursor,
 } from './query/audit-query.js';
-export type { AuditExportQuery, AuditFilter, AuditListQuery, AuditVerifyQuery } from './query/audit-query.js';
+export type {
+  AuditEvidenceQuery,
+  AuditExportQuery,
+  AuditFilter,
+  AuditListQuery,
+  AuditVerifyQuery,
+} from './query/audit-query.js';
 export { AuditReconciler } from './reconcile/audit-reconciler.js';
 export { DEFAULT_REDACTION_POLICY, Redactor } from './redaction/redactor.js';
 export type { RedactionPolicy } from './redaction/redactor.js';
@@ -58,7 +82,12 @@ export {
 export type { AuditPolicySource, RedactionSettings } from './redaction/tenant-redaction.js';
 export { VALUE_PATTERNS } from './redaction/value-patterns.js';
 export type { ValuePattern } from './redaction/value-patterns.js';
-export { AuditBinaryIdentifiers1764500200000, CreateAudit1764480200000, OpenCallsPerTenant1764500100000 };
+export {
+  AuditBinaryIdentifiers1764500200000,
+  CheckpointPublicDigest1765400100000,
+  CreateAudit1764480200000,
+  OpenCallsPerTenant1764500100000,
+};
 
 /** The audit lib's migrations, in order. */
 /**
@@ -71,4 +100,5 @@ export const AUDIT_MIGRATIONS = [
   CreateAudit1764480200000,
   OpenCallsPerTenant1764500100000,
   AuditBinaryIdentifiers1764500200000,
+  CheckpointPublicDigest1765400100000,
 ];

@@ -1,10 +1,13 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
+  auditEvidenceQuerySchema,
   auditExportQuerySchema,
   auditListQuerySchema,
   AuditQueries,
+  VerifyJobs,
   auditVerifyQuerySchema,
+  type AuditEvidenceQuery,
   type AuditExportQuery,
   type AuditListQuery,
   type AuditVerifyQuery,
@@ -12,6 +15,7 @@ import {
 import { canAccessTenant, CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
 import {
   auditEventViewSchema,
+  auditPublicKeysSchema,
   auditPageSchema,
   callStorySchema,
   checkpointExportSchema,
@@ -19,6 +23,7 @@ import {
   checkpointTenantQuery,
   incompleteCallSchema,
   verificationSchema,
+  verifyJobSchema,
   type CheckpointTenantQuery,
 } from '@toolgate/contract';
 import { ErrorCode, ok, ToolgateError } from '@toolgate/toolkit';
@@ -34,7 +39,10 @@ import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 @Roles('auditor', 'platform_admin')
 @Controller('v1/audit')
 export class AuditController {
-  constructor(private readonly audit: AuditQueries) {}
+  constructor(
+    private readonly audit: AuditQueries,
+    private readonly jobs: VerifyJobs,
+  ) {}
 
   @Get('events')
   @ApiOperation({
@@ -117,6 +125,31 @@ export class AuditController {
     }
   }
 
+  @Get('evidence')
+  @ApiOperation({
+    operationId: 'getAuditEvidence',
+    summary: 'An evidence file of one tenant’s trail',
+    description:
+      'A ZIP that verifies with no gateway, database or secret (`npx toolgate-verify`): the events of the range (widened to whole checkpoint stretches) as JSON Lines with every chain field, the checkpoints covering them, the public keys, a signed manifest with the SHA-256 of each file, and a README. Signs a checkpoint first; a chain that does not verify gets no evidence (409 AUDIT_CHAIN_BROKEN).',
+  })
+  @ApiEnvelope(null, { binary: ['application/zip'], errors: ['AUDIT_CHAIN_BROKEN'] })
+  async evidence(
+    @CurrentPrincipal() p: Principal,
+    @Query({ schema: auditEvidenceQuerySchema }) query: AuditEvidenceQuery,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const { zip, manifest } = await this.audit.evidence(query, p.tenantId);
+    const stamp = manifest.generatedAt.replace(/[:.]/g, '-');
+    await reply
+      .header('content-type', 'application/zip')
+      .header(
+        'content-disposition',
+        `attachment; filename="toolgate-evidence-${encodeURIComponent(manifest.tenantId)}-${stamp}.zip"`,
+      )
+      .header('cache-control', 'no-store')
+      .send(zip);
+  }
+
   @Get('verify')
   @ApiOperation({
     operationId: 'verifyAuditChain',
@@ -132,6 +165,35 @@ export class AuditController {
     return ok(await this.audit.verify(query, p.tenantId));
   }
 
+  @Post('verify-jobs')
+  @HttpCode(202)
+  @ApiOperation({
+    operationId: 'startVerifyJob',
+    summary: 'Verify the whole chain in the background',
+    description:
+      'Starts a full verification of the tenant given (or every tenant a reader of all tenants may see) and answers at once with the job; poll it for progress and the result. Jobs live in the gateway that runs them.',
+  })
+  @ApiEnvelope(verifyJobSchema, { status: 202 })
+  async startVerifyJob(
+    @CurrentPrincipal() p: Principal,
+    @Body({ schema: checkpointTenantQuery }) body: CheckpointTenantQuery,
+  ) {
+    if (p.tenantId !== null && body.tenantId !== undefined && body.tenantId !== p.tenantId)
+      throw new ToolgateError(ErrorCode.FORBIDDEN);
+    return ok(await this.jobs.start(p.tenantId, p.tenantId ?? body.tenantId ?? null));
+  }
+
+  @Get('verify-jobs/:id')
+  @ApiOperation({
+    operationId: 'getVerifyJob',
+    summary: 'A background verification',
+    description: 'Its progress (`checked` of `total` events) and, once done, the verification.',
+  })
+  @ApiEnvelope(verifyJobSchema, { errors: ['NOT_FOUND'] })
+  verifyJob(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
+    return ok(this.jobs.get(id, p.tenantId));
+  }
+
   @Get('checkpoints')
   @ApiOperation({
     operationId: 'listCheckpoints',
@@ -145,6 +207,18 @@ export class AuditController {
     @Query({ schema: checkpointTenantQuery }) query: CheckpointTenantQuery,
   ) {
     return ok(await this.audit.checkpointsOf(p.tenantId, query.tenantId));
+  }
+
+  @Get('public-keys')
+  @ApiOperation({
+    operationId: 'listAuditPublicKeys',
+    summary: 'The keys checkpoints are signed with',
+    description:
+      'Ed25519 public keys (SPKI PEM) with their key ids, to check checkpoints and evidence files outside the gateway (`npx toolgate-verify`).',
+  })
+  @ApiEnvelope(auditPublicKeysSchema)
+  publicKeys() {
+    return ok(this.audit.publicKeys());
   }
 
   @Post('checkpoints')

@@ -19,6 +19,8 @@ export interface ApiEnvelopeOptions {
   readonly public?: boolean;
   /** The answer is a file, not an envelope: its media types (the body is text). */
   readonly text?: readonly string[];
+  /** The answer is a binary file (a ZIP), not an envelope: its media types. */
+  readonly binary?: readonly string[];
   /**
    * The answer is a stream of server-sent events whose `data` is this contract schema. OpenAPI 3.0
    * cannot describe a stream, so the `text/event-stream` schema describes one event (as SSE-aware
@@ -50,6 +52,14 @@ function successResponse(data: DataSchema | null, options: ApiEnvelopeOptions, s
       status,
       description: options.text.join(' or '),
       content: Object.fromEntries(options.text.map((type) => [type, { schema: { type: 'string' } }])),
+    });
+  if (options.binary)
+    return ApiResponse({
+      status,
+      description: options.binary.join(' or '),
+      content: Object.fromEntries(
+        options.binary.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+      ),
     });
   return ApiResponse({
     status,

@@ -208,6 +208,13 @@ export const platformFileSchema = z.strictObject({
         .nonnegative()
         .optional()
         .describe('How often each tenant with new events gets a signed checkpoint.'),
+      archiveDir: z
+        .string()
+        .min(1)
+        .optional()
+        .describe(
+          'Where every signed checkpoint is exported as it is signed, so verification still catches newest events deleted with their head and checkpoint rows ([ADR 030](adr/030-evidence-outside-the-gateway.md)); unset: `<TOOLGATE_DATA_DIR>/audit-archive`. Point every gateway of one database at the same directory, ideally one the database’s administrators cannot write.',
+        ),
       redactionCacheTtlMs: ms
         .nonnegative()
         .optional()

@@ -14,7 +14,7 @@ import type { NotificationsOptions } from '@toolgate/notifications';
 import type { QuotasOptions } from '@toolgate/quotas';
 import type { TenancyOptions } from '@toolgate/tenancy';
 import { DEFAULT_UPSTREAMS_OPTIONS, type UpstreamsOptions } from '@toolgate/upstreams';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { LogFormat } from '../telemetry/log-output.js';
 import { FILE_DEFAULTS } from './file-defaults.js';
@@ -34,6 +34,8 @@ export { SettingsError } from './platform-file.js';
 
 /** The generated platform admin key, in the data directory beside the audit key material. */
 export const ADMIN_KEY_FILE = 'admin-key';
+/** Where signed checkpoints are exported when `audit.archiveDir` is unset (ADR 030). */
+export const AUDIT_ARCHIVE_DIR = 'audit-archive';
 
 const booleanEnv = z
   .string()
@@ -314,7 +316,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       // Tenant files are refused above the platform's ceilings when they are saved.
       ceilings: { maxTokensPerDay: quotas.maxTokensPerDay },
     },
-    audit: auditSettings(file.audit, loadAuditKeyMaterial(env, e.TOOLGATE_DATA_DIR)),
+    audit: auditSettings(file.audit, loadAuditKeyMaterial(env, e.TOOLGATE_DATA_DIR), e.TOOLGATE_DATA_DIR),
     instances: { instanceId: e.TOOLGATE_INSTANCE_ID, ...FILE_DEFAULTS.instances, ...file.instances },
     approvals: {
       redisUrl: e.REDIS_URL,
@@ -374,12 +376,17 @@ function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
-function auditSettings(file: PlatformFile['audit'], keys: AuditKeyMaterial): Settings['audit'] {
+function auditSettings(
+  file: PlatformFile['audit'],
+  keys: AuditKeyMaterial,
+  dataDir: string,
+): Settings['audit'] {
   const { redaction: defaultRedaction, ...defaults } = FILE_DEFAULTS.audit;
-  const { redaction, ...rest } = file ?? {};
+  const { redaction, archiveDir, ...rest } = file ?? {};
   return {
     ...defaults,
     ...rest,
+    archiveDir: archiveDir ? resolve(archiveDir) : join(dataDir, AUDIT_ARCHIVE_DIR),
     defaultRedaction: {
       mode: redaction?.mode ?? defaultRedaction.mode,
       patterns: redaction?.patterns ?? defaultRedaction.patterns,

@@ -9,11 +9,12 @@ import {
   type FindOptionsWhere,
   type Repository,
 } from 'typeorm';
+import { CheckpointArchive } from '../archive/checkpoint-archive.js';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import { GENESIS_HASH } from '../audit-event.js';
 import type { AuditEventRecord } from '../audit-fields.js';
 import { AuditEventEntity } from '../entities/audit-event.entity.js';
-import { ChainWalk, GENESIS_POSITION, type ChainPosition } from './chain-walk.js';
+import { ChainWalk, eventName, GENESIS_POSITION, type ChainPosition } from './chain-walk.js';
 import { CheckpointRepository, type ChainHead, type StoredCheckpoint } from './checkpoint.repository.js';
 import type { CheckpointSigner } from './checkpoint-signer.js';
 import { linkVersionOf } from './event-hash.js';
@@ -22,6 +23,8 @@ import { yieldIfSliceSpent } from './time-slice.js';
 
 /** Events read per round (SQLite reads them synchronously, large inputs included). */
 const CHUNK = 100;
+/** Breaks listed per tenant at most; past that the chain is rewritten wholesale, not edited. */
+export const MAX_BREAKS = 100;
 const EMPTY_HEAD: ChainHead = { seq: 0, headHash: GENESIS_HASH };
 
 /** The verdict on one tenant's chain. */
@@ -34,7 +37,21 @@ export interface TenantVerification {
   readonly firstBrokenEventId?: string;
   readonly firstBrokenSeq?: number;
   readonly problem?: string;
+  /** Every break found, first first (at most MAX_BREAKS); the first is the one above. */
+  readonly breaks?: readonly TenantBreak[];
+  /** An incremental verification began after this seq (its newest checkpoint); absent for a full one. */
+  readonly verifiedFromSeq?: number;
 }
+
+/** One place a chain does not verify. */
+export interface TenantBreak {
+  readonly problem: string;
+  readonly eventId?: string;
+  readonly seq?: number;
+}
+
+/** How much of a verification is done, for a background job's progress. */
+export type VerifyProgress = (checkedSoFar: number) => void;
 
 /** The verdict on every tenant asked for. */
 export interface Verification {
@@ -79,6 +96,7 @@ export class ChainVerifier {
   constructor(
     @InjectRepository(AuditEventEntity) private readonly events: Repository<AuditEventEntity>,
     private readonly checkpoints: CheckpointRepository,
+    private readonly archive: CheckpointArchive,
     @Inject(AUDIT_OPTIONS) options: AuditOptions,
   ) {
     this.chainKey = options.chainKey;
@@ -89,18 +107,54 @@ export class ChainVerifier {
     signer: CheckpointSigner,
     tenantIds: readonly string[],
     range: Range = {},
+    o: { incremental?: boolean; onProgress?: VerifyProgress } = {},
   ): Promise<Verification> {
     const tenants: TenantVerification[] = [];
-    for (const tenantId of tenantIds) tenants.push(await this.verifyTenant(signer, tenantId, range));
-    const broken = tenants.find((t) => !t.ok);
-    return {
-      ok: !broken,
-      checked: tenants.reduce((n, t) => n + t.checked, 0),
-      ...(broken
-        ? { firstBrokenEventId: broken.firstBrokenEventId, problem: `${broken.tenantId}: ${broken.problem}` }
-        : {}),
-      tenants,
-    };
+    let before = 0;
+    for (const tenantId of tenantIds) {
+      const progress = o.onProgress && ((n: number) => o.onProgress!(before + n));
+      const verdict = o.incremental
+        ? await this.verifyTenantIncremental(signer, tenantId)
+        : await this.verifyTenant(signer, tenantId, range, progress);
+      tenants.push(verdict);
+      before += verdict.checked;
+      o.onProgress?.(before);
+    }
+    return summary(tenants);
+  }
+
+  /**
+   * Verifies a tenant from its newest checkpoint (the database's or an exported copy) to the head:
+   * the checkpoint's signature and its event, then every event since. A checkpoint is signed only
+   * over events that verified (ADR 009), so one more day costs one day's walk. What it does not
+   * read again — the events the checkpoints cover — only a full verification checks again.
+   */
+  private async verifyTenantIncremental(
+    signer: CheckpointSigner,
+    tenantId: string,
+  ): Promise<TenantVerification> {
+    const stored = await this.checkpoints.list(tenantId);
+    const exported = await this.archive.exportedBeyond(tenantId, stored);
+    const all = exported.length ? [...stored, ...exported].sort((a, b) => a.seq - b.seq) : stored;
+    const head = (await this.checkpoints.chainHead(tenantId)) ?? EMPTY_HEAD;
+    const newest = all.at(-1);
+    const base = { tenantId, checkpoints: all.length, verifiedFromSeq: newest?.seq ?? 0 };
+    const broken = (p: ChainProblem): TenantVerification => ({ ...base, ...verdictOf(0, [p]) });
+    if (newest && !signer.verify(newest, newest.signature))
+      return broken({
+        problem: `checkpoint at seq ${newest.seq} has an invalid signature (forged or signed with another key)`,
+      });
+    const start = newest ? await this.positionAt(newest) : GENESIS_POSITION;
+    if (isChainProblem(start)) return broken(start);
+    const reached = await this.walkTo(tenantId, start, head);
+    if (isChainProblem(reached)) return broken(reached);
+    const intruder = await this.checkpoints.firstEventPastHead(tenantId);
+    if (intruder)
+      return broken({
+        problem: `events after seq ${head.seq} were not written by the gateway (the chain head records ${head.seq}): inserted, first ${eventName(intruder)}`,
+        event: intruder,
+      });
+    return { ...base, ...verdictOf(head.seq - start.seq, []) };
   }
 
   /**
@@ -142,13 +196,13 @@ export class ChainVerifier {
     const e = toRecord(row);
     if (e.hash !== cp.headHash)
       return {
-        problem: `event seq ${cp.seq} is not the one the checkpoint of ${cp.signedAt} signed: re-hashed`,
+        problem: `${eventName(e)} is not the one the checkpoint of ${cp.signedAt} signed: re-hashed`,
         event: e,
       };
     const version = linkVersionOf(this.chainKey, e);
     if (version === null)
       return {
-        problem: `event seq ${e.seq} does not verify: modified after it was written, or forged without the chain key`,
+        problem: `${eventName(e)} does not verify: modified after it was written, or forged without the chain key`,
         event: e,
       };
     return { seq: e.seq, hash: e.hash, keyed: version === 2 };
@@ -158,26 +212,37 @@ export class ChainVerifier {
     signer: CheckpointSigner,
     tenantId: string,
     range: Range,
+    onProgress?: VerifyProgress,
   ): Promise<TenantVerification> {
-    const all = await this.checkpoints.list(tenantId);
+    // Checkpoints first (the database's, then the exported copies it lost), the head after them:
+    // every checkpoint was committed, and so exported, before the head read next (ADR 009, 030).
+    const stored = await this.checkpoints.list(tenantId);
+    const exported = await this.archive.exportedBeyond(tenantId, stored);
+    const all = exported.length ? [...stored, ...exported].sort((a, b) => a.seq - b.seq) : stored;
     const head = (await this.checkpoints.chainHead(tenantId)) ?? EMPTY_HEAD;
-    const verdict = (checked: number, p?: ChainProblem | null): TenantVerification => ({
+    const verdict = (checked: number, breaks: readonly ChainProblem[]): TenantVerification => ({
       tenantId,
-      ok: !p,
-      checked,
       checkpoints: all.length,
-      ...(p ? { problem: p.problem } : {}),
-      ...(p?.event ? { firstBrokenEventId: p.event.id, firstBrokenSeq: p.event.seq } : {}),
+      ...verdictOf(checked, breaks),
     });
     const forged = await this.firstForged(signer, all);
     if (forged)
-      return verdict(0, {
-        problem: `checkpoint at seq ${forged.seq} has an invalid signature (forged or signed with another key)`,
-      });
+      return verdict(0, [
+        {
+          problem: `checkpoint at seq ${forged.seq} has an invalid signature (forged or signed with another key)`,
+        },
+      ]);
     const partial = range.from !== undefined || range.to !== undefined;
-    const scan = await this.scan(tenantId, head, all, partial ? range : undefined);
-    if (scan.problem || partial) return verdict(scan.checked, scan.problem);
-    return verdict(scan.checked, await this.endProblem(tenantId, scan, head, all.at(-1)));
+    const scan = await this.scan(tenantId, head, all, partial ? range : undefined, onProgress);
+    if (partial || scan.breaks.length >= MAX_BREAKS) return verdict(scan.checked, scan.breaks);
+    const newest = all.at(-1);
+    const end = await this.endProblem(
+      tenantId,
+      scan,
+      head,
+      newest && { ...newest, exported: exported.includes(newest) },
+    );
+    return verdict(scan.checked, end ? [...scan.breaks, end] : scan.breaks);
   }
 
   /** The first checkpoint whose signature does not verify (an Ed25519 check each: sliced). */
@@ -194,39 +259,44 @@ export class ChainVerifier {
 
   /**
    * Walks the events up to the head (or those of a time range), each held against the checkpoint
-   * signed at its seq. Stops at the first problem.
+   * signed at its seq. Lists every break (up to MAX_BREAKS), going on after each from the event
+   * where it was found.
    */
   private async scan(
     tenantId: string,
     head: ChainHead,
     checkpoints: readonly StoredCheckpoint[],
     range?: Range,
-  ): Promise<{ checked: number; reached?: ChainPosition; last?: AuditEventRecord; problem?: ChainProblem }> {
+    onProgress?: VerifyProgress,
+  ): Promise<{ checked: number; reached?: ChainPosition; last?: AuditEventRecord; breaks: ChainProblem[] }> {
     const bySeq = new Map(checkpoints.map((c) => [c.seq, c]));
     let walk: ChainWalk | undefined = range ? undefined : new ChainWalk(this.chainKey);
     let last: AuditEventRecord | undefined;
     let checked = 0;
     let sinceCheckpoint: AuditEventRecord | undefined;
+    const breaks: ChainProblem[] = [];
     for await (const e of this.read(tenantId, 0, head.seq, { range })) {
       await yieldIfSliceSpent();
       walk ??= new ChainWalk(this.chainKey, await this.positionBefore(e));
       const problem = walk.step(e);
-      if (problem) return { checked, problem: { problem, event: e } };
+      if (problem) {
+        breaks.push({ problem, event: e });
+        walk.resumeAt(e);
+      }
       sinceCheckpoint ??= e;
       const cp = bySeq.get(e.seq);
       if (cp && cp.headHash !== e.hash)
-        return {
-          checked,
-          problem: {
-            problem: `the chain was re-hashed: an event between seq ${sinceCheckpoint.seq} and ${e.seq} was changed after the checkpoint signed at ${cp.signedAt}`,
-            event: sinceCheckpoint,
-          },
-        };
+        breaks.push({
+          problem: `the chain was re-hashed: an event between ${eventName(sinceCheckpoint)} and ${eventName(e)} was changed after the checkpoint signed at ${cp.signedAt}`,
+          event: sinceCheckpoint,
+        });
       if (cp) sinceCheckpoint = undefined;
       last = e;
       checked++;
+      if (breaks.length >= MAX_BREAKS) break;
+      if (onProgress && checked % 1000 === 0) onProgress(checked);
     }
-    return { checked, reached: walk?.at ?? GENESIS_POSITION, last };
+    return { checked, reached: walk?.at ?? GENESIS_POSITION, last, breaks };
   }
 
   /** What is wrong at the end of a whole chain: events missing, a replaced newest event, extra rows. */
@@ -234,19 +304,19 @@ export class ChainVerifier {
     tenantId: string,
     scan: { reached?: ChainPosition; last?: AuditEventRecord },
     head: ChainHead,
-    newest?: StoredCheckpoint,
+    newest?: StoredCheckpoint & { exported: boolean },
   ): Promise<ChainProblem | null> {
     const reached = scan.reached ?? GENESIS_POSITION;
     if (newest && newest.seq > reached.seq)
       return {
-        problem: `events after seq ${reached.seq} are missing: a checkpoint signed at ${newest.signedAt} covers ${newest.seq} events (newest events deleted)`,
+        problem: `events after seq ${reached.seq} are missing: a checkpoint signed at ${newest.signedAt} covers ${newest.seq} events (newest events deleted${newest.exported ? '; the checkpoint is gone from the database, its exported copy remains' : ''})`,
       };
     const atHead = headProblem(reached, head, scan.last);
     if (atHead) return atHead;
     const intruder = await this.checkpoints.firstEventPastHead(tenantId);
     if (!intruder) return null;
     return {
-      problem: `events after seq ${head.seq} were not written by the gateway (the chain head records ${head.seq}): inserted`,
+      problem: `events after seq ${head.seq} were not written by the gateway (the chain head records ${head.seq}): inserted, first ${eventName(intruder)}`,
       event: intruder,
     };
   }
@@ -295,8 +365,43 @@ function headProblem(reached: ChainPosition, head: ChainHead, last?: AuditEventR
     };
   if (reached.hash !== head.headHash)
     return {
-      problem: `the newest event (seq ${reached.seq}) is not the one the chain head records: replaced`,
+      problem: `the newest event (${last ? eventName(last) : `seq ${reached.seq}`}) is not the one the chain head records: replaced`,
       ...(last ? { event: last } : {}),
     };
   return null;
+}
+
+/** A tenant's verdict from the breaks found, the first of them named at the top. */
+function verdictOf(
+  checked: number,
+  breaks: readonly ChainProblem[],
+): Pick<
+  TenantVerification,
+  'ok' | 'checked' | 'problem' | 'firstBrokenEventId' | 'firstBrokenSeq' | 'breaks'
+> {
+  const [first] = breaks;
+  if (!first) return { ok: true, checked };
+  return {
+    ok: false,
+    checked,
+    problem: first.problem,
+    ...(first.event ? { firstBrokenEventId: first.event.id, firstBrokenSeq: first.event.seq } : {}),
+    breaks: breaks.map((b) => ({
+      problem: b.problem,
+      ...(b.event ? { eventId: b.event.id, seq: b.event.seq } : {}),
+    })),
+  };
+}
+
+/** Every tenant's verdict, and the first broken one named at the top. */
+function summary(tenants: readonly TenantVerification[]): Verification {
+  const broken = tenants.find((t) => !t.ok);
+  return {
+    ok: !broken,
+    checked: tenants.reduce((n, t) => n + t.checked, 0),
+    ...(broken
+      ? { firstBrokenEventId: broken.firstBrokenEventId, problem: `${broken.tenantId}: ${broken.problem}` }
+      : {}),
+    tenants,
+  };
 }

@@ -57,7 +57,7 @@ describe('ChainWalk', () => {
     const events = chain('kkkk');
     expect(walkAll([events[0]!, events[2]!])).toMatchObject({
       at: 3,
-      problem: 'event seq 2 is missing (deleted)',
+      problem: 'event seq 2 is missing (deleted), before event seq 3 (id 3)',
     });
     const relinked = { ...events[1]!, prevHash: 'f'.repeat(64) };
     expect(walkAll([events[0]!, relinked])).toMatchObject({

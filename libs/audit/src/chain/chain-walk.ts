@@ -1,6 +1,7 @@
 import { GENESIS_HASH } from '../audit-event.js';
 import type { AuditEventRecord } from '../audit-fields.js';
-import { linkVersionOf } from './event-hash.js';
+import { linkOf } from './event-hash.js';
+import { nextPublicDigest } from './public-digest.js';
 
 /** Where a walk along one tenant's chain stands: the last event it accepted. */
 export interface ChainPosition {
@@ -11,7 +12,19 @@ export interface ChainPosition {
    * only keyed links since the upgrade, so an unkeyed link after a keyed one was forged.
    */
   readonly keyed: boolean;
+  /**
+   * The public digest (ADR 030) of the events since the stretch began, when the walk keeps one —
+   * a checkpoint being sealed does; verification does not need to.
+   */
+  readonly digest?: string;
 }
+
+/**
+ * How every message names an event: its seq in the tenant's chain and its storage id together, so
+ * that neither is mistaken for the other (`GET /v1/audit/events/:id` takes the id).
+ */
+export const eventName = (e: { readonly seq: number; readonly id: string }): string =>
+  `event seq ${e.seq} (id ${e.id})`;
 
 /** Before the first event of a chain. */
 export const GENESIS_POSITION: ChainPosition = { seq: 0, hash: GENESIS_HASH, keyed: false };
@@ -30,6 +43,19 @@ export class ChainWalk {
     this.position = from;
   }
 
+  /**
+   * Goes on from `e` after a problem was reported at it, so that later breaks are found too (each
+   * reported break is then judged against its own neighbours). Keyed-ness stays: once keyed, later
+   * unkeyed links are still refused.
+   */
+  resumeAt(e: AuditEventRecord): void {
+    this.position = {
+      seq: e.seq,
+      hash: e.hash,
+      keyed: this.position.keyed || linkOf(this.chainKey, e).version === 2,
+    };
+  }
+
   /** The last event accepted. */
   get at(): ChainPosition {
     return this.position;
@@ -39,15 +65,21 @@ export class ChainWalk {
   step(e: AuditEventRecord): string | null {
     const expected = this.position.seq + 1;
     if (e.seq !== expected)
-      return `event seq ${expected}${e.seq > expected + 1 ? `–${e.seq - 1}` : ''} is missing (deleted)`;
+      return `event seq ${expected}${e.seq > expected + 1 ? `–${e.seq - 1}` : ''} is missing (deleted), before ${eventName(e)}`;
     if (e.prevHash !== this.position.hash)
-      return `event seq ${e.seq} does not link to the event before it (inserted or reordered)`;
-    const version = linkVersionOf(this.chainKey, e);
+      return `${eventName(e)} does not link to the event before it (inserted or reordered)`;
+    const { version, canonical } = linkOf(this.chainKey, e);
     if (version === null)
-      return `event seq ${e.seq} does not verify: modified after it was written, or forged without the chain key`;
+      return `${eventName(e)} does not verify: modified after it was written, or forged without the chain key`;
     if (version === 1 && this.position.keyed)
-      return `event seq ${e.seq} has an unkeyed (v1) link after keyed ones: not written by the gateway (forged)`;
-    this.position = { seq: e.seq, hash: e.hash, keyed: version === 2 };
+      return `${eventName(e)} has an unkeyed (v1) link after keyed ones: not written by the gateway (forged)`;
+    const digest = this.position.digest;
+    this.position = {
+      seq: e.seq,
+      hash: e.hash,
+      keyed: version === 2,
+      ...(digest === undefined ? {} : { digest: nextPublicDigest(digest, e.prevHash, e.hash, canonical) }),
+    };
     return null;
   }
 }

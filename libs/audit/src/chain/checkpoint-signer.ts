@@ -1,12 +1,37 @@
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { canonicalJson, sha256Hex } from '@toolgate/toolkit';
 
-/** What a checkpoint states: tenant T's chain had `seq` events, ending in `headHash`, at `signedAt`. */
+/**
+ * What a checkpoint states: tenant T's chain had `seq` events, ending in `headHash`, at `signedAt`;
+ * and (version 2, ADR 030) that the events after `fromSeq` (whose event had the hash `fromHash`;
+ * 0 and the genesis hash at the start of the chain) up to `seq` have the public digest
+ * `publicDigest`, which anyone can recompute from exported events. Checkpoints signed before have
+ * no stretch (version 1): their events can be checked only by the gateway.
+ */
 export interface CheckpointStatement {
   readonly tenantId: string;
   readonly seq: number;
   readonly headHash: string;
   readonly signedAt: string;
+  readonly fromSeq?: number;
+  readonly fromHash?: string;
+  readonly publicDigest?: string;
+}
+
+/**
+ * The bytes a checkpoint's Ed25519 signature covers: the canonical JSON of its statement, with
+ * `"v":2` and the stretch when it has a public digest, `"v":1` and none otherwise.
+ * @example verify(null, checkpointPayload(cp), publicKey, Buffer.from(cp.signature, 'base64'))
+ */
+export function checkpointPayload(s: CheckpointStatement): Buffer {
+  const base = { tenantId: s.tenantId, seq: s.seq, headHash: s.headHash, signedAt: s.signedAt };
+  return Buffer.from(
+    canonicalJson(
+      s.publicDigest === undefined
+        ? { v: 1, ...base }
+        : { v: 2, ...base, fromSeq: s.fromSeq, fromHash: s.fromHash, publicDigest: s.publicDigest },
+    ),
+  );
 }
 
 /**
@@ -27,15 +52,21 @@ export class CheckpointSigner {
     this.keyId = `ed25519:${sha256Hex(this.publicKey.export({ type: 'spki', format: 'der' })).slice(0, 16)}`;
   }
 
-  /** The bytes a signature covers. */
+  /** The bytes a signature covers (see `checkpointPayload`). */
   static payload(s: CheckpointStatement): Buffer {
-    return Buffer.from(
-      canonicalJson({ v: 1, tenantId: s.tenantId, seq: s.seq, headHash: s.headHash, signedAt: s.signedAt }),
-    );
+    return checkpointPayload(s);
   }
 
   sign(statement: CheckpointStatement): string {
     return sign(null, CheckpointSigner.payload(statement), this.privateKey).toString('base64');
+  }
+
+  /**
+   * Signs other statements of the trail than checkpoints (an evidence bundle's manifest). Their
+   * JSON carries a `kind` no checkpoint payload has, so neither can pass for the other.
+   */
+  signDocument(bytes: Buffer): string {
+    return sign(null, bytes, this.privateKey).toString('base64');
   }
 
   verify(statement: CheckpointStatement, signature: string): boolean {

@@ -17,12 +17,6 @@ export interface ChainHead {
   readonly headHash: string;
 }
 
-/** A signature over a checkpoint statement. */
-export interface CheckpointSignature {
-  readonly keyId: string;
-  readonly signature: string;
-}
-
 function toStored(r: AuditCheckpointEntity): StoredCheckpoint {
   return {
     tenantId: r.tenantId,
@@ -31,6 +25,9 @@ function toStored(r: AuditCheckpointEntity): StoredCheckpoint {
     signedAt: fromSqlDateTime(r.signedAt).toISOString(),
     keyId: r.keyId,
     signature: r.signature,
+    ...(r.publicDigest === null
+      ? {}
+      : { fromSeq: Number(r.fromSeq), fromHash: r.fromHash ?? '', publicDigest: r.publicDigest }),
   };
 }
 
@@ -45,12 +42,13 @@ export class CheckpointRepository {
   /**
    * Takes a consistent (seq, head) of one tenant's chain and stores its signed checkpoint in the
    * same transaction, holding the chain lock so no event slips in between. `seal` runs under that
-   * lock with the transaction's manager; it signs the statement, or returns why it must not be
-   * signed — then nothing is stored and that reason is returned.
+   * lock with the transaction's manager; it returns the statement it signed (the one given, with
+   * the stretch its public digest covers added), or why it must not be signed — then nothing is
+   * stored and that reason is returned.
    */
   async record<R extends object>(
     tenantId: string,
-    seal: (statement: CheckpointStatement, em: EntityManager) => Promise<CheckpointSignature | R>,
+    seal: (statement: CheckpointStatement, em: EntityManager) => Promise<StoredCheckpoint | R>,
   ): Promise<StoredCheckpoint | R | null> {
     return this.transactions.run(async (em) => {
       const head = await this.chainHead(tenantId, em, { lock: true });
@@ -63,19 +61,22 @@ export class CheckpointRepository {
       };
       const sealed = await seal(statement, em);
       if (!('signature' in sealed)) return sealed;
-      const { keyId, signature } = sealed;
       await em.query(
-        'INSERT INTO audit_checkpoints (tenant_id, seq, head_hash, signed_at, key_id, signature) VALUES (?,?,?,?,?,?)',
+        `INSERT INTO audit_checkpoints (tenant_id, seq, head_hash, signed_at, key_id, signature, from_seq, from_hash, public_digest)
+         VALUES (?,?,?,?,?,?,?,?,?)`,
         [
           tenantId,
-          statement.seq,
-          statement.headHash,
-          toSqlDateTime(new Date(statement.signedAt)),
-          keyId,
-          signature,
+          sealed.seq,
+          sealed.headHash,
+          toSqlDateTime(new Date(sealed.signedAt)),
+          sealed.keyId,
+          sealed.signature,
+          sealed.fromSeq ?? null,
+          sealed.fromHash ?? null,
+          sealed.publicDigest ?? null,
         ],
       );
-      return { ...statement, keyId, signature };
+      return sealed;
     });
   }
 

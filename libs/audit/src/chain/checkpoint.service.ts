@@ -6,9 +6,17 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { runPeriodically } from '@toolgate/database';
+import { CheckpointArchive } from '../archive/checkpoint-archive.js';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import { GENESIS_POSITION, type ChainPosition } from './chain-walk.js';
-import { ChainVerifier, isChainProblem, type ChainProblem, type Verification } from './chain-verifier.js';
+import {
+  ChainVerifier,
+  isChainProblem,
+  type ChainProblem,
+  type TenantVerification,
+  type Verification,
+  type VerifyProgress,
+} from './chain-verifier.js';
 import { CheckpointRepository, type StoredCheckpoint } from './checkpoint.repository.js';
 import { CheckpointSigner } from './checkpoint-signer.js';
 
@@ -47,10 +55,13 @@ export class CheckpointService implements OnApplicationBootstrap, OnApplicationS
   readonly signer: CheckpointSigner;
   private readonly intervalMs: number;
   private stopSchedule?: () => void;
+  /** Tenants the last whole verification on this gateway found broken. */
+  private readonly knownBroken = new Map<string, TenantVerification>();
 
   constructor(
     private readonly checkpoints: CheckpointRepository,
     private readonly verifier: ChainVerifier,
+    private readonly archive: CheckpointArchive,
     @Inject(AUDIT_OPTIONS) options: AuditOptions,
   ) {
     this.signer = new CheckpointSigner(options.signingKeyPem);
@@ -93,9 +104,10 @@ export class CheckpointService implements OnApplicationBootstrap, OnApplicationS
   /** Like `checkpointAll`, and says which tenants were refused and why. */
   async run(tenantIds?: readonly string[]): Promise<CheckpointRun> {
     const due = new Set(await this.checkpoints.tenantsWithUncheckpointedEvents());
-    const out: CheckpointRun = { checkpoints: [], refused: [] };
+    const refused = await this.brokenAmong(tenantIds, due);
+    const out: CheckpointRun = { checkpoints: [], refused };
     for (const t of tenantIds ?? [...due]) {
-      if (!due.has(t)) continue;
+      if (!due.has(t) || refused.some((r) => r.tenantId === t)) continue;
       const sealed = await this.seal(t);
       if (sealed && 'signature' in sealed) out.checkpoints.push(sealed);
       else if (sealed) out.refused.push(sealed);
@@ -114,12 +126,54 @@ export class CheckpointService implements OnApplicationBootstrap, OnApplicationS
     };
   }
 
-  /** Recomputes the chains of the given tenants (all with a chain when none given). */
+  /** The keys checkpoints are signed with (one: the gateway's; a rotated-out key is not kept). */
+  publicKeys(): { keyId: string; algorithm: 'Ed25519'; publicKeyPem: string }[] {
+    return [{ keyId: this.signer.keyId, algorithm: 'Ed25519', publicKeyPem: this.signer.publicKeyPem() }];
+  }
+
+  /**
+   * Recomputes the chains of the given tenants (all with a chain when none given), whole, in a
+   * time range, or incrementally from each one's newest checkpoint. A whole verification is
+   * remembered per tenant: a chain it found broken gets no checkpoint until one finds it whole.
+   */
   async verify(
     tenantIds: readonly string[] | null,
     range: { from?: Date; to?: Date },
+    o: { incremental?: boolean; onProgress?: VerifyProgress } = {},
   ): Promise<Verification> {
-    return this.verifier.verify(this.signer, tenantIds ?? (await this.checkpoints.chainTenants()), range);
+    const v = await this.verifier.verify(
+      this.signer,
+      tenantIds ?? (await this.checkpoints.chainTenants()),
+      range,
+      o,
+    );
+    if (!o.incremental && range.from === undefined && range.to === undefined)
+      for (const t of v.tenants) {
+        if (t.ok) this.knownBroken.delete(t.tenantId);
+        else this.knownBroken.set(t.tenantId, t);
+      }
+    return v;
+  }
+
+  /** The tenants asked for (all with a chain when none given) that must not be signed now. */
+  private async brokenAmong(
+    tenantIds: readonly string[] | undefined,
+    due: ReadonlySet<string>,
+  ): Promise<CheckpointRefusal[]> {
+    const out: CheckpointRefusal[] = [];
+    for (const tenantId of tenantIds ?? (await this.checkpoints.chainTenants())) {
+      const known = this.knownBroken.get(tenantId);
+      if (known) {
+        out.push(refusalOf(tenantId, known));
+        continue;
+      }
+      // A tenant with new events is verified by its seal; the others from their newest checkpoint,
+      // so that deleted newest events (and heads moved back) are refused rather than answered "ok".
+      if (due.has(tenantId) || !tenantIds) continue;
+      const [t] = (await this.verifier.verify(this.signer, [tenantId], {}, { incremental: true })).tenants;
+      if (t && !t.ok) out.push(refusalOf(tenantId, t));
+    }
+    return out;
   }
 
   /**
@@ -134,23 +188,32 @@ export class CheckpointService implements OnApplicationBootstrap, OnApplicationS
     if (!head || head.seq === 0) return null;
     const verified = await this.verifier.walkTo(tenantId, start, head);
     if (isChainProblem(verified)) return this.refuse(tenantId, verified);
-    const sealed = await this.checkpoints.record<ChainProblem>(tenantId, async (statement, em) => {
-      const tail = await this.verifier.walkTo(tenantId, verified, statement, em);
+    const sealed = await this.checkpoints.record<ChainProblem>(tenantId, async (head, em) => {
+      const tail = await this.verifier.walkTo(tenantId, verified, head, em);
       if (isChainProblem(tail)) return tail;
-      return { keyId: this.signer.keyId, signature: this.signer.sign(statement) };
+      // The walk began at the previous checkpoint with its digest seeded (startPosition), so it
+      // carries the public digest of exactly the stretch this checkpoint covers.
+      const statement = { ...head, fromSeq: start.seq, fromHash: start.hash, publicDigest: tail.digest! };
+      return { ...statement, keyId: this.signer.keyId, signature: this.signer.sign(statement) };
     });
-    return sealed && 'problem' in sealed ? this.refuse(tenantId, sealed) : sealed;
+    if (sealed && 'problem' in sealed) return this.refuse(tenantId, sealed);
+    if (sealed) this.archive.export(sealed);
+    return sealed;
   }
 
-  /** Where verification resumes: the newest checkpoint whose signature holds, or the genesis. */
+  /**
+   * Where verification resumes: the newest checkpoint whose signature holds, or the genesis — with
+   * the public digest seeded with the hash there, so the walk computes the next checkpoint's.
+   */
   private async startPosition(tenantId: string): Promise<ChainPosition | ChainProblem> {
     const cp = await this.checkpoints.latest(tenantId);
-    if (!cp) return GENESIS_POSITION;
+    if (!cp) return { ...GENESIS_POSITION, digest: GENESIS_POSITION.hash };
     if (!this.signer.verify(cp, cp.signature))
       return {
         problem: `checkpoint at seq ${cp.seq} has an invalid signature (forged or signed with another key)`,
       };
-    return this.verifier.positionAt(cp);
+    const at = await this.verifier.positionAt(cp);
+    return isChainProblem(at) ? at : { ...at, digest: at.hash };
   }
 
   private refuse(tenantId: string, p: ChainProblem): CheckpointRefusal {
@@ -161,4 +224,13 @@ export class CheckpointService implements OnApplicationBootstrap, OnApplicationS
       ...(p.event ? { firstBrokenEventId: p.event.id, firstBrokenSeq: p.event.seq } : {}),
     };
   }
+}
+
+function refusalOf(tenantId: string, t: TenantVerification): CheckpointRefusal {
+  return {
+    tenantId,
+    problem: t.problem ?? 'the chain does not verify',
+    ...(t.firstBrokenEventId ? { firstBrokenEventId: t.firstBrokenEventId } : {}),
+    ...(t.firstBrokenSeq !== undefined ? { firstBrokenSeq: t.firstBrokenSeq } : {}),
+  };
 }

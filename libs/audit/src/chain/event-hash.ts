@@ -73,8 +73,31 @@ export function unkeyedEventHash(prevHash: string, draft: AuditEventDraft, seq: 
  * written now has — or null when neither does (the event was modified, or forged without the key).
  */
 export function linkVersionOf(chainKey: Buffer, e: AuditEventRecord): LinkVersion | null {
-  const text = `${e.prevHash}\n${canonicalWithoutVersion(e, e.seq)}`;
-  if (keyed(chainKey, `${text}2}`) === e.hash) return 2;
-  if (unkeyed(`${text}1}`) === e.hash) return 1;
-  return null;
+  return linkOf(chainKey, e).version;
+}
+
+/**
+ * `linkVersionOf`, and the event's public canonical form (`publicCanonical`) built from the same
+ * text, so a walk that also keeps the public digest (ADR 030) serializes each event once.
+ */
+export function linkOf(
+  chainKey: Buffer,
+  e: AuditEventRecord,
+): { version: LinkVersion | null; canonical: string } {
+  const body = canonicalWithoutVersion(e, e.seq);
+  const canonical = `${body.slice(0, -VERSION_TAIL.length)}}`;
+  const text = `${e.prevHash}\n${body}`;
+  if (keyed(chainKey, `${text}2}`) === e.hash) return { version: 2, canonical };
+  if (unkeyed(`${text}1}`) === e.hash) return { version: 1, canonical };
+  return { version: null, canonical };
+}
+
+const VERSION_TAIL = ',"v":';
+
+/**
+ * The public canonical form of an event (ADR 030): `canonicalJson` of its hashed fields without the
+ * link version `v` — what anyone can rebuild from an exported event, keyed link or not.
+ */
+export function publicCanonical(d: AuditEventDraft, seq: number): string {
+  return `${canonicalWithoutVersion(d, seq).slice(0, -VERSION_TAIL.length)}}`;
 }

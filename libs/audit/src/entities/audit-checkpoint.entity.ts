@@ -25,4 +25,15 @@ export class AuditCheckpointEntity {
 
   @Column({ type: 'varchar', length: 200 })
   signature!: string;
+
+  /** The stretch a version-2 checkpoint's public digest covers starts after this seq (ADR 030). */
+  @Column({ name: 'from_seq', type: 'bigint', nullable: true })
+  fromSeq!: string | null;
+
+  @Column({ name: 'from_hash', type: 'varchar', length: 64, nullable: true })
+  fromHash!: string | null;
+
+  /** SHA-256 chain over the stretch's events, recomputable without the chain key; null before ADR 030. */
+  @Column({ name: 'public_digest', type: 'varchar', length: 64, nullable: true })
+  publicDigest!: string | null;
 }

@@ -112,6 +112,44 @@ export class AuditEventsRepository {
     }
   }
 
+  /** The lowest and highest seq of a tenant's events in a time range (both ends inclusive), or null. */
+  async seqBounds(tenantId: string, from?: Date, to?: Date): Promise<{ min: number; max: number } | null> {
+    const q = this.events
+      .createQueryBuilder('e')
+      .select('MIN(e.seq)', 'min')
+      .addSelect('MAX(e.seq)', 'max')
+      .where('e.tenantId = :tenantId', { tenantId });
+    if (from) q.andWhere('e.occurredAt >= :from', { from: toSqlDateTime(from) });
+    if (to) q.andWhere('e.occurredAt <= :to', { to: toSqlDateTime(to) });
+    const row = await q.getRawOne<{ min: string | number | null; max: string | number | null }>();
+    if (row?.min === null || row?.min === undefined || row.max === null) return null;
+    return { min: Number(row.min), max: Number(row.max) };
+  }
+
+  /** A tenant's events with `afterSeq < seq <= toSeq`, oldest first, in chunks (the unique index). */
+  async *bySeq(
+    tenantId: string,
+    afterSeq: number,
+    toSeq: number,
+    chunk = 500,
+  ): AsyncGenerator<AuditEventRecord[]> {
+    for (let cursor = afterSeq; cursor < toSeq;) {
+      const rows = await this.events
+        .createQueryBuilder('e')
+        .where('e.tenantId = :tenantId AND e.seq > :cursor AND e.seq <= :toSeq', {
+          tenantId,
+          cursor: String(cursor),
+          toSeq: String(toSeq),
+        })
+        .orderBy('e.seq', 'ASC')
+        .take(chunk)
+        .getMany();
+      if (rows.length) yield rows.map(toRecord);
+      if (rows.length < chunk) return;
+      cursor = Number(rows.at(-1)!.seq);
+    }
+  }
+
   async byId(id: string): Promise<AuditEventRecord | null> {
     if (!/^\d{1,20}$/.test(id)) return null;
     const row = await this.events.findOne({ where: { id } });

@@ -6,11 +6,13 @@ import { CLOSING_EVENTS } from '../audit-event.js';
 import { CheckpointService } from '../chain/checkpoint.service.js';
 import type { Verification } from '../chain/chain-verifier.js';
 import { toApiEvent, type ApiAuditEvent } from '../chain/event-mapping.js';
+import { EvidenceBuilder, type EvidenceBundle } from '../evidence/evidence-builder.js';
 import { AuditEventsRepository } from './audit-events.repository.js';
 import { writeExport } from './audit-export.js';
 import {
   decodeCursor,
   encodeCursor,
+  type AuditEvidenceQuery,
   type AuditExportQuery,
   type AuditFilter,
   type AuditListQuery,
@@ -45,6 +47,7 @@ export class AuditQueries {
   constructor(
     private readonly events: AuditEventsRepository,
     private readonly checkpoints: CheckpointService,
+    private readonly evidenceBuilder: EvidenceBuilder,
   ) {}
 
   async list(
@@ -102,10 +105,31 @@ export class AuditQueries {
 
   verify(query: AuditVerifyQuery, scope: AuditScope): Promise<Verification> {
     const tenant = tenantIn(scope, query.tenantId);
-    return this.checkpoints.verify(tenant ? [tenant] : null, {
+    return this.checkpoints.verify(
+      tenant ? [tenant] : null,
+      {
+        from: query.from && query.mode === 'full' ? new Date(query.from) : undefined,
+        to: query.to && query.mode === 'full' ? new Date(query.to) : undefined,
+      },
+      { incremental: query.mode === 'incremental' },
+    );
+  }
+
+  /** An evidence bundle of one tenant's trail (ADR 030); a reader of every tenant must name one. */
+  evidence(query: AuditEvidenceQuery, scope: AuditScope): Promise<EvidenceBundle> {
+    const tenant = tenantIn(scope, query.tenantId);
+    if (!tenant)
+      throw new ToolgateError(ErrorCode.INVALID_INPUT, {
+        params: { summary: 'tenantId is required: an evidence file holds one tenant’s chain' },
+      });
+    return this.evidenceBuilder.build(tenant, {
       from: query.from ? new Date(query.from) : undefined,
       to: query.to ? new Date(query.to) : undefined,
     });
+  }
+
+  publicKeys() {
+    return { keys: this.checkpoints.publicKeys() };
   }
 
   async checkpointsOf(scope: AuditScope, tenantId?: string) {

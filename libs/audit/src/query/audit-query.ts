@@ -30,8 +30,20 @@ export const auditVerifyQuerySchema = z.strictObject({
   tenantId: z.string().max(64).optional(),
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
+  mode: z
+    .enum(['full', 'incremental'])
+    .default('full')
+    .describe('`incremental`: from each tenant’s newest checkpoint to its head (ignores from/to)'),
 });
 export type AuditVerifyQuery = z.infer<typeof auditVerifyQuerySchema>;
+
+/** `GET /v1/audit/evidence`: one tenant (a tenant's own auditor may leave it out), a time range. */
+export const auditEvidenceQuerySchema = z.strictObject({
+  tenantId: z.string().max(64).optional().describe('Required for auditors of every tenant'),
+  from: z.iso.datetime({ offset: true }).optional().describe('ISO-8601, inclusive'),
+  to: z.iso.datetime({ offset: true }).optional().describe('ISO-8601, inclusive'),
+});
+export type AuditEvidenceQuery = z.infer<typeof auditEvidenceQuerySchema>;
 
 /**
  * A keyset cursor: the id of the last row of a page. Pages run newest first (descending id), so

@@ -99,6 +99,22 @@ export const tenantVerificationSchema = named(
     firstBrokenEventId: z.string().optional(),
     firstBrokenSeq: z.number().int().optional(),
     problem: z.string().optional(),
+    breaks: z
+      .array(
+        z.object({
+          problem: z.string(),
+          eventId: z.string().optional().describe('The event’s id (`GET /v1/audit/events/:id`)'),
+          seq: z.number().int().optional().describe('Its place in the tenant’s chain'),
+        }),
+      )
+      .readonly()
+      .optional()
+      .describe('Every break found in a full verification (at most 100), first first'),
+    verifiedFromSeq: z
+      .number()
+      .int()
+      .optional()
+      .describe('`mode=incremental`: verification began after this seq, the newest checkpoint'),
   }),
 );
 export type TenantVerification = z.infer<typeof tenantVerificationSchema>;
@@ -116,6 +132,23 @@ export const verificationSchema = named(
 );
 export type Verification = z.infer<typeof verificationSchema>;
 
+/** `POST /v1/audit/verify-jobs`, `GET /v1/audit/verify-jobs/:id`: a full verification in the background. */
+export const verifyJobSchema = named(
+  'VerifyJob',
+  z.object({
+    id: z.string(),
+    status: z.enum(['running', 'done', 'failed']),
+    tenantId: z.string().nullable().describe('null: every tenant with a chain'),
+    startedAt: instant(),
+    finishedAt: instant().optional(),
+    checked: z.number().int().describe('Events checked so far'),
+    total: z.number().int().describe('Events in the chains when the job started'),
+    result: verificationSchema.optional().describe('When done: what `GET /v1/audit/verify` answers'),
+    error: z.string().optional(),
+  }),
+);
+export type VerifyJob = z.infer<typeof verifyJobSchema>;
+
 /** A signed checkpoint: a tenant's chain head, signed with Ed25519. */
 export const checkpointSchema = named(
   'Checkpoint',
@@ -126,6 +159,23 @@ export const checkpointSchema = named(
     signedAt: instant(),
     keyId: z.string(),
     signature: z.string(),
+    fromSeq: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        'The stretch the public digest covers starts after this seq (absent on checkpoints signed before v1.8)',
+      ),
+    fromHash: z
+      .string()
+      .optional()
+      .describe('Hash of the event at `fromSeq` (64 zeros at the start of the chain)'),
+    publicDigest: z
+      .string()
+      .optional()
+      .describe(
+        'SHA-256 chain over the stretch’s events, recomputable from exported events without any secret',
+      ),
   }),
 );
 export type Checkpoint = z.infer<typeof checkpointSchema>;
@@ -136,6 +186,24 @@ export const checkpointExportSchema = named(
   z.object({ publicKeyPem: z.string(), keyId: z.string(), checkpoints: z.array(checkpointSchema) }),
 );
 export type CheckpointExport = z.infer<typeof checkpointExportSchema>;
+
+/** One key checkpoints are signed with. */
+export const auditPublicKeySchema = named(
+  'AuditPublicKey',
+  z.object({
+    keyId: z.string().describe('`ed25519:` and the first 16 hex digits of the SHA-256 of the key (SPKI DER)'),
+    algorithm: z.literal('Ed25519'),
+    publicKeyPem: z.string().describe('SPKI PEM'),
+  }),
+);
+export type AuditPublicKey = z.infer<typeof auditPublicKeySchema>;
+
+/** `GET /v1/audit/public-keys`: what an outside verifier needs besides the evidence (ADR 030). */
+export const auditPublicKeysSchema = named(
+  'AuditPublicKeys',
+  z.object({ keys: z.array(auditPublicKeySchema) }),
+);
+export type AuditPublicKeys = z.infer<typeof auditPublicKeysSchema>;
 
 /** Query of `GET /v1/audit/checkpoints` and body of `POST /v1/audit/checkpoints`. */
 export const checkpointTenantQuery = z.strictObject({ tenantId: z.string().max(64).optional() });

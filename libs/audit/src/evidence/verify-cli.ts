@@ -1,0 +1,62 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkEvidence, type EvidenceReport } from './evidence-check.js';
+import { unzipFiles } from './zip.js';
+
+const USAGE = 'usage: toolgate-verify <evidence.zip | directory> [--public-key key.pem] [--json]';
+
+/** The files of a bundle: a ZIP's entries, or a directory's files (the ZIP unpacked). */
+function readBundle(path: string): Map<string, Buffer> {
+  if (statSync(path).isDirectory())
+    return new Map(
+      readdirSync(path)
+        .filter((name) => statSync(join(path, name)).isFile())
+        .map((name) => [name, readFileSync(join(path, name))]),
+    );
+  return unzipFiles(readFileSync(path));
+}
+
+/** The report as a person reads it. */
+function describe(r: EvidenceReport): string {
+  const lines = [
+    r.ok ? 'VERIFIED' : r.exitCode === 3 ? 'INCOMPLETE' : 'FAILED',
+    `tenant ${r.tenantId ?? '?'}: ${r.events} events, ${r.verified} vouched for by ${r.checkpoints} checkpoints`,
+  ];
+  if (r.firstTampered)
+    lines.push(`first tampered event: seq ${r.firstTampered.seq} (id ${r.firstTampered.id})`);
+  for (const p of r.problems) lines.push(`  problem: ${p.message}`);
+  for (const n of r.notes) lines.push(`  note: ${n}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * `toolgate-verify`: checks an evidence bundle with no gateway, database or secret, and exits
+ * with the report's code (0 verified, 1 tampered, 2 unusable, 3 incomplete; see EvidenceReport).
+ */
+export function main(argv: readonly string[]): number {
+  const args = [...argv];
+  const json = args.includes('--json');
+  const keyAt = args.indexOf('--public-key');
+  const keyPath = keyAt >= 0 ? args[keyAt + 1] : undefined;
+  const paths = args.filter((a, i) => !a.startsWith('--') && (keyAt < 0 || i !== keyAt + 1));
+  if (paths.length !== 1 || (keyAt >= 0 && !keyPath)) {
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  let report: EvidenceReport;
+  try {
+    report = checkEvidence(readBundle(paths[0]!), keyPath ? readFileSync(keyPath, 'utf8') : undefined);
+  } catch (err) {
+    report = {
+      ok: false,
+      exitCode: 2,
+      events: 0,
+      verified: 0,
+      checkpoints: 0,
+      problems: [{ message: `cannot read ${paths[0]}: ${(err as Error).message}` }],
+      notes: [],
+    };
+  }
+  process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : describe(report));
+  return report.exitCode;
+}
