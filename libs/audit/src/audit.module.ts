@@ -2,6 +2,9 @@ import { ConfigurableModuleBuilder, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditTrail } from './audit-trail.js';
 import { AUDIT_OPTIONS, type AuditOptions } from './audit.options.js';
+import { AuditCallQueries } from './calls/audit-call-queries.js';
+import { AuditCallsRepository } from './calls/audit-calls.repository.js';
+import { CallProjector } from './calls/call-projector.js';
 import { AuditChainRepository } from './chain/audit-chain.repository.js';
 import { AuditWriter } from './chain/audit-writer.js';
 import { ChainVerifier } from './chain/chain-verifier.js';
@@ -41,8 +44,13 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<AuditOptions>(
     AuditHook,
     AuditTrail,
     AuditReconciler,
+    AuditCallsRepository,
+    CallProjector,
+    AuditCallQueries,
   ],
   exports: [
+    AuditCallQueries,
+    CallProjector,
     AuditTrail,
     AuditWriter,
     AuditQueries,
