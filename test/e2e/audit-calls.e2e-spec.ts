@@ -137,4 +137,70 @@ describe('the calls an auditor questions', () => {
     await gw.app.get(CallProjector).rebuild('acme');
     expect((await calls('limit=50')).body.data.items).toEqual(before);
   });
+
+  describe('every refusal recorded', () => {
+    const denials = async (tenantId: string, code: string) =>
+      (await gw.api('GET', `/v1/audit/events?tenantId=${tenantId}&event=access_denied&code=${code}&limit=50`))
+        .body.data.items as any[];
+
+    it('records a refused request of an authenticated key as access_denied in its tenant trail, with the reason code', async () => {
+      expect((await invoke('drop_database', {})).status).toBe(404);
+      expect((await gw.api('GET', '/v1/admin/keys', { key: agent.key })).status).toBe(403);
+      const globexApprover = await createKey('globex approver', 'approver', 'globex');
+      const parked = await invoke('restart_service', RESTART('search-api'));
+      expect(
+        (
+          await gw.api('POST', `/v1/approvals/${parked.body.approvalId}/approve`, {
+            key: globexApprover.key,
+            body: {},
+          })
+        ).status,
+      ).toBe(404);
+      const notFound = await waitFor(async () => (await denials('acme', 'TOOL_NOT_FOUND')).at(0), {
+        what: 'the TOOL_NOT_FOUND refusal in the trail',
+      });
+      expect(notFound).toMatchObject({
+        event: 'access_denied',
+        actor: { type: 'api_key', id: agent.id },
+        agentType: 'ops_assistant',
+        tool: 'drop_database',
+        status: 'error',
+        code: 'TOOL_NOT_FOUND',
+        details: { status: 404, route: 'POST /v1/agents/:agentType/tools/:toolName/invoke' },
+      });
+      const forbidden = await waitFor(async () => (await denials('acme', 'FORBIDDEN')).at(0));
+      expect(forbidden).toMatchObject({
+        actor: { id: agent.id },
+        details: { status: 403, path: '/v1/admin/keys' },
+      });
+      const foreign = await waitFor(async () => (await denials('globex', 'NOT_FOUND')).at(0));
+      expect(foreign).toMatchObject({
+        actor: { id: globexApprover.id },
+        details: { route: 'POST /v1/approvals/:approvalId/approve' },
+      });
+      // The acme trail holds none of globex's refusals.
+      expect(await denials('acme', 'NOT_FOUND')).toEqual([]);
+    });
+
+    it('sends unknown and revoked keys to the security log and /metrics, not to a tenant chain', async () => {
+      const revoked = await createKey('soon revoked', 'agent', 'acme');
+      expect((await gw.api('DELETE', `/v1/admin/keys/${revoked.id}`)).status).toBe(200);
+      const asRevoked = await gw.api('POST', '/v1/agents/ops_assistant/tools/read_logs/invoke', {
+        key: revoked.key,
+        body: { input: { service: 'payment-api' } },
+      });
+      expect(asRevoked.status).toBe(401);
+      expect(
+        (await gw.api('GET', '/v1/audit/events', { key: 'tg_not-a-key-at-all-0123456789' })).status,
+      ).toBe(401);
+      const metrics = await waitFor(async () => {
+        const text = (await gw.api('GET', '/metrics')).text;
+        return /toolgate_auth_failures_total\{reason="revoked"\} 1/.test(text) && text;
+      });
+      expect(metrics).toMatch(/toolgate_auth_failures_total\{reason="unknown"\} [1-9]/);
+      expect(metrics).toMatch(/toolgate_access_denied_total\{code="TOOL_NOT_FOUND"\} [1-9]/);
+      const events = (await gw.api('GET', '/v1/audit/events?event=access_denied&limit=200')).body.data.items;
+      expect(events.some((e: any) => e.actor.id === revoked.id)).toBe(false);
+    });
+  });
 });

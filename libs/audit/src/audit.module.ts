@@ -1,6 +1,7 @@
 import { ConfigurableModuleBuilder, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditTrail } from './audit-trail.js';
+import { AccessDenials } from './denials/access-denials.js';
 import { AUDIT_OPTIONS, type AuditOptions } from './audit.options.js';
 import { AuditCallQueries } from './calls/audit-call-queries.js';
 import { AuditCallsRepository } from './calls/audit-calls.repository.js';
@@ -47,8 +48,10 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<AuditOptions>(
     AuditCallsRepository,
     CallProjector,
     AuditCallQueries,
+    AccessDenials,
   ],
   exports: [
+    AccessDenials,
     AuditCallQueries,
     CallProjector,
     AuditTrail,

@@ -16,6 +16,8 @@ export { AuditCallQueries } from './calls/audit-call-queries.js';
 export { auditCallsQuerySchema, auditPrincipalsQuerySchema } from './calls/audit-call-query.js';
 export type { AuditCallsQuery, AuditPrincipalsQuery } from './calls/audit-call-query.js';
 export { CALL_PROJECTION_INTERVAL_MS, CallProjector } from './calls/call-projector.js';
+export { AccessDenials, DENIALS_PER_KEY_PER_WINDOW } from './denials/access-denials.js';
+export type { AccessDenial } from './denials/access-denials.js';
 export type { AdminEvent } from './audit-trail.js';
 export type { Sidecar, SqlStatement } from './chain/audit-chain.repository.js';
 export { AuditUnavailableError, AuditWriter } from './chain/audit-writer.js';
