@@ -7,10 +7,10 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { bindingHistory, getStats, listBindings, listKeys, listTenants, listTools } from './admin';
 import { listApprovals } from './approvals';
 import { useApiClient } from './ApiClientContext';
-import { getCallStory, listAuditEvents } from './audit';
+import { getCallStory, listAuditCalls, listAuditEvents, listAuditPrincipals } from './audit';
 import { getRun, listRuns } from './runs';
 import { getUpstream, getUpstreamToolDiff, listUpstreams, listUpstreamTools } from './upstreams';
-import type { ApprovalStatus, AuditFilter, RunFilter, RunStatus } from './types';
+import type { ApprovalStatus, AuditCallFilter, AuditFilter, RunFilter, RunStatus } from './types';
 
 type StatsQuery = { from: string; to: string; bucketMinutes: number };
 type AuditPaging = { cursor?: string; limit: number };
@@ -36,6 +36,8 @@ export const queryKeys = {
   approvalsWith: (status: ApprovalStatus) => ['/v1/approvals', { status }] as const,
   auditEvents: (filter: AuditFilter, paging: AuditPaging) => ['/v1/audit/events', filter, paging] as const,
   callStory: (callId: string) => ['/v1/audit/calls', callId] as const,
+  auditCalls: (filter: AuditCallFilter, paging: AuditPaging) => ['/v1/audit/calls', filter, paging] as const,
+  auditPrincipals: ['/v1/audit/principals'] as const,
   runs: ['/v1/runs'] as const,
   runList: (filter: RunFilter, paging: RunPaging) => ['/v1/runs', { ...filter, ...paging }] as const,
   run: (runId: string) => ['/v1/runs', runId] as const,
@@ -105,6 +107,25 @@ export function useAuditEventsQuery(filter: AuditFilter, paging: AuditPaging) {
     queryKey: queryKeys.auditEvents(filter, paging),
     queryFn: ({ signal }) => listAuditEvents(api, filter, paging, signal),
     placeholderData: keepPreviousData,
+  });
+}
+
+export function useAuditCallsQuery(filter: AuditCallFilter, paging: AuditPaging) {
+  const api = useApiClient();
+  return useQuery({
+    queryKey: queryKeys.auditCalls(filter, paging),
+    queryFn: ({ signal }) => listAuditCalls(api, filter, paging, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useAuditPrincipalsQuery(enabled: boolean) {
+  const api = useApiClient();
+  return useQuery({
+    queryKey: queryKeys.auditPrincipals,
+    queryFn: ({ signal }) => listAuditPrincipals(api, signal),
+    enabled,
+    staleTime: 60_000,
   });
 }
 

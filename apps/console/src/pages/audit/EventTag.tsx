@@ -18,6 +18,7 @@ const COLORS: Record<string, string> = {
   run_started: 'lime',
   run_finished: 'lime',
   upstream_changed: 'magenta',
+  access_denied: 'red',
 };
 
 /** An event type as a coloured tag; a failed `finished` shows red. */
