@@ -138,6 +138,35 @@ describe('the calls an auditor questions', () => {
     expect((await calls('limit=50')).body.data.items).toEqual(before);
   });
 
+  it('gives approvers the context: requester by name, earlier decisions on the same target, then the outcome', async () => {
+    const parked = await invoke('restart_service', RESTART('payment-api'));
+    const context = async () =>
+      (await gw.api('GET', `/v1/approvals/${parked.body.approvalId}/context`, { key: approver.key })).body
+        .data;
+    const before = await waitFor(async () => {
+      const c = await context();
+      return c.call && c;
+    });
+    expect(before).toMatchObject({
+      callId: parked.body.callId,
+      requester: { id: agent.id, name: 'ops-bot 运维机器人' },
+      target: 'service=payment-api',
+      runId: null,
+      call: { state: 'pending_approval' },
+    });
+    expect(before.earlier.map((c: any) => c.callId)).toEqual([callIds.approved]);
+    expect(before.earlier[0].approvers[0]).toMatchObject({ name: '王经理', decision: 'approve' });
+    expect((await decide(parked.body.approvalId, 'approve')).status).toBe(200);
+    const after = await waitFor(async () => {
+      const c = await context();
+      return c.call.state === 'succeeded' && c;
+    });
+    expect(after.call).toMatchObject({ status: 'ok', approvers: [{ name: '王经理' }] });
+    expect(
+      (await gw.api('GET', `/v1/approvals/${parked.body.approvalId}/context`, { key: globexAuditor })).status,
+    ).toBe(403);
+  });
+
   describe('every refusal recorded', () => {
     const denials = async (tenantId: string, code: string) =>
       (await gw.api('GET', `/v1/audit/events?tenantId=${tenantId}&event=access_denied&code=${code}&limit=50`))

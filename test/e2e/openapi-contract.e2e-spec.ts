@@ -48,6 +48,7 @@ const OPERATION_IDS: Record<string, string> = {
   'GET /v1/sessions/{sessionId}/runs': 'getSessionRuns',
   'GET /v1/approvals': 'listApprovals',
   'GET /v1/approvals/{approvalId}': 'getApproval',
+  'GET /v1/approvals/{approvalId}/context': 'getApprovalContext',
   'POST /v1/approvals/{approvalId}/approve': 'approveApproval',
   'POST /v1/approvals/{approvalId}/deny': 'denyApproval',
   'GET /v1/admin/tools': 'listCatalogTools',

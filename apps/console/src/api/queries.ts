@@ -5,7 +5,7 @@
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { bindingHistory, getStats, listBindings, listKeys, listTenants, listTools } from './admin';
-import { listApprovals } from './approvals';
+import { getApprovalContext, listApprovals } from './approvals';
 import { useApiClient } from './ApiClientContext';
 import { getCallStory, listAuditCalls, listAuditEvents, listAuditPrincipals } from './audit';
 import { getRun, listRuns } from './runs';
@@ -34,6 +34,7 @@ export const queryKeys = {
   stats: (query: StatsQuery) => ['/v1/admin/stats', query] as const,
   approvals: ['/v1/approvals'] as const,
   approvalsWith: (status: ApprovalStatus) => ['/v1/approvals', { status }] as const,
+  approvalContext: (approvalId: string) => ['/v1/approvals', approvalId, 'context'] as const,
   auditEvents: (filter: AuditFilter, paging: AuditPaging) => ['/v1/audit/events', filter, paging] as const,
   callStory: (callId: string) => ['/v1/audit/calls', callId] as const,
   auditCalls: (filter: AuditCallFilter, paging: AuditPaging) => ['/v1/audit/calls', filter, paging] as const,
@@ -107,6 +108,19 @@ export function useAuditEventsQuery(filter: AuditFilter, paging: AuditPaging) {
     queryKey: queryKeys.auditEvents(filter, paging),
     queryFn: ({ signal }) => listAuditEvents(api, filter, paging, signal),
     placeholderData: keepPreviousData,
+  });
+}
+
+/** Refreshed while the approval is open, so the outcome shows once the approved call has run. */
+export function useApprovalContextQuery(approvalId: string) {
+  const api = useApiClient();
+  return useQuery({
+    queryKey: queryKeys.approvalContext(approvalId),
+    queryFn: ({ signal }) => getApprovalContext(api, approvalId, signal),
+    refetchInterval: (q) => {
+      const state = q.state.data?.call?.state;
+      return !state || state === 'pending_approval' || state === 'running' ? 3_000 : false;
+    },
   });
 }
 

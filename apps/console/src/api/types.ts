@@ -20,6 +20,7 @@ export { RISK_LEVELS, RUN_STATUSES } from '@toolgate/contract/rules';
 export type {
   AgentRunSettingsView as AgentRunSettings,
   ApiKeyView,
+  ApprovalContext,
   ApprovalDecision,
   ApprovalMode,
   ApprovalStatus,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { AuditCall, AuditCallPage, AuditPrincipal } from '@toolgate/contract';
+import type { ApprovalContext, AuditCall, AuditCallPage, AuditPrincipal } from '@toolgate/contract';
 import { ErrorCode, ToolgateError } from '@toolgate/toolkit';
 import { PLATFORM_TENANT } from '../audit-event.js';
 import { tenantIn, type AuditScope } from '../query/audit-queries.js';
@@ -25,6 +25,10 @@ const COLUMN_OF: readonly (readonly [keyof AuditCallsQuery, FilterColumn])[] = [
   ['sessionId', 'session_id'],
   ['callId', 'call_id'],
 ];
+
+/** Earlier decided calls an approver sees, and how many recent calls of the target are looked at for them. */
+const EARLIER_DECISIONS = 5;
+const EARLIER_SCAN = 50;
 
 const badCursor = () =>
   new ToolgateError(ErrorCode.INVALID_INPUT, { params: { summary: 'cursor is not one this API returned' } });
@@ -75,6 +79,60 @@ export class AuditCallQueries {
   async principals(query: AuditPrincipalsQuery, scope: AuditScope): Promise<AuditPrincipal[]> {
     const tenantId = tenantIn(scope, query.tenantId);
     return this.repo.principals(tenantId === undefined ? undefined : [tenantId], query.limit);
+  }
+
+  /**
+   * An approval's context for its approvers: the call's row (its outcome once decided), the
+   * requester by name, and up to EARLIER_DECISIONS earlier decided calls of the tool on the target.
+   */
+  async approvalContext(approval: {
+    approvalId: string;
+    tenantId: string;
+    callId: string;
+    tool: string;
+    requestedBy: string;
+  }): Promise<ApprovalContext> {
+    const { tenantId, callId } = approval;
+    const [row] = await this.repo.page(
+      { tenantId, columns: new Map([['call_id', callId]]), termGroups: [] },
+      1,
+    );
+    let earlier: CallRow[] = [];
+    if (row?.target) {
+      const sameTarget = await this.repo.page(
+        {
+          tenantId,
+          columns: new Map<FilterColumn, string>([
+            ['tool', approval.tool],
+            ['target', row.target],
+          ]),
+          termGroups: [],
+        },
+        EARLIER_SCAN,
+      );
+      earlier = sameTarget
+        .filter((c) => c.callId !== callId && c.approvers.length > 0 && c.requestedAt <= row.requestedAt)
+        .slice(0, EARLIER_DECISIONS);
+    }
+    const [call, ...others] = await this.views(row ? [row, ...earlier] : earlier);
+    const names = await this.repo.namesOf([approval.requestedBy]);
+    const requester: AuditCall['requester'] = (row && call?.requester) ?? {
+      type: approval.requestedBy.includes(':') ? 'user' : 'api_key',
+      id: approval.requestedBy,
+      name:
+        names.get(`${tenantId}/${approval.requestedBy}`) ??
+        names.get(`${PLATFORM_TENANT}/${approval.requestedBy}`) ??
+        null,
+    };
+    return {
+      approvalId: approval.approvalId,
+      callId,
+      requester,
+      runId: row?.runId ?? null,
+      target: row?.target ?? null,
+      call: row ? call! : null,
+      earlier: row ? others : [],
+    };
   }
 
   private async filterOf(query: AuditCallsQuery, tenantId: string | undefined): Promise<CallPageFilter> {

@@ -220,3 +220,26 @@ export const auditPrincipalSchema = named(
   }),
 );
 export type AuditPrincipal = z.infer<typeof auditPrincipalSchema>;
+
+/**
+ * `GET /v1/approvals/:approvalId/context`: what an approver decides with — the requester by name,
+ * the run that asked, the call as the trail tells it (its outcome once decided) and earlier
+ * decided calls of the same tool on the same target.
+ */
+export const approvalContextSchema = named(
+  'ApprovalContext',
+  z.object({
+    approvalId: z.string(),
+    callId: z.string(),
+    requester: auditPersonSchema,
+    runId: z.string().nullable(),
+    target: z.string().nullable(),
+    call: auditCallSchema
+      .nullable()
+      .describe('The call in the trail (null for a moment after it was parked)'),
+    earlier: z
+      .array(auditCallSchema)
+      .describe('Up to 5 earlier decided calls of the tool on the same target, newest first'),
+  }),
+);
+export type ApprovalContext = z.infer<typeof approvalContextSchema>;
