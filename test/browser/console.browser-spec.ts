@@ -163,11 +163,10 @@ describe('the admin console in a browser', () => {
       })
       .toBe(true);
     expect(await calls.first().innerText()).toContain('service=payment-api');
-    await screenshot(page, 'audit-calls');
     await calls.first().click();
     const callTimeline = page.getByTestId('call-timeline');
     await callTimeline.locator('[data-testid="timeline-item"][data-event="finished"]').waitFor();
-    await page.locator('.ant-drawer-open .ant-drawer-close').last().click();
+    await callTimeline.locator('.ant-drawer-close').click();
     await callTimeline.waitFor({ state: 'hidden' });
 
     await page.getByTestId('audit-tab-events').click();
@@ -208,9 +207,10 @@ describe('the admin console in a browser', () => {
     expect(await timeline.locator('[data-testid="timeline-item"][data-event="started"]').count()).toBe(1);
     expect(await timeline.getByTestId('timeline-state').innerText()).toContain('已完成');
     await screenshot(page, 'audit-call-timeline');
-    await page.locator('.ant-drawer-open .ant-drawer-close').last().click();
+    // Each drawer by its own close button: the timeline opened from the calls view comes first in the page.
+    await timeline.locator('.ant-drawer-close').click();
     await timeline.waitFor({ state: 'hidden' });
-    await page.locator('.ant-drawer-open .ant-drawer-close').last().click();
+    await drawer.locator('.ant-drawer-close').click();
     await drawer.waitFor({ state: 'hidden' });
 
     // Export with the current filter: a file, fetched with the key as a header.

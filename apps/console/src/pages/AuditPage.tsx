@@ -31,8 +31,18 @@ export default function AuditPage() {
   const me = usePrincipal();
   const tenants = useTenantsQuery(me.role === 'platform_admin');
   const [params, setParams] = useSearchParams();
-  const [callId, setCallId] = useState<string | null>(null);
-  const [event, setEvent] = useState<AuditEvent | null>(null);
+  const [callId, setCallIdState] = useState<string | null>(null);
+  const [event, setEventState] = useState<AuditEvent | null>(null);
+  // The drawer opened last is on top: each opens the other (an event its call, a call its events).
+  const [onTop, setOnTop] = useState<'event' | 'call'>('call');
+  const setCallId = useCallback((id: string | null) => {
+    setCallIdState(id);
+    if (id) setOnTop('call');
+  }, []);
+  const setEvent = useCallback((e: AuditEvent | null) => {
+    setEventState(e);
+    if (e) setOnTop('event');
+  }, []);
   const view = params.get('view') === 'events' ? 'events' : 'calls';
   const tenantIds = (tenants.data ?? []).map((x) => x.id);
   return (
@@ -55,8 +65,18 @@ export default function AuditPage() {
           },
         ]}
       />
-      <EventDrawer event={event} onClose={() => setEvent(null)} onOpenCall={setCallId} />
-      <CallTimeline callId={callId} onClose={() => setCallId(null)} onOpenEvent={setEvent} />
+      <EventDrawer
+        event={event}
+        onClose={() => setEvent(null)}
+        onOpenCall={setCallId}
+        zIndex={onTop === 'event' ? 1010 : 1000}
+      />
+      <CallTimeline
+        callId={callId}
+        onClose={() => setCallId(null)}
+        onOpenEvent={setEvent}
+        zIndex={onTop === 'call' ? 1010 : 1000}
+      />
     </Card>
   );
 }
