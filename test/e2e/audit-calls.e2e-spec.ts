@@ -224,9 +224,13 @@ describe('the calls an auditor questions', () => {
       ).toBe(401);
       const metrics = await waitFor(async () => {
         const text = (await gw.api('GET', '/metrics')).text;
-        return /toolgate_auth_failures_total\{reason="revoked"\} 1/.test(text) && text;
+        // Both lookups run beside their answers: wait for the two.
+        return (
+          /toolgate_auth_failures_total\{reason="revoked"\} 1/.test(text) &&
+          /toolgate_auth_failures_total\{reason="unknown"\} [1-9]/.test(text) &&
+          text
+        );
       });
-      expect(metrics).toMatch(/toolgate_auth_failures_total\{reason="unknown"\} [1-9]/);
       expect(metrics).toMatch(/toolgate_access_denied_total\{code="TOOL_NOT_FOUND"\} [1-9]/);
       const events = (await gw.api('GET', '/v1/audit/events?event=access_denied&limit=200')).body.data.items;
       expect(events.some((e: any) => e.actor.id === revoked.id)).toBe(false);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
 import {
   fromSqlDateTime,
   isMysql,
@@ -7,7 +7,7 @@ import {
   TransactionRunner,
   type WriteStatement,
 } from '@toolgate/database';
-import { MoreThan, type DataSource, type Repository } from 'typeorm';
+import { MoreThan, type DataSource } from 'typeorm';
 import type { AuditEventRecord } from '../audit-fields.js';
 import { toRecord } from '../chain/event-mapping.js';
 import { AuditEventEntity } from '../entities/audit-event.entity.js';
@@ -181,7 +181,6 @@ export class StaleProjectionError extends Error {
 export class AuditCallsRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectRepository(AuditEventEntity) private readonly events: Repository<AuditEventEntity>,
     private readonly transactions: TransactionRunner,
   ) {}
 
@@ -195,49 +194,57 @@ export class AuditCallsRepository {
     return rows.map((r) => ({ tenantId: r.tenant_id, projected: Number(r.projected) }));
   }
 
-  /** The next events of a tenant's chain after `seq`, in chain order. */
-  async eventsAfter(tenantId: string, seq: number, limit: number): Promise<AuditEventRecord[]> {
-    const rows = await this.events.find({
-      where: { tenantId, seq: MoreThan(String(seq)) },
-      order: { seq: 'ASC' },
-      take: limit,
-    });
-    return rows.map(toRecord);
-  }
-
-  /** The stored rows of these calls of one tenant. */
-  async rowsOf(tenantId: string, callIds: readonly string[]): Promise<Map<string, CallRow>> {
-    const out = new Map<string, CallRow>();
-    for (const ids of chunks(callIds, IDS_PER_LIST)) {
-      const rows = (await this.dataSource.query(
-        `SELECT * FROM audit_calls WHERE tenant_id = ? AND call_id IN (${marks(ids.length)})`,
-        [tenantId, ...ids],
-      )) as Record<string, unknown>[];
-      for (const r of rows) out.set(String(r.call_id), fromRow(r));
-    }
-    return out;
-  }
-
   /**
-   * Writes a batch and moves the tenant's cursor from `fromSeq` to `toSeq`, in one transaction;
-   * StaleProjectionError (and nothing written) when the cursor is no longer at `fromSeq`.
+   * Projects the next events of a tenant's chain after `fromSeq` (at most `limit`) in one
+   * transaction: the events and the stored rows of their calls are read in it, `fold` turns them
+   * into a batch, and the batch is written with the cursor moved from `fromSeq` to its last seq.
+   * Reading inside the transaction matters on SQLite, whose one connection would otherwise let a
+   * read see another flow's uncommitted events. Answers the events projected (none: caught up);
+   * StaleProjectionError (nothing written) when the cursor is no longer at `fromSeq`.
    */
-  async write(batch: ProjectedBatch): Promise<void> {
+  async projectNext(
+    tenantId: string,
+    fromSeq: number,
+    limit: number,
+    fold: (
+      events: readonly AuditEventRecord[],
+      stored: ReadonlyMap<string, CallRow>,
+    ) => Omit<ProjectedBatch, 'tenantId' | 'fromSeq' | 'toSeq'>,
+  ): Promise<readonly AuditEventRecord[]> {
     const mysql = isMysql(this.dataSource);
     await this.dataSource.query(
       `INSERT ${mysql ? 'IGNORE' : 'OR IGNORE'} INTO audit_call_cursors (tenant_id, seq) VALUES (?, 0)`,
-      [batch.tenantId],
+      [tenantId],
     );
-    await this.transactions.run(async (em) => {
+    return this.transactions.run(async (em) => {
+      const events = (
+        await em.getRepository(AuditEventEntity).find({
+          where: { tenantId, seq: MoreThan(String(fromSeq)) },
+          order: { seq: 'ASC' },
+          take: limit,
+        })
+      ).map(toRecord);
+      if (!events.length) return events;
+      const callIds = [...new Set(events.flatMap((e) => (e.callId ? [e.callId] : [])))];
+      const stored = new Map<string, CallRow>();
+      for (const ids of chunks(callIds, IDS_PER_LIST)) {
+        const rows = (await em.query(
+          `SELECT * FROM audit_calls WHERE tenant_id = ? AND call_id IN (${marks(ids.length)})`,
+          [tenantId, ...ids],
+        )) as Record<string, unknown>[];
+        for (const r of rows) stored.set(String(r.call_id), fromRow(r));
+      }
+      const batch: ProjectedBatch = { tenantId, fromSeq, toSeq: events.at(-1)!.seq, ...fold(events, stored) };
       const [moved] = await this.transactions.writeIn(em, [
         {
           sql: 'UPDATE audit_call_cursors SET seq = ? WHERE tenant_id = ? AND seq = ?',
-          params: [batch.toSeq, batch.tenantId, batch.fromSeq],
+          params: [batch.toSeq, tenantId, fromSeq],
         },
       ]);
-      if (moved !== 1) throw new StaleProjectionError(batch.tenantId);
+      if (moved !== 1) throw new StaleProjectionError(tenantId);
       const statements = this.batchStatements(batch);
       if (statements.length) await this.transactions.writeIn(em, statements);
+      return events;
     });
   }
 

@@ -80,14 +80,16 @@ export class CallProjector implements OnApplicationBootstrap, OnApplicationShutd
     for (const { tenantId, projected: from } of await this.repo.behind()) {
       let seq = from;
       for (;;) {
-        const events = await this.repo.eventsAfter(tenantId, seq, CALL_PROJECTION_BATCH);
-        if (!events.length) break;
+        let events: readonly AuditEventRecord[];
         try {
-          await this.project(tenantId, seq, events);
+          events = await this.repo.projectNext(tenantId, seq, CALL_PROJECTION_BATCH, (e, stored) =>
+            this.fold(e, stored),
+          );
         } catch (err) {
           if (err instanceof StaleProjectionError) break; // another gateway is on it
           throw err;
         }
+        if (!events.length) break;
         seq = events.at(-1)!.seq;
         projected += events.length;
         if (events.length < CALL_PROJECTION_BATCH) break;
@@ -100,13 +102,8 @@ export class CallProjector implements OnApplicationBootstrap, OnApplicationShutd
     return (tool && this.tools?.get(tool)?.keyFields) || [];
   }
 
-  private async project(
-    tenantId: string,
-    fromSeq: number,
-    events: readonly AuditEventRecord[],
-  ): Promise<void> {
-    const callIds = [...new Set(events.filter(isCallEvent).map((e) => e.callId!))];
-    const stored = callIds.length ? await this.repo.rowsOf(tenantId, callIds) : new Map<string, CallRow>();
+  /** The rows, terms and names a batch of events changes, given the stored rows of its calls. */
+  private fold(events: readonly AuditEventRecord[], stored: ReadonlyMap<string, CallRow>) {
     const rows = new Map<string, CallRow>();
     const principals: NamedPrincipal[] = [];
     for (const e of events) {
@@ -121,13 +118,6 @@ export class CallProjector implements OnApplicationBootstrap, OnApplicationShutd
       row.target = targetOf(row.input, keyFields);
       terms.set(row.callId, termsOf(row, keyFields));
     }
-    await this.repo.write({
-      tenantId,
-      fromSeq,
-      toSeq: events.at(-1)!.seq,
-      rows: [...rows.values()],
-      terms,
-      principals,
-    });
+    return { rows: [...rows.values()], terms, principals };
   }
 }
