@@ -3,6 +3,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { DynamicModule } from '@nestjs/common';
 import { Logger } from 'nestjs-pino';
 import { registerInvokeRoute } from './agents/invoke.route.js';
+import { installRefusalRecorder, RefusalRecorder } from './http/refusal-recorder.js';
 import { AppModule } from './app.module.js';
 import { registerMcpRoute } from './mcp/mcp.route.js';
 import { registerConsole } from './console/console-static.js';
@@ -66,6 +67,8 @@ export async function createGateway(
   // Instead of Fastify's (and its onProtoPoisoning options): also refuses invalid UTF-8 and
   // duplicate keys, and still refuses __proto__ and constructor.prototype.
   useStrictJsonParser(fastify);
+  // Refusals are recorded where errors are answered (error-reply.ts, the invoke and MCP routes).
+  installRefusalRecorder(fastify, app.get(RefusalRecorder));
   registerInvokeRoute(app, bodyLimit);
   registerMcpRoute(app, bodyLimit, settings.mcp.allowedOrigins);
   await registerConsole(app, settings.server.consoleDir);

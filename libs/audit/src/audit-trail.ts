@@ -20,6 +20,9 @@ export interface AdminEvent {
   readonly agentType?: string | null;
   readonly sessionId?: string | null;
   readonly approverId?: string | null;
+  /** An outcome the event records (`access_denied`: `error` and the refusal's code). */
+  readonly status?: 'ok' | 'error' | null;
+  readonly code?: string | null;
   readonly input?: unknown;
   readonly sensitivePaths?: readonly (readonly string[])[];
   /** The input already redacted with this tenant's redactor (saves redacting a large input twice). */
@@ -52,6 +55,8 @@ export class AuditTrail {
       sessionId: e.sessionId,
       actor: e.actor,
       approverId: e.approverId,
+      status: e.status,
+      code: e.code,
       input:
         e.redactedInput !== undefined
           ? e.redactedInput
@@ -67,6 +72,17 @@ export class AuditTrail {
   /** Records events in the caller's transaction: they commit or roll back with the change. */
   async recordIn(em: EntityManager, events: readonly AdminEvent[]): Promise<void> {
     await this.writer.appendInTransaction(em, await Promise.all(events.map((e) => this.draft(e))));
+  }
+
+  /**
+   * Records events without waiting: written with the next batch and retried until the store takes
+   * them (for what is recorded beside a request, not before it: a refusal's answer does not wait).
+   */
+  recordEventually(events: readonly AdminEvent[]): void {
+    void Promise.all(events.map((e) => this.draft(e))).then(
+      (drafts) => this.writer.ensure(drafts),
+      () => undefined,
+    );
   }
 
   /**

@@ -4,7 +4,11 @@ import { ARCHIVE_STORE } from './archive/archive-store.js';
 import { CheckpointArchive } from './archive/checkpoint-archive.js';
 import { DirectoryArchiveStore } from './archive/directory-archive-store.js';
 import { AuditTrail } from './audit-trail.js';
+import { AccessDenials } from './denials/access-denials.js';
 import { AUDIT_OPTIONS, type AuditOptions } from './audit.options.js';
+import { AuditCallQueries } from './calls/audit-call-queries.js';
+import { AuditCallsRepository } from './calls/audit-calls.repository.js';
+import { CallProjector } from './calls/call-projector.js';
 import { AuditChainRepository } from './chain/audit-chain.repository.js';
 import { AuditWriter } from './chain/audit-writer.js';
 import { ChainVerifier } from './chain/chain-verifier.js';
@@ -54,9 +58,16 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<AuditOptions>(
     AuditReconciler,
     EvidenceBuilder,
     VerifyJobs,
+    AuditCallsRepository,
+    CallProjector,
+    AuditCallQueries,
+    AccessDenials,
   ],
   exports: [
     VerifyJobs,
+    AccessDenials,
+    AuditCallQueries,
+    CallProjector,
     AuditTrail,
     AuditWriter,
     AuditQueries,

@@ -3,6 +3,7 @@ import { CreateAudit1764480200000 } from './migrations/1764480200000-create-audi
 import { OpenCallsPerTenant1764500100000 } from './migrations/1764500100000-open-calls-per-tenant.js';
 import { AuditBinaryIdentifiers1764500200000 } from './migrations/1764500200000-binary-identifiers.js';
 import { CheckpointPublicDigest1765400100000 } from './migrations/1765400100000-checkpoint-public-digest.js';
+import { AuditCalls1765400300000 } from './migrations/1765400300000-audit-calls.js';
 
 export { AUDIT_EVENT_TYPES, CLOSING_EVENTS, GENESIS_HASH, PLATFORM_TENANT } from './audit-event.js';
 export type { AuditActor, AuditEventType, OutputSummary } from './audit-event.js';
@@ -23,6 +24,12 @@ export { AuditModule } from './audit.module.js';
 export { DEFAULT_AUDIT_OPTIONS } from './audit.options.js';
 export type { AuditOptions } from './audit.options.js';
 export { AuditTrail } from './audit-trail.js';
+export { AuditCallQueries } from './calls/audit-call-queries.js';
+export { auditCallsQuerySchema, auditPrincipalsQuerySchema } from './calls/audit-call-query.js';
+export type { AuditCallsQuery, AuditPrincipalsQuery } from './calls/audit-call-query.js';
+export { CALL_PROJECTION_INTERVAL_MS, CallProjector } from './calls/call-projector.js';
+export { AccessDenials, DENIALS_PER_KEY_PER_WINDOW } from './denials/access-denials.js';
+export type { AccessDenial } from './denials/access-denials.js';
 export type { AdminEvent } from './audit-trail.js';
 export type { Sidecar, SqlStatement } from './chain/audit-chain.repository.js';
 export { AuditUnavailableError, AuditWriter } from './chain/audit-writer.js';
@@ -84,6 +91,7 @@ export { VALUE_PATTERNS } from './redaction/value-patterns.js';
 export type { ValuePattern } from './redaction/value-patterns.js';
 export {
   AuditBinaryIdentifiers1764500200000,
+  AuditCalls1765400300000,
   CheckpointPublicDigest1765400100000,
   CreateAudit1764480200000,
   OpenCallsPerTenant1764500100000,
@@ -101,4 +109,5 @@ export const AUDIT_MIGRATIONS = [
   OpenCallsPerTenant1764500100000,
   AuditBinaryIdentifiers1764500200000,
   CheckpointPublicDigest1765400100000,
+  AuditCalls1765400300000,
 ];

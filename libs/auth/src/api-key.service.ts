@@ -143,6 +143,15 @@ export class ApiKeyService {
     return cached instanceof Promise ? this.settle(cached) : (cached ?? null);
   }
 
+  /**
+   * Whether a secret that was refused belongs to a revoked key or to none: for the platform's
+   * security log only (a refused request's path, never a request that succeeds).
+   */
+  async refusedKeyStatus(secret: string): Promise<'revoked' | 'unknown'> {
+    const key = await this.keys.findByHash(hashKeySecret(secret));
+    return key?.revokedAt ? 'revoked' : 'unknown';
+  }
+
   /** A key's lookup in the store, bounded; a failure refuses the request with NOT_READY. */
   private async settle(lookup: Promise<Principal | undefined>): Promise<Principal | null> {
     let timer: NodeJS.Timeout | undefined;

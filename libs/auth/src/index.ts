@@ -2,7 +2,13 @@ import { CreateApiKeys1764480000000 } from './migrations/1764480000000-create-ap
 import { SessionsAndKeyOwners1765100000000 } from './migrations/1765100000000-sessions-and-key-owners.js';
 
 // Public surface of the auth lib: API keys, principals, roles, the guard.
-export { CurrentCsrfToken, CurrentPrincipal, Public, Roles } from './access.decorators.js';
+export {
+  CurrentCsrfToken,
+  CurrentPrincipal,
+  PRINCIPAL_PROPERTY,
+  Public,
+  Roles,
+} from './access.decorators.js';
 export { AdminKeyBootstrap } from './admin-key.bootstrap.js';
 export type { AdminKeyOrigin } from './admin-key.bootstrap.js';
 export { ApiKeyGuard } from './api-key.guard.js';

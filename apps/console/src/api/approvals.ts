@@ -1,6 +1,10 @@
 /** Typed calls of the approvals API (CONTRACT.md "Approvals") and the call status. */
 import { withQuery, type ApiClient } from './client';
-import type { Approval, ApprovalStatus, CallState, DecisionResult } from './types';
+import type { Approval, ApprovalContext, ApprovalStatus, CallState, DecisionResult } from './types';
+
+/** What an approver decides with: requester by name, run, outcome, earlier decisions on the target. */
+export const getApprovalContext = (api: ApiClient, approvalId: string, signal?: AbortSignal) =>
+  api.request<ApprovalContext>('GET', `/v1/approvals/${encodeURIComponent(approvalId)}/context`, { signal });
 
 export const listApprovals = (api: ApiClient, status: ApprovalStatus, signal?: AbortSignal) =>
   api.request<Approval[]>('GET', withQuery('/v1/approvals', { status }), { signal });

@@ -1,6 +1,27 @@
 /** Typed calls of the compliance API (CONTRACT.md "Audit"). */
 import { withQuery, type ApiClient } from './client';
-import type { AuditEvent, AuditFilter, AuditPage, CallStory, IncompleteCall, Verification } from './types';
+import type {
+  AuditCallFilter,
+  AuditCallPage,
+  AuditEvent,
+  AuditFilter,
+  AuditPage,
+  AuditPrincipal,
+  CallStory,
+  IncompleteCall,
+  Verification,
+} from './types';
+
+export const listAuditCalls = (
+  api: ApiClient,
+  filter: AuditCallFilter,
+  page: { cursor?: string; limit: number },
+  signal?: AbortSignal,
+) => api.request<AuditCallPage>('GET', withQuery('/v1/audit/calls', { ...filter, ...page }), { signal });
+
+/** The names of the keys and people in the trail (auditors may not list keys). */
+export const listAuditPrincipals = (api: ApiClient, signal?: AbortSignal) =>
+  api.request<AuditPrincipal[]>('GET', '/v1/audit/principals', { signal });
 
 export const listAuditEvents = (
   api: ApiClient,

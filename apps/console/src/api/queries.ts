@@ -5,12 +5,12 @@
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { bindingHistory, getStats, listBindings, listKeys, listTenants, listTools } from './admin';
-import { listApprovals } from './approvals';
+import { getApprovalContext, listApprovals } from './approvals';
 import { useApiClient } from './ApiClientContext';
-import { getCallStory, listAuditEvents } from './audit';
+import { getCallStory, listAuditCalls, listAuditEvents, listAuditPrincipals } from './audit';
 import { getRun, listRuns } from './runs';
 import { getUpstream, getUpstreamToolDiff, listUpstreams, listUpstreamTools } from './upstreams';
-import type { ApprovalStatus, AuditFilter, RunFilter, RunStatus } from './types';
+import type { ApprovalStatus, AuditCallFilter, AuditFilter, RunFilter, RunStatus } from './types';
 
 type StatsQuery = { from: string; to: string; bucketMinutes: number };
 type AuditPaging = { cursor?: string; limit: number };
@@ -34,8 +34,11 @@ export const queryKeys = {
   stats: (query: StatsQuery) => ['/v1/admin/stats', query] as const,
   approvals: ['/v1/approvals'] as const,
   approvalsWith: (status: ApprovalStatus) => ['/v1/approvals', { status }] as const,
+  approvalContext: (approvalId: string) => ['/v1/approvals', approvalId, 'context'] as const,
   auditEvents: (filter: AuditFilter, paging: AuditPaging) => ['/v1/audit/events', filter, paging] as const,
   callStory: (callId: string) => ['/v1/audit/calls', callId] as const,
+  auditCalls: (filter: AuditCallFilter, paging: AuditPaging) => ['/v1/audit/calls', filter, paging] as const,
+  auditPrincipals: ['/v1/audit/principals'] as const,
   runs: ['/v1/runs'] as const,
   runList: (filter: RunFilter, paging: RunPaging) => ['/v1/runs', { ...filter, ...paging }] as const,
   run: (runId: string) => ['/v1/runs', runId] as const,
@@ -105,6 +108,38 @@ export function useAuditEventsQuery(filter: AuditFilter, paging: AuditPaging) {
     queryKey: queryKeys.auditEvents(filter, paging),
     queryFn: ({ signal }) => listAuditEvents(api, filter, paging, signal),
     placeholderData: keepPreviousData,
+  });
+}
+
+/** Refreshed while the approval is open, so the outcome shows once the approved call has run. */
+export function useApprovalContextQuery(approvalId: string) {
+  const api = useApiClient();
+  return useQuery({
+    queryKey: queryKeys.approvalContext(approvalId),
+    queryFn: ({ signal }) => getApprovalContext(api, approvalId, signal),
+    refetchInterval: (q) => {
+      const state = q.state.data?.call?.state;
+      return !state || state === 'pending_approval' || state === 'running' ? 3_000 : false;
+    },
+  });
+}
+
+export function useAuditCallsQuery(filter: AuditCallFilter, paging: AuditPaging) {
+  const api = useApiClient();
+  return useQuery({
+    queryKey: queryKeys.auditCalls(filter, paging),
+    queryFn: ({ signal }) => listAuditCalls(api, filter, paging, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useAuditPrincipalsQuery(enabled: boolean) {
+  const api = useApiClient();
+  return useQuery({
+    queryKey: queryKeys.auditPrincipals,
+    queryFn: ({ signal }) => listAuditPrincipals(api, signal),
+    enabled,
+    staleTime: 60_000,
   });
 }
 

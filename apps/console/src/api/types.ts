@@ -4,6 +4,7 @@
  * schemas stay out of the bundle; plain values come from its Zod-free `rules` entry.
  */
 import type {
+  CallStatus,
   importUpstreamResultSchema,
   RiskLevel,
   RunStatus,
@@ -19,12 +20,17 @@ export { RISK_LEVELS, RUN_STATUSES } from '@toolgate/contract/rules';
 export type {
   AgentRunSettingsView as AgentRunSettings,
   ApiKeyView,
+  ApprovalContext,
   ApprovalDecision,
   ApprovalMode,
   ApprovalStatus,
   ApprovalView as Approval,
+  AuditCall,
+  AuditCallPage,
   AuditEventView as AuditEvent,
   AuditPage,
+  AuditPerson,
+  AuditPrincipal,
   BindingDiff,
   BindingHistoryEntry,
   BindingPreview,
@@ -89,6 +95,19 @@ export interface AuditFilter {
   code?: string;
   event?: string;
   callId?: string;
+  from?: string;
+  to?: string;
+}
+
+/** Filters of `GET /v1/audit/calls`, as the console keeps them in the address bar. */
+export interface AuditCallFilter {
+  tenantId?: string;
+  agentType?: string;
+  tool?: string;
+  target?: string;
+  person?: string;
+  state?: CallStatus;
+  code?: string;
   from?: string;
   to?: string;
 }

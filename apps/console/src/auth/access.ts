@@ -12,7 +12,7 @@ export const PAGE_ROLES: Readonly<Record<PageId, readonly Role[]>> = {
   upstreams: ['platform_admin', 'tenant_admin'],
   approvals: ['platform_admin', 'tenant_admin', 'approver'],
   notifications: ['platform_admin', 'tenant_admin'],
-  audit: ['platform_admin', 'auditor'],
+  audit: ['platform_admin', 'auditor', 'tenant_admin'],
   runs: ['platform_admin', 'tenant_admin', 'auditor'],
   keys: ['platform_admin', 'tenant_admin'],
 };

@@ -1,5 +1,6 @@
-import { Card, Space, Table } from 'antd';
+import { Card, Space, Table, Tabs } from 'antd';
 import { useCallback, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { useApiClient } from '../api/ApiClientContext';
 import { getAuditEvent } from '../api/audit';
 import { useTenantsQuery } from '../api/queries';
@@ -11,6 +12,7 @@ import { auditColumns } from './audit/auditColumns';
 import { AuditFilters } from './audit/AuditFilters';
 import { CursorPager } from '../components/CursorPager';
 import { PAGE_SIZES } from './audit/audit-events';
+import { CallsView } from './audit/CallsView';
 import { CallTimeline } from './audit/CallTimeline';
 import { EventDrawer } from './audit/EventDrawer';
 import { ExportButton } from './audit/ExportButton';
@@ -20,18 +22,76 @@ import { VerifyButton } from './audit/VerifyButton';
 import { VerifyResult } from './audit/VerifyResult';
 
 /**
- * The audit browser. One page of events at a time (50–200 rows, keyset cursor), so the screen stays
- * fast however many rows the trail holds; earlier pages are reached again through their cursors.
+ * The audit browser: the calls first (one row per call, people by name; a row opens the call's
+ * events), the events behind a tab (`?view=events`). One page at a time (50–200 rows, keyset
+ * cursor), so the screen stays fast however many rows the trail holds.
  */
 export default function AuditPage() {
-  const { t, language } = useI18n();
+  const { t } = useI18n();
   const me = usePrincipal();
+  const tenants = useTenantsQuery(me.role === 'platform_admin');
+  const [params, setParams] = useSearchParams();
+  const [callId, setCallIdState] = useState<string | null>(null);
+  const [event, setEventState] = useState<AuditEvent | null>(null);
+  // The drawer opened last is on top: each opens the other (an event its call, a call its events).
+  const [onTop, setOnTop] = useState<'event' | 'call'>('call');
+  const setCallId = useCallback((id: string | null) => {
+    setCallIdState(id);
+    if (id) setOnTop('call');
+  }, []);
+  const setEvent = useCallback((e: AuditEvent | null) => {
+    setEventState(e);
+    if (e) setOnTop('event');
+  }, []);
+  const view = params.get('view') === 'events' ? 'events' : 'calls';
+  const tenantIds = (tenants.data ?? []).map((x) => x.id);
+  return (
+    <Card title={t('audit.title')} data-testid="audit-page">
+      <Tabs
+        activeKey={view}
+        onChange={(key) => setParams(key === 'events' ? { view: 'events' } : {})}
+        items={[
+          {
+            key: 'calls',
+            label: <span data-testid="audit-tab-calls">{t('audit.tab.calls')}</span>,
+            children: view === 'calls' && <CallsView tenants={tenantIds} onOpenCall={setCallId} />,
+          },
+          {
+            key: 'events',
+            label: <span data-testid="audit-tab-events">{t('audit.tab.events')}</span>,
+            children: view === 'events' && (
+              <EventsView tenants={tenantIds} onOpenCall={setCallId} onOpenEvent={setEvent} />
+            ),
+          },
+        ]}
+      />
+      <EventDrawer
+        event={event}
+        onClose={() => setEvent(null)}
+        onOpenCall={setCallId}
+        zIndex={onTop === 'event' ? 1010 : 1000}
+      />
+      <CallTimeline
+        callId={callId}
+        onClose={() => setCallId(null)}
+        onOpenEvent={setEvent}
+        zIndex={onTop === 'call' ? 1010 : 1000}
+      />
+    </Card>
+  );
+}
+
+/** The events of the trail, filtered, exported and verified. */
+function EventsView(props: {
+  tenants: readonly string[];
+  onOpenCall: (callId: string) => void;
+  onOpenEvent: (e: AuditEvent) => void;
+}) {
+  const { t, language } = useI18n();
   const api = useApiClient();
   const events = useAuditEvents();
-  const tenants = useTenantsQuery(me.role === 'platform_admin');
   const names = useKeyNames();
-  const [event, setEvent] = useState<AuditEvent | null>(null);
-  const [callId, setCallId] = useState<string | null>(null);
+  const { onOpenEvent: setEvent, onOpenCall: setCallId } = props;
   const [actionError, setActionError] = useState<unknown>(null);
   const [verdict, setVerdict] = useState<Verification | null>(null);
 
@@ -51,31 +111,22 @@ export default function AuditPage() {
         setActionError(err);
       }
     },
-    [api],
+    [api, setEvent],
   );
 
   return (
-    <Card
-      title={t('audit.title')}
-      data-testid="audit-page"
-      extra={
-        <Space wrap>
-          <ExportButton format="csv" filter={events.filter} onStart={clearError} onError={setActionError} />
-          <ExportButton format="jsonl" filter={events.filter} onStart={clearError} onError={setActionError} />
-          <VerifyButton
-            filter={events.filter}
-            onStart={startVerify}
-            onVerdict={setVerdict}
-            onError={setActionError}
-          />
-        </Space>
-      }
-    >
-      <AuditFilters
-        value={events.filter}
-        tenants={(tenants.data ?? []).map((x) => x.id)}
-        onSearch={events.search}
-      />
+    <>
+      <Space wrap style={{ marginBottom: 12 }}>
+        <ExportButton format="csv" filter={events.filter} onStart={clearError} onError={setActionError} />
+        <ExportButton format="jsonl" filter={events.filter} onStart={clearError} onError={setActionError} />
+        <VerifyButton
+          filter={events.filter}
+          onStart={startVerify}
+          onVerdict={setVerdict}
+          onError={setActionError}
+        />
+      </Space>
+      <AuditFilters value={events.filter} tenants={props.tenants} onSearch={events.search} />
       <ErrorAlert error={actionError} />
       {verdict && (
         <VerifyResult result={verdict} onOpenEvent={openEventById} onClose={() => setVerdict(null)} />
@@ -94,8 +145,6 @@ export default function AuditPage() {
         columns={auditColumns({ t, language, names, onOpenCall: setCallId })}
       />
       <CursorPager pages={events} sizes={PAGE_SIZES} testIdPrefix="audit" />
-      <EventDrawer event={event} onClose={() => setEvent(null)} onOpenCall={setCallId} />
-      <CallTimeline callId={callId} onClose={() => setCallId(null)} onOpenEvent={setEvent} />
-    </Card>
+    </>
   );
 }

@@ -7,6 +7,7 @@ import { toJsonSchema } from '@toolgate/toolkit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { answerForError } from '../http/error-envelope.js';
 import { sendError } from '../http/error-reply.js';
+import { noteRefusal } from '../http/refusal-recorder.js';
 import { localeOf } from '../http/request-locale.js';
 import { checkRequestPart } from '../http/request-schemas.js';
 import { invokeBody, invokeQuery, type InvokeBody, type InvokeQuery } from '@toolgate/contract';
@@ -43,6 +44,9 @@ function isEmpty(value: unknown): boolean {
 }
 
 function sendAnswer(reply: FastifyReply, answer: InvokeAnswer): FastifyReply {
+  // A call the platform refused (over its quota): recorded like every refusal. One comparison on the ok path.
+  if (answer.status >= 400 && 'code' in answer.envelope)
+    noteRefusal(reply.request, { status: answer.status, envelope: answer.envelope, callId: answer.callId });
   return reply
     .status(answer.status)
     .headers(answer.headers)

@@ -1,8 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApprovalService, CallReaderService } from '@toolgate/approvals';
+import { AuditCallQueries } from '@toolgate/audit';
 import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
 import {
+  approvalContextSchema,
   approvalListQuery,
   approvalViewSchema,
   approveBody,
@@ -22,7 +24,10 @@ import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 @Roles('approver', 'tenant_admin', 'platform_admin')
 @Controller('v1/approvals')
 export class ApprovalsController {
-  constructor(private readonly approvals: ApprovalService) {}
+  constructor(
+    private readonly approvals: ApprovalService,
+    private readonly calls: AuditCallQueries,
+  ) {}
 
   @Get()
   @ApiOperation({
@@ -46,6 +51,19 @@ export class ApprovalsController {
   @ApiEnvelope(approvalViewSchema, { errors: ['NOT_FOUND'] })
   async get(@CurrentPrincipal() p: Principal, @Param('approvalId') id: string) {
     return ok(await this.approvals.get(p, id));
+  }
+
+  @Get(':approvalId/context')
+  @ApiOperation({
+    operationId: 'getApprovalContext',
+    summary: 'What an approver decides with',
+    description:
+      'The requester by name, the agent run that asked, the call as the audit trail tells it (its outcome once decided) and up to 5 earlier decided calls of the same tool on the same target. Another tenant’s approval is 404.',
+  })
+  @ApiEnvelope(approvalContextSchema, { errors: ['NOT_FOUND'] })
+  async context(@CurrentPrincipal() p: Principal, @Param('approvalId') id: string) {
+    const approval = await this.approvals.get(p, id);
+    return ok(await this.calls.approvalContext(approval));
   }
 
   @Post(':approvalId/approve')

@@ -2,10 +2,15 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestj
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   auditEvidenceQuerySchema,
+  AuditCallQueries,
+  auditCallsQuerySchema,
   auditExportQuerySchema,
   auditListQuerySchema,
+  auditPrincipalsQuerySchema,
   AuditQueries,
   VerifyJobs,
+  type AuditCallsQuery,
+  type AuditPrincipalsQuery,
   auditVerifyQuerySchema,
   type AuditEvidenceQuery,
   type AuditExportQuery,
@@ -14,9 +19,11 @@ import {
 } from '@toolgate/audit';
 import { canAccessTenant, CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
 import {
+  auditCallPageSchema,
   auditEventViewSchema,
   auditPublicKeysSchema,
   auditPageSchema,
+  auditPrincipalSchema,
   callStorySchema,
   checkpointExportSchema,
   checkpointSchema,
@@ -33,16 +40,48 @@ import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 /**
  * CONTRACT.md "Audit": compliance reads the trail, exports it and proves nobody edited it.
  * A tenant's auditor sees its tenant only; a tenantless auditor (and platform admins) see all.
+ * Tenant admins read their own tenant's trail; only auditors and platform admins sign checkpoints.
  */
 @ApiTags('audit')
 @ApiBearerAuth()
-@Roles('auditor', 'platform_admin')
+@Roles('auditor', 'platform_admin', 'tenant_admin')
 @Controller('v1/audit')
 export class AuditController {
   constructor(
     private readonly audit: AuditQueries,
     private readonly jobs: VerifyJobs,
+    private readonly calls: AuditCallQueries,
   ) {}
+
+  @Get('calls')
+  @ApiOperation({
+    operationId: 'listAuditCalls',
+    summary: 'Calls, newest first: one row per call',
+    description:
+      'Each call with its tenant, agent type, tool, face, target (the tool’s declared key fields, e.g. `service=payment-api`), redacted input, outcome, requester and approvers by name, times and run. Filters on every column, on a person (requester or approver, by name or id) and on declared input values; keyset cursor. A projection of the trail, a moment behind it.',
+  })
+  @ApiEnvelope(auditCallPageSchema)
+  async listCalls(
+    @CurrentPrincipal() p: Principal,
+    @Query({ schema: auditCallsQuerySchema }) query: AuditCallsQuery,
+  ) {
+    return ok(await this.calls.list(query, p.tenantId));
+  }
+
+  @Get('principals')
+  @ApiOperation({
+    operationId: 'listAuditPrincipals',
+    summary: 'Names of the keys and people in the trail',
+    description:
+      'The keys (from their `key_created` events) and approvers the trail names, to map a name to an id and back. Names are not secrets; nothing else about a key is shown.',
+  })
+  @ApiEnvelope([auditPrincipalSchema])
+  async principals(
+    @CurrentPrincipal() p: Principal,
+    @Query({ schema: auditPrincipalsQuerySchema }) query: AuditPrincipalsQuery,
+  ) {
+    return ok(await this.calls.principals(query, p.tenantId));
+  }
 
   @Get('events')
   @ApiOperation({
@@ -222,6 +261,7 @@ export class AuditController {
   }
 
   @Post('checkpoints')
+  @Roles('auditor', 'platform_admin')
   @HttpCode(201)
   @ApiOperation({
     operationId: 'signCheckpoints',

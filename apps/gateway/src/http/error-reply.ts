@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { answerForError } from './error-envelope.js';
+import { noteRefusal } from './refusal-recorder.js';
 import { localeOf } from './request-locale.js';
 
 /** Sends the envelope and status of an error (the filter's and the raw routes' one way out). */
@@ -16,6 +17,7 @@ export function sendError(
     bodyLimit,
   });
   if (reply.sent) return reply;
+  noteRefusal(request, answer, err);
   if (answer.headers) void reply.headers(answer.headers);
   return (
     reply

@@ -26,6 +26,7 @@ import { inInboundSpan } from '../telemetry/inbound-span.js';
 import { ErrorCode, mcpMessage, type ErrorEnvelope } from '@toolgate/toolkit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { answerForError } from '../http/error-envelope.js';
+import { noteRefusal } from '../http/refusal-recorder.js';
 import { REFUSES_METHOD } from '../http/method-not-allowed.js';
 import { localeOf } from '../http/request-locale.js';
 
@@ -228,6 +229,7 @@ function checked(message: unknown): JSONRPCMessage {
 /** A platform error (auth, unknown agent type, database) as a JSON-RPC refusal with its HTTP status. */
 function fromError(err: unknown, request: FastifyRequest, bodyLimit: number): McpHttpError {
   const answer = answerForError(err, localeOf(request as never), { path: 'POST /mcp', bodyLimit });
+  noteRefusal(request, answer, err);
   const code = answer.status >= 500 ? RpcErrorCode.InternalError : RpcErrorCode.InvalidRequest;
   const error = new McpHttpError(answer.status, code, answer.envelope.error, answer.envelope);
   (error as { headers?: Readonly<Record<string, string>> }).headers = answer.headers;

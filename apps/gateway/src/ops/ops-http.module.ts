@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
+import { RefusalRecorder } from '../http/refusal-recorder.js';
 import { CallMetricsHook } from './call-metrics.hook.js';
 import { MetricsAccessGuard } from './metrics-access.guard.js';
 import { MetricsRegistry } from './metrics.registry.js';
@@ -18,6 +19,7 @@ export class OpsHttpModule {
         MetricsRegistry,
         CallMetricsHook,
         MetricsAccessGuard,
+        RefusalRecorder,
         { provide: OPS_OPTIONS, useValue: options },
       ],
     };

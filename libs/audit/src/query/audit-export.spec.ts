@@ -40,7 +40,9 @@ describe('writeExport as CSV', () => {
       callId: 'c1',
       actor: { type: 'api_key', id: 'k1' },
       approverId: 'u2',
-      initiatorId: 'not exported',
+      initiatorId: 'k0',
+      bindingVersion: 3,
+      definitionHash: 'd'.repeat(64),
       input: { q: 'a,b' },
       status: 'ok',
       durationMs: 5,
@@ -52,7 +54,7 @@ describe('writeExport as CSV', () => {
     hash: 'h',
   };
 
-  it('writes the published columns, the actor as two cells', async () => {
+  it('writes the published columns, the actor as two cells, the v1.8 ones last', async () => {
     const out = new PassThrough();
     let text = '';
     out.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -65,8 +67,9 @@ describe('writeExport as CSV', () => {
     );
     expect(text.split('\r\n')).toEqual([
       '\uFEFFid,tenantId,seq,occurredAt,event,callId,tool,implementation,riskLevel,agentType,sessionId,' +
-        'actorType,actorId,approverId,status,code,durationMs,input,outputSummary,details,prevHash,hash',
-      '42,acme,7,2026-11-30T01:02:03.004Z,finished,c1,,,,,,api_key,k1,u2,ok,,5,"{""q"":""a,b""}",,,p,h',
+        'actorType,actorId,approverId,status,code,durationMs,input,outputSummary,details,prevHash,hash,' +
+        'initiatorId,bindingVersion,definitionHash',
+      `42,acme,7,2026-11-30T01:02:03.004Z,finished,c1,,,,,,api_key,k1,u2,ok,,5,"{""q"":""a,b""}",,,p,h,k0,3,${'d'.repeat(64)}`,
       '',
     ]);
   });

@@ -7,8 +7,8 @@ import { toApiEvent } from '../chain/event-mapping.js';
 
 /**
  * The export's fields in its published column order (spreadsheets and scripts key on it, so it is
- * kept as it was first shipped); how each is written comes from the field table. The actor spans
- * two columns, `actorType` and `actorId`.
+ * kept as it was first shipped, and new columns go at the end); how each is written comes from the
+ * field table. The actor spans two columns, `actorType` and `actorId`.
  */
 const CSV_FIELDS = [
   'id',
@@ -32,6 +32,10 @@ const CSV_FIELDS = [
   'details',
   'prevHash',
   'hash',
+  // v1.8: who started the call, and which binding and tool definition it ran under.
+  'initiatorId',
+  'bindingVersion',
+  'definitionHash',
 ] as const satisfies readonly (keyof AuditEventRecord)[];
 
 const CSV_HEADER = CSV_FIELDS.flatMap((name) => {

@@ -28,7 +28,7 @@ const notFound = (what: string) => new ToolgateError(ErrorCode.NOT_FOUND, { para
  * The tenant a request reads: a tenant-bound reader's own (asking for another is forbidden),
  * otherwise the one asked for (undefined: every tenant).
  */
-function tenantIn(scope: AuditScope, asked: string | undefined): string | undefined {
+export function tenantIn(scope: AuditScope, asked: string | undefined): string | undefined {
   if (scope !== null && asked !== undefined && asked !== scope) throw new ToolgateError(ErrorCode.FORBIDDEN);
   return scope ?? asked;
 }

@@ -32,6 +32,10 @@ export const CALL_STATUSES = [
 ] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];
 
+/** The faces a call comes through (`GET /v1/audit/calls` `face`). */
+export const CALL_FACES = ['rest', 'mcp', 'run'] as const;
+export type CallFace = (typeof CALL_FACES)[number];
+
 /** Formats of `GET /v1/agents/:agentType/tools`. */
 export const TOOL_LIST_FORMATS = ['jsonschema', 'openai', 'anthropic', 'mcp'] as const;
 export type ToolListFormat = (typeof TOOL_LIST_FORMATS)[number];
@@ -80,6 +84,8 @@ export const AUDIT_EVENT_TYPES = [
   'signed_in',
   'sign_in_failed',
   'signed_out',
+  // A request refused for an authenticated key (403, TOOL_NOT_FOUND, quota, …), with its reason code.
+  'access_denied',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 

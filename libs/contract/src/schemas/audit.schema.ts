@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AUDIT_EVENT_TYPES, type AuditEventField } from '../rules/vocabulary.js';
+import { AUDIT_EVENT_TYPES, CALL_FACES, type AuditEventField } from '../rules/vocabulary.js';
+import { callStatusSchema } from './approvals.schema.js';
 import { instant, riskLevelSchema } from './common.schema.js';
 import { named } from './registry.js';
 
@@ -208,3 +209,105 @@ export type AuditPublicKeys = z.infer<typeof auditPublicKeysSchema>;
 /** Query of `GET /v1/audit/checkpoints` and body of `POST /v1/audit/checkpoints`. */
 export const checkpointTenantQuery = z.strictObject({ tenantId: z.string().max(64).optional() });
 export type CheckpointTenantQuery = z.infer<typeof checkpointTenantQuery>;
+
+/** A person or key as the audit views name it: its id, and its name when the trail knows one. */
+export const auditPersonSchema = named(
+  'AuditPerson',
+  z.object({
+    type: z.enum(['api_key', 'user', 'system']),
+    id: z.string(),
+    name: z
+      .string()
+      .nullable()
+      .describe('The key’s or person’s name (names are not secrets); null when unknown'),
+  }),
+);
+export type AuditPerson = z.infer<typeof auditPersonSchema>;
+
+/** One approver's decision on a call. */
+export const auditCallApproverSchema = named(
+  'AuditCallApprover',
+  auditPersonSchema.extend({
+    decision: z.enum(['approve', 'deny']),
+    decidedAt: instant(),
+  }),
+);
+export type AuditCallApprover = z.infer<typeof auditCallApproverSchema>;
+
+/**
+ * One call as an auditor reads it (`GET /v1/audit/calls` items): a projection of the call's
+ * events in the trail, rebuilt from them on demand. Every field is already redacted.
+ */
+export const auditCallSchema = named(
+  'AuditCall',
+  z.object({
+    tenantId: z.string(),
+    callId: z.string(),
+    agentType: z.string().nullable(),
+    tool: z.string().nullable(),
+    implementation: z.string().nullable(),
+    riskLevel: riskLevelSchema.nullable(),
+    face: z.enum(CALL_FACES).nullable().describe('rest, mcp or run; null when the trail does not say'),
+    target: z
+      .string()
+      .nullable()
+      .describe('The tool’s declared key fields and their values, e.g. `service=payment-api`'),
+    input: z.unknown().describe('Redacted'),
+    state: callStatusSchema,
+    status: z.enum(['ok', 'error']).nullable(),
+    code: z.string().nullable().describe('The outcome’s error code; null while open or when ok'),
+    requester: auditPersonSchema.nullable(),
+    approvers: z.array(auditCallApproverSchema),
+    requestedAt: instant().describe('The call’s first event'),
+    startedAt: instant().nullable().describe('When the tool started (null: it never ran)'),
+    finishedAt: instant().nullable(),
+    durationMs: z.number().nullable(),
+    runId: z.string().nullable(),
+    sessionId: z.string().nullable(),
+    events: z.number().int().describe('Events of the call in the trail'),
+    lastSeq: z.number().int().describe('Seq of the call’s newest event in its tenant’s chain'),
+  }),
+);
+export type AuditCall = z.infer<typeof auditCallSchema>;
+
+/** `GET /v1/audit/calls`: a page of calls, newest first, and the cursor of the next one. */
+export const auditCallPageSchema = named(
+  'AuditCallPage',
+  z.object({ items: z.array(auditCallSchema), nextCursor: z.string().nullable() }),
+);
+export type AuditCallPage = z.infer<typeof auditCallPageSchema>;
+
+/** `GET /v1/audit/principals` items: the keys and people the trail has names for. */
+export const auditPrincipalSchema = named(
+  'AuditPrincipal',
+  z.object({
+    tenantId: z.string(),
+    type: z.enum(['api_key', 'user']),
+    id: z.string(),
+    name: z.string(),
+  }),
+);
+export type AuditPrincipal = z.infer<typeof auditPrincipalSchema>;
+
+/**
+ * `GET /v1/approvals/:approvalId/context`: what an approver decides with — the requester by name,
+ * the run that asked, the call as the trail tells it (its outcome once decided) and earlier
+ * decided calls of the same tool on the same target.
+ */
+export const approvalContextSchema = named(
+  'ApprovalContext',
+  z.object({
+    approvalId: z.string(),
+    callId: z.string(),
+    requester: auditPersonSchema,
+    runId: z.string().nullable(),
+    target: z.string().nullable(),
+    call: auditCallSchema
+      .nullable()
+      .describe('The call in the trail (null for a moment after it was parked)'),
+    earlier: z
+      .array(auditCallSchema)
+      .describe('Up to 5 earlier decided calls of the tool on the same target, newest first'),
+  }),
+);
+export type ApprovalContext = z.infer<typeof approvalContextSchema>;

@@ -22,6 +22,7 @@ export const querySupplierDelivery = defineToolContract<
     '用于评估供应商交付表现、追踪逾期订单。只读；不查询库存、发票或付款，也不修改订单。' +
     '按日期范围（承诺交货日期）和状态过滤；供应商编号不存在时返回 SUPPLIER_NOT_FOUND。',
   inputSchema: querySupplierDeliveryInput,
+  keyFields: ['supplierId'],
   outputSchema: supplierDeliveryReportSchema,
   risk: { level: 'L1', dataDomains: ['erp.purchasing'], estimatedDurationMs: 1500 },
 });

@@ -15,6 +15,7 @@ export const getServiceStatusTool: ToolDeclaration<GetServiceStatusInput, Servic
     '只在用户问到服务是否正常、有几个实例、最近一次健康检查结果时使用。' +
     '不返回历史数据，也不返回日志（排查具体错误用 read_logs）。',
   inputSchema: getServiceStatusInput,
+  keyFields: ['service'],
   outputSchema: serviceStatusOutput,
   risk: { level: 'L0', dataDomains: ['ops.services'], estimatedDurationMs: 300 },
 };

@@ -16,6 +16,7 @@ export const readLogsTool: ToolDeclaration<ReadLogsInput, ReadLogsOutput> = {
     '只用于排查具体故障，不要用它做统计汇总（那是 query_metrics 的职责）。' +
     'truncated 为 true 时说明还有更多匹配行，应缩小时间窗或提高级别，而不是加大 limit。',
   inputSchema: readLogsInput,
+  keyFields: ['service'],
   outputSchema: readLogsOutput,
   risk: { level: 'L1', dataDomains: ['ops.logs'], estimatedDurationMs: 800 },
   toModelOutput: summarizeLogs,

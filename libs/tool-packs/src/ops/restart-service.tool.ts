@@ -15,6 +15,7 @@ export const restartServiceTool: ToolDeclaration<RestartServiceInput, RestartSer
     '滚动重启一个服务的全部实例，会造成约 10-30 秒不可用。每次调用都需要人工审批。' +
     '只在用户明确要求重启并给出原因时使用；不要用它排查问题（先用 get_service_status 和 read_logs）。',
   inputSchema: restartServiceInput,
+  keyFields: ['service'],
   outputSchema: restartServiceOutput,
   risk: { level: 'L3', dataDomains: ['ops.services'], estimatedDurationMs: 20_000 },
   timeoutMs: RESTART_TIMEOUT_MS,

@@ -117,6 +117,13 @@ export interface ToolDeclaration<TInput = any, TOutput = any> {
   readonly label?: ToolLabel<TInput, TOutput>;
   /** Which implementation of the contract this is (`sap`, `yonyou_nc`); `default` when absent. */
   readonly implementation?: string;
+  /**
+   * Top-level input fields that name what a call acts on (its target), e.g. `['service']`. The
+   * audit trail shows them as the call's target (`service=payment-api`) and lets auditors search
+   * calls by their values; a sensitive field shows as redacted. Not part of the contract hash:
+   * they change how calls are found, not what a call does.
+   */
+  readonly keyFields?: readonly string[];
 }
 
 /** A declaration plus its body: what `defineTool` takes and the registry stores. */

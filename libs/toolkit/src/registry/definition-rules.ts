@@ -174,6 +174,7 @@ export function checkContract(decl: ToolDeclaration, options: ContractCheckOptio
   const input = compileRole(decl.inputSchema, 'input', decl, problems);
   const output = compileRole(decl.outputSchema, 'output', decl, problems);
   checkOptionalFunctions(decl, problems);
+  const keyFields = checkKeyFields(decl, input?.jsonSchema, problems);
   if (problems.length || !input) return { ok: false, problems };
 
   const contractHash = sha256Hex(
@@ -209,7 +210,25 @@ export function checkContract(decl: ToolDeclaration, options: ContractCheckOptio
       label: decl.label,
       contractHash,
       sensitivePaths: sensitivePaths(decl.inputSchema),
+      keyFields,
       declaration: decl,
     },
   };
+}
+
+/**
+ * `keyFields` as declared, each a property of the input object: a misspelt name would leave every
+ * call without a target, and nobody would notice until an auditor searched.
+ */
+function checkKeyFields(decl: ToolDeclaration, inputSchema: unknown, problems: string[]): readonly string[] {
+  const fields = decl.keyFields ?? [];
+  if (!Array.isArray(fields) || fields.some((f) => typeof f !== 'string' || !f)) {
+    problems.push('keyFields must be a list of input field names');
+    return [];
+  }
+  const properties = (inputSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
+  if (!properties) return fields;
+  for (const f of fields)
+    if (!Object.hasOwn(properties, f)) problems.push(`keyFields names ${f}, which is not an input field`);
+  return fields;
 }

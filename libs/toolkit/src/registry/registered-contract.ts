@@ -35,6 +35,8 @@ export interface RegisteredContract
   readonly approval: { readonly mode: ApprovalMode } & Pick<ApprovalConfig<any>, 'prompt'>;
   /** Input fields marked `sensitive()`: never stored in clear by the audit trail. */
   readonly sensitivePaths: readonly FieldPath[];
+  /** Input fields naming a call's target (`keyFields`), `[]` when none were declared. */
+  readonly keyFields: readonly string[];
   /** SHA-256 over the contract: description, schemas, risk and policies. */
   readonly contractHash: string;
   readonly implementations: ReadonlyMap<string, ToolImplementation>;

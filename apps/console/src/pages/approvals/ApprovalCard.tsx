@@ -5,6 +5,7 @@ import { formatTime } from '../../components/format';
 import { JsonView } from '../../components/JsonView';
 import { RiskBadge } from '../../components/RiskBadge';
 import { useI18n } from '../../i18n';
+import { ApprovalContextView } from './ApprovalContextView';
 import type { Decision } from './DecisionModal';
 
 const STATUS_COLORS = {
@@ -53,7 +54,6 @@ export function ApprovalCard({
             size="small"
             column={{ xs: 1, md: 2, xl: 4 }}
             items={[
-              { key: 'by', label: t('approvals.requestedBy'), children: a.requestedBy },
               { key: 'at', label: t('approvals.createdAt'), children: formatTime(a.createdAt, language) },
               { key: 'exp', label: t('approvals.expiresAt'), children: formatTime(a.expiresAt, language) },
               {
@@ -75,6 +75,7 @@ export function ApprovalCard({
               },
             ]}
           />
+          <ApprovalContextView approvalId={a.approvalId} requestedBy={a.requestedBy} />
           <Typography.Text type="secondary">{t('approvals.input')}</Typography.Text>
           <JsonView value={a.input} maxHeight={200} />
           {a.decisions.length > 0 && (
@@ -85,8 +86,11 @@ export function ApprovalCard({
                 color: d.decision.startsWith('approve') ? 'green' : 'red',
                 content: (
                   <span>
-                    {formatTime(d.decidedAt, language)} · {d.approverId} ·{' '}
-                    {d.decision.startsWith('approve') ? t('approvals.approve') : t('approvals.deny')}
+                    {formatTime(d.decidedAt, language)} ·{' '}
+                    <span title={d.approverId} data-testid="decision-approver">
+                      {d.approverName ?? d.approverId}
+                    </span>{' '}
+                    · {d.decision.startsWith('approve') ? t('approvals.approve') : t('approvals.deny')}
                     {d.comment ? `：${d.comment}` : ''}
                   </span>
                 ),

@@ -22,6 +22,8 @@ function colorOf(e: AuditEvent): string {
 export function CallTimeline(props: {
   callId: string | null;
   onClose: () => void;
+  /** Stacking order: the page puts whichever drawer was opened last on top. */
+  zIndex?: number;
   onOpenEvent: (e: AuditEvent) => void;
 }) {
   const { t, language } = useI18n();
@@ -34,6 +36,7 @@ export function CallTimeline(props: {
     <Drawer
       open={callId !== null}
       onClose={props.onClose}
+      zIndex={props.zIndex}
       size={560}
       title={callId && t('audit.timeline.title', { callId })}
       data-testid="call-timeline"

@@ -26,6 +26,8 @@ const code = (v: unknown) =>
 export function EventDrawer(props: {
   event: AuditEvent | null;
   onClose: () => void;
+  /** Stacking order: the page puts whichever drawer was opened last on top. */
+  zIndex?: number;
   onOpenCall: (callId: string) => void;
 }) {
   const { t, language } = useI18n();
@@ -69,6 +71,7 @@ export function EventDrawer(props: {
     <Drawer
       open={e !== null}
       onClose={props.onClose}
+      zIndex={props.zIndex}
       size={760}
       title={e && t('audit.drawer.title', { id: e.id })}
       data-testid="event-drawer"

@@ -21,6 +21,7 @@ const COLORS: Record<string, string> = {
   signed_in: 'default',
   sign_in_failed: 'red',
   signed_out: 'default',
+  access_denied: 'red',
 };
 
 /** An event type as a coloured tag; a failed `finished` shows red. */

@@ -31,7 +31,8 @@ export function filterFromParams(params: URLSearchParams): AuditFilter {
 }
 
 export function filterToParams(filter: AuditFilter): Record<string, string> {
-  const out: Record<string, string> = {};
+  // The events view of the audit page (its default view is the calls).
+  const out: Record<string, string> = { view: 'events' };
   for (const k of FILTER_KEYS) {
     const v = filter[k];
     if (typeof v === 'string' && v.trim()) out[k] = v.trim();

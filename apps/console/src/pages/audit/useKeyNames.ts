@@ -1,9 +1,10 @@
 /**
- * Names of API keys by id, so the trail can say who acted in words. Only for viewers the API lets
- * list keys (the keys page's roles); everyone else, and a key that is gone, sees the id.
+ * Names of API keys and people by id, so the trail can say who acted in words: from the key list
+ * for viewers the API lets list keys, and from `GET /v1/audit/principals` (the names the trail
+ * itself states) for auditors and tenant admins. A key the viewer cannot name shows its id.
  */
 import { useMemo } from 'react';
-import { useKeysQuery } from '../../api/queries';
+import { useAuditPrincipalsQuery, useKeysQuery } from '../../api/queries';
 import { canOpen } from '../../auth/access';
 import { usePrincipal } from '../../auth/AuthContext';
 
@@ -13,8 +14,10 @@ export type KeyNames = (id: string | null | undefined) => string | undefined;
 export function useKeyNames(): KeyNames {
   const me = usePrincipal();
   const keys = useKeysQuery(canOpen(me.role, 'keys'));
+  const trail = useAuditPrincipalsQuery(canOpen(me.role, 'audit'));
   return useMemo(() => {
-    const names = new Map((keys.data ?? []).map((k) => [k.id, k.name]));
+    const names = new Map((trail.data ?? []).map((p) => [p.id, p.name]));
+    for (const k of keys.data ?? []) names.set(k.id, k.name);
     return (id) => (id ? names.get(id) : undefined);
-  }, [keys.data]);
+  }, [keys.data, trail.data]);
 }
