@@ -42,6 +42,7 @@ export default defineConfig({
           ],
           exclude: [...configDefaults.exclude, TIMING_SPECS],
           globalSetup: [],
+          isolate: false,
         },
       },
       {
