@@ -7,7 +7,12 @@ const swcPlugin = swc.vite({ module: { type: 'es6' }, jsc: { target: 'es2022' } 
 /** Unit specs that assert wall-clock budgets. */
 const TIMING_SPECS = 'libs/**/*-performance.spec.ts';
 
-const e2e = (name: string, databaseKind: 'sqlite' | 'mariadb', include = 'test/e2e/**/*.e2e-spec.ts') => ({
+const e2e = (
+  name: string,
+  databaseKind: 'sqlite' | 'mariadb',
+  include = 'test/e2e/**/*.e2e-spec.ts',
+  isolate = true,
+) => ({
   extends: true as const,
   test: {
     name,
@@ -15,6 +20,7 @@ const e2e = (name: string, databaseKind: 'sqlite' | 'mariadb', include = 'test/e
     env: { TOOLGATE_TEST_DB: databaseKind },
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    isolate,
   },
 });
 
@@ -60,8 +66,8 @@ export default defineConfig({
           hookTimeout: 180_000,
         },
       },
-      e2e('e2e-sqlite', 'sqlite'),
-      e2e('e2e-mariadb', 'mariadb'),
+      e2e('e2e-sqlite', 'sqlite', undefined, false),
+      e2e('e2e-mariadb', 'mariadb', undefined, false),
       // Suites that hold the gateway to a latency bound (/healthz within 50 ms under hostile load).
       // `npm test` runs them after the others, one file at a time: on two cores, a neighbouring
       // suite's load would measure the machine, not the gateway.
