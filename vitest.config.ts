@@ -7,6 +7,10 @@ const swcPlugin = swc.vite({ module: { type: 'es6' }, jsc: { target: 'es2022' } 
 /** Unit specs that assert wall-clock budgets. */
 const TIMING_SPECS = 'libs/**/*-performance.spec.ts';
 
+/**
+ * An e2e project. `isolate: false` (e2e-sqlite, e2e-mariadb): files share a worker and its imports,
+ * each still with its own gateway and fresh database; the latency projects keep isolated workers.
+ */
 const e2e = (
   name: string,
   databaseKind: 'sqlite' | 'mariadb',
@@ -48,6 +52,8 @@ export default defineConfig({
           ],
           exclude: [...configDefaults.exclude, TIMING_SPECS],
           globalSetup: [],
+          // One worker imports Nest, TypeORM and the libs once for many files (import was most of the
+          // run's time). Rules for specs that share a worker: docs/contributing.md, "The suite's time".
           isolate: false,
         },
       },
