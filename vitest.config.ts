@@ -8,14 +8,20 @@ const swcPlugin = swc.vite({ module: { type: 'es6' }, jsc: { target: 'es2022' } 
 // (hostile input against ordinary input of the same size, n → 4n, stalls against the same run's
 // plain-input baseline, on-CPU), so a neighbouring suite's load cancels out of them: they run in
 // `unit` and `e2e-*` with the rest, no longer alone in `timing` / `latency-*` projects.
+/**
+ * An e2e project. `isolate: false` (issue 22): files share a worker and its imports (Nest,
+ * TypeORM, the app), each still with its own gateway and fresh database. Test timeouts are hang
+ * guards, generous so that a busy machine is never a failure.
+ */
 const e2e = (name: string, databaseKind: 'sqlite' | 'mariadb') => ({
   extends: true as const,
   test: {
     name,
     include: ['test/e2e/**/*.e2e-spec.ts', 'test/latency/**/*.latency-spec.ts'],
     env: { TOOLGATE_TEST_DB: databaseKind },
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
+    isolate: false,
   },
 });
 
@@ -42,6 +48,9 @@ export default defineConfig({
             'test/docs/**/*.spec.ts',
           ],
           globalSetup: [],
+          // One worker imports Nest, TypeORM and the libs once for many files (import was most of the
+          // run's time). Rules for specs that share a worker: docs/contributing.md, "The suite's time".
+          isolate: false,
         },
       },
       {

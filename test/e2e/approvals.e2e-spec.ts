@@ -170,6 +170,7 @@ describe('human approval, idempotency and quotas', () => {
   });
 
   it('runs a call once per Idempotency-Key, even when requests race', async () => {
+    // Counted from here: the e2e projects share test-tools.ts between the files of a worker.
     const before = executions.recordNote;
     const headers = { 'idempotency-key': 'order-4711' };
     const first = await invoke(initechAgent, 'audit_tests', 'record_note', { note: 'once' }, { headers });

@@ -208,11 +208,13 @@ describe('Toolgate as an MCP server', () => {
   it('fires the tool’s AbortSignal when the client cancels the request', async () => {
     const client = await connect('helper');
     const before = abortProbe.awaitAbortAborted;
+    // Counters, not flags: the e2e projects share test-tools.ts between the files of a worker.
+    const started = abortProbe.awaitAbortStarted;
     const controller = new AbortController();
     const pending = client.callTool({ name: 'await_abort', arguments: {} }, undefined, {
       signal: controller.signal,
     });
-    await waitFor(() => abortProbe.awaitAbortStarted > 0);
+    await waitFor(() => abortProbe.awaitAbortStarted > started);
     controller.abort('changed my mind');
     await expect(pending).rejects.toThrow();
     await waitFor(() => abortProbe.awaitAbortAborted > before);

@@ -42,7 +42,11 @@ describe('trust boundaries', () => {
     auditor = await gw.createKey('auditor', 'trustco');
     globexAgent = await gw.createKey('agent', 'globex');
   });
-  afterAll(() => gw?.close());
+  afterAll(async () => {
+    await gw?.close();
+    // The next file in this worker shares the process environment (isolate: false).
+    delete process.env.TOOLGATE_T_ACME__PROBE;
+  });
 
   const invoke = (
     key: string,

@@ -82,6 +82,8 @@ describe('OpenAPI services as pinned tool sources', () => {
   afterAll(async () => {
     await gw?.close();
     await service?.close();
+    // The next file in this worker shares the process environment (isolate: false).
+    delete process.env.TOOLGATE_UPSTREAM_ACME__CRM_API_KEY;
   });
 
   const invoke = (tool: string, input: unknown) =>

@@ -61,6 +61,8 @@ describe('upstream MCP servers as pinned tool sources', () => {
   afterAll(async () => {
     await gw?.close();
     await upstream?.close();
+    // The next file in this worker shares the process environment (isolate: false).
+    delete process.env.TOOLGATE_UPSTREAM_ACME__CRM_TOKEN;
   });
 
   const invoke = (tool: string, input: unknown) =>
