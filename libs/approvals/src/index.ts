@@ -1,4 +1,4 @@
-// Public surface of the approvals lib: approvals, call records, idempotency.
+// Public surface of the approvals lib: the gate, decisions, grants and wake-ups.
 
 export { DEFAULT_APPROVALS_OPTIONS } from './approvals.options.js';
 export type { ApprovalsOptions } from './approvals.options.js';
@@ -12,14 +12,4 @@ export type { ApprovalRequested } from './approvals/approval-events.js';
 export { ApprovalService } from './approvals/approval.service.js';
 export type { ApprovalView } from './approvals/approval-view.js';
 export { ApprovalsScheduler } from './approvals/approvals.scheduler.js';
-export { CallReaderService } from './calls/call-reader.js';
-export type { CallReader } from './calls/call-reader.js';
-export { CallRecordRepository } from './calls/call-record.repository.js';
-export { toCallView } from './calls/call-view.js';
-export type { CallView } from './calls/call-view.js';
 export type { ApprovalStatus } from './entities/approval.entity.js';
-export type { CallStatus } from './entities/tool-call.entity.js';
-export { IdempotencyService, requestDigest } from './idempotency/idempotency.service.js';
-export type { IdempotentAnswer } from './idempotency/idempotency.service.js';
-
-export { APPROVALS_MIGRATIONS } from './migrations/index.js';

@@ -1,5 +1,6 @@
 import { ConfigurableModuleBuilder, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CALL_RESULT_REDACTION } from '@toolgate/calls';
 import { AuditTrail } from './audit-trail.js';
 import { AUDIT_OPTIONS, type AuditOptions } from './audit.options.js';
 import { AuditChainRepository } from './chain/audit-chain.repository.js';
@@ -38,6 +39,8 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<AuditOptions>(
     ChainVerifier,
     CheckpointService,
     TenantRedaction,
+    // The calls lib's reader shows a call's result to other readers redacted as the trail stores it.
+    { provide: CALL_RESULT_REDACTION, useExisting: TenantRedaction },
     AuditHook,
     AuditTrail,
     AuditReconciler,
@@ -50,6 +53,7 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<AuditOptions>(
     CheckpointService,
     AuditReconciler,
     TenantRedaction,
+    CALL_RESULT_REDACTION,
   ],
 })
 export class AuditModule extends ConfigurableModuleClass {}

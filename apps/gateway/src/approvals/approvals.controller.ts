@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApprovalService, CallReaderService } from '@toolgate/approvals';
+import { ApprovalService } from '@toolgate/approvals';
+import { CallReaderService } from '@toolgate/calls';
 import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
 import {
   approvalListQuery,

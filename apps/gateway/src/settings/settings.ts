@@ -1,4 +1,5 @@
 import type { ApprovalsOptions } from '@toolgate/approvals';
+import type { CallsOptions } from '@toolgate/calls';
 import type { RunsOptions } from '@toolgate/runs';
 import type { AuditOptions } from '@toolgate/audit';
 import type { AuthOptions } from '@toolgate/auth';
@@ -68,7 +69,8 @@ export interface Settings {
   readonly tenancy: TenancyOptions;
   readonly audit: AuditOptions & { readonly keySource: string };
   readonly instances: InstanceOptions;
-  readonly approvals: ApprovalsOptions;
+  /** The approvals lib's options and the calls lib's idempotency ones: one section of the file. */
+  readonly approvals: ApprovalsOptions & CallsOptions;
   readonly quotas: QuotasOptions;
   readonly models: ModelsOptions;
   readonly runs: RunsOptions;
