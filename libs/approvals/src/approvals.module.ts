@@ -4,6 +4,7 @@ import { APPROVALS_OPTIONS, type ApprovalsOptions } from './approvals.options.js
 import { ApprovalDecisions } from './approvals/approval-decisions.js';
 import { ApprovalEvents } from './approvals/approval-events.js';
 import { ApprovalGate } from './approvals/approval-gate.hook.js';
+import { ApprovalReader } from './approvals/approval-reader.js';
 import { ApprovalRepository } from './approvals/approval.repository.js';
 import { ApprovalService } from './approvals/approval.service.js';
 import { ApprovalsScheduler } from './approvals/approvals.scheduler.js';
@@ -29,6 +30,7 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<ApprovalsOptio
   imports: [TypeOrmModule.forFeature([ApprovalEntity, ApprovalDecisionEntity, ApprovalGrantEntity])],
   providers: [
     ApprovalRepository,
+    ApprovalReader,
     ApprovalGate,
     ApprovalDecisions,
     ApprovalEvents,
@@ -37,6 +39,6 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<ApprovalsOptio
     ApprovalService,
     ApprovalsScheduler,
   ],
-  exports: [ApprovalService, ApprovalDecisions, ApprovalEvents, ApprovalRepository],
+  exports: [ApprovalService, ApprovalDecisions, ApprovalEvents, ApprovalReader],
 })
 export class ApprovalsModule extends ConfigurableModuleClass {}
