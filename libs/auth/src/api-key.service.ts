@@ -243,14 +243,6 @@ export class ApiKeyService {
     return key !== null && key.revokedAt !== null;
   }
 
-  /**
-   * The person who owns each of `principalIds` that is a key with a recorded owner; a person's own
-   * principal id (`user`) stands for itself. Separation of duties compares these.
-   */
-  async personsOf(principalIds: readonly string[]): Promise<Map<string, string>> {
-    return this.keys.ownersOf(principalIds.filter((id) => id.startsWith('key_')));
-  }
-
   /** Keys the actor may see: its tenant's, or all of them for platform admins. */
   async list(actor: Principal): Promise<ApiKeyView[]> {
     const rows = await this.keys.list(actor.role === 'platform_admin' ? undefined : (actor.tenantId ?? ''));

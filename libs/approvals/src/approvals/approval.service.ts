@@ -1,6 +1,6 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
 import { AuditTrail, PLATFORM_TENANT, type SqlStatement } from '@toolgate/audit';
-import { ApiKeyService } from '@toolgate/auth';
+import { KeyOwners } from '@toolgate/auth';
 import { errorEnvelope, ErrorCode, ToolgateError, type CallPrincipal, type Locale } from '@toolgate/toolkit';
 import type { EntityManager } from 'typeorm';
 import {
@@ -64,7 +64,7 @@ export class ApprovalService {
     private readonly runner: ApprovedCallRunner,
     private readonly audit: AuditTrail,
     @Optional() private readonly decisions?: ApprovalDecisions,
-    @Optional() private readonly keys?: ApiKeyService,
+    @Optional() private readonly keys?: KeyOwners,
     @Optional() private readonly wakeups?: ApprovalWakeups,
   ) {}
 
