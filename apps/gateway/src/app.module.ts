@@ -103,8 +103,7 @@ export class AppModule {
           // it exists, from the database, as the sibling admin routes ask.
           useFactory: (bindings: BindingResolver, tenants: TenantRepository) => ({
             notificationsOf: async (tenantId: string) =>
-              ((await bindings.tenant(tenantId))?.settings as { notifications?: unknown } | undefined)
-                ?.notifications,
+              (await bindings.tenant(tenantId))?.settings.notifications,
             tenantExists: async (tenantId: string) => (await tenants.findTenant(tenantId)) !== null,
           }),
           inject: [BindingResolver, TenantRepository],

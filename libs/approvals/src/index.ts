@@ -13,4 +13,5 @@ export type { ApprovalRequested } from './approvals/approval-events.js';
 export { ApprovalService } from './approvals/approval.service.js';
 export type { ApprovalView } from './approvals/approval-view.js';
 export { ApprovalsScheduler } from './approvals/approvals.scheduler.js';
+export { tenantApprovalSettingsSchema } from './approvals/tenant-approval-settings.js';
 export type { ApprovalStatus } from './entities/approval.entity.js';

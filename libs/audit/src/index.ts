@@ -52,9 +52,14 @@ export type { RedactionPolicy } from './redaction/redactor.js';
 export {
   AUDIT_POLICY_SOURCE,
   redactionSettingsSchema,
+  tenantAuditSettingsSchema,
   TenantRedaction,
 } from './redaction/tenant-redaction.js';
-export type { AuditPolicySource, RedactionSettings } from './redaction/tenant-redaction.js';
+export type {
+  AuditPolicySource,
+  RedactionSettings,
+  TenantAuditSettings,
+} from './redaction/tenant-redaction.js';
 export { VALUE_PATTERNS } from './redaction/value-patterns.js';
 export type { ValuePattern } from './redaction/value-patterns.js';
 export { AuditBinaryIdentifiers1764500200000, CreateAudit1764480200000, OpenCallsPerTenant1764500100000 };

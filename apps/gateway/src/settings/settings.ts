@@ -14,6 +14,7 @@ import type { ModelsOptions } from '@toolgate/models';
 import type { NotificationsOptions } from '@toolgate/notifications';
 import type { QuotasOptions } from '@toolgate/quotas';
 import type { TenancyOptions } from '@toolgate/tenancy';
+import { TENANT_FILE_SECTIONS } from './tenant-file-sections.js';
 import { DEFAULT_UPSTREAMS_OPTIONS, type UpstreamsOptions } from '@toolgate/upstreams';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -286,6 +287,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       watchFiles: e.TOOLGATE_WATCH_TENANT_FILES ?? target.kind === 'sqlite',
       ...FILE_DEFAULTS.tenancy,
       ...file.tenancy,
+      sections: TENANT_FILE_SECTIONS,
       // Tenant files are refused above the platform's ceilings when they are saved.
       ceilings: { maxTokensPerDay: quotas.maxTokensPerDay },
     },

@@ -3,7 +3,7 @@ import { AuditTrail, PLATFORM_TENANT, runContextOf, TenantRedaction } from '@too
 import { newCallRecord, principalOf } from '@toolgate/calls';
 import { InstanceRegistry } from '@toolgate/database';
 import { currentTraceId, currentTraceparent } from '@toolgate/telemetry';
-import { BindingResolver, tenantApprovalSettingsSchema } from '@toolgate/tenancy';
+import { BindingResolver } from '@toolgate/tenancy';
 import {
   canonicalJson,
   cleanErrorMessage,
@@ -23,6 +23,7 @@ import { APPROVALS_OPTIONS, type ApprovalsOptions } from '../approvals.options.j
 import { ApprovalEntity } from '../entities/approval.entity.js';
 import { ApprovalEvents } from './approval-events.js';
 import { ApprovalRepository } from './approval.repository.js';
+import { tenantApprovalSettingsSchema } from './tenant-approval-settings.js';
 
 /** `{ traceId }` of the active trace for an event's details (ADR 019), or nothing when not tracing. */
 function traceIdDetail(): { traceId?: string } {
@@ -186,9 +187,7 @@ export class ApprovalGate implements ToolCallHook {
 
   private async twoApprovers(tenantId: string): Promise<boolean> {
     const tenant = await this.bindings.tenant(tenantId);
-    const parsed = tenantApprovalSettingsSchema.safeParse(
-      (tenant?.settings as { approvals?: unknown } | undefined)?.approvals ?? {},
-    );
+    const parsed = tenantApprovalSettingsSchema.safeParse(tenant?.settings.approvals ?? {});
     return parsed.success && parsed.data.twoApproversForL3;
   }
 }

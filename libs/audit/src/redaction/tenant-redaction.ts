@@ -19,6 +19,15 @@ export const redactionSettingsSchema = z.strictObject({
 });
 export type RedactionSettings = z.infer<typeof redactionSettingsSchema>;
 
+/** A tenant file's `audit:` section: the audit lib's per-tenant settings (ADR 031). */
+export const tenantAuditSettingsSchema = z.strictObject({
+  /** How this tenant's audit trail redacts values (mask or keyed fingerprint; which patterns). */
+  redaction: redactionSettingsSchema.optional(),
+  /** Agent runs' questions, answers and model text in the trail (redacted like inputs); off by default. */
+  runText: z.boolean().optional(),
+});
+export type TenantAuditSettings = z.infer<typeof tenantAuditSettingsSchema>;
+
 /** Where per-tenant audit policy comes from (implemented by the tenancy lib). */
 export interface AuditPolicySource {
   /** The tenant's own settings (`{}` when it sets none); `null` when no such tenant is visible. */
