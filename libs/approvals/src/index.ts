@@ -5,7 +5,6 @@ export type { ApprovalsOptions } from './approvals.options.js';
 export { ApprovalsModule } from './approvals.module.js';
 export { actionDigest, ApprovalGate } from './approvals/approval-gate.hook.js';
 export { ApprovalReader } from './approvals/approval-reader.js';
-export type { ApprovalRecord } from './approvals/approval-reader.js';
 export { ApprovalDecisions } from './approvals/approval-decisions.js';
 export type { ApprovalDecision } from './approvals/approval-decisions.js';
 export { ApprovalEvents } from './approvals/approval-events.js';

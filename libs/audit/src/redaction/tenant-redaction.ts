@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import type { CallResultRedaction } from '@toolgate/calls';
 import { RefreshingCache } from '@toolgate/database';
 import { z } from 'zod';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
@@ -40,7 +41,7 @@ export const AUDIT_POLICY_SOURCE = Symbol('AUDIT_POLICY_SOURCE');
  * the platform secret, so equal values match within a tenant and never across tenants.
  */
 @Injectable()
-export class TenantRedaction {
+export class TenantRedaction implements CallResultRedaction {
   private readonly redactors: RefreshingCache<string, Redactor>;
 
   constructor(
