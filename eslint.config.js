@@ -45,8 +45,9 @@ export default tseslint.config(
       'libs/agents/src/agent.ts',
       'libs/toolkit/src/execution/**/*.ts',
       'libs/audit/src/hooks/**/*.ts',
-      'libs/approvals/src/calls/call-records.sink.ts',
-      'libs/approvals/src/calls/call-transitions.ts',
+      'libs/calls/src/records/call-records.sink.ts',
+      'libs/calls/src/records/call-transitions.ts',
+      'libs/calls/src/records/new-call-record.ts',
     ],
     ignores: ['**/*.spec.ts'],
     rules: {

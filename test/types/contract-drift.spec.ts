@@ -5,7 +5,8 @@
  * (codes, event types, levels) are compared at run time as well.
  */
 import type { AgentTypeSummary as AgentsLibSummary } from '@toolgate/agents';
-import type { CallView, ApprovalView as ApprovalsLibView } from '@toolgate/approvals';
+import type { ApprovalView as ApprovalsLibView } from '@toolgate/approvals';
+import type { CallView } from '@toolgate/calls';
 import {
   AUDIT_EVENT_TYPES as AUDIT_LIB_EVENT_TYPES,
   type ApiAuditEvent,

@@ -1,8 +1,9 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ApiKeyGuard, AUTH_MIGRATIONS, AuthModule } from '@toolgate/auth';
-import { APPROVALS_MIGRATIONS, ApprovalsModule } from '@toolgate/approvals';
+import { ApprovalsModule } from '@toolgate/approvals';
 import { AUDIT_APPEND_ONLY_TABLES, AUDIT_MIGRATIONS, AuditModule } from '@toolgate/audit';
+import { CALLS_MIGRATIONS, CallsModule } from '@toolgate/calls';
 import { DATABASE_MIGRATIONS, DatabaseModule, InstancesModule } from '@toolgate/database';
 import { EgressModule } from '@toolgate/egress';
 import { MCP_TASKS_MIGRATIONS, McpTasksModule } from '@toolgate/mcp';
@@ -43,7 +44,7 @@ export const MIGRATIONS = [
   ...AUTH_MIGRATIONS,
   ...TENANCY_MIGRATIONS,
   ...AUDIT_MIGRATIONS,
-  ...APPROVALS_MIGRATIONS,
+  ...CALLS_MIGRATIONS,
   ...RUNS_MIGRATIONS,
   ...QUOTAS_MIGRATIONS,
   ...MCP_TASKS_MIGRATIONS,
@@ -91,6 +92,8 @@ export class AppModule {
         AuditModule.forRoot(settings.audit),
         ToolkitModule.forRoot({ defaultLocale: settings.locale }),
         AuthModule.forRoot(settings.auth),
+        // The `approvals` section carries the call records' idempotency settings too (ADR 031).
+        CallsModule.forRoot(settings.approvals),
         ApprovalsModule.forRoot(settings.approvals),
         QuotasModule.forRoot(settings.quotas),
         TenancyModule.forRoot(settings.tenancy),
@@ -107,8 +110,7 @@ export class AppModule {
           // it exists, from the database, as the sibling admin routes ask.
           useFactory: (bindings: BindingResolver, tenants: TenantRepository) => ({
             notificationsOf: async (tenantId: string) =>
-              ((await bindings.tenant(tenantId))?.settings as { notifications?: unknown } | undefined)
-                ?.notifications,
+              (await bindings.tenant(tenantId))?.settings.notifications,
             tenantExists: async (tenantId: string) => (await tenants.findTenant(tenantId)) !== null,
           }),
           inject: [BindingResolver, TenantRepository],

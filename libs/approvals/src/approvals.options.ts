@@ -2,19 +2,10 @@
 export interface ApprovalsOptions {
   /** An approval not decided within this time expires (APPROVAL_EXPIRED). */
   readonly expiryMs: number;
-  /** An Idempotency-Key is remembered this long. */
-  readonly idempotencyTtlMs: number;
   /** How often a gateway looks for approved calls nobody ran, and for expired approvals. */
   readonly pollMs: number;
   /** An approved call still queued after this long is taken for orphaned and run by any gateway. */
   readonly orphanAfterMs: number;
-  /**
-   * How long a request waits for another request with the same Idempotency-Key to finish before
-   * it answers IDEMPOTENCY_IN_PROGRESS.
-   */
-  readonly idempotencyWaitMs: number;
-  /** Pause between two looks at the other request (each look is an INSERT and a SELECT). */
-  readonly idempotencyPollMs: number;
   /**
    * Redis shared by the gateways (`REDIS_URL`): decisions wake waiters on every gateway, and
    * approved calls a dead gateway held are taken over within a lease. Without it, polling only.
@@ -29,11 +20,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** The defaults (`config/toolgate.yaml` shows them; a spec keeps the two equal). */
 export const DEFAULT_APPROVALS_OPTIONS: ApprovalsOptions = {
   expiryMs: DAY_MS,
-  idempotencyTtlMs: DAY_MS,
   pollMs: 2_000,
   orphanAfterMs: 5_000,
-  idempotencyWaitMs: 40_000,
-  idempotencyPollMs: 40,
 };
 
 export const APPROVALS_OPTIONS = Symbol('APPROVALS_OPTIONS');

@@ -12,7 +12,7 @@ export const CLOSING_EVENTS: ReadonlySet<AuditEventType> = new Set([
 ]);
 
 /** The chain of events that belong to no tenant (platform keys, platform-wide changes). */
-export const PLATFORM_TENANT = '_platform';
+export { PLATFORM_TENANT } from '@toolgate/database';
 
 /** Who acted. */
 export interface AuditActor {

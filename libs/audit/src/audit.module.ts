@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ARCHIVE_STORE } from './archive/archive-store.js';
 import { CheckpointArchive } from './archive/checkpoint-archive.js';
 import { DirectoryArchiveStore } from './archive/directory-archive-store.js';
+import { CALL_RESULT_REDACTION } from '@toolgate/calls';
 import { AuditTrail } from './audit-trail.js';
 import { AccessDenials } from './denials/access-denials.js';
 import { AUDIT_OPTIONS, type AuditOptions } from './audit.options.js';
@@ -53,6 +54,8 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<AuditOptions>(
     ChainVerifier,
     CheckpointService,
     TenantRedaction,
+    // The calls lib's reader shows a call's result to other readers redacted as the trail stores it.
+    { provide: CALL_RESULT_REDACTION, useExisting: TenantRedaction },
     AuditHook,
     AuditTrail,
     AuditReconciler,
@@ -76,6 +79,7 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<AuditOptions>(
     CheckpointArchive,
     AuditReconciler,
     TenantRedaction,
+    CALL_RESULT_REDACTION,
   ],
 })
 export class AuditModule extends ConfigurableModuleClass {}

@@ -34,9 +34,8 @@ export type { AdminEvent } from './audit-trail.js';
 export type { Sidecar, SqlStatement } from './chain/audit-chain.repository.js';
 export { AuditUnavailableError, AuditWriter } from './chain/audit-writer.js';
 export type { AppendOptions } from './chain/audit-writer.js';
-export { bothSidecars, CALL_RECORD_SINK } from './hooks/call-record-sink.js';
+export { bothSidecars } from './hooks/call-record-sink.js';
 export { faceOf, runContextOf } from './hooks/call-event-factory.js';
-export type { CallRecordSink } from './hooks/call-record-sink.js';
 export type { Verification, TenantVerification } from './chain/chain-verifier.js';
 export { CheckpointRefusedError, CheckpointService } from './chain/checkpoint.service.js';
 export type { CheckpointRefusal, CheckpointRun } from './chain/checkpoint.service.js';
@@ -84,9 +83,14 @@ export type { RedactionPolicy } from './redaction/redactor.js';
 export {
   AUDIT_POLICY_SOURCE,
   redactionSettingsSchema,
+  tenantAuditSettingsSchema,
   TenantRedaction,
 } from './redaction/tenant-redaction.js';
-export type { AuditPolicySource, RedactionSettings } from './redaction/tenant-redaction.js';
+export type {
+  AuditPolicySource,
+  RedactionSettings,
+  TenantAuditSettings,
+} from './redaction/tenant-redaction.js';
 export { VALUE_PATTERNS } from './redaction/value-patterns.js';
 export type { ValuePattern } from './redaction/value-patterns.js';
 export {

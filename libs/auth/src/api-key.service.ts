@@ -3,7 +3,7 @@ import type { ApiKeyView, CreatedKey } from '@toolgate/contract';
 import { AuditTrail, type AdminEvent } from '@toolgate/audit';
 import { isUniqueViolation, RefreshingCache } from '@toolgate/database';
 import { ErrorCode, ToolgateError, uuidv7 } from '@toolgate/toolkit';
-import { ApiKeyEntity } from './api-key.entity.js';
+import { ApiKeyEntity, toApiKeyView } from './api-key.entity.js';
 import { ApiKeyRepository } from './api-key.repository.js';
 import { AUTH_OPTIONS, type AuthOptions } from './auth.options.js';
 import { displayPrefix, generateKeySecret, hashKeySecret } from './key-format.js';
@@ -34,21 +34,6 @@ const KEY_OWNER = /^[a-z][a-z0-9_-]{0,31}:[^\s:][^\s]{0,254}$/;
  * before it fails with NOT_READY rather than trusting what it last saw.
  */
 const KEY_LOOKUP_DEADLINE_MS = 2_000;
-
-function toView(e: ApiKeyEntity) {
-  return {
-    id: e.id,
-    name: e.name,
-    role: e.role,
-    tenantId: e.tenantId,
-    agentTypes: e.agentTypes,
-    owner: e.owner,
-    prefix: e.keyPrefix,
-    createdAt: e.createdAt.toISOString(),
-    createdBy: e.createdBy,
-    revokedAt: e.revokedAt ? e.revokedAt.toISOString() : null,
-  } satisfies ApiKeyView;
-}
 
 function toPrincipal(e: ApiKeyEntity): Principal {
   return Object.freeze({
@@ -192,7 +177,7 @@ export class ApiKeyService {
       bootstrap: false,
     });
     await this.insert(actor, entity);
-    return { ...toView(entity), key: secret };
+    return { ...toApiKeyView(entity), key: secret };
   }
 
   /** Stores a new key together with its `key_created` audit event. */
@@ -234,16 +219,16 @@ export class ApiKeyService {
       bootstrap,
     });
     const existing = await this.keys.findActiveByHash(entity.keyHash);
-    if (existing) return toView(existing);
+    if (existing) return toApiKeyView(existing);
     try {
       await this.insert(null, entity);
     } catch (err) {
       // Another gateway booting with the same TOOLGATE_ADMIN_KEY stored it first.
       const stored = isUniqueViolation(err) ? await this.keys.findActiveByHash(entity.keyHash) : null;
       if (!stored) throw err;
-      return toView(stored);
+      return toApiKeyView(stored);
     }
-    return toView(entity);
+    return toApiKeyView(entity);
   }
 
   /** True when `secret` is the secret of a key that was revoked: it can never sign in again. */
@@ -252,18 +237,10 @@ export class ApiKeyService {
     return key !== null && key.revokedAt !== null;
   }
 
-  /**
-   * The person who owns each of `principalIds` that is a key with a recorded owner; a person's own
-   * principal id (`user`) stands for itself. Separation of duties compares these.
-   */
-  async personsOf(principalIds: readonly string[]): Promise<Map<string, string>> {
-    return this.keys.ownersOf(principalIds.filter((id) => id.startsWith('key_')));
-  }
-
   /** Keys the actor may see: its tenant's, or all of them for platform admins. */
   async list(actor: Principal): Promise<ApiKeyView[]> {
     const rows = await this.keys.list(actor.role === 'platform_admin' ? undefined : (actor.tenantId ?? ''));
-    return rows.map(toView);
+    return rows.map(toApiKeyView);
   }
 
   /** Revokes a key the actor may manage. Another tenant's key is reported as not found. */
@@ -277,7 +254,7 @@ export class ApiKeyService {
     }
     const at = new Date();
     await this.revokeKey(actor, entity, at);
-    return toView({ ...entity, revokedAt: entity.revokedAt ?? at } as ApiKeyEntity);
+    return toApiKeyView(Object.assign(new ApiKeyEntity(), entity, { revokedAt: entity.revokedAt ?? at }));
   }
 
   /** Revokes every earlier bootstrap key; used when a fresh one is made at boot. */

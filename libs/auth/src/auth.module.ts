@@ -5,6 +5,7 @@ import { ApiKeyEntity } from './api-key.entity.js';
 import { ApiKeyGuard } from './api-key.guard.js';
 import { ApiKeyRepository } from './api-key.repository.js';
 import { ApiKeyService } from './api-key.service.js';
+import { KeyOwners } from './key-owners.js';
 import { AUTH_OPTIONS, type AuthOptions } from './auth.options.js';
 import { OIDC_OPTIONS, OidcSignInService } from './oidc/oidc-sign-in.service.js';
 import { PrincipalStanding } from './principal-standing.js';
@@ -32,6 +33,7 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<AuthOptions>({
   providers: [
     ApiKeyRepository,
     ApiKeyService,
+    KeyOwners,
     ApiKeyGuard,
     AdminKeyBootstrap,
     SessionRepository,
@@ -44,6 +46,7 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<AuthOptions>({
   ],
   exports: [
     ApiKeyService,
+    KeyOwners,
     ApiKeyGuard,
     AdminKeyBootstrap,
     SessionService,

@@ -13,6 +13,7 @@ export { AdminKeyBootstrap } from './admin-key.bootstrap.js';
 export type { AdminKeyOrigin } from './admin-key.bootstrap.js';
 export { ApiKeyGuard } from './api-key.guard.js';
 export { ApiKeyService } from './api-key.service.js';
+export { KeyOwners } from './key-owners.js';
 export type { ApiKeyView, CreatedKey, CreateKeyCommand } from './api-key.service.js';
 export { AuthModule } from './auth.module.js';
 export { DEFAULT_AUTH_OPTIONS } from './auth.options.js';

@@ -15,6 +15,7 @@ export { deploymentRedisPrefix } from './deployment-identity.js';
 export { runMigrationsLocked } from './migration-runner.js';
 export type { AppendOnlyTables } from './migration-runner.js';
 export { PeriodicSweep, runPeriodically } from './periodic.js';
+export { PLATFORM_TENANT } from './platform-tenant.js';
 export { isMysql, isRetryableTransactionError, isUniqueViolation, mysqlLiteral } from './sql-dialect.js';
 export { fromSqlDateTime, toSqlDateTime } from './sql-time.js';
 export { RefreshingCache } from './refreshing-cache.js';

@@ -19,7 +19,7 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { searchDeferred, unwrapToolCall, type AgentInvokeOptions } from '@toolgate/agents';
-import { CallReaderService, IdempotencyService, requestDigest } from '@toolgate/approvals';
+import { CallReaderService, IdempotencyService, requestDigest } from '@toolgate/calls';
 import {
   mcpMessage,
   ok,

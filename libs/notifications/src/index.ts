@@ -17,6 +17,7 @@ export type { NotificationSettingsSource, NotificationsOptions } from './notific
 export { DELIVERY_STATUSES } from './outbox/notification-delivery.entity.js';
 export type { DeliveryStatus } from './outbox/notification-delivery.entity.js';
 export { notificationSettingsSchema } from './config/notification-settings.schema.js';
+export { tenantNotificationsSection } from './config/tenant-notifications-section.js';
 export type { NotificationSettings } from './config/notification-settings.schema.js';
 export { NotificationOutbox1764800100000 };
 

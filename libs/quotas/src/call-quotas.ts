@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { RefreshingCache } from '@toolgate/database';
-import { BindingResolver, type CallQuota } from '@toolgate/tenancy';
+import { BindingResolver } from '@toolgate/tenancy';
 import {
   ErrorCode,
   errorEnvelope,
@@ -11,6 +11,7 @@ import {
 } from '@toolgate/toolkit';
 import { MemoryQuotaStore, RedisQuotaStore, type QuotaStore, type WindowCount } from './quota-store.js';
 import { QUOTAS_OPTIONS, type QuotasOptions } from './quotas.options.js';
+import type { CallQuota } from './tenant-quota-settings.js';
 import { isCallQuota, tenantQuotas } from './tenant-quotas.js';
 
 const MINUTE = 60_000;

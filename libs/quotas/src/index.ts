@@ -17,6 +17,8 @@ export { DEFAULT_QUOTAS_OPTIONS } from './quotas.options.js';
 export type { QuotasOptions } from './quotas.options.js';
 export { dayBudgetEnvelope, DayBudgetSpentError } from './tokens/day-budget.js';
 export type { DayBudget } from './tokens/day-budget.js';
+export { tenantQuotasSchema, tenantQuotasSection } from './tenant-quota-settings.js';
+export type { CallQuota, Quota, TokenQuota } from './tenant-quota-settings.js';
 export { TokenBudget } from './tokens/token-budget.js';
 export type { TokenDayOverview } from './tokens/token-budget.js';
 export { nextUtcMidnight, utcDay } from './tokens/utc-day.js';

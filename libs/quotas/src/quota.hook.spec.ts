@@ -1,5 +1,6 @@
 import { Test, type TestingModule } from '@nestjs/testing';
-import { BindingResolver, type Quota } from '@toolgate/tenancy';
+import { BindingResolver } from '@toolgate/tenancy';
+import type { Quota } from './tenant-quota-settings.js';
 import {
   defineTool,
   ErrorCode,

@@ -1,12 +1,9 @@
-import type { BindingResolver, CallQuota, Quota } from '@toolgate/tenancy';
-import { quotaSchema } from '@toolgate/tenancy';
-import { z } from 'zod';
-
-const quotaList = z.array(quotaSchema);
+import type { BindingResolver } from '@toolgate/tenancy';
+import { tenantQuotasSchema, type CallQuota, type Quota } from './tenant-quota-settings.js';
 
 /** The tenant's `quotas:` list as its settings hold it; an unreadable list counts as none. */
 export async function tenantQuotas(bindings: BindingResolver, tenantId: string): Promise<Quota[]> {
-  const parsed = quotaList.safeParse((await bindings.tenant(tenantId))?.settings?.quotas ?? []);
+  const parsed = tenantQuotasSchema.safeParse((await bindings.tenant(tenantId))?.settings?.quotas ?? []);
   return parsed.success ? parsed.data : [];
 }
 

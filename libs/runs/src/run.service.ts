@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AgentFactory, type AgentPrincipal } from '@toolgate/agents';
-import { ApprovalService, CallRecordRepository } from '@toolgate/approvals';
+import { ApprovalService } from '@toolgate/approvals';
+import { CallRecords } from '@toolgate/calls';
 import { TokenBudget } from '@toolgate/quotas';
 import type { RunEvent, RunListQuery, RunPage, RunView, SessionRuns, StartRunBody } from '@toolgate/contract';
 import {
@@ -51,7 +52,7 @@ export class RunService {
     private readonly driver: RunDriver,
     private readonly agents: AgentFactory,
     private readonly approvals: ApprovalService,
-    private readonly callRecords: CallRecordRepository,
+    private readonly callRecords: CallRecords,
     private readonly subAgents: SubAgents,
     private readonly opener: RunOpener,
     @Inject(RUN_MODEL_SOURCE) private readonly models: RunModelSource,

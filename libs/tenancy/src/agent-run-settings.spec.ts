@@ -1,5 +1,8 @@
 import { DEFAULT_AGENT_RUN_SETTINGS } from '@toolgate/contract';
 import { describe, expect, it } from 'vitest';
+
+/** A tenant file with no sections: these specs are about its own fields. */
+const NO_SECTIONS = {};
 import { storedRunSettings, subAgentProblems, toAgentRunSettings } from './agent-run-settings.js';
 import { parseTenantFile, TenantConfigError } from './config/tenant-file.loader.js';
 import { runSettingsOf } from './config/tenant-file.schema.js';
@@ -18,7 +21,7 @@ agentTypes:
 /** The problems a tenant file's text is refused with. */
 function problemsOf(text: string): readonly string[] {
   try {
-    parseTenantFile('tenants/acme.yaml', text);
+    parseTenantFile('tenants/acme.yaml', text, NO_SECTIONS);
   } catch (err) {
     if (err instanceof TenantConfigError) return err.problems;
     throw err;
@@ -32,7 +35,7 @@ const withOps = (lines: string) =>
 
 describe('agent run settings in tenant files', () => {
   it('fills the defaults: no model, 8 steps, 2 minutes, 4 parallel calls, no budget, no sub-agents', () => {
-    const { tenant } = parseTenantFile('tenants/acme.yaml', FILE);
+    const { tenant } = parseTenantFile('tenants/acme.yaml', FILE, NO_SECTIONS);
     expect(runSettingsOf(tenant.agentTypes.log_reader!)).toEqual({
       model: null,
       instructions: '',
@@ -59,6 +62,7 @@ describe('agent run settings in tenant files', () => {
           '',
         ].join('\n'),
       ),
+      NO_SECTIONS,
     );
     const run = toAgentRunSettings(runSettingsOf(tenant.agentTypes.ops_assistant!));
     expect(run).toEqual({

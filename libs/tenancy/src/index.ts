@@ -23,23 +23,17 @@ export {
   AGENT_TYPE,
   bindingToolEntrySchema,
   bindingToolSchema,
-  callQuotaSchema,
-  quotaSchema,
   runSettingsOf,
   TENANT_ID,
-  tenantApprovalSettingsSchema,
-  tenantFileSchema,
-  tokenQuotaSchema,
+  tenantFileSchemaOf,
 } from './config/tenant-file.schema.js';
+export type { BindingTool, TenantFile, TenantFileAgentType } from './config/tenant-file.schema.js';
 export type {
-  BindingTool,
-  CallQuota,
-  Quota,
-  TenantApprovalSettings,
-  TenantFile,
-  TenantFileAgentType,
-  TokenQuota,
-} from './config/tenant-file.schema.js';
+  SectionContext,
+  SectionProblem,
+  TenantSection,
+  TenantSections,
+} from './config/tenant-sections.js';
 export { expandVariables } from './config/variables.js';
 export { TenancyModule } from './tenancy.module.js';
 export { DEFAULT_TENANCY_OPTIONS } from './tenancy.options.js';

@@ -1,4 +1,5 @@
 import type { TenantFileCeilings } from './config/tenant-file.ceilings.js';
+import type { TenantSections } from './config/tenant-sections.js';
 
 /** Settings of the tenancy lib. */
 export interface TenancyOptions {
@@ -20,6 +21,11 @@ export interface TenancyOptions {
   readonly bindingCacheTtlMs: number;
   /** What the platform lets a tenant file ask for at most (a file above is refused when saved). */
   readonly ceilings?: TenantFileCeilings;
+  /**
+   * The sections of a tenant file besides its own fields, each a lib's (`audit`, `approvals`,
+   * `quotas`, `notifications`): the gateway composes them (ADR 031).
+   */
+  readonly sections: TenantSections;
 }
 
 /** The defaults of the settings file (`config/toolgate.yaml` shows them; a spec keeps the two equal). */

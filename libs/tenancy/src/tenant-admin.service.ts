@@ -13,7 +13,7 @@ import { sharedVariableNamespace, tenantVariablePrefix } from './config/tenant-v
 import { TenantChange } from './tenant-change.js';
 import { TenantConnectors } from './tenant-connectors.js';
 import { TenantFileImports } from './tenant-file-imports.js';
-import { settingsOf } from './config/tenant-settings.js';
+import { settingsOf } from './config/tenant-sections.js';
 import { TenantRepository } from './tenant.repository.js';
 import { TENANCY_OPTIONS, type TenancyOptions } from './tenancy.options.js';
 
@@ -125,7 +125,7 @@ export class TenantAdmin {
     let file: TenantFile;
     try {
       // Within the platform's ceilings, whoever imports: a platform admin raises the ceiling instead.
-      file = parseTenantFile(`${id}.yaml`, text, this.options.ceilings).tenant;
+      file = parseTenantFile(`${id}.yaml`, text, this.options.sections, this.options.ceilings).tenant;
     } catch (err) {
       if (!(err instanceof TenantConfigError)) throw err;
       throw invalid(err.problems);
@@ -146,7 +146,7 @@ export class TenantAdmin {
   async exportYaml(id: string): Promise<string> {
     const tenant = await this.tenants.findTenant(id);
     if (!tenant) throw notFound(id);
-    return exportTenantFile(tenant, await this.tenants.bindingsOf(id));
+    return exportTenantFile(tenant, await this.tenants.bindingsOf(id), this.options.sections);
   }
 
   /**
@@ -208,7 +208,7 @@ export class TenantAdmin {
       name: file.name,
       locale: file.locale ?? null,
       connectors: file.connectors,
-      settings: settingsOf(file),
+      settings: settingsOf(file, this.options.sections),
     };
     const tenantChange = new TenantChange(
       {

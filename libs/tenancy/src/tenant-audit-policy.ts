@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { redactionSettingsSchema, type AuditPolicySource, type RedactionSettings } from '@toolgate/audit';
+import { tenantAuditSettingsSchema, type AuditPolicySource, type RedactionSettings } from '@toolgate/audit';
 import { BindingResolver } from './binding-resolver.js';
 import { TenantRepository } from './tenant.repository.js';
 
@@ -19,10 +19,8 @@ export class TenantAuditPolicy implements AuditPolicySource {
   async redactionFor(tenantId: string): Promise<RedactionSettings | null> {
     const tenant = await this.tenants.findTenant(tenantId);
     if (!tenant) return null;
-    const parsed = redactionSettingsSchema.safeParse(
-      (tenant.settings as { audit?: { redaction?: unknown } } | undefined)?.audit?.redaction,
-    );
-    return parsed.success ? parsed.data : {};
+    const parsed = tenantAuditSettingsSchema.safeParse(tenant.settings?.audit ?? {});
+    return (parsed.success && parsed.data.redaction) || {};
   }
 
   /**
@@ -34,6 +32,7 @@ export class TenantAuditPolicy implements AuditPolicySource {
    */
   async recordsRunText(tenantId: string): Promise<boolean> {
     const tenant = await this.bindings.tenant(tenantId);
-    return (tenant?.settings as { audit?: { runText?: unknown } } | undefined)?.audit?.runText === true;
+    const parsed = tenantAuditSettingsSchema.safeParse(tenant?.settings?.audit ?? {});
+    return parsed.success && parsed.data.runText === true;
   }
 }

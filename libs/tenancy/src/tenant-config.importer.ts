@@ -22,9 +22,11 @@ export class TenantConfigImporter implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const files = loadTenantFiles(join(this.options.configDir, 'tenants'), this.options.ceilings).filter(
-      (f) => this.options.demo || !f.tenant.demo,
-    );
+    const files = loadTenantFiles(
+      join(this.options.configDir, 'tenants'),
+      this.options.sections,
+      this.options.ceilings,
+    ).filter((f) => this.options.demo || !f.tenant.demo);
     const existing = (await this.tenants.listTenants()).map((t) => t.id);
     const ids = [...existing, ...files.map((o) => o.tenant.id)];
     const problems = files.flatMap((f) => [

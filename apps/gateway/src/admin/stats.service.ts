@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApprovalRepository } from '@toolgate/approvals';
+import { ApprovalReader } from '@toolgate/approvals';
 import { AuditEventsRepository } from '@toolgate/audit';
 import type { Stats } from '@toolgate/contract';
 import { TokenBudget } from '@toolgate/quotas';
@@ -64,7 +64,7 @@ function p95Estimate(classes: readonly DurationClass[], calls: number): number {
 export class StatsService {
   constructor(
     private readonly events: AuditEventsRepository,
-    private readonly approvals: ApprovalRepository,
+    private readonly approvals: ApprovalReader,
     private readonly runs: RunStatsRepository,
     private readonly tokens: TokenBudget,
   ) {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Agent, AgentFactory, type AgentPrincipal } from '@toolgate/agents';
-import { IdempotencyService, requestDigest } from '@toolgate/approvals';
+import { IdempotencyService, requestDigest } from '@toolgate/calls';
 import {
   ErrorCode,
   isOk,

@@ -1,7 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApprovalService, CallReaderService } from '@toolgate/approvals';
+import { ApprovalService } from '@toolgate/approvals';
 import { AuditCallQueries } from '@toolgate/audit';
+import { CallReaderService } from '@toolgate/calls';
 import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
 import {
   approvalContextSchema,

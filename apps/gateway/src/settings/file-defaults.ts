@@ -1,6 +1,7 @@
 import { DEFAULT_APPROVALS_OPTIONS } from '@toolgate/approvals';
 import { DEFAULT_AUDIT_OPTIONS, DEFAULT_REDACTION_POLICY } from '@toolgate/audit';
 import { DEFAULT_AUTH_OPTIONS } from '@toolgate/auth';
+import { DEFAULT_CALLS_OPTIONS } from '@toolgate/calls';
 import { DEFAULT_EGRESS_OPTIONS } from '@toolgate/egress';
 import { DEFAULT_INSTANCE_OPTIONS, DEFAULT_POOL_SIZE } from '@toolgate/database';
 import { DEFAULT_MCP_TASKS_OPTIONS } from '@toolgate/mcp';
@@ -25,7 +26,8 @@ export const FILE_DEFAULTS = {
   compliance: { profile: 'off' },
   logLevel: 'info',
   audit: { ...DEFAULT_AUDIT_OPTIONS, redaction: DEFAULT_REDACTION_POLICY },
-  approvals: DEFAULT_APPROVALS_OPTIONS,
+  // One section for two libs: parked calls (approvals) and their idempotency (calls).
+  approvals: { ...DEFAULT_APPROVALS_OPTIONS, ...DEFAULT_CALLS_OPTIONS },
   quotas: DEFAULT_QUOTAS_OPTIONS,
   instances: DEFAULT_INSTANCE_OPTIONS,
   models: DEFAULT_MODELS_OPTIONS,

@@ -1,4 +1,5 @@
 import type { ApprovalsOptions } from '@toolgate/approvals';
+import type { CallsOptions } from '@toolgate/calls';
 import type { RunsOptions } from '@toolgate/runs';
 import type { AuditOptions } from '@toolgate/audit';
 import type { AuthOptions } from '@toolgate/auth';
@@ -13,6 +14,7 @@ import type { ModelsOptions } from '@toolgate/models';
 import type { NotificationsOptions } from '@toolgate/notifications';
 import type { QuotasOptions } from '@toolgate/quotas';
 import type { TenancyOptions } from '@toolgate/tenancy';
+import { TENANT_FILE_SECTIONS } from './tenant-file-sections.js';
 import { DEFAULT_UPSTREAMS_OPTIONS, type UpstreamsOptions } from '@toolgate/upstreams';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
@@ -79,7 +81,8 @@ export interface Settings {
   readonly tenancy: TenancyOptions;
   readonly audit: AuditOptions & { readonly keySource: string };
   readonly instances: InstanceOptions;
-  readonly approvals: ApprovalsOptions;
+  /** The approvals lib's options and the calls lib's idempotency ones: one section of the file. */
+  readonly approvals: ApprovalsOptions & CallsOptions;
   readonly quotas: QuotasOptions;
   readonly models: ModelsOptions;
   readonly runs: RunsOptions;
@@ -313,6 +316,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       watchFiles: e.TOOLGATE_WATCH_TENANT_FILES ?? target.kind === 'sqlite',
       ...FILE_DEFAULTS.tenancy,
       ...file.tenancy,
+      sections: TENANT_FILE_SECTIONS,
       // Tenant files are refused above the platform's ceilings when they are saved.
       ceilings: { maxTokensPerDay: quotas.maxTokensPerDay },
     },

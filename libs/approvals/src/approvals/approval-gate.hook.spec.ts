@@ -32,7 +32,6 @@ const NOW = Date.UTC(2026, 0, 1, 9);
 const OPTIONS: ApprovalsOptions = {
   ...DEFAULT_APPROVALS_OPTIONS,
   expiryMs: 15 * 60_000,
-  idempotencyTtlMs: 60_000,
   pollMs: 1_000,
 };
 

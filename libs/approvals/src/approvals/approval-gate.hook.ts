@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { AuditTrail, PLATFORM_TENANT, runContextOf, TenantRedaction } from '@toolgate/audit';
+import { newCallRecord, principalOf } from '@toolgate/calls';
 import { InstanceRegistry } from '@toolgate/database';
 import { currentTraceId, currentTraceparent } from '@toolgate/telemetry';
-import { BindingResolver, tenantApprovalSettingsSchema } from '@toolgate/tenancy';
+import { BindingResolver } from '@toolgate/tenancy';
 import {
   canonicalJson,
   cleanErrorMessage,
@@ -19,11 +20,10 @@ import {
   type ToolCallStop,
 } from '@toolgate/toolkit';
 import { APPROVALS_OPTIONS, type ApprovalsOptions } from '../approvals.options.js';
-import { principalOf } from '../calls/stored-principal.js';
 import { ApprovalEntity } from '../entities/approval.entity.js';
-import type { NewCallRecord } from '../calls/call-transitions.js';
 import { ApprovalEvents } from './approval-events.js';
 import { ApprovalRepository } from './approval.repository.js';
+import { tenantApprovalSettingsSchema } from './tenant-approval-settings.js';
 
 /** `{ traceId }` of the active trace for an event's details (ADR 019), or nothing when not tracing. */
 function traceIdDetail(): { traceId?: string } {
@@ -104,27 +104,13 @@ export class ApprovalGate implements ToolCallHook {
     const prompt = redactor.redactText(text).slice(0, 2000);
     const digest = actionDigest(contract.name, call.tool.implementation.name, call.input);
     const required = contract.risk.level === 'L3' && (await this.twoApprovers(p.tenantId)) ? 2 : 1;
-    const principal = principalOf(call.request.principal);
-    const record: NewCallRecord = {
-      tenantId: p.tenantId,
-      callId: call.id,
-      agentType: call.request.agentType,
-      tool: contract.name,
-      implementation: call.tool.implementation.name,
-      sessionId: p.sessionId,
-      idempotencyIdentity: call.request.idempotencyIdentity ?? null,
-      principal,
-      locale: call.request.locale,
-      input: call.input,
-      inputDigest: digest,
-      timeoutMs: call.tool.timeoutMs,
-      approvalMode: p.mode,
-      bindingVersion: call.tool.bindingVersion,
+    const record = newCallRecord(call, this.instances.instanceId, {
       approvalId: p.approvalId,
-      instanceId: this.instances.instanceId,
-      face: call.request.face ?? null,
+      approvalMode: p.mode,
+      inputDigest: digest,
       traceparent: currentTraceparent() ?? null,
-    };
+    });
+    const principal = record.principal;
     const approval = Object.assign(new ApprovalEntity(), {
       id: p.approvalId,
       callId: call.id,
@@ -201,9 +187,7 @@ export class ApprovalGate implements ToolCallHook {
 
   private async twoApprovers(tenantId: string): Promise<boolean> {
     const tenant = await this.bindings.tenant(tenantId);
-    const parsed = tenantApprovalSettingsSchema.safeParse(
-      (tenant?.settings as { approvals?: unknown } | undefined)?.approvals ?? {},
-    );
+    const parsed = tenantApprovalSettingsSchema.safeParse(tenant?.settings.approvals ?? {});
     return parsed.success && parsed.data.twoApproversForL3;
   }
 }

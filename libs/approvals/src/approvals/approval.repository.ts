@@ -5,8 +5,7 @@ import { In, LessThan, MoreThan, type DataSource, type EntityManager } from 'typ
 import { ApprovalDecisionEntity } from '../entities/approval-decision.entity.js';
 import { ApprovalEntity, type ApprovalStatus } from '../entities/approval.entity.js';
 import { ApprovalGrantEntity } from '../entities/approval-grant.entity.js';
-import { CallRecordRepository } from '../calls/call-record.repository.js';
-import type { NewCallRecord } from '../calls/call-transitions.js';
+import { CallRecords, type NewCallRecord } from '@toolgate/calls';
 import { ErrorCode, ToolgateError } from '@toolgate/toolkit';
 
 /** An approval that does not exist and one the caller may not see answer alike. */
@@ -26,7 +25,7 @@ export class ApprovalRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transactions: TransactionRunner,
-    private readonly calls: CallRecordRepository,
+    private readonly calls: CallRecords,
   ) {}
 
   /** Parks a call: its record and its approval, with whatever `within` adds (the audit event). */

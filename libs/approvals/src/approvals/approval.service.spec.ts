@@ -1,7 +1,7 @@
 import type { AuditTrail } from '@toolgate/audit';
 import { ErrorCode, type CallPrincipal } from '@toolgate/toolkit';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CallRef } from '../calls/call-transitions.js';
+import type { CallRef } from '@toolgate/calls';
 import { ApprovalEntity } from '../entities/approval.entity.js';
 import {
   approvalsDatabase,

@@ -1,14 +1,18 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
 import { AuditTrail, PLATFORM_TENANT, type SqlStatement } from '@toolgate/audit';
-import { ApiKeyService } from '@toolgate/auth';
+import { KeyOwners } from '@toolgate/auth';
 import { errorEnvelope, ErrorCode, ToolgateError, type CallPrincipal, type Locale } from '@toolgate/toolkit';
 import type { EntityManager } from 'typeorm';
-import { localeOfCall, toCallView } from '../calls/call-view.js';
-import { CallRecordRepository } from '../calls/call-record.repository.js';
+import {
+  CallRecords,
+  type CallRef,
+  CallTransitions,
+  type DecidedBy,
+  localeOfCall,
+  toCallView,
+} from '@toolgate/calls';
 import { ApprovalDecisionEntity } from '../entities/approval-decision.entity.js';
 import { ApprovalEntity, type ApprovalStatus } from '../entities/approval.entity.js';
-import type { DecidedBy } from '../entities/tool-call.entity.js';
-import { CallTransitions, type CallRef } from '../calls/call-transitions.js';
 import { ApprovalDecisions, type ApprovalDecision } from './approval-decisions.js';
 import { toApprovalView, type ApprovalView } from './approval-view.js';
 import { approvalNotFound, ApprovalRepository } from './approval.repository.js';
@@ -56,11 +60,11 @@ export class ApprovalService {
 
   constructor(
     private readonly approvals: ApprovalRepository,
-    private readonly calls: CallRecordRepository,
+    private readonly calls: CallRecords,
     private readonly runner: ApprovedCallRunner,
     private readonly audit: AuditTrail,
     @Optional() private readonly decisions?: ApprovalDecisions,
-    @Optional() private readonly keys?: ApiKeyService,
+    @Optional() private readonly keys?: KeyOwners,
     @Optional() private readonly wakeups?: ApprovalWakeups,
   ) {}
 

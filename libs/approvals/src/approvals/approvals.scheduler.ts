@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PeriodicSweep } from '@toolgate/database';
 import { APPROVALS_OPTIONS, type ApprovalsOptions } from '../approvals.options.js';
-import { CallRecordRepository } from '../calls/call-record.repository.js';
+import { CallRecords } from '@toolgate/calls';
 import { ApprovalService } from './approval.service.js';
 import { ApprovedCallRunner } from './approved-call.runner.js';
 
@@ -14,7 +14,7 @@ import { ApprovedCallRunner } from './approved-call.runner.js';
 export class ApprovalsScheduler extends PeriodicSweep {
   constructor(
     private readonly approvals: ApprovalService,
-    private readonly calls: CallRecordRepository,
+    private readonly calls: CallRecords,
     private readonly runner: ApprovedCallRunner,
     @Inject(APPROVALS_OPTIONS) private readonly options: ApprovalsOptions,
   ) {

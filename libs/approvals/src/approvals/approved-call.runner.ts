@@ -3,13 +3,9 @@ import { PrincipalStanding, standingLostEnvelope } from '@toolgate/auth';
 import { InstanceRegistry } from '@toolgate/database';
 import { BindingResolver, TenantConnectors } from '@toolgate/tenancy';
 import { errorEnvelope, ErrorCode, ToolExecutor } from '@toolgate/toolkit';
-import { CallRecordRepository } from '../calls/call-record.repository.js';
-import { principalOf } from '../calls/stored-principal.js';
-import type { CallRef } from '../calls/call-transitions.js';
-import { localeOfCall } from '../calls/call-view.js';
+import { CallRecords, type CallRef, localeOfCall, principalOf, type ToolCallEntity } from '@toolgate/calls';
 import type { ApprovalDecisionEntity } from '../entities/approval-decision.entity.js';
 import type { ApprovalEntity } from '../entities/approval.entity.js';
-import type { ToolCallEntity } from '../entities/tool-call.entity.js';
 import { actionDigest } from './approval-gate.hook.js';
 import { ApprovalRepository } from './approval.repository.js';
 import { inParkedCallTrace } from './parked-call-trace.js';
@@ -30,7 +26,7 @@ export class ApprovedCallRunner {
   private readonly logger = new Logger(ApprovedCallRunner.name);
 
   constructor(
-    private readonly calls: CallRecordRepository,
+    private readonly calls: CallRecords,
     private readonly approvals: ApprovalRepository,
     private readonly resolver: BindingResolver,
     private readonly executor: ToolExecutor,

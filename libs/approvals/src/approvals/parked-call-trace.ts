@@ -1,6 +1,6 @@
 import { context, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { contextFromTraceparent, recordSpan, SpanName, TraceAttr, tracingEnabled } from '@toolgate/telemetry';
-import type { ToolCallEntity } from '../entities/tool-call.entity.js';
+import type { ToolCallEntity } from '@toolgate/calls';
 
 /**
  * Runs an approved call in the trace it was parked in (ADR 019): first the `toolgate.approval.wait`

@@ -10,7 +10,7 @@ import { APPROVALS_OPTIONS, type ApprovalsOptions } from '../approvals.options.j
 import { ApprovalDecisions, type ApprovalDecision } from '../approvals/approval-decisions.js';
 import { ApprovalRepository } from '../approvals/approval.repository.js';
 import { ApprovedCallRunner } from '../approvals/approved-call.runner.js';
-import type { CallRef } from '../calls/call-transitions.js';
+import type { CallRef } from '@toolgate/calls';
 import { RedisWakeups } from './redis-wakeups.js';
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CallRef } from '../calls/call-transitions.js';
+import type { CallRef } from '@toolgate/calls';
 import type { ApprovalDecision } from '../approvals/approval-decisions.js';
 import { parseDecisionMessage, parseHeldRef, RedisWakeups, WAKEUP_LEASE_MS } from './redis-wakeups.js';
 

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import type { CallRef } from '../calls/call-transitions.js';
+import type { CallRef } from '@toolgate/calls';
 import type { ApprovalDecision } from '../approvals/approval-decisions.js';
 
 /** How long a gateway's liveness key lives without a renewal: past it, its held calls are taken over. */

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { CallRecordsSink } from '@toolgate/calls';
 import { InstanceRegistry } from '@toolgate/database';
 import {
   ErrorCode,
@@ -16,7 +17,7 @@ import { PLATFORM_TENANT } from '../audit-event.js';
 import { AuditWriter } from '../chain/audit-writer.js';
 import { TenantRedaction } from '../redaction/tenant-redaction.js';
 import { CallEventFactory } from './call-event-factory.js';
-import { bothSidecars, CALL_RECORD_SINK, type CallRecordSink } from './call-record-sink.js';
+import { bothSidecars } from './call-record-sink.js';
 
 const STARTED = Symbol('audit.started');
 const FACTORY = Symbol('audit.factory');
@@ -36,7 +37,9 @@ export class AuditHook implements ToolCallHook {
     private readonly redaction: TenantRedaction,
     private readonly instances: InstanceRegistry,
     @Inject(AUDIT_OPTIONS) private readonly options: AuditOptions,
-    @Optional() @Inject(CALL_RECORD_SINK) private readonly records?: CallRecordSink,
+    // The calls lib's records move in the same transaction as the events that tell their story;
+    // optional so that the trail works without call records (the audit lib's own specs).
+    @Optional() private readonly records?: CallRecordsSink,
   ) {}
 
   private audited(call: ToolCall): boolean {

@@ -6,11 +6,11 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+import { CallRecordsSink } from '@toolgate/calls';
 import { fromSqlDateTime, InstanceRegistry, runPeriodically } from '@toolgate/database';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import { draftEvent } from '../audit-fields.js';
 import { AuditWriter } from '../chain/audit-writer.js';
-import { CALL_RECORD_SINK, type CallRecordSink } from '../hooks/call-record-sink.js';
 import { AuditEventsRepository } from '../query/audit-events.repository.js';
 
 /**
@@ -29,7 +29,7 @@ export class AuditReconciler implements OnApplicationBootstrap, OnApplicationShu
     private readonly writer: AuditWriter,
     private readonly instances: InstanceRegistry,
     @Inject(AUDIT_OPTIONS) private readonly options: AuditOptions,
-    @Optional() @Inject(CALL_RECORD_SINK) private readonly records?: CallRecordSink,
+    @Optional() private readonly records?: CallRecordsSink,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {

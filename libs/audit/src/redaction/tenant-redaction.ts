@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import type { CallResultRedaction } from '@toolgate/calls';
 import { RefreshingCache } from '@toolgate/database';
 import { z } from 'zod';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
@@ -19,6 +20,15 @@ export const redactionSettingsSchema = z.strictObject({
 });
 export type RedactionSettings = z.infer<typeof redactionSettingsSchema>;
 
+/** A tenant file's `audit:` section: the audit lib's per-tenant settings (ADR 031). */
+export const tenantAuditSettingsSchema = z.strictObject({
+  /** How this tenant's audit trail redacts values (mask or keyed fingerprint; which patterns). */
+  redaction: redactionSettingsSchema.optional(),
+  /** Agent runs' questions, answers and model text in the trail (redacted like inputs); off by default. */
+  runText: z.boolean().optional(),
+});
+export type TenantAuditSettings = z.infer<typeof tenantAuditSettingsSchema>;
+
 /** Where per-tenant audit policy comes from (implemented by the tenancy lib). */
 export interface AuditPolicySource {
   /** The tenant's own settings (`{}` when it sets none); `null` when no such tenant is visible. */
@@ -31,7 +41,7 @@ export const AUDIT_POLICY_SOURCE = Symbol('AUDIT_POLICY_SOURCE');
  * the platform secret, so equal values match within a tenant and never across tenants.
  */
 @Injectable()
-export class TenantRedaction {
+export class TenantRedaction implements CallResultRedaction {
   private readonly redactors: RefreshingCache<string, Redactor>;
 
   constructor(

@@ -9,7 +9,8 @@ import {
   type ListTasksResult,
   type Task,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ApprovalDecisions, ApprovalService, CallRecordRepository } from '@toolgate/approvals';
+import { ApprovalDecisions, ApprovalService } from '@toolgate/approvals';
+import { CallRecords } from '@toolgate/calls';
 import { KeyConcurrency } from '@toolgate/quotas';
 import {
   ErrorCode,
@@ -106,7 +107,7 @@ export class McpTaskService implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly tasks: McpTaskRepository,
-    private readonly calls: CallRecordRepository,
+    private readonly calls: CallRecords,
     private readonly approvals: ApprovalService,
     private readonly decisions: ApprovalDecisions,
     private readonly waiters: TaskWaiters,

@@ -1,4 +1,4 @@
-import type { CallStatus } from '@toolgate/approvals';
+import type { CallStatus } from '@toolgate/calls';
 import type { TaskStatus } from '@modelcontextprotocol/sdk/types.js';
 import type { McpTaskEntity } from './mcp-task.entity.js';
 

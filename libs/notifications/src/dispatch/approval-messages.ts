@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ApprovalRepository } from '@toolgate/approvals';
+import { ApprovalReader } from '@toolgate/approvals';
 import { TenantRedaction } from '@toolgate/audit';
 import type { ApprovalMessage, MessageKind } from '../channels/approval-message.js';
 import { NOTIFICATIONS_OPTIONS, type NotificationsOptions } from '../notifications.options.js';
@@ -13,15 +13,15 @@ export type ApprovalFacts = Omit<ApprovalMessage, 'kind' | 'link' | 'expiresAt'>
 @Injectable()
 export class ApprovalMessages {
   constructor(
-    private readonly approvals: ApprovalRepository,
+    private readonly approvals: ApprovalReader,
     private readonly redaction: TenantRedaction,
     @Inject(NOTIFICATIONS_OPTIONS) private readonly options: NotificationsOptions,
   ) {}
 
   /** The approval of a tenant; null when it does not exist there. */
   async facts(tenantId: string, approvalId: string): Promise<ApprovalFacts | null> {
-    const a = await this.approvals.find(approvalId);
-    if (!a || a.tenantId !== tenantId) return null;
+    const a = await this.approvals.find(tenantId, approvalId);
+    if (!a) return null;
     return {
       tenantId: a.tenantId,
       approvalId: a.id,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApprovalRepository } from '@toolgate/approvals';
+import { ApprovalReader } from '@toolgate/approvals';
 import { ToolRegistry } from '@toolgate/toolkit';
 import type { NotificationSettings } from '../config/notification-settings.schema.js';
 import { TenantNotifications } from '../config/tenant-notifications.js';
@@ -31,7 +31,7 @@ export class NotificationPlanner {
   private planned = new Set<string>();
 
   constructor(
-    private readonly approvals: ApprovalRepository,
+    private readonly approvals: ApprovalReader,
     private readonly settings: TenantNotifications,
     private readonly deliveries: DeliveryRepository,
     private readonly registry: ToolRegistry,
@@ -39,15 +39,15 @@ export class NotificationPlanner {
 
   /** Plans the messages of one approval; answers how many new deliveries there are. */
   async planApproval(tenantId: string, approvalId: string, now = new Date()): Promise<number> {
-    const a = await this.approvals.find(approvalId);
-    if (!a || a.tenantId !== tenantId || a.status !== 'pending') return 0;
+    const a = await this.approvals.find(tenantId, approvalId);
+    if (!a || a.status !== 'pending') return 0;
     const s = await this.settings.of(tenantId);
     return s ? this.plan(s, a, now, new Set()) : 0;
   }
 
   /** Plans what every pending approval should have by now. */
   async sweep(now = new Date()): Promise<number> {
-    const pending = await this.approvals.list(null, 'pending', SWEEP_LIMIT);
+    const pending = await this.approvals.pending(SWEEP_LIMIT);
     const settings = new Map<string, NotificationSettings | null>();
     const seen = new Set<string>();
     let n = 0;

@@ -9,7 +9,7 @@ import {
   unwrapToolCall,
   type Agent,
 } from '@toolgate/agents';
-import { CallRecordRepository } from '@toolgate/approvals';
+import { CallRecords } from '@toolgate/calls';
 import { PrincipalStanding, standingLostEnvelope } from '@toolgate/auth';
 import type { RunEventType } from '@toolgate/contract';
 import {
@@ -133,7 +133,7 @@ export class RunLoop {
     private readonly runs: RunRepository,
     private readonly events: RunEvents,
     private readonly agents: AgentFactory,
-    private readonly callRecords: CallRecordRepository,
+    private readonly callRecords: CallRecords,
     private readonly subAgents: SubAgents,
     @Inject(RUN_MODEL_SOURCE) private readonly models: RunModelSource,
     private readonly tenantTokens: TokenBudget,

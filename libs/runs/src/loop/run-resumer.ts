@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ApprovalDecisions, CallRecordRepository, type ApprovalDecision } from '@toolgate/approvals';
+import { ApprovalDecisions, type ApprovalDecision } from '@toolgate/approvals';
+import { CallRecords } from '@toolgate/calls';
 import { PeriodicSweep } from '@toolgate/database';
 import type { AgentRunEntity } from '../entities/agent-run.entity.js';
 import { RUNS_OPTIONS, type RunsOptions } from '../runs.options.js';
@@ -22,7 +23,7 @@ export class RunResumer extends PeriodicSweep {
   constructor(
     private readonly runs: RunRepository,
     private readonly driver: RunDriver,
-    private readonly callRecords: CallRecordRepository,
+    private readonly callRecords: CallRecords,
     decisions: ApprovalDecisions,
     @Inject(RUNS_OPTIONS) options: RunsOptions,
   ) {

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+
+/** A tenant file with no sections: these specs are about its own fields. */
+const NO_SECTIONS = {};
 import type { AgentBindingEntity } from '../entities/agent-binding.entity.js';
 import type { TenantEntity } from '../entities/tenant.entity.js';
 import { exportTenantFile } from './tenant-file.exporter.js';
@@ -29,7 +32,7 @@ agentTypes:
 
 /** What the database holds after importing a file: rows as the repository writes them. */
 function stored(text: string): { tenant: TenantEntity; bindings: AgentBindingEntity[] } {
-  const file = parseTenantFile('acme.yaml', text).tenant;
+  const file = parseTenantFile('acme.yaml', text, NO_SECTIONS).tenant;
   const now = new Date();
   const tenant = {
     id: file.id,
@@ -60,18 +63,22 @@ function stored(text: string): { tenant: TenantEntity; bindings: AgentBindingEnt
 describe('exportTenantFile', () => {
   it('keeps the run settings: export then import gives the same agent types', () => {
     const first = stored(FILE);
-    const exported = exportTenantFile(first.tenant, first.bindings);
+    const exported = exportTenantFile(first.tenant, first.bindings, NO_SECTIONS);
     const again = stored(exported);
     expect(again.bindings).toEqual(first.bindings.map((b) => ({ ...b, updatedAt: expect.any(Date) })));
-    expect(exportTenantFile(again.tenant, again.bindings).replace(/^#.*\n/, '')).toBe(
+    expect(exportTenantFile(again.tenant, again.bindings, NO_SECTIONS).replace(/^#.*\n/, '')).toBe(
       exported.replace(/^#.*\n/, ''),
     );
   });
 
   it('names only the settings that differ from the defaults, and none for rows without them', () => {
     const { tenant, bindings } = stored(FILE);
-    const text = exportTenantFile(tenant, [...bindings.slice(1), { ...bindings[0]!, run: null }]);
+    const text = exportTenantFile(
+      tenant,
+      [...bindings.slice(1), { ...bindings[0]!, run: null }],
+      NO_SECTIONS,
+    );
     expect(text).not.toMatch(/maxSteps|instructions|model|subAgents/);
-    expect(exportTenantFile(tenant, bindings)).toContain('maxSteps: 12');
+    expect(exportTenantFile(tenant, bindings, NO_SECTIONS)).toContain('maxSteps: 12');
   });
 });

@@ -3,7 +3,7 @@ import { stringify } from 'yaml';
 import { storedRunSettings } from '../agent-run-settings.js';
 import type { AgentBindingEntity } from '../entities/agent-binding.entity.js';
 import type { TenantEntity } from '../entities/tenant.entity.js';
-import { TENANT_SETTINGS_KEYS } from './tenant-file.schema.js';
+import type { TenantSections } from './tenant-sections.js';
 
 /** The run settings that differ from the defaults: a file names only those, like the demo files. */
 function changedRunSettings(run: AgentRunSettingsView): Partial<AgentRunSettingsView> {
@@ -20,7 +20,11 @@ function changedRunSettings(run: AgentRunSettingsView): Partial<AgentRunSettings
  * A tenant as a `config/tenants/<id>.yaml` file: the format the boot import reads, so exporting
  * then importing changes nothing. Connector values keep their ${VAR} placeholders.
  */
-export function exportTenantFile(tenant: TenantEntity, bindings: readonly AgentBindingEntity[]): string {
+export function exportTenantFile(
+  tenant: TenantEntity,
+  bindings: readonly AgentBindingEntity[],
+  sections: TenantSections,
+): string {
   const doc: Record<string, unknown> = { id: tenant.id, name: tenant.name };
   if (tenant.demo) doc.demo = true;
   if (tenant.locale) doc.locale = tenant.locale;
@@ -35,8 +39,8 @@ export function exportTenantFile(tenant: TenantEntity, bindings: readonly AgentB
       },
     ]),
   );
-  for (const key of TENANT_SETTINGS_KEYS) {
-    const value = (tenant.settings as Record<string, unknown> | undefined)?.[key];
+  for (const key of Object.keys(sections)) {
+    const value = tenant.settings?.[key];
     if (value !== undefined) doc[key] = value;
   }
   return `# Exported by Toolgate at ${new Date().toISOString()}\n${stringify(doc, { lineWidth: 0 })}`;

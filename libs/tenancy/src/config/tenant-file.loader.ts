@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
-import { ceilingProblems, NO_CEILINGS, type TenantFileCeilings } from './tenant-file.ceilings.js';
-import { tenantFileSchema, type TenantFile } from './tenant-file.schema.js';
+import { NO_CEILINGS, type TenantFileCeilings } from './tenant-file.ceilings.js';
+import { tenantFileSchemaOf, type TenantFile } from './tenant-file.schema.js';
+import { sectionProblems, type TenantSections } from './tenant-sections.js';
 
 /** A tenant file that could not be read; the message names the file, the path and the line. */
 export class TenantConfigError extends Error {
@@ -39,10 +40,23 @@ function lineLookup(doc: Document, counter: LineCounter) {
   };
 }
 
-/** Parses and validates one tenant file's text, within the platform's `ceilings`. */
+/** The schema of each set of sections, built once (a file is parsed at boot and on every change). */
+const schemas = new WeakMap<TenantSections, ReturnType<typeof tenantFileSchemaOf>>();
+
+function schemaOf(sections: TenantSections) {
+  let schema = schemas.get(sections);
+  if (!schema) schemas.set(sections, (schema = tenantFileSchemaOf(sections)));
+  return schema;
+}
+
+/**
+ * Parses and validates one tenant file's text: its own fields, the `sections` the platform
+ * composed it with and their checks, within the platform's `ceilings`.
+ */
 export function parseTenantFile(
   file: string,
   text: string,
+  sections: TenantSections,
   ceilings: TenantFileCeilings = NO_CEILINGS,
 ): LoadedTenantFile {
   const counter = new LineCounter();
@@ -52,7 +66,7 @@ export function parseTenantFile(
   }
   const lineOf = lineLookup(doc, counter);
   const raw: unknown = doc.toJS();
-  const parsed = tenantFileSchema.safeParse(raw);
+  const parsed = schemaOf(sections).safeParse(raw);
   if (!parsed.success) {
     throw new TenantConfigError(
       parsed.error.issues.map((issue) => {
@@ -64,7 +78,7 @@ export function parseTenantFile(
   }
   if (!isMap(doc.contents) && !isSeq(doc.contents))
     throw new TenantConfigError([`${file}: expected a mapping`]);
-  const above = ceilingProblems(parsed.data, ceilings);
+  const above = sectionProblems(parsed.data, sections, ceilings);
   if (above.length) {
     throw new TenantConfigError(
       above.map((p) => {
@@ -80,7 +94,11 @@ export function parseTenantFile(
  * Reads every `*.yaml`/`*.yml` in `dir`, sorted by name. All problems of all files are reported
  * together; a tenant id that does not match its file name, or appears twice, is a problem too.
  */
-export function loadTenantFiles(dir: string, ceilings: TenantFileCeilings = NO_CEILINGS): LoadedTenantFile[] {
+export function loadTenantFiles(
+  dir: string,
+  sections: TenantSections,
+  ceilings: TenantFileCeilings = NO_CEILINGS,
+): LoadedTenantFile[] {
   let names: string[];
   try {
     names = readdirSync(dir)
@@ -96,7 +114,7 @@ export function loadTenantFiles(dir: string, ceilings: TenantFileCeilings = NO_C
   for (const name of names) {
     const file = join(dir, name);
     try {
-      const t = parseTenantFile(file, readFileSync(file, 'utf8'), ceilings);
+      const t = parseTenantFile(file, readFileSync(file, 'utf8'), sections, ceilings);
       const stem = name.replace(/\.ya?ml$/, '');
       if (t.tenant.id !== stem)
         problems.push(`${file}: id "${t.tenant.id}" must match the file name "${stem}"`);

@@ -10,7 +10,7 @@ import { TenantRepository } from '../tenant.repository.js';
 import { TenantFileCheck } from './tenant-file.check.js';
 import { parseTenantFile, TenantConfigError, type LoadedTenantFile } from './tenant-file.loader.js';
 import { runSettingsOf } from './tenant-file.schema.js';
-import { settingsOf } from './tenant-settings.js';
+import { settingsOf } from './tenant-sections.js';
 
 /** Editors write a file in several steps (truncate, write, rename): one look once they are done. */
 const SETTLE_MS = 200;
@@ -111,7 +111,7 @@ export class TenantFileSync implements OnApplicationShutdown {
   private validated(file: string, text: string): LoadedTenantFile | undefined {
     let f: LoadedTenantFile;
     try {
-      f = parseTenantFile(file, text);
+      f = parseTenantFile(file, text, this.options.sections);
     } catch (err) {
       if (!(err instanceof TenantConfigError)) throw err;
       this.notApplied(file, err.problems);
@@ -150,7 +150,7 @@ export class TenantFileSync implements OnApplicationShutdown {
           locale: f.tenant.locale ?? null,
           demo: f.tenant.demo,
           connectors: f.tenant.connectors,
-          settings: settingsOf(f.tenant),
+          settings: settingsOf(f.tenant, this.options.sections),
         },
         agentTypes: agentTypes.map(([agentType, a]) => ({
           agentType,

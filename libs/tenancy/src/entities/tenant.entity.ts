@@ -19,7 +19,7 @@ export class TenantEntity {
   @Column(jsonColumn())
   connectors!: Record<string, Record<string, any>>;
 
-  /** Tenant policies added by later features (redaction, quotas, approvals). */
+  /** The tenant file's sections (`TenantSections`): each lib reads its own with its own schema. */
   @Column(jsonColumn())
   settings!: Record<string, any>;
 

@@ -43,7 +43,8 @@ function visit(node: unknown, fn: (n: Node) => void): void {
 
 /**
  * Rewrites draft-07 spellings into 2020-12 so one validator handles both (docs/tool-design-rules.md §4.3: "2020-12 rules,
- * draft-07 keywords accepted"): tuple `items` arrays, `additionalItems`, `dependencies`.
+ * draft-07 keywords accepted"): tuple `items` arrays, `additionalItems`, `dependencies`, and the
+ * draft-04 boolean `exclusiveMinimum`/`exclusiveMaximum` (which zod-to-json-schema still writes).
  */
 export function upgradeDraft07(schema: JsonSchemaObject): JsonSchemaObject {
   const copy = structuredClone(schema) as Node;
@@ -60,6 +61,16 @@ export function upgradeDraft07(schema: JsonSchemaObject): JsonSchemaObject {
         else ((n.dependentSchemas ??= {}) as Node)[key] = dep;
       }
       delete n.dependencies;
+    }
+    for (const [exclusive, bound] of [
+      ['exclusiveMinimum', 'minimum'],
+      ['exclusiveMaximum', 'maximum'],
+    ] as const) {
+      if (typeof n[exclusive] !== 'boolean') continue;
+      if (n[exclusive] && typeof n[bound] === 'number') {
+        n[exclusive] = n[bound];
+        delete n[bound];
+      } else delete n[exclusive];
     }
   });
   delete copy.$schema;
@@ -88,6 +99,29 @@ function exportZod4(schema: ToolSchema, role: SchemaRole): Node {
   }
 }
 
+/**
+ * Says what zod-to-json-schema leaves out and Zod 4's converter says, so that a tool written with
+ * a Zod 3-API schema (as upstream libraries still ship them) exports what the same tool written
+ * with Zod 4 exports: integers are safe integers unless bounded otherwise, and an output's field
+ * with a default is always there (required).
+ */
+function alignWithZod4(schema: Node, role: SchemaRole): void {
+  visit(schema, (n) => {
+    if (n.type === 'integer') {
+      if (n.minimum === undefined && n.exclusiveMinimum === undefined) n.minimum = Number.MIN_SAFE_INTEGER;
+      if (n.maximum === undefined && n.exclusiveMaximum === undefined) n.maximum = Number.MAX_SAFE_INTEGER;
+    }
+    if (role === 'output' && n.properties && typeof n.properties === 'object') {
+      const properties = n.properties as Record<string, Node>;
+      const required = new Set(Array.isArray(n.required) ? (n.required as string[]) : []);
+      const always = Object.keys(properties).filter(
+        (k) => required.has(k) || properties[k]?.default !== undefined,
+      );
+      if (always.length) n.required = always;
+    }
+  });
+}
+
 function exportZod3(schema: ToolSchema, role: SchemaRole): Node {
   const out = zodToJsonSchema(schema as unknown as Parameters<typeof zodToJsonSchema>[0], {
     target: 'jsonSchema2019-09',
@@ -95,7 +129,9 @@ function exportZod3(schema: ToolSchema, role: SchemaRole): Node {
     effectStrategy: role === 'input' ? 'input' : 'any',
     pipeStrategy: role,
   }) as Node;
-  return upgradeDraft07(out) as Node;
+  const upgraded = upgradeDraft07(out) as Node;
+  alignWithZod4(upgraded, role);
+  return upgraded;
 }
 
 /**

@@ -1,12 +1,23 @@
-import { Injectable } from '@nestjs/common';
-import { TenantRedaction } from '@toolgate/audit';
+import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode, ToolgateError, type CallPrincipal } from '@toolgate/toolkit';
 import type { ToolCallEntity } from '../entities/tool-call.entity.js';
-import { CallRecordRepository } from './call-record.repository.js';
+import { CallRecords } from './call-records.js';
 import { toCallView, type CallView } from './call-view.js';
 
 /** A reader of calls: agent keys may be limited to some agent types. */
 export type CallReader = CallPrincipal & { readonly agentTypes?: readonly string[] | null };
+
+/**
+ * What the reader needs of the audit lib: a tenant's redactor, the one its trail stores results
+ * with. The audit lib provides it under `CALL_RESULT_REDACTION` (it imports this lib; this lib
+ * never imports it back, ADR 031).
+ */
+export interface CallResultRedaction {
+  redactorFor(tenantId: string): Promise<{ redact(value: unknown): unknown }>;
+}
+
+/** The token of the `CallResultRedaction` the audit lib provides. */
+export const CALL_RESULT_REDACTION = Symbol('CALL_RESULT_REDACTION');
 
 /** Roles that see every call of their tenant in full. */
 const FULL_VIEW_ROLES = new Set(['platform_admin', 'tenant_admin']);
@@ -19,8 +30,8 @@ const FULL_VIEW_ROLES = new Set(['platform_admin', 'tenant_admin']);
 @Injectable()
 export class CallReaderService {
   constructor(
-    private readonly calls: CallRecordRepository,
-    private readonly redaction: TenantRedaction,
+    private readonly calls: CallRecords,
+    @Inject(CALL_RESULT_REDACTION) private readonly redaction: CallResultRedaction,
   ) {}
 
   async view(reader: CallReader, callId: string): Promise<CallView & { redacted?: true }> {

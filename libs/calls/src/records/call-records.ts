@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { SqlStatement } from '@toolgate/audit';
-import { TransactionRunner } from '@toolgate/database';
+import { TransactionRunner, type WriteStatement as SqlStatement } from '@toolgate/database';
 import { In, LessThan, type DataSource, type EntityManager } from 'typeorm';
 import { ToolCallEntity, type DecidedBy } from '../entities/tool-call.entity.js';
 import { CallTransitions, type CallRef, type NewCallRecord } from './call-transitions.js';
@@ -11,7 +10,7 @@ import { CallTransitions, type CallRef, type NewCallRecord } from './call-transi
  * applied only when the call is in the status it expects (true when it moved).
  */
 @Injectable()
-export class CallRecordRepository {
+export class CallRecords {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transactions: TransactionRunner,

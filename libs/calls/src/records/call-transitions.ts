@@ -1,5 +1,4 @@
-import type { SqlStatement } from '@toolgate/audit';
-import { toSqlDateTime } from '@toolgate/database';
+import { toSqlDateTime, type WriteStatement as SqlStatement } from '@toolgate/database';
 import type { CallFace } from '@toolgate/toolkit';
 import type { CallStatus, DecidedBy, StoredPrincipal } from '../entities/tool-call.entity.js';
 

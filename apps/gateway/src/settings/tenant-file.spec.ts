@@ -2,7 +2,18 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadTenantFiles, parseTenantFile, TenantConfigError } from './tenant-file.loader.js';
+import {
+  loadTenantFiles as loadFiles,
+  parseTenantFile,
+  TenantConfigError,
+  type TenantFileCeilings,
+} from '@toolgate/tenancy';
+import { TENANT_FILE_SECTIONS } from './tenant-file-sections.js';
+
+// Tenant files as the gateway composes them: the tenancy lib's own fields and the libs' sections.
+const parse = (file: string, text: string, ceilings?: TenantFileCeilings) =>
+  parseTenantFile(file, text, TENANT_FILE_SECTIONS, ceilings);
+const loadTenantFiles = (dir: string) => loadFiles(dir, TENANT_FILE_SECTIONS);
 
 const VALID = `id: acme
 name: ACME
@@ -21,7 +32,7 @@ quotas:
 /** The problems a tenant file's text is refused with. */
 function problemsOf(text: string, file = 'tenants/acme.yaml'): readonly string[] {
   try {
-    parseTenantFile(file, text);
+    parse(file, text);
   } catch (err) {
     if (err instanceof TenantConfigError) return err.problems;
     throw err;
@@ -29,9 +40,9 @@ function problemsOf(text: string, file = 'tenants/acme.yaml'): readonly string[]
   throw new Error('expected the file to be refused');
 }
 
-describe('parseTenantFile', () => {
+describe('a tenant file', () => {
   it('reads a valid file: bare tool names become entries, defaults are filled in', () => {
-    const { tenant, lineOf } = parseTenantFile('tenants/acme.yaml', VALID);
+    const { tenant, lineOf } = parse('tenants/acme.yaml', VALID);
     expect(tenant.demo).toBe(false);
     expect(tenant.agentTypes.ops_assistant!.tools).toEqual([
       { name: 'read_logs' },
@@ -49,7 +60,7 @@ describe('parseTenantFile', () => {
       VALID.replace('  - { perMinute: 30 }', `  - { perMinute: 30 }\n  - { tokensPerDay: ${n} }`);
     let problems: readonly string[] = [];
     try {
-      parseTenantFile('tenants/acme.yaml', asking(100_001), ceilings);
+      parse('tenants/acme.yaml', asking(100_001), ceilings);
     } catch (err) {
       problems = (err as TenantConfigError).problems;
     }
@@ -60,9 +71,9 @@ describe('parseTenantFile', () => {
     ]);
     // At the ceiling, below it, and "no cap of its own" (held to the ceiling at use) are accepted.
     for (const n of [100_000, 5, null])
-      expect(parseTenantFile('tenants/acme.yaml', asking(n), ceilings).tenant.quotas).toHaveLength(2);
+      expect(parse('tenants/acme.yaml', asking(n), ceilings).tenant.quotas).toHaveLength(2);
     // Without a ceiling anything positive goes.
-    expect(parseTenantFile('tenants/acme.yaml', asking(10 ** 12)).tenant.quotas).toHaveLength(2);
+    expect(parse('tenants/acme.yaml', asking(10 ** 12)).tenant.quotas).toHaveLength(2);
   });
 
   it("reads the tenant's tokens per day beside its call quotas, and refuses a token quota with call fields", () => {
@@ -70,12 +81,12 @@ describe('parseTenantFile', () => {
       '  - { perMinute: 30 }',
       '  - { perMinute: 30 }\n  - { tokensPerDay: 200000 }',
     );
-    expect(parseTenantFile('tenants/acme.yaml', withBudget).tenant.quotas).toEqual([
+    expect(parse('tenants/acme.yaml', withBudget).tenant.quotas).toEqual([
       { scope: 'tenant', tool: '*', perMinute: 30 },
       { tokensPerDay: 200_000 },
     ]);
     const unlimited = VALID.replace('  - { perMinute: 30 }', '  - { tokensPerDay: null }');
-    expect(parseTenantFile('tenants/acme.yaml', unlimited).tenant.quotas).toEqual([{ tokensPerDay: null }]);
+    expect(parse('tenants/acme.yaml', unlimited).tenant.quotas).toEqual([{ tokensPerDay: null }]);
     expect(problemsOf(VALID.replace('{ perMinute: 30 }', '{ tokensPerDay: 0 }'))).toEqual([
       expect.stringMatching(/quotas\[0\]\.tokensPerDay: .*\(line 12\)$/),
     ]);

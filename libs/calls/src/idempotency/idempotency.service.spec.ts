@@ -1,9 +1,9 @@
 import type { InstanceRegistry } from '@toolgate/database';
 import { ErrorCode, ok } from '@toolgate/toolkit';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_APPROVALS_OPTIONS } from '../approvals.options.js';
+import { DEFAULT_CALLS_OPTIONS } from '../calls.options.js';
 import { IdempotencyRecordEntity } from '../entities/idempotency-record.entity.js';
-import { approvalsDatabase, type ApprovalsDatabase } from '../testing/approvals-database.js';
+import { callsDatabase, type CallsDatabase } from '../testing/calls-database.js';
 import { IdempotencyRepository } from './idempotency.repository.js';
 import { IdempotencyService, requestDigest, type IdempotentAnswer } from './idempotency.service.js';
 
@@ -30,7 +30,7 @@ describe('requestDigest', () => {
 });
 
 describe('IdempotencyService', () => {
-  let db: ApprovalsDatabase;
+  let db: CallsDatabase;
   let service: IdempotencyService;
   /** Gateways whose heartbeat is fresh, besides this one. */
   let alive: Set<string>;
@@ -46,7 +46,7 @@ describe('IdempotencyService', () => {
   beforeEach(async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(NOW);
-    db = await approvalsDatabase();
+    db = await callsDatabase();
     alive = new Set();
     runs = [];
     const instances = { instanceId: 'gw-1', isAlive: async (id: string) => id === 'gw-1' || alive.has(id) };
@@ -54,7 +54,7 @@ describe('IdempotencyService', () => {
       new IdempotencyRepository(db.dataSource.getRepository(IdempotencyRecordEntity)),
       db.calls,
       instances as unknown as InstanceRegistry,
-      { ...DEFAULT_APPROVALS_OPTIONS, expiryMs: TTL_MS, idempotencyTtlMs: TTL_MS, pollMs: 1_000 },
+      { ...DEFAULT_CALLS_OPTIONS, idempotencyTtlMs: TTL_MS },
     );
   });
   afterEach(async () => {

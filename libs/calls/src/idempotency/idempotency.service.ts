@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InstanceRegistry } from '@toolgate/database';
 import { canonicalJson, ErrorCode, sha256Hex, ToolgateError, uuidv7, type Envelope } from '@toolgate/toolkit';
-import { APPROVALS_OPTIONS, type ApprovalsOptions } from '../approvals.options.js';
-import { CallRecordRepository } from '../calls/call-record.repository.js';
+import { CALLS_OPTIONS, type CallsOptions } from '../calls.options.js';
+import { CallRecords } from '../records/call-records.js';
 import { IdempotencyRecordEntity } from '../entities/idempotency-record.entity.js';
 import { IdempotencyRepository } from './idempotency.repository.js';
 
@@ -39,9 +39,9 @@ export function requestDigest(principalId: string, agentType: string, tool: stri
 export class IdempotencyService {
   constructor(
     private readonly records: IdempotencyRepository,
-    private readonly calls: CallRecordRepository,
+    private readonly calls: CallRecords,
     private readonly instances: InstanceRegistry,
-    @Inject(APPROVALS_OPTIONS) private readonly options: ApprovalsOptions,
+    @Inject(CALLS_OPTIONS) private readonly options: CallsOptions,
   ) {}
 
   async run(

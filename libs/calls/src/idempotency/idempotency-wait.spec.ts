@@ -1,8 +1,8 @@
 import type { InstanceRegistry } from '@toolgate/database';
 import { ErrorCode, ToolgateError } from '@toolgate/toolkit';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_APPROVALS_OPTIONS, type ApprovalsOptions } from '../approvals.options.js';
-import type { CallRecordRepository } from '../calls/call-record.repository.js';
+import { DEFAULT_CALLS_OPTIONS, type CallsOptions } from '../calls.options.js';
+import type { CallRecords } from '../records/call-records.js';
 import { IdempotencyRecordEntity } from '../entities/idempotency-record.entity.js';
 import type { IdempotencyRepository } from './idempotency.repository.js';
 import { IdempotencyService } from './idempotency.service.js';
@@ -25,10 +25,10 @@ function heldKey() {
   return { records, calls, instances };
 }
 
-function service(fakes: ReturnType<typeof heldKey>, options: ApprovalsOptions): IdempotencyService {
+function service(fakes: ReturnType<typeof heldKey>, options: CallsOptions): IdempotencyService {
   return new IdempotencyService(
     fakes.records as unknown as IdempotencyRepository,
-    fakes.calls as unknown as CallRecordRepository,
+    fakes.calls as unknown as CallRecords,
     fakes.instances as unknown as InstanceRegistry,
     options,
   );
@@ -40,7 +40,7 @@ describe('IdempotencyService: waiting for another request with the same key', ()
 
   it('looks every idempotencyPollMs and gives up after idempotencyWaitMs with IDEMPOTENCY_IN_PROGRESS', async () => {
     const fakes = heldKey();
-    const options = { ...DEFAULT_APPROVALS_OPTIONS, idempotencyWaitMs: 1_000, idempotencyPollMs: 100 };
+    const options = { ...DEFAULT_CALLS_OPTIONS, idempotencyWaitMs: 1_000, idempotencyPollMs: 100 };
     const answer = service(fakes, options)
       .run({ tenantId: 'acme', key: 'k-1', digest: 'digest' }, () => Promise.reject(new Error('never runs')))
       .catch((err: unknown) => err);

@@ -1,0 +1,22 @@
+import { tenantApprovalSettingsSchema } from '@toolgate/approvals';
+import { tenantAuditSettingsSchema } from '@toolgate/audit';
+import { tenantNotificationsSection } from '@toolgate/notifications';
+import { tenantQuotasSection } from '@toolgate/quotas';
+import type { TenantSections } from '@toolgate/tenancy';
+
+/**
+ * The sections of a tenant file (`config/tenants/<id>.yaml`) besides its own fields, each the
+ * per-tenant settings of one lib, composed here as `toolgate.yaml` is (ADR 012, ADR 031). The
+ * tenancy lib parses files with them and stores them as the tenant's settings; each lib reads its
+ * section back with its own schema. A new per-tenant setting: its lib's schema, then a line here.
+ */
+export const TENANT_FILE_SECTIONS = {
+  /** How this tenant's audit trail redacts values, and whether it keeps agent runs' text. */
+  audit: { schema: tenantAuditSettingsSchema },
+  /** The tenant's approval policy beyond the tools' own. */
+  approvals: { schema: tenantApprovalSettingsSchema },
+  /** Call quotas and the day's model tokens. */
+  quotas: tenantQuotasSection,
+  /** Where approvals are announced (webhook, DingTalk, Feishu, WeCom) and who decides from Feishu. */
+  notifications: tenantNotificationsSection,
+} as const satisfies TenantSections;

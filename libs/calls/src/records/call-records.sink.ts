@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import { InstanceRegistry, PLATFORM_TENANT, type WriteStatement } from '@toolgate/database';
+import { ErrorCode, errorEnvelope, isOk, type ToolCall, type ToolCallResult } from '@toolgate/toolkit';
+import { CallTransitions, type CallRef } from './call-transitions.js';
+import { newCallRecord } from './new-call-record.js';
+
+/**
+ * Statements that ride in the audit trail's transaction, built when the SQL dialect is known
+ * (the audit lib's `Sidecar`).
+ */
+export type CallRecordWrites = (dialect: 'mysql' | 'sqlite') => readonly WriteStatement[];
+
+/** The envelope a call interrupted by a dying gateway answers with. */
+const INTERRUPTED_ENVELOPE = {
+  error: 'The gateway running this call stopped; its outcome is unknown',
+  code: 'INTERRUPTED',
+  suggestedAction: 'Retry with the same Idempotency-Key: the upstream receives the same idempotency key',
+};
+
+const refOf = (call: ToolCall): CallRef => ({
+  tenantId: call.request.tenant?.id ?? PLATFORM_TENANT,
+  callId: call.id,
+});
+
+/**
+ * The sink the audit trail writes call records through: the record of an L1+ call moves in the
+ * same transaction as its `started`, `finished` or closing event, so the record never says
+ * something the trail does not (the statements are CallTransitions'). The audit lib imports it.
+ */
+@Injectable()
+export class CallRecordsSink {
+  constructor(private readonly instances: InstanceRegistry) {}
+
+  started(call: ToolCall): CallRecordWrites {
+    const record = newCallRecord(call, this.instances.instanceId);
+    return (dialect) => [CallTransitions.start(record, dialect)];
+  }
+
+  finished(call: ToolCall, result: ToolCallResult): CallRecordWrites {
+    const outcome = isOk(result.envelope) ? 'succeeded' : 'failed';
+    return () => [CallTransitions.finish(refOf(call), outcome, result.envelope)];
+  }
+
+  notExecuted(call: ToolCall): CallRecordWrites {
+    const envelope = errorEnvelope(ErrorCode.AUDIT_UNAVAILABLE, call.request.locale);
+    return () => [CallTransitions.finish(refOf(call), 'failed', envelope)];
+  }
+
+  interrupted(tenantId: string, callId: string): CallRecordWrites {
+    return () => [CallTransitions.interrupt({ tenantId, callId }, INTERRUPTED_ENVELOPE)];
+  }
+}
