@@ -163,7 +163,7 @@ describe('agent runs in the console', () => {
     });
     expect(decided.status).toBe(200);
 
-    const page = await open(auditor, `/audit?callId=${encodeURIComponent(parked.callId)}`, 'en');
+    const page = await open(auditor, `/audit?view=events&callId=${encodeURIComponent(parked.callId)}`, 'en');
     const rows = page.getByTestId('audit-table').locator('tbody tr.ant-table-row');
     // Started, approval requested and decided, finished: the run resumed after the approval.
     await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(4);

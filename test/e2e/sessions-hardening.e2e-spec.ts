@@ -89,7 +89,11 @@ describe('people’s sessions over https: one cookie spelling, their own name in
     expect(changed.status, changed.text).toBe(200);
     const events = await gw.api('GET', `/v1/audit/events?tenantId=acme&actorId=oidc:${DANA.sub}&limit=50`);
     const actors = events.body.data.items.map((e: { event: string; actor: unknown }) => [e.event, e.actor]);
-    expect(actors).toEqual([['binding_changed', { type: 'user', id: `oidc:${DANA.sub}` }]]);
+    // Newest first: the change, then the sign-in that began the session (also the person's act).
+    expect(actors).toEqual([
+      ['binding_changed', { type: 'user', id: `oidc:${DANA.sub}` }],
+      ['signed_in', { type: 'user', id: `oidc:${DANA.sub}` }],
+    ]);
   });
 
   it('keeps at most maxPendingLogins anonymous sign-ins, and forgets expired ones without a sign-in', async () => {

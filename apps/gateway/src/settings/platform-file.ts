@@ -213,7 +213,7 @@ export const platformFileSchema = z.strictObject({
         .min(1)
         .optional()
         .describe(
-          'Where every signed checkpoint is exported as it is signed, so verification still catches newest events deleted with their head and checkpoint rows ([ADR 030](adr/030-evidence-outside-the-gateway.md)); unset: `<TOOLGATE_DATA_DIR>/audit-archive`. Point every gateway of one database at the same directory, ideally one the database’s administrators cannot write.',
+          'Where every signed checkpoint is exported as it is signed, so verification still catches newest events deleted with their head and checkpoint rows ([ADR 030](adr/030-evidence-outside-the-gateway.md)); unset: `<TOOLGATE_DATA_DIR>/audit-archive`. Copies go to a subdirectory named by the deployment (12 hex of its database’s address), so deployments sharing a directory stay apart. Point every gateway of one database at the same directory, ideally one the database’s administrators cannot write.',
         ),
       redactionCacheTtlMs: ms
         .nonnegative()

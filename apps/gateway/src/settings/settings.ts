@@ -320,7 +320,12 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       // Tenant files are refused above the platform's ceilings when they are saved.
       ceilings: { maxTokensPerDay: quotas.maxTokensPerDay },
     },
-    audit: auditSettings(file.audit, loadAuditKeyMaterial(env, e.TOOLGATE_DATA_DIR), e.TOOLGATE_DATA_DIR),
+    audit: auditSettings(
+      file.audit,
+      loadAuditKeyMaterial(env, e.TOOLGATE_DATA_DIR),
+      e.TOOLGATE_DATA_DIR,
+      deploymentRedisPrefix(target).slice('toolgate:'.length),
+    ),
     instances: { instanceId: e.TOOLGATE_INSTANCE_ID, ...FILE_DEFAULTS.instances, ...file.instances },
     approvals: {
       redisUrl: e.REDIS_URL,
@@ -384,13 +389,16 @@ function auditSettings(
   file: PlatformFile['audit'],
   keys: AuditKeyMaterial,
   dataDir: string,
+  deployment: string,
 ): Settings['audit'] {
   const { redaction: defaultRedaction, ...defaults } = FILE_DEFAULTS.audit;
   const { redaction, archiveDir, ...rest } = file ?? {};
   return {
     ...defaults,
     ...rest,
-    archiveDir: archiveDir ? resolve(archiveDir) : join(dataDir, AUDIT_ARCHIVE_DIR),
+    // One subdirectory per deployment (its database): two deployments pointed at one directory
+    // (or at one default data directory) never read each other's checkpoints as their own.
+    archiveDir: join(archiveDir ? resolve(archiveDir) : join(dataDir, AUDIT_ARCHIVE_DIR), deployment),
     defaultRedaction: {
       mode: redaction?.mode ?? defaultRedaction.mode,
       patterns: redaction?.patterns ?? defaultRedaction.patterns,

@@ -48,7 +48,7 @@ export function ToolCallView({ call }: { call: RunToolCall }) {
         <Typography.Text type="secondary">
           {t('runs.toolCall.callId')}{' '}
           {canOpen(me.role, 'audit') ? (
-            <Link to={`/audit?callId=${encodeURIComponent(call.callId)}`}>{call.callId}</Link>
+            <Link to={`/audit?view=events&callId=${encodeURIComponent(call.callId)}`}>{call.callId}</Link>
           ) : (
             <Typography.Text copyable>{call.callId}</Typography.Text>
           )}
