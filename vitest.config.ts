@@ -31,6 +31,8 @@ export default defineConfig({
   test: {
     pool: 'forks',
     maxWorkers: 2,
+    // expect.poll's 1 s default is a speed claim on a busy machine: 30 s, a hang guard.
+    expect: { poll: { timeout: 30_000 } },
     globalSetup: ['test/support/global-setup.ts'],
     projects: [
       {

@@ -121,7 +121,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.waitForFunction(
     () => !(globalThis as any).document.querySelector('.ant-spin-spinning'),
     undefined,
-    { timeout: 10_000 },
+    { timeout: 60_000 },
   );
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
 }

@@ -13,7 +13,7 @@ const RESTART = { service: 'payment-api', reason: '滚动发布后内存泄漏�
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `probe` until it returns something truthy or `ms` pass. */
-async function eventually<T>(probe: () => Promise<T | undefined | null | false>, ms = 15_000): Promise<T> {
+async function eventually<T>(probe: () => Promise<T | undefined | null | false>, ms = 60_000): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     const value = await probe();
@@ -120,7 +120,7 @@ describe('the admin console in a browser', () => {
 
     // The inbox polls: the request appears without touching the page.
     const item = page.locator(`[data-testid="approval-item"][data-call-id="${callId}"]`);
-    await item.waitFor({ timeout: 15_000 });
+    await item.waitFor({ timeout: 60_000 });
     expect(await item.innerText()).toContain('payment-api');
     expect(await item.locator('[data-risk="L3"]').count()).toBe(1);
     await screenshot(page, 'approvals-inbox');
@@ -129,7 +129,7 @@ describe('the admin console in a browser', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByTestId('decision-comment').fill('同意，发布窗口内执行');
     await dialog.getByRole('button', { name: /批\s*准/ }).click();
-    await item.waitFor({ state: 'detached', timeout: 15_000 });
+    await item.waitFor({ state: 'detached', timeout: 60_000 });
 
     const status = await eventually(async () => {
       const res = await gw.api('GET', `/v1/calls/${callId}`, { key: acmeAgent });

@@ -34,7 +34,7 @@ notifications:
 `;
 
 /** The page polls; give it time on a busy two-core machine. */
-const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000 });
+const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 60_000 });
 
 /** Saves the screenshot for the docs too (`docs/screenshots/<name>.png`). */
 async function docScreenshot(page: Page, name: string) {

@@ -75,12 +75,12 @@ auth:
     expect(await page.getByTestId('whoami').innerText()).toContain(ALICE.name);
 
     const item = page.locator(`[data-testid="approval-item"][data-call-id="${callId}"]`);
-    await item.waitFor({ timeout: 15_000 });
+    await item.waitFor({ timeout: 60_000 });
     await screenshot(page, 'sso-approvals-inbox');
     await item.getByTestId('approve').click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: /批\s*准/ }).click();
-    await item.waitFor({ state: 'detached', timeout: 15_000 });
+    await item.waitFor({ state: 'detached', timeout: 60_000 });
     const call = (await gw.api('GET', `/v1/calls/${callId}`)).body.data;
     expect(call.decidedBy).toEqual({
       type: 'user',

@@ -166,7 +166,7 @@ describe('agent runs in the console', () => {
     const page = await open(auditor, `/audit?view=events&callId=${encodeURIComponent(parked.callId)}`, 'en');
     const rows = page.getByTestId('audit-table').locator('tbody tr.ant-table-row');
     // Started, approval requested and decided, finished: the run resumed after the approval.
-    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(4);
+    await expect.poll(() => rows.count(), { timeout: 60_000 }).toBe(4);
     await rows.last().click(); // the oldest: the call's start
     const drawer = page.getByTestId('event-drawer');
     await drawer.waitFor();

@@ -1,6 +1,7 @@
 import { DemoBackends } from '@toolgate/tool-packs/testing';
 import {
   makeConfigDir,
+  openRawSql,
   startTestGateway,
   waitFor,
   waitForMinuteRoom,
@@ -29,7 +30,8 @@ describe('human approval, idempotency and quotas', () => {
       env: {
         TOOLGATE_CONFIG_DIR: makeConfigDir(
           { initech: INITECH_YAML },
-          'approvals:\n  expiryMs: 3000\n  pollMs: 500\n',
+          // A minute to decide, however busy the machine: the expiry test moves its deadline instead.
+          'approvals:\n  expiryMs: 60000\n  pollMs: 500\n',
         ),
       },
       imports: [TestToolsModule],
@@ -130,7 +132,15 @@ describe('human approval, idempotency and quotas', () => {
 
   it('expires approvals nobody decided in time', async () => {
     const parked = await invoke(agent, 'ops_assistant', 'restart_service', RESTART);
-    // The expiry sweep (pollMs 500) marks it once its 3 s have passed.
+    // Its minute is made to have passed (acme's undecided approvals); the sweep (pollMs 500) marks it.
+    const sql = await openRawSql(gw.db);
+    try {
+      await sql.query(`UPDATE approvals SET expires_at = ? WHERE tenant_id = 'acme' AND status = 'pending'`, [
+        '2000-01-01 00:00:00.000',
+      ]);
+    } finally {
+      await sql.close();
+    }
     await waitFor(async () => (await call(agent, parked.body.callId)).data.status === 'expired', {
       timeoutMs: 10_000,
       what: 'the unanswered approval to expire',
