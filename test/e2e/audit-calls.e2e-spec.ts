@@ -1,3 +1,5 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallProjector } from '@toolgate/audit';
 import { startTestGateway, waitFor, type TestGateway } from '@toolgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -209,6 +211,32 @@ describe('the calls an auditor questions', () => {
       });
       // The acme trail holds none of globex's refusals.
       expect(await denials('acme', 'NOT_FOUND')).toEqual([]);
+    });
+
+    it('records refusals answered inside MCP responses (an unknown tool) like REST ones', async () => {
+      // As agents use the SDK client: list, then call; the unknown tool is a JSON-RPC error.
+      const client = new Client({ name: 'audit-e2e', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp/ops_assistant`), {
+          requestInit: { headers: { authorization: `Bearer ${agent.key}` } },
+        }),
+      );
+      try {
+        expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+        await expect(client.callTool({ name: 'wipe_disks', arguments: {} })).rejects.toThrow(/wipe_disks/);
+      } finally {
+        await client.close();
+      }
+      const refused = await waitFor(
+        async () => (await denials('acme', 'TOOL_NOT_FOUND')).find((e) => e.tool === 'wipe_disks'),
+        { what: 'the MCP refusal in the trail' },
+      );
+      expect(refused).toMatchObject({
+        event: 'access_denied',
+        actor: { type: 'api_key', id: agent.id },
+        code: 'TOOL_NOT_FOUND',
+        details: { status: 404, route: 'POST /mcp/:agentType' },
+      });
     });
 
     it('sends unknown and revoked keys to the security log and /metrics, not to a tenant chain', async () => {

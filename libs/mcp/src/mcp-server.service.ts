@@ -21,11 +21,13 @@ import {
 import { searchDeferred, unwrapToolCall, type AgentInvokeOptions } from '@toolgate/agents';
 import { CallReaderService, IdempotencyService, requestDigest } from '@toolgate/calls';
 import {
+  ErrorCode,
   mcpMessage,
   ok,
   ToolgateError,
   type EffectiveTool,
   type Envelope,
+  type ErrorEnvelope,
   type Locale,
   type ToolCallEvent,
   type ToolCallResult,
@@ -322,9 +324,13 @@ function firstIssue(error: z.ZodError): string {
   return issue ? `${issue.path.join('.') || '(params)'}: ${issue.message}` : 'malformed';
 }
 
+/** The spec's unknown-tool error (-32602), with the envelope in `data` like every other refusal. */
 function unknownTool(name: string, locale: Locale): RpcError {
-  return new RpcError(
-    RpcErrorCode.InvalidParams,
-    mcpMessage('unknownTool', locale, { tool: name.slice(0, 200) }),
-  );
+  const message = mcpMessage('unknownTool', locale, { tool: name.slice(0, 200) });
+  const envelope: ErrorEnvelope = {
+    error: message,
+    code: ErrorCode.TOOL_NOT_FOUND,
+    suggestedAction: mcpMessage('toolNotFoundAction', locale),
+  };
+  return new RpcError(RpcErrorCode.InvalidParams, message, envelope);
 }

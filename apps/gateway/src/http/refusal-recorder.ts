@@ -14,8 +14,8 @@ const RECORDED_CODES: ReadonlySet<string> = new Set([
   ErrorCode.RATE_LIMITED,
   ErrorCode.TOOL_QUARANTINED,
 ]);
-/** Statuses such a refusal is answered with: everything else skips the recorder at once. */
-const REFUSAL_STATUSES: ReadonlySet<number> = new Set([401, 403, 404, 429]);
+/** Statuses such a refusal is answered with (409: a quarantined tool): everything else skips the recorder at once. */
+const REFUSAL_STATUSES: ReadonlySet<number> = new Set([401, 403, 404, 409, 429]);
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 /** Security log lines per minute, at most: a flood of bad keys is counted, not logged line by line. */
 const SECURITY_LINES_PER_MINUTE = 60;
@@ -30,6 +30,8 @@ export interface RefusalAnswer {
   readonly envelope: Partial<Pick<ErrorEnvelope, 'code'>> & { readonly details?: Record<string, unknown> };
   /** The call a refusal ended, when one was opened (the invoke route's answers name it). */
   readonly callId?: string;
+  /** The tool asked for, when the route's parameters do not name it (an MCP `tools/call`). */
+  readonly tool?: string;
 }
 
 type Params = Readonly<Record<string, string | undefined>>;
@@ -100,7 +102,7 @@ export class RefusalRecorder {
       route: `${request.method} ${request.routeOptions?.url ?? ''}`,
       path: request.url.split('?')[0]!.slice(0, 300),
       reason: typeof reason === 'string' ? reason : undefined,
-      tool: params.toolName ?? null,
+      tool: params.toolName ?? answer.tool ?? null,
       agentType: params.agentType ?? null,
       callId: answer.callId ?? null,
     });

@@ -8,9 +8,10 @@ import {
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AgentFactory } from '@toolgate/agents';
-import { ApiKeyService } from '@toolgate/auth';
+import { ApiKeyService, PRINCIPAL_PROPERTY } from '@toolgate/auth';
 import {
   checkModernMessage,
+  ERROR_META,
   isModernVersion,
   McpServerService,
   preserializedJson,
@@ -26,6 +27,7 @@ import { inInboundSpan } from '../telemetry/inbound-span.js';
 import { ErrorCode, mcpMessage, type ErrorEnvelope } from '@toolgate/toolkit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { answerForError } from '../http/error-envelope.js';
+import { statusOfThrown } from '../http/error-status.js';
 import { noteRefusal } from '../http/refusal-recorder.js';
 import { REFUSES_METHOD } from '../http/method-not-allowed.js';
 import { localeOf } from '../http/request-locale.js';
@@ -85,6 +87,8 @@ export function registerMcpRoute(
     } catch (err) {
       throw fromError(err, request, bodyLimit);
     }
+    // The refusal recorder reads who asked from here, as it does after the REST guard.
+    (request as unknown as Record<string, unknown>)[PRINCIPAL_PROPERTY] = principal;
     const { messages, batch } = messagesOf(request.body, version);
     if (isModernVersion(version)) checkModern(request, messages, version);
     let agent;
@@ -102,7 +106,7 @@ export function registerMcpRoute(
       protocolVersion: version,
     };
     await new Promise<void>((done) => {
-      const writer = replyWriter(request, reply, done);
+      const writer = recordingRefusals(request, messages, replyWriter(request, reply, done));
       const clientGone = mcp.deliver(messages, batch, caller, writer);
       reply.raw.once('close', () => {
         if (!reply.raw.writableEnded) {
@@ -252,6 +256,60 @@ function sendRpcError(reply: FastifyReply, err: McpHttpError): FastifyReply {
       id: err.id,
       error: { code: err.code, message: err.message, ...(envelope ? { data: envelope } : {}) },
     });
+}
+
+/**
+ * A writer that hands every refusal answered inside a response to the refusal recorder, as REST's
+ * refusals are (issue 23): a `tools/call` result with `isError` whose envelope (`_meta`) carries a
+ * recorded code, or a JSON-RPC error carrying one in `data` (an unknown tool). The answer itself
+ * is 200 over MCP, so the status recorded is the one REST gives the same code.
+ */
+function recordingRefusals(
+  request: FastifyRequest,
+  messages: readonly JSONRPCMessage[],
+  writer: McpReplyWriter,
+): McpReplyWriter {
+  let tools: Map<string | number, string> | undefined;
+  for (const message of messages) {
+    if (!('method' in message) || message.method !== 'tools/call' || !('id' in message)) continue;
+    const name = (message.params as { name?: unknown } | undefined)?.name;
+    if (typeof name === 'string') (tools ??= new Map()).set(message.id, name.slice(0, 200));
+  }
+  if (!tools) return writer;
+  const note = (message: JSONRPCMessage): void => {
+    if (!('id' in message) || !tools.has(message.id)) return;
+    const envelope = refusalEnvelopeOf(message);
+    if (!envelope) return;
+    noteRefusal(request, {
+      status: statusOfThrown(envelope.code),
+      envelope,
+      callId: envelope.callId,
+      tool: tools.get(message.id),
+    });
+  };
+  return {
+    canStream: writer.canStream,
+    event(message) {
+      note(message);
+      writer.event(message);
+    },
+    end(responses, batch) {
+      for (const message of responses) note(message);
+      writer.end(responses, batch);
+    },
+  };
+}
+
+/** The error envelope a response carries: an `isError` tool result's `_meta`, or an error's `data`. */
+function refusalEnvelopeOf(message: JSONRPCMessage): ErrorEnvelope | undefined {
+  const candidate =
+    'error' in message
+      ? (message.error as { data?: unknown }).data
+      : 'result' in message && (message.result as { isError?: unknown }).isError === true
+        ? (message.result._meta as Record<string, unknown> | undefined)?.[ERROR_META]
+        : undefined;
+  const code = (candidate as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? (candidate as ErrorEnvelope) : undefined;
 }
 
 /** Answers over the Fastify reply: JSON when no stream is needed, SSE once a notification comes. */
