@@ -345,6 +345,47 @@ describe('approval notifications and decisions from Feishu', () => {
     expect(replay.body.code).toBe('UNAUTHENTICATED');
   });
 
+  it('tells every channel the request went to what became of the call once it was decided', async () => {
+    // `first` was approved in Feishu just before: its restart succeeded.
+    const outcomeOf = (approvalId: string) =>
+      waitFor(() => peers.about('/hook', approvalId).find((m) => m.body.event === 'approval.outcome'), {
+        what: 'the outcome on the webhook',
+      });
+    const succeeded = await outcomeOf(first.approvalId);
+    expect(succeeded.body.approval.outcome).toMatch(/^approved by .*On-call Lead.* · succeeded$/);
+    const wecom = await waitFor(() =>
+      peers
+        .about('/cgi-bin/', first.approvalId)
+        .find((m) => m.body.markdown.content.includes('结果 Outcome')),
+    );
+    expect(wecom.body.markdown.content).toContain('succeeded');
+    const card = await waitFor(() =>
+      peers
+        .about('/open-apis/im/', first.approvalId)
+        .map((m) => JSON.parse(m.body.content))
+        .find((c) => c.header.title.content.includes('审批结果')),
+    );
+    expect(card.elements.some((e: any) => e.tag === 'action')).toBe(false);
+
+    // An approved restart that failed says so, with the failure's code.
+    const res = await gw.api('POST', '/v1/agents/ops_assistant/tools/restart_service/invoke', {
+      key: agent,
+      body: { input: { service: 'no-such-service', reason: '验证审批之后失败的结果也会通知到群里' } },
+    });
+    expect(res.status).toBe(202);
+    const approver = await gw.createKey('approver', 'acme');
+    expect(
+      (await gw.api('POST', `/v1/approvals/${res.body.approvalId}/approve`, { key: approver, body: {} }))
+        .status,
+    ).toBe(200);
+    const failed = await outcomeOf(res.body.approvalId);
+    expect(failed.body.approval.outcome).toMatch(/^approved by .+ · failed: SERVICE_NOT_FOUND$/);
+    // One outcome per channel, however many passes looked at it.
+    expect(
+      peers.about('/hook', first.approvalId).filter((m) => m.body.event === 'approval.outcome'),
+    ).toHaveLength(1);
+  });
+
   it('refuses bad signatures, stale timestamps, wrong tokens, unmapped users and other tenants, deciding nothing', async () => {
     const { approvalId } = await restart();
     const value = { openId: 'ou_lead', tenantId: 'acme', approvalId, decision: 'approve' as const };

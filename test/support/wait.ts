@@ -1,6 +1,9 @@
 /** How `waitFor` polls. */
 export interface WaitForOptions {
-  /** Give up after this long. Default 5 000 ms. */
+  /**
+   * Give up after this long. Default 30 000 ms: a hang guard, not a speed claim (issue 27), so a
+   * busy machine is never a failure; a check that succeeds returns at once.
+   */
   readonly timeoutMs?: number;
   /** Pause between checks. Default 25 ms. */
   readonly intervalMs?: number;
@@ -22,7 +25,7 @@ export async function waitFor<T>(
   check: () => T | Promise<T>,
   options: WaitForOptions = {},
 ): Promise<Exclude<T, false | 0 | '' | null | undefined>> {
-  const { timeoutMs = 5_000, intervalMs = 25 } = options;
+  const { timeoutMs = 30_000, intervalMs = 25 } = options;
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   let lastError: unknown;

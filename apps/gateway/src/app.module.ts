@@ -1,7 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ApiKeyGuard, AUTH_MIGRATIONS, AuthModule } from '@toolgate/auth';
-import { ApprovalsModule } from '@toolgate/approvals';
+import { APPROVALS_MIGRATIONS, ApprovalsModule } from '@toolgate/approvals';
 import { AUDIT_APPEND_ONLY_TABLES, AUDIT_MIGRATIONS, AuditModule } from '@toolgate/audit';
 import { CALLS_MIGRATIONS, CallsModule } from '@toolgate/calls';
 import { DATABASE_MIGRATIONS, DatabaseModule, InstancesModule } from '@toolgate/database';
@@ -45,6 +45,7 @@ export const MIGRATIONS = [
   ...TENANCY_MIGRATIONS,
   ...AUDIT_MIGRATIONS,
   ...CALLS_MIGRATIONS,
+  ...APPROVALS_MIGRATIONS,
   ...RUNS_MIGRATIONS,
   ...QUOTAS_MIGRATIONS,
   ...MCP_TASKS_MIGRATIONS,

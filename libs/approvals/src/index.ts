@@ -3,6 +3,7 @@
 export { DEFAULT_APPROVALS_OPTIONS } from './approvals.options.js';
 export type { ApprovalsOptions } from './approvals.options.js';
 export { ApprovalsModule } from './approvals.module.js';
+export { APPROVALS_MIGRATIONS } from './migrations/index.js';
 export { actionDigest, ApprovalGate } from './approvals/approval-gate.hook.js';
 export { ApprovalReader } from './approvals/approval-reader.js';
 export { ApprovalDecisions } from './approvals/approval-decisions.js';

@@ -53,7 +53,7 @@ export interface Delivery {
   readonly approvalId: string;
   readonly channel: string;
   readonly channelType: ChannelType;
-  readonly kind: 'request' | 'reminder' | 'escalation';
+  readonly kind: 'request' | 'reminder' | 'escalation' | 'outcome';
   readonly occasion: string;
   readonly status: DeliveryStatus;
   readonly attempts: number;

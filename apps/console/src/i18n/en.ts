@@ -525,6 +525,7 @@ export const en: Record<MessageKey, string> = {
   'notifications.kind.request': 'Request',
   'notifications.kind.reminder': 'Reminder',
   'notifications.kind.escalation': 'Escalation',
+  'notifications.kind.outcome': 'Outcome',
   'notifications.approval': 'Approval',
   'notifications.status': 'Status',
   'notifications.status.pending': 'waiting',

@@ -515,6 +515,7 @@ export const zhCN = {
   'notifications.kind.request': '审批请求',
   'notifications.kind.reminder': '提醒',
   'notifications.kind.escalation': '升级',
+  'notifications.kind.outcome': '结果',
   'notifications.approval': '审批',
   'notifications.status': '状态',
   'notifications.status.pending': '等待发送',

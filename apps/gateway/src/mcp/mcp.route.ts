@@ -277,15 +277,12 @@ function recordingRefusals(
   }
   if (!tools) return writer;
   const note = (message: JSONRPCMessage): void => {
-    if (!('id' in message) || !tools.has(message.id)) return;
+    const id = 'id' in message ? message.id : undefined;
+    const tool = id === undefined ? undefined : tools.get(id);
+    if (tool === undefined) return;
     const envelope = refusalEnvelopeOf(message);
     if (!envelope) return;
-    noteRefusal(request, {
-      status: statusOfThrown(envelope.code),
-      envelope,
-      callId: envelope.callId,
-      tool: tools.get(message.id),
-    });
+    noteRefusal(request, { status: statusOfThrown(envelope.code), envelope, callId: envelope.callId, tool });
   };
   return {
     canStream: writer.canStream,

@@ -24,6 +24,11 @@ export class ApprovalReader {
     return this.approvals.list(null, 'pending', limit);
   }
 
+  /** Approvals of every tenant decided or expired after `since`, oldest first. */
+  decidedSince(since: Date, limit: number): Promise<ApprovalRecord[]> {
+    return this.approvals.decidedSince(since, limit);
+  }
+
   /** How many approvals wait, in one tenant or (null) in all. */
   countPending(tenantId: string | null): Promise<number> {
     return this.approvals.countPending(tenantId);

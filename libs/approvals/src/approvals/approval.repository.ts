@@ -57,6 +57,13 @@ export class ApprovalRepository {
     });
   }
 
+  /** Approvals of every tenant decided (or expired) after `since`, oldest decision first. */
+  decidedSince(since: Date, limit: number): Promise<ApprovalEntity[]> {
+    return this.dataSource
+      .getRepository(ApprovalEntity)
+      .find({ where: { decidedAt: MoreThan(since) }, order: { decidedAt: 'ASC' }, take: limit });
+  }
+
   countPending(tenantId: string | null): Promise<number> {
     return this.dataSource
       .getRepository(ApprovalEntity)

@@ -69,6 +69,7 @@ export class ApprovalEntity {
   @Column({ name: 'expires_at', ...dateTime3() })
   expiresAt!: Date;
 
+  @Index('idx_approvals_decided')
   @Column({ name: 'decided_at', ...dateTime3({ nullable: true }) })
   decidedAt!: Date | null;
 }

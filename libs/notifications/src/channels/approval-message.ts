@@ -1,6 +1,6 @@
-/** Why a message is sent. */
-export type MessageKind = 'request' | 'reminder' | 'escalation';
-export const MESSAGE_KINDS: readonly MessageKind[] = ['request', 'reminder', 'escalation'];
+/** Why a message is sent (`outcome`: what became of the call once the approval was decided). */
+export type MessageKind = 'request' | 'reminder' | 'escalation' | 'outcome';
+export const MESSAGE_KINDS: readonly MessageKind[] = ['request', 'reminder', 'escalation', 'outcome'];
 
 /** What every channel says about an approval: nothing here is secret, the input is redacted. */
 export interface ApprovalMessage {
@@ -19,12 +19,15 @@ export interface ApprovalMessage {
   readonly expiresAt: string;
   /** Opens the approval in the console. */
   readonly link: string;
+  /** `outcome` messages: what became of the call (`approved by 王经理 · failed: UPSTREAM_ERROR`). */
+  readonly outcome?: string;
 }
 
 const TITLES: Record<MessageKind, string> = {
   request: '待审批 / Approval needed',
   reminder: '审批提醒 / Approval reminder',
   escalation: '审批即将过期 / Approval about to expire',
+  outcome: '审批结果 / Approval outcome',
 };
 
 /** The message's title line. */
@@ -40,7 +43,9 @@ export function inputLine(input: unknown, max = 800): string {
 
 /** The facts as `label: value` lines, shared by the text-like channels. */
 export function factLines(m: ApprovalMessage): [string, string][] {
+  const outcome: [string, string][] = m.outcome === undefined ? [] : [['结果 Outcome', m.outcome]];
   return [
+    ...outcome,
     ['工具 Tool', `${m.tool} (${m.riskLevel})`],
     ['说明 Prompt', m.prompt.slice(0, 1000)],
     ['输入 Input', inputLine(m.input)],

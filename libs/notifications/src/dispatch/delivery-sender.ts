@@ -62,7 +62,8 @@ export class DeliverySender {
       return this.finish(d, failure(`channel ${d.channel} is no longer configured`, started), true);
     const facts = await this.messages.facts(d.tenantId, d.approvalId);
     if (!facts) return this.finish(d, failure('the approval no longer exists', started), true);
-    if (d.kind !== 'request' && facts.status !== 'pending') {
+    // Reminders and escalations are about a decision still to make; requests and outcomes stand.
+    if ((d.kind === 'reminder' || d.kind === 'escalation') && facts.status !== 'pending') {
       await this.deliveries.skip(d, `approval already ${facts.status}`, new Date());
       return;
     }

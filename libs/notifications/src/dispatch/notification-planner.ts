@@ -4,10 +4,13 @@ import { ToolRegistry } from '@toolgate/toolkit';
 import type { NotificationSettings } from '../config/notification-settings.schema.js';
 import { TenantNotifications } from '../config/tenant-notifications.js';
 import { DeliveryRepository } from '../outbox/delivery.repository.js';
-import { occasionsAt, type RoutedApproval } from './routing.js';
+import { ApprovalMessages } from './approval-messages.js';
+import { occasionsAt, routedChannels, type RoutedApproval } from './routing.js';
 
 /** How many pending approvals one sweep looks at. */
 const SWEEP_LIMIT = 500;
+/** How long after its decision an approval's outcome message is still planned. */
+const OUTCOME_WINDOW_MS = 3_600_000;
 
 /** The approval fields planning needs. */
 interface PendingApproval {
@@ -29,12 +32,17 @@ interface PendingApproval {
 export class NotificationPlanner {
   /** Targets this process has already planned, for pending approvals only (rebuilt each sweep). */
   private planned = new Set<string>();
+  /** Decided approvals whose outcome this process has planned, and when each was decided. */
+  private readonly outcomesPlanned = new Map<string, number>();
+  /** Decisions up to this time have all had their outcome planned (or had no channel). */
+  private outcomesThrough = 0;
 
   constructor(
     private readonly approvals: ApprovalReader,
     private readonly settings: TenantNotifications,
     private readonly deliveries: DeliveryRepository,
     private readonly registry: ToolRegistry,
+    private readonly messages: ApprovalMessages,
   ) {}
 
   /** Plans the messages of one approval; answers how many new deliveries there are. */
@@ -57,6 +65,59 @@ export class NotificationPlanner {
       if (s) n += await this.plan(s, a, now, seen);
     }
     this.planned = seen;
+    return n + (await this.planOutcomes(now));
+  }
+
+  /**
+   * Plans the outcome message of every approval decided in the last hour, on the channels its
+   * request went to: at once for a denial or an expiry, once the call has ended for an approval
+   * (an approved restart that failed says so). The outbox keeps one per approval and channel, so
+   * several gateways planning the same outcome send it once.
+   */
+  async planOutcomes(now = new Date()): Promise<number> {
+    const horizon = now.getTime() - OUTCOME_WINDOW_MS;
+    for (const [key, at] of this.outcomesPlanned) if (at <= horizon) this.outcomesPlanned.delete(key);
+    const decided = await this.approvals.decidedSince(
+      new Date(Math.max(horizon, this.outcomesThrough)),
+      SWEEP_LIMIT,
+    );
+    const settings = new Map<string, NotificationSettings | null>();
+    let n = 0;
+    let unresolved: number | undefined;
+    for (const a of decided) {
+      const key = `${a.tenantId}\u0000${a.id}`;
+      const at = a.decidedAt!.getTime();
+      if (this.outcomesPlanned.has(key)) continue;
+      if (!settings.has(a.tenantId)) settings.set(a.tenantId, await this.settings.of(a.tenantId));
+      const s = settings.get(a.tenantId);
+      const channels = s ? routedChannels(s, this.routed(a)) : [];
+      const outcome = channels.length
+        ? await this.messages.outcomeOf({ ...a, approvalId: a.id })
+        : 'no channel';
+      if (outcome === null) {
+        unresolved ??= at;
+        continue;
+      }
+      for (const channel of channels) {
+        const created = await this.deliveries.plan(
+          {
+            tenantId: a.tenantId,
+            approvalId: a.id,
+            channel,
+            channelType: s!.channels[channel]?.type ?? 'unknown',
+            kind: 'outcome',
+            occasion: 'outcome',
+          },
+          now,
+        );
+        if (created) n++;
+      }
+      this.outcomesPlanned.set(key, at);
+    }
+    // The next pass starts at the oldest decision still waiting for its call (ties included).
+    const last = decided.at(-1)?.decidedAt?.getTime();
+    const through = unresolved ?? last;
+    if (through !== undefined) this.outcomesThrough = Math.max(this.outcomesThrough, through - 1);
     return n;
   }
 

@@ -44,6 +44,7 @@ function button(m: ApprovalMessage, decision: 'approve' | 'deny') {
  * Feishu delivers their clicks only to apps, so there the console link is how to decide.
  */
 export function approvalCard(m: ApprovalMessage) {
+  if (m.kind === 'outcome') return outcomeCard(m);
   return {
     config: { wide_screen_mode: true, update_multi: true },
     header: { title: text(titleOf(m)), template: TEMPLATE[m.riskLevel] ?? 'blue' },
@@ -75,5 +76,15 @@ export function decidedCard(m: ApprovalMessage, outcome: string, who: string) {
       { tag: 'hr' },
       markdownDiv(`[在控制台查看 / Open in the console](${m.link})`),
     ],
+  };
+}
+
+/** What became of a decided approval's call: the facts with the outcome first, no buttons. */
+function outcomeCard(m: ApprovalMessage) {
+  const failed = /failed|denied|expired|interrupted/.test(m.outcome ?? '');
+  return {
+    config: { wide_screen_mode: true, update_multi: true },
+    header: { title: text(titleOf(m)), template: failed ? 'red' : 'green' },
+    elements: [factsDiv(m), { tag: 'hr' }, markdownDiv(`[在控制台查看 / Open in the console](${m.link})`)],
   };
 }
