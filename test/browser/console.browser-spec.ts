@@ -431,6 +431,33 @@ describe('the admin console in a browser', () => {
   });
 
   // Last on purpose: the seeded rows are a tenant of their own with a made-up chain.
+  it('verifies the chain in the background and flags the broken event in its drawer', async () => {
+    const sql = await openRawSql(gw.db);
+    let victim: string;
+    try {
+      const [row] = await sql.query<{ id: string | number }>(
+        "SELECT id FROM audit_events WHERE tenant_id = 'acme' ORDER BY seq LIMIT 1 OFFSET 1",
+      );
+      victim = String(row!.id);
+      await sql.query('UPDATE audit_events SET tool = ? WHERE id = ?', ['edited', row!.id]);
+    } finally {
+      await sql.close();
+    }
+    const page = await open(auditor);
+    await page.goto(`${base}/audit?view=events`);
+    await page.getByTestId('verify').click();
+    const verdict = page.getByTestId('verify-result');
+    await verdict.waitFor();
+    expect(await verdict.getAttribute('data-ok')).toBe('false');
+    await page.getByTestId('open-broken').click();
+    const flag = page.getByTestId('event-broken');
+    await flag.waitFor();
+    expect(await flag.innerText()).toContain('未通过校验');
+    expect(await flag.innerText()).toContain(`(id ${victim})`);
+    await screenshot(page, 'audit-broken-event');
+    await page.close();
+  });
+
   it('opens the audit browser at once with 100,000 events in the store, one page at a time', async () => {
     await seedAuditEvents(gw, 100_000);
     const page = await open(auditor);

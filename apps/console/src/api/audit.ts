@@ -9,7 +9,7 @@ import type {
   AuditPrincipal,
   CallStory,
   IncompleteCall,
-  Verification,
+  VerifyJob,
 } from './types';
 
 export const listAuditCalls = (
@@ -43,5 +43,9 @@ export const listIncomplete = (api: ApiClient, signal?: AbortSignal) =>
 export const exportAudit = (api: ApiClient, format: 'csv' | 'jsonl', filter: AuditFilter) =>
   api.requestFile(withQuery('/v1/audit/export', { format, ...filter }));
 
-export const verifyAudit = (api: ApiClient, query: { tenantId?: string; from?: string; to?: string }) =>
-  api.request<Verification>('GET', withQuery('/v1/audit/verify', query));
+/** A full verification in the background (one tenant, or every tenant the auditor reads). */
+export const startVerifyJob = (api: ApiClient, tenantId?: string) =>
+  api.request<VerifyJob>('POST', '/v1/audit/verify-jobs', { body: tenantId ? { tenantId } : {} });
+
+export const getVerifyJob = (api: ApiClient, id: string, signal?: AbortSignal) =>
+  api.request<VerifyJob>('GET', `/v1/audit/verify-jobs/${encodeURIComponent(id)}`, { signal });

@@ -73,6 +73,7 @@ export type {
   TenantVerification,
   UpstreamView as Upstream,
   Verification,
+  VerifyJob,
 } from '@toolgate/contract';
 
 // Upstream answers the contract names as schemas only: their shapes, inferred (types, no Zod at run time).

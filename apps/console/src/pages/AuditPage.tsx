@@ -43,6 +43,8 @@ export default function AuditPage() {
     setEventState(e);
     if (e) setOnTop('event');
   }, []);
+  const [verdict, setVerdict] = useState<Verification | null>(null);
+  const broken = brokenEvents(verdict);
   const view = params.get('view') === 'events' ? 'events' : 'calls';
   const tenantIds = (tenants.data ?? []).map((x) => x.id);
   return (
@@ -60,7 +62,13 @@ export default function AuditPage() {
             key: 'events',
             label: <span data-testid="audit-tab-events">{t('audit.tab.events')}</span>,
             children: view === 'events' && (
-              <EventsView tenants={tenantIds} onOpenCall={setCallId} onOpenEvent={setEvent} />
+              <EventsView
+                tenants={tenantIds}
+                onOpenCall={setCallId}
+                onOpenEvent={setEvent}
+                verdict={verdict}
+                onVerdict={setVerdict}
+              />
             ),
           },
         ]}
@@ -70,6 +78,7 @@ export default function AuditPage() {
         onClose={() => setEvent(null)}
         onOpenCall={setCallId}
         zIndex={onTop === 'event' ? 1010 : 1000}
+        broken={event ? broken.get(event.id) : undefined}
       />
       <CallTimeline
         callId={callId}
@@ -81,11 +90,24 @@ export default function AuditPage() {
   );
 }
 
+/** The events the last verification found broken, each with what was wrong with it. */
+function brokenEvents(verdict: Verification | null): ReadonlyMap<string, string> {
+  const broken = new Map<string, string>();
+  for (const tenant of verdict?.tenants ?? []) {
+    for (const b of tenant.breaks ?? []) if (b.eventId) broken.set(b.eventId, b.problem);
+    if (tenant.firstBrokenEventId && !broken.has(tenant.firstBrokenEventId))
+      broken.set(tenant.firstBrokenEventId, tenant.problem ?? '');
+  }
+  return broken;
+}
+
 /** The events of the trail, filtered, exported and verified. */
 function EventsView(props: {
   tenants: readonly string[];
   onOpenCall: (callId: string) => void;
   onOpenEvent: (e: AuditEvent) => void;
+  verdict: Verification | null;
+  onVerdict: (verdict: Verification | null) => void;
 }) {
   const { t, language } = useI18n();
   const api = useApiClient();
@@ -93,7 +115,7 @@ function EventsView(props: {
   const names = useKeyNames();
   const { onOpenEvent: setEvent, onOpenCall: setCallId } = props;
   const [actionError, setActionError] = useState<unknown>(null);
-  const [verdict, setVerdict] = useState<Verification | null>(null);
+  const { verdict, onVerdict: setVerdict } = props;
 
   const clearError = () => setActionError(null);
   /** A new verification replaces the verdict on screen (an export leaves it). */

@@ -1,6 +1,6 @@
 import { RunOfEvent } from './RunOfEvent';
 import { NodeIndexOutlined } from '@ant-design/icons';
-import { Button, Descriptions, Drawer, Space, Typography, type DescriptionsProps } from 'antd';
+import { Alert, Button, Descriptions, Drawer, Space, Typography, type DescriptionsProps } from 'antd';
 import type { ReactNode } from 'react';
 import type { AuditEvent } from '../../api/types';
 import { formatTime } from '../../components/format';
@@ -29,6 +29,8 @@ export function EventDrawer(props: {
   /** Stacking order: the page puts whichever drawer was opened last on top. */
   zIndex?: number;
   onOpenCall: (callId: string) => void;
+  /** What the last verification found wrong with this event, if it found anything. */
+  broken?: string;
 }) {
   const { t, language } = useI18n();
   const names = useKeyNames();
@@ -89,6 +91,15 @@ export function EventDrawer(props: {
     >
       {e && (
         <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+          {props.broken !== undefined && (
+            <Alert
+              type="error"
+              showIcon
+              data-testid="event-broken"
+              title={t('audit.brokenEvent')}
+              description={props.broken}
+            />
+          )}
           <RunOfEvent events={[e]} />
           <Descriptions size="small" bordered column={2} items={items(e)} />
           <Section title={t(fieldLabel('input'))} value={e.input} />
