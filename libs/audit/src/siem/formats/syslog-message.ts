@@ -25,9 +25,14 @@ export function headerField(value: string | null | undefined, max: number): stri
   return clean || '-';
 }
 
-/** PARAM-VALUE of RFC 5424 §6.3.3: `"`, `\` and `]` escaped with `\`; UTF-8 otherwise as it is. */
+/**
+ * PARAM-VALUE of RFC 5424 §6.3.3: `"`, `\` and `]` escaped with `\`; UTF-8 otherwise as it is,
+ * but for control characters, which the RFC has no escape for and receivers rewrite (rsyslog:
+ * `#012`): they become spaces here. The MSG carries every value exactly.
+ */
 export function sdParamEscape(value: string): string {
-  return value.replace(/["\\\]]/g, (c) => `\\${c}`);
+  // eslint-disable-next-line no-control-regex
+  return value.replace(/[\x00-\x1f\x7f]/g, ' ').replace(/["\\\]]/g, (c) => `\\${c}`);
 }
 
 function severityOf(r: SiemRecord): number {
