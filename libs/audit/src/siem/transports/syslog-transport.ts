@@ -1,4 +1,4 @@
-import { connect as netConnect, type Socket } from 'node:net';
+import { isIP, connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { hostname } from 'node:os';
 import type { EgressPolicy } from '@toolgate/egress';
@@ -89,8 +89,9 @@ export class SyslogTransport implements SinkTransport {
     return tlsConnect({
       host: address,
       port,
-      // The certificate names the host, never the address it was pinned to (as libs/egress does).
-      servername: tls.serverName ?? host,
+      // The certificate names the host, never the address it was pinned to (as libs/egress does);
+      // SNI carries no IP address (RFC 6066), the check then names the address itself.
+      servername: tls.serverName ?? (isIP(host) ? undefined : host),
       ca: tls.ca,
       cert: tls.cert,
       key: tls.key,
