@@ -18,13 +18,58 @@ export function makeTestPki(dir: string): TestPki {
   mkdirSync(dir, { recursive: true });
   const at = (f: string) => join(dir, f);
   const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });
-  openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=Toolgate test CA',
-    '-keyout', at('ca.key'), '-out', at('ca.pem'), '-addext', 'basicConstraints=critical,CA:TRUE',
-    '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
-  openssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-keyout', at('server.key'), '-out', at('server.csr'));
-  writeFileSync(at('server.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth,clientAuth\n');
-  openssl('x509', '-req', '-in', at('server.csr'), '-CA', at('ca.pem'), '-CAkey', at('ca.key'), '-CAcreateserial',
-    '-days', '2', '-extfile', at('server.ext'), '-out', at('server.pem'));
+  openssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=Toolgate test CA',
+    '-keyout',
+    at('ca.key'),
+    '-out',
+    at('ca.pem'),
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  );
+  openssl(
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-subj',
+    '/CN=localhost',
+    '-keyout',
+    at('server.key'),
+    '-out',
+    at('server.csr'),
+  );
+  writeFileSync(
+    at('server.ext'),
+    'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth,clientAuth\n',
+  );
+  openssl(
+    'x509',
+    '-req',
+    '-in',
+    at('server.csr'),
+    '-CA',
+    at('ca.pem'),
+    '-CAkey',
+    at('ca.key'),
+    '-CAcreateserial',
+    '-days',
+    '2',
+    '-extfile',
+    at('server.ext'),
+    '-out',
+    at('server.pem'),
+  );
   return { caFile: at('ca.pem'), certFile: at('server.pem'), keyFile: at('server.key') };
 }
 
@@ -155,7 +200,10 @@ export async function startHttpsReceiver(
               res.writeHead(status).end('refused');
               return;
             }
-            batches.push({ lines, signatureOk: signatureOk(secret, body, String(req.headers['x-toolgate-signature'] ?? '')) });
+            batches.push({
+              lines,
+              signatureOk: signatureOk(secret, body, String(req.headers['x-toolgate-signature'] ?? '')),
+            });
             res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
           });
         },

@@ -29,7 +29,9 @@ export function egressDispatcher(
 ): Dispatcher {
   if (!tls) return new Agent({ connect: pinnedConnector(policy) });
   const { ca, cert, key } = tls;
-  return new Agent({ connect: pinnedConnector(policy, buildConnector({ ca, cert, key } as buildConnector.BuildOptions)) });
+  return new Agent({
+    connect: pinnedConnector(policy, buildConnector({ ca, cert, key } as buildConnector.BuildOptions)),
+  });
 }
 
 /**

@@ -53,7 +53,8 @@ export class AuditSinksController {
   ) {
     platformOnly(p);
     const letters = await this.siem.deadLetters(name, query.limit, query.tenantId);
-    if (!letters) throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `sink ${name.slice(0, 64)}` } });
+    if (!letters)
+      throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `sink ${name.slice(0, 64)}` } });
     return ok({ deadLetters: letters.map((d) => ({ ...d, failedAt: d.failedAt.toISOString() })) });
   }
 }

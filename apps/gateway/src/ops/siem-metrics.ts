@@ -12,7 +12,11 @@ import { MetricsRegistry } from './metrics.registry.js';
 export class SiemMetrics {
   constructor(siem: SiemForwarder, metrics: MetricsRegistry) {
     const registers = [metrics.registry];
-    const counter = (name: string, help: string, pick: (c: { sent: number; failures: number; deadLettered: number }) => number) =>
+    const counter = (
+      name: string,
+      help: string,
+      pick: (c: { sent: number; failures: number; deadLettered: number }) => number,
+    ) =>
       new Counter({
         name,
         help,
@@ -23,9 +27,21 @@ export class SiemMetrics {
           for (const [sink, c] of siem.counters()) this.inc({ sink }, pick(c));
         },
       });
-    counter('toolgate_siem_sent_total', 'Audit events delivered to a SIEM sink by this gateway', (c) => c.sent);
-    counter('toolgate_siem_failures_total', 'Failed attempts to deliver a batch to a SIEM sink', (c) => c.failures);
-    counter('toolgate_siem_dead_lettered_total', 'Events this gateway dead-lettered for a SIEM sink', (c) => c.deadLettered);
+    counter(
+      'toolgate_siem_sent_total',
+      'Audit events delivered to a SIEM sink by this gateway',
+      (c) => c.sent,
+    );
+    counter(
+      'toolgate_siem_failures_total',
+      'Failed attempts to deliver a batch to a SIEM sink',
+      (c) => c.failures,
+    );
+    counter(
+      'toolgate_siem_dead_lettered_total',
+      'Events this gateway dead-lettered for a SIEM sink',
+      (c) => c.deadLettered,
+    );
     new Gauge({
       name: 'toolgate_siem_lag_events',
       help: 'Committed audit events a SIEM sink has not received yet (all tenants)',

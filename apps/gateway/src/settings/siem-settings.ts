@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { DEFAULT_SIEM_OPTIONS, DEFAULT_SINK_OPTIONS, type SiemOptions, type SinkOptions } from '@toolgate/audit';
+import {
+  DEFAULT_SIEM_OPTIONS,
+  DEFAULT_SINK_OPTIONS,
+  type SiemOptions,
+  type SinkOptions,
+} from '@toolgate/audit';
 import { SettingsError } from './platform-file.js';
 import type { SiemFile } from './siem-file.js';
 

@@ -55,6 +55,7 @@ export class AuditSinks1765403800000 implements MigrationInterface {
   }
 
   async down(runner: QueryRunner): Promise<void> {
-    for (const t of ['audit_sink_dead_letters', 'audit_sink_leases', 'audit_sink_cursors']) await runner.dropTable(t);
+    for (const t of ['audit_sink_dead_letters', 'audit_sink_leases', 'audit_sink_cursors'])
+      await runner.dropTable(t);
   }
 }

@@ -158,13 +158,17 @@ export class SinkRunner {
   /** Exponential backoff with jitter (half to all of the step), capped. */
   private backOff(): void {
     this.failuresInRow++;
-    const step = Math.min(this.settings.retryMaxMs, this.settings.retryBaseMs * 2 ** (this.failuresInRow - 1));
+    const step = Math.min(
+      this.settings.retryMaxMs,
+      this.settings.retryBaseMs * 2 ** (this.failuresInRow - 1),
+    );
     this.counters.retryAt = new Date(Date.now() + step * (0.5 + this.random() / 2));
   }
 
   /** Gives up the lease (shutdown) and closes the transport. */
   async close(): Promise<void> {
-    if (this.counters.holding) await this.state.release(this.options.name, this.holder).catch(() => undefined);
+    if (this.counters.holding)
+      await this.state.release(this.options.name, this.holder).catch(() => undefined);
     await this.transport.close();
   }
 }

@@ -77,12 +77,26 @@ export class SinkStateRepository {
       },
       ...dead.map((d) => ({
         sql: `${ignore} INTO audit_sink_dead_letters (sink, tenant_id, seq, event, hash, reason, attempts, failed_at) VALUES (?,?,?,?,?,?,?,?)`,
-        params: [sink, d.tenantId, d.seq, d.event.slice(0, 64), d.hash, d.reason.slice(0, 300), d.attempts, toSqlDateTime(d.failedAt)],
+        params: [
+          sink,
+          d.tenantId,
+          d.seq,
+          d.event.slice(0, 64),
+          d.hash,
+          d.reason.slice(0, 300),
+          d.attempts,
+          toSqlDateTime(d.failedAt),
+        ],
       })),
     ]);
     if (moved === 1) return true;
     // The cursor moved on meanwhile: what was written with it must not stay.
-    if (dead.length) await this.dropDeadLetters(sink, tenantId, dead.map((d) => d.seq));
+    if (dead.length)
+      await this.dropDeadLetters(
+        sink,
+        tenantId,
+        dead.map((d) => d.seq),
+      );
     return false;
   }
 
@@ -104,7 +118,10 @@ export class SinkStateRepository {
     const until = toSqlDateTime(new Date(now.getTime() + leaseMs));
     const ignore = isMysql(this.dataSource) ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
     const [created, taken] = await this.transactions.writeAll([
-      { sql: `${ignore} INTO audit_sink_leases (sink, holder, expires_at) VALUES (?, ?, ?)`, params: [sink, holder, until] },
+      {
+        sql: `${ignore} INTO audit_sink_leases (sink, holder, expires_at) VALUES (?, ?, ?)`,
+        params: [sink, holder, until],
+      },
       {
         sql: 'UPDATE audit_sink_leases SET holder = ?, expires_at = ? WHERE sink = ? AND (holder = ? OR expires_at < ?)',
         params: [holder, until, sink, holder, toSqlDateTime(now)],

@@ -7,7 +7,9 @@ export const auditSinkSchema = named(
   z.object({
     name: z.string(),
     kind: z.enum(['syslog', 'https']),
-    target: z.string().describe('`syslog+tls://host:port`, `syslog+tcp://host:port`, or the URL without its query'),
+    target: z
+      .string()
+      .describe('`syslog+tls://host:port`, `syslog+tcp://host:port`, or the URL without its query'),
     format: z.string().describe('`rfc5424+json`, `rfc5424+cef`, `jsonl` or `splunk-hec`'),
     lag: z.number().int().describe('Committed events not yet delivered, all tenants'),
     deadLetters: z.number().int().describe('Events the receiver refused for good'),

@@ -27,7 +27,15 @@ export function cefSeverity(r: SiemRecord): number {
  */
 export function formatCef(r: SiemRecord, productVersion: string): string {
   const name = r.tool ? `${r.event} ${r.tool}` : r.event;
-  const header = ['CEF:0', 'Toolgate', 'Toolgate Gateway', productVersion, r.event, name, String(cefSeverity(r))]
+  const header = [
+    'CEF:0',
+    'Toolgate',
+    'Toolgate Gateway',
+    productVersion,
+    r.event,
+    name,
+    String(cefSeverity(r)),
+  ]
     .map((field, i) => (i === 0 ? field : cefHeaderEscape(field)))
     .join('|');
   const ext: [string, string | number | null | undefined][] = [

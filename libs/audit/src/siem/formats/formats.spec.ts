@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { draftEvent, type AuditEventRecord } from '../../audit-fields.js';
 import { cefExtensionEscape, cefHeaderEscape, formatCef } from './cef.js';
 import { httpsBody, signatureHeader } from './https-body.js';
-import { headerField, octetCountedFrame, sdParamEscape, syslogMessage, type SyslogOrigin } from './syslog-message.js';
+import {
+  headerField,
+  octetCountedFrame,
+  sdParamEscape,
+  syslogMessage,
+  type SyslogOrigin,
+} from './syslog-message.js';
 import { siemRecord } from './siem-record.js';
 
 /** Text a caller controls, with every character the formats treat specially. */
@@ -52,7 +58,8 @@ function parseCef(line: string): { header: string[]; ext: Record<string, string>
     for (let j = m.index + m[0].length - 2; j >= 0 && rest[j] === '\\'; j--) backslashes++;
     return backslashes % 2 === 0;
   });
-  const unescape = (v: string) => v.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c === 'r' ? '\r' : c));
+  const unescape = (v: string) =>
+    v.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c === 'r' ? '\r' : c));
   starts.forEach((m, k) => {
     const from = m.index + m[0].length;
     const to = k + 1 < starts.length ? starts[k + 1]!.index : rest.length;
@@ -127,7 +134,10 @@ describe('SIEM formats with hostile values', () => {
   });
 
   it('CEF inside syslog: the message is one line whatever the values', () => {
-    const message = syslogMessage(siemRecord(event({ tool: HOSTILE }), 100_000), { ...origin, payload: 'cef' });
+    const message = syslogMessage(siemRecord(event({ tool: HOSTILE }), 100_000), {
+      ...origin,
+      payload: 'cef',
+    });
     expect(message).not.toMatch(/[\r\n]/);
     expect(message).toContain(' CEF:0|Toolgate|Toolgate Gateway|1|finished|');
   });

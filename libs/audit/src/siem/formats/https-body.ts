@@ -5,7 +5,11 @@ import type { SiemRecord } from './siem-record.js';
 export const SIGNATURE_HEADER = 'x-toolgate-signature';
 
 /** A batch as JSON lines, or as Splunk HEC event objects one per line (HEC takes them concatenated). */
-export function httpsBody(records: readonly SiemRecord[], format: 'jsonl' | 'splunk-hec', host: string): string {
+export function httpsBody(
+  records: readonly SiemRecord[],
+  format: 'jsonl' | 'splunk-hec',
+  host: string,
+): string {
   const lines = records.map((r) =>
     format === 'jsonl'
       ? JSON.stringify(r)

@@ -36,7 +36,8 @@ export function sdParamEscape(value: string): string {
 }
 
 function severityOf(r: SiemRecord): number {
-  if (r.event === 'access_denied' || r.status === 'error' || r.event === 'interrupted') return SEVERITY.warning;
+  if (r.event === 'access_denied' || r.status === 'error' || r.event === 'interrupted')
+    return SEVERITY.warning;
   if (r.event.startsWith('approval_')) return SEVERITY.notice;
   return SEVERITY.info;
 }

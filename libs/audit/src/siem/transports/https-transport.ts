@@ -46,7 +46,8 @@ export class HttpsTransport implements SinkTransport {
         .digest('hex'),
       'x-toolgate-batch': `${batch.tenantId}:${batch.fromSeq}-${batch.toSeq}`,
     };
-    if (this.options.hmacSecret) headers[SIGNATURE_HEADER] = signatureHeader(this.options.hmacSecret, body, new Date());
+    if (this.options.hmacSecret)
+      headers[SIGNATURE_HEADER] = signatureHeader(this.options.hmacSecret, body, new Date());
     if (this.options.splunkToken) headers.authorization = `Splunk ${this.options.splunkToken}`;
     let response: Response;
     try {

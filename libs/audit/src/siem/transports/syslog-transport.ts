@@ -63,20 +63,30 @@ export class SyslogTransport implements SinkTransport {
         resolve(outcome);
       };
       const timer = setTimeout(
-        () => done({ kind: 'failed', answered: false, reason: `no orderly close within ${this.options.timeoutMs} ms` }),
+        () =>
+          done({
+            kind: 'failed',
+            answered: false,
+            reason: `no orderly close within ${this.options.timeoutMs} ms`,
+          }),
         this.options.timeoutMs,
       );
       socket.on('error', (err) => done({ kind: 'failed', answered: false, reason: reasonOf(err) }));
       socket.on('data', (chunk: Buffer) => {
         peerBytes += chunk.length;
-        if (peerBytes > MAX_PEER_BYTES) done({ kind: 'failed', answered: true, reason: 'the receiver sent data' });
+        if (peerBytes > MAX_PEER_BYTES)
+          done({ kind: 'failed', answered: true, reason: 'the receiver sent data' });
       });
       socket.on('end', () => (ended = true));
       socket.on('close', (hadError) =>
         done(
           !hadError && ended
             ? { kind: 'delivered' }
-            : { kind: 'failed', answered: false, reason: 'the connection closed before the receiver read to its end' },
+            : {
+                kind: 'failed',
+                answered: false,
+                reason: 'the connection closed before the receiver read to its end',
+              },
         ),
       );
       socket.once(this.options.tls ? 'secureConnect' : 'connect', () => socket.end(data));
