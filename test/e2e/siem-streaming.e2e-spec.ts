@@ -12,6 +12,7 @@ import {
   startGatewayProcess,
   startHttpsReceiver,
   startRsyslog,
+  testDatabaseKind,
   waitFor,
   type GatewayProcess,
   type HttpsReceiver,
@@ -262,4 +263,99 @@ egress:
     ).body.data.key;
     expect((await callApi(gateway!.url, 'GET', '/v1/audit/sinks', { key: tenantAdmin })).status).toBe(403);
   }, 300_000);
+});
+
+// Two gateways on one database: one forwards per sink (the lease), so with no incident nothing
+// arrives twice; when it stops, the other takes the lease over and goes on where it left off.
+// Two processes on one database: MariaDB only (SQLite is one gateway's own file).
+describe.skipIf(testDatabaseKind() !== 'mariadb')('SIEM streaming with two gateways', () => {
+  let db: TestDatabase;
+  let sql: RawSql;
+  let receiver: HttpsReceiver;
+  const gateways: GatewayProcess[] = [];
+
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolgate-siem-lease-'));
+    const pki = makeTestPki(join(dir, 'pki'));
+    receiver = await startHttpsReceiver(pki, await freePort(), HMAC);
+    const yaml = `
+siem:
+  intervalMs: 100
+  leaseMs: 3000
+  sinks:
+    - { name: https, kind: https, url: '${receiver.url}', hmacSecretEnv: TOOLGATE_TEST_SIEM_HMAC, batchSize: ${BATCH},
+        tls: { caFile: '${pki.caFile}' } }
+egress:
+  allowCidrs: [127.0.0.1]
+`;
+    db = await createTestDatabase('mariadb');
+    const common = {
+      DATABASE_URL: db.url,
+      TOOLGATE_DEMO: 'on',
+      TOOLGATE_ADMIN_KEY: ADMIN,
+      TOOLGATE_CONFIG_DIR: makeConfigDir({}, yaml),
+      TOOLGATE_TEST_SIEM_HMAC: HMAC,
+      TOOLGATE_AUDIT_SIGNING_KEY: generateKeyPairSync('ed25519')
+        .privateKey.export({ type: 'pkcs8', format: 'pem' })
+        .toString(),
+      TOOLGATE_AUDIT_SECRET: randomBytes(32).toString('hex'),
+    };
+    for (const id of ['lease-a', 'lease-b'])
+      gateways.push(
+        await startGatewayProcess({ ...common, TOOLGATE_INSTANCE_ID: id, TOOLGATE_DATA_DIR: join(dir, id) }),
+      );
+    sql = await openRawSql(db);
+  }, 180_000);
+
+  afterAll(async () => {
+    await Promise.all(gateways.map((g) => g.stop()));
+    await receiver?.kill();
+    await sql?.close();
+    await db?.drop();
+  });
+
+  type Sink = { leaseHolder: string | null; here: { holding: boolean; sent: number } };
+  const sinkOn = async (g: GatewayProcess): Promise<Sink> =>
+    (await callApi(g.url, 'GET', '/v1/audit/sinks', { key: ADMIN })).body.data.sinks[0] as Sink;
+  const arrived = () => receiver.batches.flatMap((b) => b.lines.map((l) => keyOf(l.tenantId, l.seq)));
+
+  it('only the lease holder sends; the other takes over when it stops, and nothing arrives twice', async () => {
+    const agent: string = (
+      await callApi(gateways[0]!.url, 'POST', '/v1/admin/keys', {
+        key: ADMIN,
+        body: { name: 'siem-lease', role: 'agent', tenantId: 'acme' },
+      })
+    ).body.data.key;
+    const call = (g: GatewayProcess) =>
+      callApi(g.url, 'POST', '/v1/agents/ops_assistant/tools/read_logs/invoke', {
+        key: agent,
+        body: { input: { service: 'payment-api', limit: 1 } },
+      });
+    // Calls through both gateways: the events of one chain, written by either.
+    for (let i = 0; i < 30; i++) await call(gateways[i % 2]!);
+    const chainSize = async () =>
+      Number((await sql.query<{ n: string }>('SELECT COUNT(*) AS n FROM audit_events'))[0]!.n);
+    await waitFor(async () => arrived().length >= (await chainSize()), {
+      timeoutMs: 60_000,
+      what: 'every event at the receiver',
+    });
+    const [a, b] = await Promise.all(gateways.map(sinkOn));
+    expect([a!.here.holding, b!.here.holding].filter(Boolean)).toHaveLength(1);
+    expect(a!.leaseHolder).toBe(b!.leaseHolder);
+    const holder = a!.here.holding ? 0 : 1;
+    expect([a!, b!][1 - holder]!.here.sent).toBe(0);
+
+    // The holder stops (giving its lease up); the other carries on.
+    await gateways[holder]!.stop();
+    const other = gateways[1 - holder]!;
+    for (let i = 0; i < 20; i++) await call(other);
+    await waitFor(async () => arrived().length >= (await chainSize()), {
+      timeoutMs: 60_000,
+      what: 'the events after the takeover at the receiver',
+    });
+    expect((await sinkOn(other)).here.holding).toBe(true);
+    const counts = tally(arrived());
+    expect([...counts.values()].filter((n) => n > 1)).toEqual([]);
+    expect(counts.size).toBe(await chainSize());
+  }, 240_000);
 });
