@@ -7,6 +7,7 @@ import type {
   AuditFilter,
   AuditPage,
   AuditPrincipal,
+  AuditSinks,
   CallStory,
   IncompleteCall,
   Verification,
@@ -45,3 +46,7 @@ export const exportAudit = (api: ApiClient, format: 'csv' | 'jsonl', filter: Aud
 
 export const verifyAudit = (api: ApiClient, query: { tenantId?: string; from?: string; to?: string }) =>
   api.request<Verification>('GET', withQuery('/v1/audit/verify', query));
+
+/** The SIEM sinks and how far each is (platform auditors and admins). */
+export const listAuditSinks = (api: ApiClient, signal?: AbortSignal) =>
+  api.request<AuditSinks>('GET', '/v1/audit/sinks', { signal });

@@ -14,6 +14,7 @@ import { CursorPager } from '../components/CursorPager';
 import { PAGE_SIZES } from './audit/audit-events';
 import { CallsView } from './audit/CallsView';
 import { CallTimeline } from './audit/CallTimeline';
+import { SinksView } from './audit/SinksView';
 import { EventDrawer } from './audit/EventDrawer';
 import { ExportButton } from './audit/ExportButton';
 import { useAuditEvents } from './audit/useAuditEvents';
@@ -43,13 +44,16 @@ export default function AuditPage() {
     setEventState(e);
     if (e) setOnTop('event');
   }, []);
-  const view = params.get('view') === 'events' ? 'events' : 'calls';
+  // Sinks carry every tenant's events: the platform's auditors and admins only (ADR 038).
+  const seesSinks = me.tenantId === null && (me.role === 'auditor' || me.role === 'platform_admin');
+  const asked = params.get('view');
+  const view = asked === 'events' || (asked === 'sinks' && seesSinks) ? asked : 'calls';
   const tenantIds = (tenants.data ?? []).map((x) => x.id);
   return (
     <Card title={t('audit.title')} data-testid="audit-page">
       <Tabs
         activeKey={view}
-        onChange={(key) => setParams(key === 'events' ? { view: 'events' } : {})}
+        onChange={(key) => setParams(key === 'calls' ? {} : { view: key })}
         items={[
           {
             key: 'calls',
@@ -63,6 +67,15 @@ export default function AuditPage() {
               <EventsView tenants={tenantIds} onOpenCall={setCallId} onOpenEvent={setEvent} />
             ),
           },
+          ...(seesSinks
+            ? [
+                {
+                  key: 'sinks',
+                  label: <span data-testid="audit-tab-sinks">{t('audit.tab.sinks')}</span>,
+                  children: view === 'sinks' && <SinksView />,
+                },
+              ]
+            : []),
         ]}
       />
       <EventDrawer
