@@ -8,10 +8,21 @@ import { MetricsRegistry } from './metrics.registry.js';
  * counts (sum them over the gateways; only the lease holder sends); lag and stored dead letters
  * are read from the database at each scrape, the same from every gateway.
  */
+/** A scrape reads the sinks' state once: both gauges reuse one read this young. */
+const STATUS_REUSE_MS = 1_000;
+
 @Injectable()
 export class SiemMetrics {
   constructor(siem: SiemForwarder, metrics: MetricsRegistry) {
     const registers = [metrics.registry];
+    // Both database gauges of one scrape share one read of the sinks' state.
+    let shared: { at: number; status: ReturnType<SiemForwarder['status']> } | undefined;
+    const status = () => {
+      if (!shared || Date.now() - shared.at > STATUS_REUSE_MS)
+        // A database that does not answer leaves the gauges as they were: /metrics itself still answers.
+        shared = { at: Date.now(), status: siem.status().catch(() => []) };
+      return shared.status;
+    };
     const counter = (
       name: string,
       help: string,
@@ -48,7 +59,7 @@ export class SiemMetrics {
       labelNames: ['sink'],
       registers,
       async collect() {
-        for (const s of await siem.status()) {
+        for (const s of await status()) {
           this.set({ sink: s.name }, s.lag);
         }
       },
@@ -59,7 +70,7 @@ export class SiemMetrics {
       labelNames: ['sink'],
       registers,
       async collect() {
-        for (const s of await siem.status()) this.set({ sink: s.name }, s.deadLetters);
+        for (const s of await status()) this.set({ sink: s.name }, s.deadLetters);
       },
     });
     new Gauge({
