@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What `npm test` needs outside node_modules, made ready before the suite runs, so that
 # `npm ci && npm test` works on a fresh machine: MariaDB and Redis answering on 127.0.0.1, Debian's
-# Chromium with a CJK font for the browser tests, and Node 24 for the second run (scripts/node24.sh).
+# Chromium with a CJK font for the browser tests, Debian's rsyslog for the SIEM tests, and Node 24
+# for the second run (scripts/node24.sh).
 # Whatever is already there is left alone (well under a second then). What this script may not do
 # itself (not root, no apt-get) fails at once with one line naming what to install or start.
 set -euo pipefail
@@ -67,6 +68,21 @@ if ! browser_ready; then
   apt_install 2>/dev/null || { apt-get update >/dev/null && apt_install; } ||
     fail "apt-get could not install chromium and fonts-wqy-microhei"
   browser_ready || fail "chromium is still missing at /usr/bin/chromium after apt-get install"
+fi
+
+# Debian's rsyslog with its GnuTLS netstream driver: the SIEM streaming tests start rsyslogd
+# instances of their own (imtcp, plain and TLS) on unprivileged ports; nothing here starts one.
+rsyslog_ready() { [ -x /usr/sbin/rsyslogd ] && dpkg -s rsyslog-gnutls >/dev/null 2>&1; }
+if ! rsyslog_ready; then
+  is_root && command -v apt-get >/dev/null ||
+    fail "the SIEM tests need Debian's rsyslog and rsyslog-gnutls: install them (as root: apt-get install rsyslog rsyslog-gnutls)"
+  echo "test prerequisites: installing Debian's rsyslog and rsyslog-gnutls"
+  rsyslog_install() {
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends rsyslog rsyslog-gnutls >/dev/null
+  }
+  rsyslog_install 2>/dev/null || { apt-get update >/dev/null && rsyslog_install; } ||
+    fail "apt-get could not install rsyslog and rsyslog-gnutls"
+  rsyslog_ready || fail "rsyslogd is still missing at /usr/sbin/rsyslogd after apt-get install"
 fi
 
 # Node 24 and a better-sqlite3 built for it, for the second run of the unit and SQLite suites.

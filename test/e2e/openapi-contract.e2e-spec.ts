@@ -87,6 +87,8 @@ const OPERATION_IDS: Record<string, string> = {
   'GET /v1/audit/export': 'exportAuditEvents',
   'GET /v1/audit/evidence': 'getAuditEvidence',
   'GET /v1/audit/public-keys': 'listAuditPublicKeys',
+  'GET /v1/audit/sinks': 'listAuditSinks',
+  'GET /v1/audit/sinks/{name}/dead-letters': 'listAuditSinkDeadLetters',
   'GET /v1/audit/verify': 'verifyAuditChain',
   'POST /v1/audit/verify-jobs': 'startVerifyJob',
   'GET /v1/audit/verify-jobs/{id}': 'getVerifyJob',

@@ -23,6 +23,8 @@ export type {
 export { waitFor, waitForMinuteRoom } from './wait.js';
 export type { WaitForOptions } from './wait.js';
 export { freePort } from './free-port.js';
+export { makeTestPki, RSYSLOGD, startHttpsReceiver, startRsyslog } from './siem-peers.js';
+export type { HttpsReceiver, RsyslogInstance, TestPki } from './siem-peers.js';
 export { RedirectBrowser, startLoopbackIdp } from './oidc-provider.js';
 export type { IdpPerson, LoopbackIdp } from './oidc-provider.js';
 export { startOtlpReceiver } from './otlp-receiver.js';

@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ApiKeyGuard, AUTH_MIGRATIONS, AuthModule } from '@toolgate/auth';
 import { APPROVALS_MIGRATIONS, ApprovalsModule } from '@toolgate/approvals';
-import { AUDIT_APPEND_ONLY_TABLES, AUDIT_MIGRATIONS, AuditModule } from '@toolgate/audit';
+import { AUDIT_APPEND_ONLY_TABLES, AUDIT_MIGRATIONS, AuditModule, SiemModule } from '@toolgate/audit';
 import { CALLS_MIGRATIONS, CallsModule } from '@toolgate/calls';
 import { DATABASE_MIGRATIONS, DatabaseModule, InstancesModule } from '@toolgate/database';
 import { EgressModule } from '@toolgate/egress';
@@ -91,6 +91,7 @@ export class AppModule {
         }),
         InstancesModule.forRoot(settings.instances),
         AuditModule.forRoot(settings.audit),
+        SiemModule.forRoot(settings.siem),
         ToolkitModule.forRoot({ defaultLocale: settings.locale }),
         AuthModule.forRoot(settings.auth),
         // The `approvals` section carries the call records' idempotency settings too (ADR 031).

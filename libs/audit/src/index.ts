@@ -4,6 +4,7 @@ import { OpenCallsPerTenant1764500100000 } from './migrations/1764500100000-open
 import { AuditBinaryIdentifiers1764500200000 } from './migrations/1764500200000-binary-identifiers.js';
 import { CheckpointPublicDigest1765400100000 } from './migrations/1765400100000-checkpoint-public-digest.js';
 import { AuditCalls1765400300000 } from './migrations/1765400300000-audit-calls.js';
+import { AuditSinks1765403800000 } from './migrations/1765403800000-audit-sinks.js';
 
 export { AUDIT_EVENT_TYPES, CLOSING_EVENTS, GENESIS_HASH, PLATFORM_TENANT } from './audit-event.js';
 export type { AuditActor, AuditEventType, OutputSummary } from './audit-event.js';
@@ -28,6 +29,8 @@ export { AuditCallQueries } from './calls/audit-call-queries.js';
 export { auditCallsQuerySchema, auditPrincipalsQuerySchema } from './calls/audit-call-query.js';
 export type { AuditCallsQuery, AuditPrincipalsQuery } from './calls/audit-call-query.js';
 export { CALL_PROJECTION_INTERVAL_MS, CallProjector } from './calls/call-projector.js';
+export { SiemModule, SiemForwarder, DEFAULT_SIEM_OPTIONS, DEFAULT_SINK_OPTIONS } from './siem/index.js';
+export type { SiemOptions, SinkOptions, SinkStatus, DeadLetter, SiemRecord } from './siem/index.js';
 export { AccessDenials, DENIALS_PER_KEY_PER_WINDOW } from './denials/access-denials.js';
 export type { AccessDenial } from './denials/access-denials.js';
 export type { AdminEvent } from './audit-trail.js';
@@ -96,6 +99,7 @@ export type { ValuePattern } from './redaction/value-patterns.js';
 export {
   AuditBinaryIdentifiers1764500200000,
   AuditCalls1765400300000,
+  AuditSinks1765403800000,
   CheckpointPublicDigest1765400100000,
   CreateAudit1764480200000,
   OpenCallsPerTenant1764500100000,
@@ -114,4 +118,5 @@ export const AUDIT_MIGRATIONS = [
   AuditBinaryIdentifiers1764500200000,
   CheckpointPublicDigest1765400100000,
   AuditCalls1765400300000,
+  AuditSinks1765403800000,
 ];

@@ -4,6 +4,7 @@
 export * from './rules/index.js';
 export * from './schemas/approvals.schema.js';
 export * from './schemas/audit.schema.js';
+export * from './schemas/audit-sinks.schema.js';
 export * from './schemas/bindings.schema.js';
 export * from './schemas/common.schema.js';
 export * from './schemas/envelope.schema.js';

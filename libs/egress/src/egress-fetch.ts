@@ -1,4 +1,5 @@
-import { Agent, type Dispatcher, fetch as undiciFetch } from 'undici';
+import type { ConnectionOptions } from 'node:tls';
+import { Agent, buildConnector, type Dispatcher, fetch as undiciFetch } from 'undici';
 import { limitBody } from './bounded-body.js';
 import { EgressError, egressErrorOf } from './egress-error.js';
 import { MAX_ANSWER_BYTES, REDIRECT_STATUSES } from './egress-limits.js';
@@ -18,9 +19,19 @@ export interface EgressFetchOptions {
   readonly dispatcher?: Dispatcher;
 }
 
-/** A connection pool whose every connection goes through `policy` (see pinnedConnector). */
-export function egressDispatcher(policy: EgressPolicy): Dispatcher {
-  return new Agent({ connect: pinnedConnector(policy) });
+/**
+ * A connection pool whose every connection goes through `policy` (see pinnedConnector); `tls`
+ * adds a CA or a client certificate (a SIEM receiver with a private CA), never less checking.
+ */
+export function egressDispatcher(
+  policy: EgressPolicy,
+  tls?: Pick<ConnectionOptions, 'ca' | 'cert' | 'key'>,
+): Dispatcher {
+  if (!tls) return new Agent({ connect: pinnedConnector(policy) });
+  const { ca, cert, key } = tls;
+  return new Agent({
+    connect: pinnedConnector(policy, buildConnector({ ca, cert, key } as buildConnector.BuildOptions)),
+  });
 }
 
 /**

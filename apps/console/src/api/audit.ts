@@ -7,6 +7,7 @@ import type {
   AuditFilter,
   AuditPage,
   AuditPrincipal,
+  AuditSinks,
   CallStory,
   IncompleteCall,
   VerifyJob,
@@ -49,3 +50,7 @@ export const startVerifyJob = (api: ApiClient, tenantId?: string) =>
 
 export const getVerifyJob = (api: ApiClient, id: string, signal?: AbortSignal) =>
   api.request<VerifyJob>('GET', `/v1/audit/verify-jobs/${encodeURIComponent(id)}`, { signal });
+
+/** The SIEM sinks and how far each is (platform auditors and admins). */
+export const listAuditSinks = (api: ApiClient, signal?: AbortSignal) =>
+  api.request<AuditSinks>('GET', '/v1/audit/sinks', { signal });

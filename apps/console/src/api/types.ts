@@ -31,6 +31,8 @@ export type {
   AuditPage,
   AuditPerson,
   AuditPrincipal,
+  AuditSink,
+  AuditSinks,
   BindingDiff,
   BindingHistoryEntry,
   BindingPreview,

@@ -14,6 +14,7 @@ import { CursorPager } from '../components/CursorPager';
 import { PAGE_SIZES } from './audit/audit-events';
 import { CallsView } from './audit/CallsView';
 import { CallTimeline } from './audit/CallTimeline';
+import { SinksView } from './audit/SinksView';
 import { EventDrawer } from './audit/EventDrawer';
 import { ExportButton } from './audit/ExportButton';
 import { useAuditEvents } from './audit/useAuditEvents';
@@ -45,13 +46,16 @@ export default function AuditPage() {
   }, []);
   const [verdict, setVerdict] = useState<Verification | null>(null);
   const broken = brokenEvents(verdict);
-  const view = params.get('view') === 'events' ? 'events' : 'calls';
+  // Sinks carry every tenant's events: the platform's auditors and admins only (ADR 038).
+  const seesSinks = me.tenantId === null && (me.role === 'auditor' || me.role === 'platform_admin');
+  const asked = params.get('view');
+  const view = asked === 'events' || (asked === 'sinks' && seesSinks) ? asked : 'calls';
   const tenantIds = (tenants.data ?? []).map((x) => x.id);
   return (
     <Card title={t('audit.title')} data-testid="audit-page">
       <Tabs
         activeKey={view}
-        onChange={(key) => setParams(key === 'events' ? { view: 'events' } : {})}
+        onChange={(key) => setParams(key === 'calls' ? {} : { view: key })}
         items={[
           {
             key: 'calls',
@@ -71,6 +75,15 @@ export default function AuditPage() {
               />
             ),
           },
+          ...(seesSinks
+            ? [
+                {
+                  key: 'sinks',
+                  label: <span data-testid="audit-tab-sinks">{t('audit.tab.sinks')}</span>,
+                  children: view === 'sinks' && <SinksView />,
+                },
+              ]
+            : []),
         ]}
       />
       <EventDrawer

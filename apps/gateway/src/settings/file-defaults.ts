@@ -1,5 +1,5 @@
 import { DEFAULT_APPROVALS_OPTIONS } from '@toolgate/approvals';
-import { DEFAULT_AUDIT_OPTIONS, DEFAULT_REDACTION_POLICY } from '@toolgate/audit';
+import { DEFAULT_AUDIT_OPTIONS, DEFAULT_REDACTION_POLICY, DEFAULT_SIEM_OPTIONS } from '@toolgate/audit';
 import { DEFAULT_AUTH_OPTIONS } from '@toolgate/auth';
 import { DEFAULT_CALLS_OPTIONS } from '@toolgate/calls';
 import { DEFAULT_EGRESS_OPTIONS } from '@toolgate/egress';
@@ -33,5 +33,6 @@ export const FILE_DEFAULTS = {
   models: DEFAULT_MODELS_OPTIONS,
   runs: DEFAULT_RUNS_OPTIONS,
   notifications: DEFAULT_NOTIFICATIONS_OPTIONS,
+  siem: { ...DEFAULT_SIEM_OPTIONS, sinks: [] as never[] },
   egress: DEFAULT_EGRESS_OPTIONS,
 } as const;

@@ -5,6 +5,7 @@ import { parseRange } from '@toolgate/egress';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { oidcFileSchema } from './oidc-file.js';
+import { siemFileSchema } from './siem-file.js';
 
 export const logLevelSchema = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
@@ -367,6 +368,11 @@ export const platformFileSchema = z.strictObject({
     })
     .optional()
     .describe('Model providers for agent runs.'),
+  siem: siemFileSchema
+    .optional()
+    .describe(
+      'SIEM streaming: every committed audit event, all tenants, to syslog (RFC 5424 over TCP or TLS, JSON or CEF) and HTTPS (JSON lines or Splunk HEC, HMAC-signed) sinks, at least once ([ADR 038](adr/038-siem-streaming.md)).',
+    ),
   egress: z
     .strictObject({
       allowHosts: z

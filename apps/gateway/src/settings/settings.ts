@@ -1,7 +1,7 @@
 import type { ApprovalsOptions } from '@toolgate/approvals';
 import type { CallsOptions } from '@toolgate/calls';
 import type { RunsOptions } from '@toolgate/runs';
-import type { AuditOptions } from '@toolgate/audit';
+import type { AuditOptions, SiemOptions } from '@toolgate/audit';
 import type { AuthOptions } from '@toolgate/auth';
 import {
   defaultDatabaseUrl,
@@ -23,6 +23,7 @@ import { FILE_DEFAULTS } from './file-defaults.js';
 import { loadAuditKeyMaterial, type AuditKeyMaterial } from './key-material.js';
 import { modelsSettings } from './model-settings.js';
 import { oidcSettings } from './oidc-settings.js';
+import { siemSettings } from './siem-settings.js';
 import {
   listIssues,
   logLevelSchema,
@@ -90,6 +91,8 @@ export interface Settings {
   readonly notifications: NotificationsOptions;
   /** Where requests to tenant-chosen URLs may go (ADR 026). */
   readonly egress: EgressOptions;
+  /** SIEM sinks the audit trail is streamed to (ADR 038). */
+  readonly siem: SiemOptions;
   /** `/metrics`: the scraper's bearer token (TOOLGATE_METRICS_TOKEN); unset, platform admins only. */
   readonly ops: { readonly metricsToken?: string };
   readonly dataDir: string;
@@ -346,6 +349,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       ...file.notifications,
     },
     egress: { ...FILE_DEFAULTS.egress, ...file.egress },
+    siem: siemSettings(file.siem, env),
     ops: { ...optional('metricsToken', e.TOOLGATE_METRICS_TOKEN) },
     dataDir: e.TOOLGATE_DATA_DIR,
     locale: e.TOOLGATE_LOCALE,
