@@ -6,6 +6,7 @@ import { MetricsAccessGuard } from './metrics-access.guard.js';
 import { MetricsRegistry } from './metrics.registry.js';
 import { OpsController } from './ops.controller.js';
 import { OPS_OPTIONS, type OpsOptions } from './ops.options.js';
+import { RetentionMetrics } from './retention-metrics.js';
 
 /** Health, readiness and metrics (`OpsHttpModule.forRoot({ metricsToken })`). */
 @Module({})
@@ -20,6 +21,7 @@ export class OpsHttpModule {
         CallMetricsHook,
         MetricsAccessGuard,
         RefusalRecorder,
+        RetentionMetrics,
         { provide: OPS_OPTIONS, useValue: options },
       ],
     };
