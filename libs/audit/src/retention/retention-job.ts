@@ -87,10 +87,14 @@ export class RetentionJob implements OnApplicationBootstrap, OnApplicationShutdo
     this.stop?.();
   }
 
-  /** Archives and purges now (every chain, or one tenant's); concurrent callers share a pass. */
-  async run(tenantId?: string): Promise<TenantRetentionRun[]> {
+  /**
+   * Archives and purges now (every chain, or one tenant's); concurrent callers share a pass.
+   * `now` stands for the time retention is measured against (tests of a six-month floor cannot
+   * wait six months; the HTTP route never sets it).
+   */
+  async run(tenantId?: string, o: { now?: Date } = {}): Promise<TenantRetentionRun[]> {
     while (this.running) await this.running.catch(() => undefined);
-    this.running = this.pass(tenantId);
+    this.running = this.pass(tenantId, o.now ?? new Date());
     try {
       return await this.running;
     } finally {
@@ -135,12 +139,12 @@ export class RetentionJob implements OnApplicationBootstrap, OnApplicationShutdo
     return out;
   }
 
-  private async pass(only?: string): Promise<TenantRetentionRun[]> {
+  private async pass(only: string | undefined, now: Date): Promise<TenantRetentionRun[]> {
     this.totals.runs++;
     const tenants = (await this.checkpoints.chainTenants()).filter((t) => !only || t === only);
     const out: TenantRetentionRun[] = [];
     for (const tenantId of tenants) {
-      const run = await this.tenant(tenantId).catch(
+      const run = await this.tenant(tenantId, now).catch(
         (err: Error): TenantRetentionRun => ({
           tenantId,
           at: new Date(),
@@ -164,7 +168,7 @@ export class RetentionJob implements OnApplicationBootstrap, OnApplicationShutdo
     return out;
   }
 
-  private async tenant(tenantId: string): Promise<TenantRetentionRun> {
+  private async tenant(tenantId: string, now: Date): Promise<TenantRetentionRun> {
     const at = new Date();
     const archived = await this.writer.archiveTenant(tenantId, { wholeDays: this.options.retention.wholeDays });
     const base = {
@@ -180,7 +184,7 @@ export class RetentionJob implements OnApplicationBootstrap, OnApplicationShutdo
     if (retention.hold) return { ...base, purgeSkipped: 'hold' };
     const unavailable = this.purger.unavailable();
     if (unavailable) return { ...base, purgeSkipped: unavailable };
-    const target = await this.purgeTarget(tenantId, retention.days, archived.through);
+    const target = await this.purgeTarget(tenantId, now.getTime() - retention.days * DAY_MS, archived.through);
     if (!target) return base;
     const purged = await this.purger.purge(tenantId, target, () => this.policy.onHold(tenantId));
     if (purged.events > 0)
@@ -215,10 +219,9 @@ export class RetentionJob implements OnApplicationBootstrap, OnApplicationShutdo
    */
   private async purgeTarget(
     tenantId: string,
-    days: number,
+    cutoff: number,
     archivedThrough: number,
   ): Promise<{ seq: number; hash: string } | null> {
-    const cutoff = Date.now() - days * DAY_MS;
     const purged = (await this.repo.boundary(tenantId))?.seq ?? 0;
     let target: { seq: number; hash: string } | null = null;
     const manifests = (await this.store.list(tenantArchivePrefix(tenantId)))
