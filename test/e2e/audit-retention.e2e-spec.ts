@@ -6,13 +6,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { Client } from 'minio';
 import { createConnection } from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  checkArchive,
-  checkEvidence,
-  readArchiveDir,
-  RetentionJob,
-  unzipFiles,
-} from '@toolgate/audit';
+import { checkArchive, checkEvidence, readArchiveDir, RetentionJob, unzipFiles } from '@toolgate/audit';
 import { makeConfigDir } from '../support/config-dir.js';
 import { openRawSql, type RawSql } from '../support/raw-sql.js';
 import { startTestS3, type TestS3 } from '../support/s3-server.js';
@@ -47,7 +41,7 @@ async function callTools(gw: TestGateway, key: string, n: number): Promise<void>
       key,
       body: { input: { service: 'payment-api', limit: 1 + (i % 3) } },
     });
-    expect(res.body.status, res.text).toBe("ok");
+    expect(res.body.status, res.text).toBe('ok');
   }
 }
 
@@ -125,7 +119,12 @@ describe('retention: archive to a directory, purge, and the trail still verifies
     const archive = checkArchive(readArchiveDir(gw.settings.audit.archiveDir));
     expect(archive.exitCode, JSON.stringify(archive)).toBe(0);
     const acme = archive.tenants.find((t) => t.tenantId === 'acme')!;
-    expect(acme).toMatchObject({ firstSeq: 1, lastSeq: second.seq, events: second.seq, verified: second.seq });
+    expect(acme).toMatchObject({
+      firstSeq: 1,
+      lastSeq: second.seq,
+      events: second.seq,
+      verified: second.seq,
+    });
     expect(first.seq).toBeLessThan(second.seq);
 
     // Evidence of what is still in the database verifies offline too.
@@ -151,7 +150,10 @@ describe('retention: archive to a directory, purge, and the trail still verifies
       writeFileSync(join(dir, name), body);
     }
     const gz = [...files.keys()].find((k) => k.startsWith('archive/acme/') && k.endsWith('.jsonl.gz'))!;
-    const lines = gunzipSync(readFileSync(join(dir, gz))).toString('utf8').trim().split('\n');
+    const lines = gunzipSync(readFileSync(join(dir, gz)))
+      .toString('utf8')
+      .trim()
+      .split('\n');
     const edited = JSON.parse(lines[2]!) as { seq: number; code: string | null };
     lines[2] = JSON.stringify({ ...edited, code: 'FORGED' });
     writeFileSync(join(dir, gz), gzipSync(`${lines.join('\n')}\n`));
@@ -198,7 +200,9 @@ describe('retention: archive to a directory, purge, and the trail still verifies
     expect(res.body.data).toMatchObject({ retentionDays: 400, retentionSource: 'api' });
     const [change] = await eventsOf(gw, 'retention_changed');
     expect(change!.details).toMatchObject({ before: { retentionDays: null }, after: { retentionDays: 400 } });
-    expect((await gw.api('PUT', '/v1/admin/tenants/nosuch/retention', { body: { days: 400 } })).status).toBe(404);
+    expect((await gw.api('PUT', '/v1/admin/tenants/nosuch/retention', { body: { days: 400 } })).status).toBe(
+      404,
+    );
   });
 });
 
@@ -244,10 +248,19 @@ describe('retention: archive to an S3 bucket (s3rver on loopback)', () => {
     expect(full.tenants[0].purgedThroughSeq).toBe(cp.seq);
 
     // Everything under the deployment's prefix, read back with a client of our own.
-    const client = new Client({ endPoint: '127.0.0.1', port: Number(new URL(s3.endpoint).port), useSSL: false, accessKey: 'S3RVER', secretKey: 'S3RVER', pathStyle: true });
+    const client = new Client({
+      endPoint: '127.0.0.1',
+      port: Number(new URL(s3.endpoint).port),
+      useSSL: false,
+      accessKey: 'S3RVER',
+      secretKey: 'S3RVER',
+      pathStyle: true,
+    });
     const prefix = `trail/${gw.settings.audit.archiveS3!.prefix.slice('trail/'.length)}`;
     const names: string[] = [];
-    for await (const o of client.listObjectsV2('toolgate-archive', prefix, true) as AsyncIterable<{ name: string }>)
+    for await (const o of client.listObjectsV2('toolgate-archive', prefix, true) as AsyncIterable<{
+      name: string;
+    }>)
       names.push(o.name);
     expect(names.some((n) => n.includes('/archive/acme/') && n.endsWith('.manifest.json'))).toBe(true);
     expect(names.some((n) => n.includes('/checkpoints/acme/'))).toBe(true);
@@ -317,12 +330,21 @@ describe('retention under the 等保 profile: the floor, and the purge through t
   it('refuses a retention below the six-month floor with a clear envelope, and keeps the floor when the platform asks less', async () => {
     const refused = await gw.api('PUT', '/v1/admin/tenants/acme/retention', { body: { days: 30 } });
     expect(refused.status).toBe(400);
-    expect(refused.body).toMatchObject({ code: 'RETENTION_BELOW_FLOOR', details: { days: 30, floorDays: 180 } });
+    expect(refused.body).toMatchObject({
+      code: 'RETENTION_BELOW_FLOOR',
+      details: { days: 30, floorDays: 180 },
+    });
     expect(refused.body.error).toMatch(/30 days is below the platform floor of 180 days/);
     expect(refused.body.suggestedAction).toMatch(/180/);
     // toolgate.yaml asks 0 days; the profile's floor applies instead.
-    expect(await retentionOf(gw)).toMatchObject({ retentionDays: 180, retentionSource: 'floor', floorDays: 180 });
-    expect((await gw.api('PUT', '/v1/admin/tenants/acme/retention', { body: { days: 200 } })).status).toBe(200);
+    expect(await retentionOf(gw)).toMatchObject({
+      retentionDays: 180,
+      retentionSource: 'floor',
+      floorDays: 180,
+    });
+    expect((await gw.api('PUT', '/v1/admin/tenants/acme/retention', { body: { days: 200 } })).status).toBe(
+      200,
+    );
   });
 
   it('purges archived events past retention through the exemption only; every other DELETE is still refused, and verify passes', async () => {
@@ -345,12 +367,16 @@ describe('retention under the 等保 profile: the floor, and the purge through t
     const [next] = await sql.query<{ id: unknown }>(
       "SELECT id FROM audit_events WHERE tenant_id = 'acme' ORDER BY seq LIMIT 1",
     );
-    await expect(sql.query('DELETE FROM audit_events WHERE id = ?', [next!.id])).rejects.toThrow(/append-only/);
+    await expect(sql.query('DELETE FROM audit_events WHERE id = ?', [next!.id])).rejects.toThrow(
+      /append-only/,
+    );
     await expect(sql.query("UPDATE audit_events SET code = 'FORGED'")).rejects.toThrow(/append-only/);
     if (mariadb)
-      await expect(sql.query("UPDATE audit_purge_boundaries SET window_seq = 1000000 WHERE tenant_id = 'acme'").then(() =>
-        sql.query('DELETE FROM audit_events WHERE id = ?', [next!.id]),
-      )).rejects.toThrow(/append-only/);
+      await expect(
+        sql
+          .query("UPDATE audit_purge_boundaries SET window_seq = 1000000 WHERE tenant_id = 'acme'")
+          .then(() => sql.query('DELETE FROM audit_events WHERE id = ?', [next!.id])),
+      ).rejects.toThrow(/append-only/);
 
     const full = await verify(gw);
     expect(full.ok, full.problem).toBe(true);

@@ -2,7 +2,12 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ApiKeyGuard, AUTH_MIGRATIONS, AuthModule } from '@toolgate/auth';
 import { ApprovalsModule } from '@toolgate/approvals';
-import { AUDIT_APPEND_ONLY_TABLES, AUDIT_MIGRATIONS, AuditModule, auditPurgeExemption } from '@toolgate/audit';
+import {
+  AUDIT_APPEND_ONLY_TABLES,
+  AUDIT_MIGRATIONS,
+  AuditModule,
+  auditPurgeExemption,
+} from '@toolgate/audit';
 import { CALLS_MIGRATIONS, CallsModule } from '@toolgate/calls';
 import { DATABASE_MIGRATIONS, DatabaseModule, InstancesModule, parseDatabaseUrl } from '@toolgate/database';
 import { EgressModule } from '@toolgate/egress';

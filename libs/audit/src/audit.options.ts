@@ -64,7 +64,13 @@ export interface AuditOptions {
  */
 export const DEFAULT_AUDIT_OPTIONS: Omit<
   AuditOptions,
-  'signingKeyPem' | 'fingerprintSecret' | 'chainKey' | 'defaultRedaction' | 'archiveDir' | 'retention' | 'archiveS3'
+  | 'signingKeyPem'
+  | 'fingerprintSecret'
+  | 'chainKey'
+  | 'defaultRedaction'
+  | 'archiveDir'
+  | 'retention'
+  | 'archiveS3'
 > & { readonly retention: RetentionOptions } = {
   auditL0: false,
   writeDeadlineMs: 2_000,

@@ -99,7 +99,11 @@ export { ARCHIVE_KIND } from './retention/archive-format.js';
 export type { ArchiveManifest } from './retention/archive-format.js';
 export { RetentionJob } from './retention/retention-job.js';
 export type { TenantRetentionRun, TenantRetentionStatus } from './retention/retention-job.js';
-export { MAX_RETENTION_DAYS, RETENTION_POLICY_SOURCE, RetentionPolicy } from './retention/retention-policy.js';
+export {
+  MAX_RETENTION_DAYS,
+  RETENTION_POLICY_SOURCE,
+  RetentionPolicy,
+} from './retention/retention-policy.js';
 export type { EffectiveRetention, RetentionPolicySource } from './retention/retention-policy.js';
 export { COMPLIANCE_RETENTION_FLOOR_DAYS, DEFAULT_RETENTION_OPTIONS } from './retention/retention.options.js';
 export type { RetentionOptions, RetentionRuntime, S3ArchiveOptions } from './retention/retention.options.js';

@@ -24,7 +24,9 @@ const deleteTrigger = (table: string) => `${table}_no_delete`;
 
 /** Whether a trigger is one of the guards of `table` (the exempted DELETE guard has a tag after it). */
 const isGuardOf = (table: string, name: string) =>
-  name === updateTrigger(table) || name === deleteTrigger(table) || name.startsWith(`${deleteTrigger(table)}_`);
+  name === updateTrigger(table) ||
+  name === deleteTrigger(table) ||
+  name.startsWith(`${deleteTrigger(table)}_`);
 
 /** The exemption that applies to `table` on this database, if any. */
 function exemptionFor(dataSource: DataSource, table: string, purge?: PurgeExemption) {

@@ -12,7 +12,10 @@ import { MetricsRegistry } from './metrics.registry.js';
 export class RetentionMetrics {
   constructor(job: RetentionJob, metrics: MetricsRegistry) {
     const registers = [metrics.registry];
-    const perTenant = async (pick: (s: Awaited<ReturnType<RetentionJob['status']>>[number]) => number, g: Gauge<'tenant'>) => {
+    const perTenant = async (
+      pick: (s: Awaited<ReturnType<RetentionJob['status']>>[number]) => number,
+      g: Gauge<'tenant'>,
+    ) => {
       g.reset();
       for (const s of await job.status(null)) g.set({ tenant: s.tenantId }, pick(s));
     };

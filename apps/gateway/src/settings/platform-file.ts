@@ -84,7 +84,9 @@ const retentionFileSchema = z.strictObject({
     .min(0)
     .max(36_500)
     .optional()
-    .describe("Days a tenant's trail stays in the database once archived, when neither its file (`audit.retentionDays`) nor the admin API sets it."),
+    .describe(
+      "Days a tenant's trail stays in the database once archived, when neither its file (`audit.retentionDays`) nor the admin API sets it.",
+    ),
   minimumDays: z
     .number()
     .int()
@@ -97,14 +99,22 @@ const retentionFileSchema = z.strictObject({
   archiveIntervalMs: ms
     .nonnegative()
     .optional()
-    .describe('How often closed ranges are archived and then purged (0: only `POST /v1/admin/retention/run`).'),
+    .describe(
+      'How often closed ranges are archived and then purged (0: only `POST /v1/admin/retention/run`).',
+    ),
   wholeDays: z
     .boolean()
     .optional()
     .describe(
       'Archive only UTC days that are over, one file per tenant and day; off: the day so far too, up to its newest checkpoint.',
     ),
-  purgeBatch: z.number().int().min(1).max(100_000).optional().describe('Events deleted per purge transaction.'),
+  purgeBatch: z
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .optional()
+    .describe('Events deleted per purge transaction.'),
   purgePauseMs: ms
     .nonnegative()
     .max(60_000)
@@ -114,22 +124,37 @@ const retentionFileSchema = z.strictObject({
 
 /** `audit.archiveStore`: an S3-compatible bucket; keys come from the environment. */
 const archiveStoreFileSchema = z.strictObject({
-  s3: z.strictObject({
-    endpoint: z
-      .url({ protocol: /^https?$/ })
-      .describe("The platform's S3 endpoint, e.g. `https://oss-cn-hangzhou.aliyuncs.com` or `http://minio:9000`."),
-    bucket: z.string().min(3).max(63).describe('The bucket (created when missing; give it object lock for WORM).'),
-    region: z.string().min(1).max(64).optional().describe('The region; `us-east-1` by default.'),
-    prefix: z
-      .string()
-      .max(200)
-      .regex(/^([A-Za-z0-9._-]+\/)*$/, 'empty, or path segments each ending in /')
-      .optional()
-      .describe('Keys go under this prefix, then the deployment’s name.'),
-    accessKey: environmentPlaceholder.describe('The access key id, as `${NAME}` of an environment variable.'),
-    secretKey: environmentPlaceholder.describe('The secret key, as `${NAME}` of an environment variable.'),
-    pathStyle: z.boolean().optional().describe('`endpoint/bucket/key` addressing (MinIO and most private stores); on by default.'),
-  }),
+  s3: z
+    .strictObject({
+      endpoint: z
+        .url({ protocol: /^https?$/ })
+        .describe(
+          "The platform's S3 endpoint, e.g. `https://oss-cn-hangzhou.aliyuncs.com` or `http://minio:9000`.",
+        ),
+      bucket: z
+        .string()
+        .min(3)
+        .max(63)
+        .describe('The bucket (created when missing; give it object lock for WORM).'),
+      region: z.string().min(1).max(64).optional().describe('The region; `us-east-1` by default.'),
+      prefix: z
+        .string()
+        .max(200)
+        .regex(/^([A-Za-z0-9._-]+\/)*$/, 'empty, or path segments each ending in /')
+        .optional()
+        .describe('Keys go under this prefix, then the deployment’s name.'),
+      accessKey: environmentPlaceholder.describe(
+        'The access key id, as `${NAME}` of an environment variable.',
+      ),
+      secretKey: environmentPlaceholder.describe('The secret key, as `${NAME}` of an environment variable.'),
+      pathStyle: z
+        .boolean()
+        .optional()
+        .describe('`endpoint/bucket/key` addressing (MinIO and most private stores); on by default.'),
+    })
+    .describe(
+      'The bucket, through the maintained `minio` client; its endpoint is the platform’s, never a tenant’s.',
+    ),
 });
 
 /**

@@ -129,8 +129,8 @@ export const envSchema = z.object({
   }),
   DATABASE_PURGE_URL: z.string().min(1).optional().meta({
     description:
-      "The account retention's purge deletes archived events with, e.g. `mysql://toolgate_purge:…@host:3306/toolgate` (MySQL/MariaDB; SQLite ignores it). Under the `dengbao3` profile the trail's DELETE guard lets only this account remove rows, and only within the purge window ([ADR 037](adr/037-retention-and-archive-that-still-verify.md)).",
-    unset: 'purges run through `DATABASE_URL`; under the profile on MySQL/MariaDB nothing is purged (archiving still runs)',
+      "The account retention's purge deletes archived events with (MySQL/MariaDB); under the `dengbao3` profile only it may, within the purge window ([ADR 037](adr/037-retention-and-archive-that-still-verify.md)).",
+    unset: 'purges run through `DATABASE_URL`; under the profile on MySQL/MariaDB nothing is purged',
   }),
   TOOLGATE_COMPLIANCE_PROFILE: z.enum(['off', 'dengbao3']).optional().meta({
     description: 'The regulatory profile (see `compliance.profile`).',
@@ -282,7 +282,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const target = parseDatabaseUrl(databaseUrl);
   const file = readPlatformFile(e.TOOLGATE_CONFIG_DIR);
   const redisPrefix = e.TOOLGATE_REDIS_PREFIX ?? deploymentRedisPrefix(target);
-  const profile = e.TOOLGATE_COMPLIANCE_PROFILE ?? file.compliance?.profile ?? FILE_DEFAULTS.compliance.profile;
+  const profile =
+    e.TOOLGATE_COMPLIANCE_PROFILE ?? file.compliance?.profile ?? FILE_DEFAULTS.compliance.profile;
   const audit = auditSettings(
     file.audit,
     loadAuditKeyMaterial(env, e.TOOLGATE_DATA_DIR),

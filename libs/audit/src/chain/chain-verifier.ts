@@ -249,7 +249,14 @@ export class ChainVerifier {
         },
       ]);
     const partial = range.from !== undefined || range.to !== undefined;
-    const scan = await this.scan(tenantId, head, all, partial ? range : undefined, onProgress, purged ?? undefined);
+    const scan = await this.scan(
+      tenantId,
+      head,
+      all,
+      partial ? range : undefined,
+      onProgress,
+      purged ?? undefined,
+    );
     if (partial || scan.breaks.length >= MAX_BREAKS) return verdict(scan.checked, scan.breaks);
     const newest = all.at(-1);
     const end = await this.endProblem(

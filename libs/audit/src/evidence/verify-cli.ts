@@ -47,7 +47,10 @@ export function main(argv: readonly string[]): number {
   }
   // An archive store's directory (ADR 037): every tenant's archived ranges, checked end to end.
   if (isArchiveDir(paths[0]!)) {
-    const archive = checkArchive(readArchiveDir(paths[0]!), keyPath ? readFileSync(keyPath, 'utf8') : undefined);
+    const archive = checkArchive(
+      readArchiveDir(paths[0]!),
+      keyPath ? readFileSync(keyPath, 'utf8') : undefined,
+    );
     process.stdout.write(json ? `${JSON.stringify(archive, null, 2)}\n` : describeArchive(archive));
     return archive.exitCode;
   }

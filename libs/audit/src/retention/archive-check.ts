@@ -72,7 +72,12 @@ export function checkArchive(files: ReadonlyMap<string, Buffer>, trustedKeyPem?:
         keys.set(k.keyId, createPublicKey(trustedKeyPem ?? k.publicKeyPem));
       }
   } catch (err) {
-    return { ok: false, exitCode: 2, tenants: [], notes: [`unreadable public key: ${(err as Error).message}`] };
+    return {
+      ok: false,
+      exitCode: 2,
+      tenants: [],
+      notes: [`unreadable public key: ${(err as Error).message}`],
+    };
   }
   notes.push(
     trustedKeyPem
@@ -84,7 +89,8 @@ export function checkArchive(files: ReadonlyMap<string, Buffer>, trustedKeyPem?:
     const m = new RegExp(`^${ARCHIVE_PREFIX}([^/]+)/[^/]+\\.manifest\\.json$`).exec(name);
     if (m) tenants.set(m[1]!, [...(tenants.get(m[1]!) ?? []), name]);
   }
-  if (!tenants.size) return { ok: false, exitCode: 2, tenants: [], notes: [...notes, 'no archived ranges found'] };
+  if (!tenants.size)
+    return { ok: false, exitCode: 2, tenants: [], notes: [...notes, 'no archived ranges found'] };
   const reports = [...tenants].map(([encoded, manifests]) =>
     checkTenant(decodeURIComponent(encoded), manifests, files, keys, trustedKeyPem),
   );
@@ -125,7 +131,9 @@ function checkTenant(
     if (m.tenantId !== tenantId) problems.push({ message: `${key} names tenant ${m.tenantId}` });
     const cpKey = keyOf(m.checkpoint.keyId);
     if (!cpKey || !verifies(cpKey, checkpointPayload(m.checkpoint), m.checkpoint.signature))
-      problems.push({ message: `the checkpoint covering ${key} (seq ${m.checkpoint.seq}) has an invalid signature` });
+      problems.push({
+        message: `the checkpoint covering ${key} (seq ${m.checkpoint.seq}) has an invalid signature`,
+      });
     if (m.checkpoint.seq !== m.lastSeq || m.checkpoint.headHash !== m.lastHash)
       problems.push({ message: `${key} ends at seq ${m.lastSeq}, not at the head its checkpoint signed` });
     for (const c of m.checkpoints) checkpoints.set(`${c.seq}/${c.signature}`, c);
@@ -173,7 +181,9 @@ function checkTenant(
   for (const cp of checkpoints.values()) {
     const key = keyOf(cp.keyId);
     if (!key || !verifies(key, checkpointPayload(cp), cp.signature)) {
-      problems.push({ message: `the checkpoint at seq ${cp.seq} (signed at ${cp.signedAt}) has an invalid signature` });
+      problems.push({
+        message: `the checkpoint at seq ${cp.seq} (signed at ${cp.signedAt}) has an invalid signature`,
+      });
       continue;
     }
     const head = bySeq.get(cp.seq);

@@ -79,7 +79,9 @@ export class ArchiveWriter {
         await this.writeRange(tenantId, day, cursor, end, all);
       } catch (err) {
         const problem =
-          err instanceof RangeRefused ? err.message : `archive store ${this.store.location}: ${(err as Error).message}`;
+          err instanceof RangeRefused
+            ? err.message
+            : `archive store ${this.store.location}: ${(err as Error).message}`;
         return { files, events, through: cursor.seq, problem };
       }
       const moved = await this.transactions.run((em) =>
@@ -112,7 +114,9 @@ export class ArchiveWriter {
     const inRange = all.filter((c) => c.seq > from.seq && c.seq <= end.seq);
     const bySeq = new Map(inRange.map((c) => [c.seq, c]));
     const opening = new Map(
-      inRange.filter((c) => c.publicDigest !== undefined && c.fromSeq! >= from.seq).map((c) => [c.fromSeq!, c]),
+      inRange
+        .filter((c) => c.publicDigest !== undefined && c.fromSeq! >= from.seq)
+        .map((c) => [c.fromSeq!, c]),
     );
     const gzip = createGzip();
     const out: Buffer[] = [];
@@ -125,8 +129,10 @@ export class ArchiveWriter {
     let last: { occurredAt: Date } | undefined;
     for await (const chunk of this.events.bySeq(tenantId, from.seq, end.seq)) {
       for (const e of chunk) {
-        if (e.seq !== prev.seq + 1) throw new RangeRefused(`event seq ${prev.seq + 1} is missing before ${eventName(e)}`);
-        if (e.prevHash !== prev.hash) throw new RangeRefused(`${eventName(e)} does not link to the event before it`);
+        if (e.seq !== prev.seq + 1)
+          throw new RangeRefused(`event seq ${prev.seq + 1} is missing before ${eventName(e)}`);
+        if (e.prevHash !== prev.hash)
+          throw new RangeRefused(`${eventName(e)} does not link to the event before it`);
         const opens = opening.get(e.seq - 1);
         if (opens) [current, digest] = [opens, opens.fromHash!];
         if (current) digest = nextPublicDigest(digest, e.prevHash, e.hash, publicCanonical(e, e.seq));

@@ -1,7 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { dataSourceOptions, isMysql, parseDatabaseUrl, toSqlDateTime, TransactionRunner } from '@toolgate/database';
+import {
+  dataSourceOptions,
+  isMysql,
+  parseDatabaseUrl,
+  toSqlDateTime,
+  TransactionRunner,
+} from '@toolgate/database';
 import { DataSource, type DataSourceOptions, type EntityManager } from 'typeorm';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import { GENESIS_HASH } from '../audit-event.js';
@@ -72,7 +78,10 @@ export class Purger implements OnApplicationShutdown {
     const reason = this.unavailable();
     const start = await this.repo.boundary(tenantId);
     if (reason) return { events: 0, calls: 0, through: start?.seq ?? 0, problem: reason };
-    const { batch, pauseMs } = { batch: this.options.retention.purgeBatch, pauseMs: this.options.retention.purgePauseMs };
+    const { batch, pauseMs } = {
+      batch: this.options.retention.purgeBatch,
+      pauseMs: this.options.retention.purgePauseMs,
+    };
     let through = await this.inTransaction((em) => this.openWindow(em, tenantId, target.seq));
     let events = 0;
     try {
@@ -91,11 +100,11 @@ export class Purger implements OnApplicationShutdown {
         if (to === target.seq && last.hash !== target.hash)
           throw new Error(`event seq ${to} is not the one archived (its hash differs): the purge stops`);
         events += await this.inTransaction(async (em) => {
-          const deleted = await changed(em, 'DELETE FROM audit_events WHERE tenant_id = ? AND seq > ? AND seq <= ?', [
-            tenantId,
-            from,
-            to,
-          ]);
+          const deleted = await changed(
+            em,
+            'DELETE FROM audit_events WHERE tenant_id = ? AND seq > ? AND seq <= ?',
+            [tenantId, from, to],
+          );
           const moved = await changed(
             em,
             'UPDATE audit_purge_boundaries SET seq = ?, hash = ?, keyed = ?, events = events + ?, purged_at = ? WHERE tenant_id = ? AND seq = ?',
@@ -134,7 +143,10 @@ export class Purger implements OnApplicationShutdown {
       return 0;
     }
     if (b.windowSeq < target)
-      await em.query('UPDATE audit_purge_boundaries SET window_seq = ? WHERE tenant_id = ?', [target, tenantId]);
+      await em.query('UPDATE audit_purge_boundaries SET window_seq = ? WHERE tenant_id = ?', [
+        target,
+        tenantId,
+      ]);
     return b.seq;
   }
 
@@ -152,8 +164,14 @@ export class Purger implements OnApplicationShutdown {
         ).map((r) => r.call_id);
         if (!ids.length) return 0;
         const marks = ids.map(() => '?').join(',');
-        await em.query(`DELETE FROM audit_call_terms WHERE tenant_id = ? AND call_id IN (${marks})`, [tenantId, ...ids]);
-        await em.query(`DELETE FROM audit_calls WHERE tenant_id = ? AND call_id IN (${marks})`, [tenantId, ...ids]);
+        await em.query(`DELETE FROM audit_call_terms WHERE tenant_id = ? AND call_id IN (${marks})`, [
+          tenantId,
+          ...ids,
+        ]);
+        await em.query(`DELETE FROM audit_calls WHERE tenant_id = ? AND call_id IN (${marks})`, [
+          tenantId,
+          ...ids,
+        ]);
         return ids.length;
       });
       calls += n;

@@ -144,17 +144,15 @@ export class RetentionJob implements OnApplicationBootstrap, OnApplicationShutdo
     const tenants = (await this.checkpoints.chainTenants()).filter((t) => !only || t === only);
     const out: TenantRetentionRun[] = [];
     for (const tenantId of tenants) {
-      const run = await this.tenant(tenantId, now).catch(
-        (err: Error): TenantRetentionRun => ({
-          tenantId,
-          at: new Date(),
-          archivedFiles: 0,
-          archivedEvents: 0,
-          purgedEvents: 0,
-          purgedCalls: 0,
-          problem: err.message,
-        }),
-      );
+      const run = await this.tenant(tenantId, now).catch((err: Error): TenantRetentionRun => ({
+        tenantId,
+        at: new Date(),
+        archivedFiles: 0,
+        archivedEvents: 0,
+        purgedEvents: 0,
+        purgedCalls: 0,
+        problem: err.message,
+      }));
       if (run.problem) {
         this.totals.failures++;
         this.logger.error(`retention of ${tenantId}: ${run.problem}`);
@@ -170,7 +168,9 @@ export class RetentionJob implements OnApplicationBootstrap, OnApplicationShutdo
 
   private async tenant(tenantId: string, now: Date): Promise<TenantRetentionRun> {
     const at = new Date();
-    const archived = await this.writer.archiveTenant(tenantId, { wholeDays: this.options.retention.wholeDays });
+    const archived = await this.writer.archiveTenant(tenantId, {
+      wholeDays: this.options.retention.wholeDays,
+    });
     const base = {
       tenantId,
       at,
@@ -184,7 +184,11 @@ export class RetentionJob implements OnApplicationBootstrap, OnApplicationShutdo
     if (retention.hold) return { ...base, purgeSkipped: 'hold' };
     const unavailable = this.purger.unavailable();
     if (unavailable) return { ...base, purgeSkipped: unavailable };
-    const target = await this.purgeTarget(tenantId, now.getTime() - retention.days * DAY_MS, archived.through);
+    const target = await this.purgeTarget(
+      tenantId,
+      now.getTime() - retention.days * DAY_MS,
+      archived.through,
+    );
     if (!target) return base;
     const purged = await this.purger.purge(tenantId, target, () => this.policy.onHold(tenantId));
     if (purged.events > 0)

@@ -50,9 +50,10 @@ export class RetentionPolicy {
 
   async effective(tenantId: string, row?: RetentionRow | null): Promise<EffectiveRetention> {
     const own = row === undefined ? await this.repo.row(tenantId) : row;
-    const fromFile = own?.retentionDays === null || own?.retentionDays === undefined
-      ? await this.source?.fileRetentionDays(tenantId)
-      : undefined;
+    const fromFile =
+      own?.retentionDays === null || own?.retentionDays === undefined
+        ? await this.source?.fileRetentionDays(tenantId)
+        : undefined;
     const [set, source]: [number, EffectiveRetention['source']] =
       own?.retentionDays !== null && own?.retentionDays !== undefined
         ? [own.retentionDays, 'api']
@@ -98,7 +99,13 @@ export class RetentionPolicy {
     return this.change(tenantId, actor, (row) =>
       reason === null
         ? { ...row, hold: false, holdReason: null, holdBy: null, holdSince: null }
-        : { ...row, hold: true, holdReason: reason, holdBy: `${actor.type}:${actor.id}`, holdSince: new Date() },
+        : {
+            ...row,
+            hold: true,
+            holdReason: reason,
+            holdBy: `${actor.type}:${actor.id}`,
+            holdSince: new Date(),
+          },
     );
   }
 

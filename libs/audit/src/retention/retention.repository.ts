@@ -130,7 +130,10 @@ export class RetentionRepository {
   }
 
   /** A tenant's purge boundary, read through `source` (the purge connection, or the runtime one). */
-  async boundary(tenantId: string, source: DataSource | EntityManager = this.dataSource): Promise<PurgeBoundary | null> {
+  async boundary(
+    tenantId: string,
+    source: DataSource | EntityManager = this.dataSource,
+  ): Promise<PurgeBoundary | null> {
     const [row] = (await source.query(
       'SELECT tenant_id, seq, hash, keyed, window_seq, events, purged_at FROM audit_purge_boundaries WHERE tenant_id = ?',
       [tenantId],
@@ -150,7 +153,8 @@ export async function changed(em: EntityManager, sql: string, params: readonly u
 function toRetentionRow(r: Record<string, unknown>): RetentionRow {
   return {
     tenantId: String(r.tenant_id),
-    retentionDays: r.retention_days === null || r.retention_days === undefined ? null : Number(r.retention_days),
+    retentionDays:
+      r.retention_days === null || r.retention_days === undefined ? null : Number(r.retention_days),
     hold: Number(r.hold) === 1,
     holdReason: (r.hold_reason as string | null) ?? null,
     holdBy: (r.hold_by as string | null) ?? null,
@@ -159,7 +163,12 @@ function toRetentionRow(r: Record<string, unknown>): RetentionRow {
 }
 
 function toCursor(r: Record<string, unknown>): ArchiveCursor {
-  return { seq: Number(r.seq), hash: String(r.hash), files: Number(r.files), archivedAt: date(r.archived_at) };
+  return {
+    seq: Number(r.seq),
+    hash: String(r.hash),
+    files: Number(r.files),
+    archivedAt: date(r.archived_at),
+  };
 }
 
 function toBoundary(r: Record<string, unknown>): PurgeBoundary {

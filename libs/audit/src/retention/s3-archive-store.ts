@@ -71,14 +71,16 @@ export class S3ArchiveStore implements ArchiveStore {
   }
 
   private name(key: string): string {
-    if (key.split('/').some((p) => p === '..') || key.startsWith('/')) throw new Error(`invalid archive key: ${key}`);
+    if (key.split('/').some((p) => p === '..') || key.startsWith('/'))
+      throw new Error(`invalid archive key: ${key}`);
     return `${this.o.prefix}${key}`;
   }
 
   /** The bucket is the operator's; a missing one is created once (a test store, a fresh MinIO). */
   private ready(): Promise<void> {
     this.bucketChecked ??= (async () => {
-      if (!(await this.client.bucketExists(this.o.bucket))) await this.client.makeBucket(this.o.bucket, this.o.region);
+      if (!(await this.client.bucketExists(this.o.bucket)))
+        await this.client.makeBucket(this.o.bucket, this.o.region);
     })().catch((err: Error) => {
       this.bucketChecked = undefined;
       throw err;

@@ -6,6 +6,15 @@ import { tenantAuditSettingsSchema, type TenantAuditSettings } from '../redactio
  * the platform's floor (`floorDays`, ADR 037) is refused when the file is saved or imported.
  */
 export function tenantAuditSection(floorDays: number) {
+  // One section per floor: settings read twice compare equal (and the tenancy lib keeps one).
+  let section = sections.get(floorDays);
+  if (!section) sections.set(floorDays, (section = buildSection(floorDays)));
+  return section;
+}
+
+const sections = new Map<number, ReturnType<typeof buildSection>>();
+
+function buildSection(floorDays: number) {
   return {
     schema: tenantAuditSettingsSchema,
     problems: (audit: TenantAuditSettings) =>

@@ -18,7 +18,12 @@ export type SetRetentionBody = z.infer<typeof setRetentionBody>;
 
 /** `PUT /v1/admin/tenants/:tenantId/legal-hold`: why the trail must not be purged. */
 export const legalHoldBody = z.strictObject({
-  reason: z.string().trim().min(1).max(500).describe('Why (a case, a request): kept with the hold and in the event'),
+  reason: z
+    .string()
+    .trim()
+    .min(1)
+    .max(500)
+    .describe('Why (a case, a request): kept with the hold and in the event'),
 });
 export type LegalHoldBody = z.infer<typeof legalHoldBody>;
 
@@ -50,7 +55,9 @@ export const tenantRetentionSchema = named(
     purgeUnavailable: z
       .string()
       .nullable()
-      .describe('Why purging cannot run on this deployment (e.g. DATABASE_PURGE_URL missing under the profile)'),
+      .describe(
+        'Why purging cannot run on this deployment (e.g. DATABASE_PURGE_URL missing under the profile)',
+      ),
     lastRun: z
       .object({
         at: instant(),

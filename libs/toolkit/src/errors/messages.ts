@@ -74,7 +74,8 @@ const CATALOG: Record<Locale, Catalog> = {
     },
     RETENTION_BELOW_FLOOR: {
       error: '审计日志保留 {days} 天低于平台下限 {floor} 天',
-      suggestedAction: '保留天数至少设为 {floor} 天（网络安全法要求网络日志留存不少于六个月；下限由平台的 audit.retention.minimumDays 与合规配置决定）',
+      suggestedAction:
+        '保留天数至少设为 {floor} 天（网络安全法要求网络日志留存不少于六个月；下限由平台的 audit.retention.minimumDays 与合规配置决定）',
     },
     CONNECTOR_NOT_CONFIGURED: {
       error: '租户未配置连接器 {connector}',
