@@ -5,7 +5,8 @@ import { dirname, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { Client } from 'minio';
 import { createConnection } from 'mysql2/promise';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { main as toolgateVerify } from '../../libs/audit/src/evidence/verify-cli.js';
 import { checkArchive, checkEvidence, readArchiveDir, RetentionJob, unzipFiles } from '@toolgate/audit';
 import { makeConfigDir } from '../support/config-dir.js';
 import { openRawSql, type RawSql } from '../support/raw-sql.js';
@@ -135,6 +136,27 @@ describe('retention: archive to a directory, purge, and the trail still verifies
     const report = checkEvidence(unzipFiles(Buffer.from(await evidence.arrayBuffer())));
     expect(report.problems).toEqual([]);
     expect(report.ok).toBe(true);
+
+    // `npx toolgate-verify <archive dir>` (bin.mjs runs this main) says the same.
+    const out: string[] = [];
+    const write = vi
+      .spyOn(process.stdout, 'write')
+      .mockImplementation((chunk) => (out.push(String(chunk)), true));
+    let exit: number;
+    try {
+      exit = toolgateVerify([gw.settings.audit.archiveDir]);
+    } finally {
+      write.mockRestore();
+    }
+    expect(exit, out.join('')).toBe(0);
+    expect(out.join('')).toMatch(
+      new RegExp(`^VERIFIED\\ntenant acme: \\d+ archived ranges, seq 1–${second.seq}`),
+    );
+
+    // /metrics: how far each tenant is archived and purged.
+    const metrics = (await gw.api('GET', '/metrics')).text;
+    expect(metrics).toContain(`toolgate_audit_purged_seq{tenant="acme"} ${second.seq}`);
+    expect(metrics).toContain(`toolgate_audit_archived_seq{tenant="acme"} ${second.seq}`);
 
     // The purge is in the trail, after the boundary.
     const [purged] = await eventsOf(gw, 'audit_purged');

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { RetentionJob } from '@toolgate/audit';
+import { RetentionJob, type TenantRetentionStatus } from '@toolgate/audit';
 import { Gauge } from 'prom-client';
 import { MetricsRegistry } from './metrics.registry.js';
 
@@ -12,12 +12,15 @@ import { MetricsRegistry } from './metrics.registry.js';
 export class RetentionMetrics {
   constructor(job: RetentionJob, metrics: MetricsRegistry) {
     const registers = [metrics.registry];
-    const perTenant = async (
-      pick: (s: Awaited<ReturnType<RetentionJob['status']>>[number]) => number,
-      g: Gauge<'tenant'>,
-    ) => {
+    // One status read per scrape, shared by the gauges below (each collects on its own).
+    let read: { at: number; statuses: ReturnType<RetentionJob['status']> } | undefined;
+    const statuses = () => {
+      if (!read || Date.now() - read.at > 1_000) read = { at: Date.now(), statuses: job.status(null) };
+      return read.statuses;
+    };
+    const perTenant = async (pick: (s: TenantRetentionStatus) => number, g: Gauge<'tenant'>) => {
       g.reset();
-      for (const s of await job.status(null)) g.set({ tenant: s.tenantId }, pick(s));
+      for (const s of await statuses()) g.set({ tenant: s.tenantId }, pick(s));
     };
     new Gauge({
       name: 'toolgate_audit_archived_seq',
