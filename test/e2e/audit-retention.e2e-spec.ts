@@ -406,3 +406,36 @@ describe('retention under the 等保 profile: the floor, and the purge through t
     expect((await verify(gw, '&mode=incremental')).ok).toBe(true);
   });
 });
+
+describe.skipIf(testDatabaseKind() !== 'mariadb')(
+  'retention under the 等保 profile on MariaDB without a purge account (DATABASE_PURGE_URL unset)',
+  () => {
+    let gw: TestGateway;
+
+    beforeAll(async () => {
+      gw = await startTestGateway({
+        env: {
+          TOOLGATE_CONFIG_DIR: makeConfigDir({}, platformYaml()),
+          TOOLGATE_COMPLIANCE_PROFILE: 'dengbao3',
+        },
+      });
+    });
+    afterAll(async () => {
+      await gw?.close();
+    });
+
+    it('archives, purges nothing, and says why', async () => {
+      await callTools(gw, await gw.createKey('agent', 'acme'), 3);
+      const cp = await checkpoint(gw);
+      const [run] = await gw.app.get(RetentionJob).run('acme', { now: new Date(Date.now() + 201 * DAY_MS) });
+      expect(run).toMatchObject({ archivedEvents: cp.seq, purgedEvents: 0 });
+      expect(run!.purgeSkipped).toMatch(/DATABASE_PURGE_URL/);
+      expect(await retentionOf(gw)).toMatchObject({
+        archivedThroughSeq: cp.seq,
+        purgedThroughSeq: 0,
+        purgeUnavailable: expect.stringMatching(/DATABASE_PURGE_URL/),
+      });
+      expect((await verify(gw)).ok).toBe(true);
+    });
+  },
+);
