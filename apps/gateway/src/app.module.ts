@@ -2,9 +2,15 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ApiKeyGuard, AUTH_MIGRATIONS, AuthModule } from '@toolgate/auth';
 import { APPROVALS_MIGRATIONS, ApprovalsModule } from '@toolgate/approvals';
-import { AUDIT_APPEND_ONLY_TABLES, AUDIT_MIGRATIONS, AuditModule, SiemModule } from '@toolgate/audit';
+import {
+  AUDIT_APPEND_ONLY_TABLES,
+  AUDIT_MIGRATIONS,
+  AuditModule,
+  auditPurgeExemption,
+  SiemModule,
+} from '@toolgate/audit';
 import { CALLS_MIGRATIONS, CallsModule } from '@toolgate/calls';
-import { DATABASE_MIGRATIONS, DatabaseModule, InstancesModule } from '@toolgate/database';
+import { DATABASE_MIGRATIONS, DatabaseModule, InstancesModule, parseDatabaseUrl } from '@toolgate/database';
 import { EgressModule } from '@toolgate/egress';
 import { MCP_TASKS_MIGRATIONS, McpTasksModule } from '@toolgate/mcp';
 import { ModelsModule } from '@toolgate/models';
@@ -58,6 +64,12 @@ export const MIGRATIONS = [
  * `forRoot` (ADR 012). Declares no business providers: only the global guard, pipe and filter of
  * the HTTP layer.
  */
+/** The user name of the purge account (MySQL/MariaDB), which the trail's DELETE guard lets through. */
+function purgeAccount(purgeUrl?: string): string | undefined {
+  const target = purgeUrl ? parseDatabaseUrl(purgeUrl) : undefined;
+  return target?.kind === 'mysql' ? target.username : undefined;
+}
+
 @Module({})
 export class AppModule {
   /** @param extraImports more modules (tool packs) to load; tests and benchmarks add their own. */
@@ -87,7 +99,12 @@ export class AppModule {
         DatabaseModule.forRoot({
           ...settings.database,
           migrations: MIGRATIONS,
-          appendOnly: { known: AUDIT_APPEND_ONLY_TABLES, guard: settings.compliance.profile === 'dengbao3' },
+          appendOnly: {
+            known: AUDIT_APPEND_ONLY_TABLES,
+            guard: settings.compliance.profile === 'dengbao3',
+            // Retention's purge: the one DELETE the guard lets through (ADR 037).
+            purge: auditPurgeExemption(purgeAccount(settings.database.purgeUrl)),
+          },
         }),
         InstancesModule.forRoot(settings.instances),
         AuditModule.forRoot(settings.audit),

@@ -25,6 +25,13 @@ import { AuditQueries } from './query/audit-queries.js';
 import { VerifyJobs } from './query/verify-jobs.js';
 import { AuditReconciler } from './reconcile/audit-reconciler.js';
 import { TenantRedaction } from './redaction/tenant-redaction.js';
+import { ArchiveWriter } from './retention/archive-writer.js';
+import { PurgeBoundaries } from './retention/purge-boundaries.js';
+import { Purger } from './retention/purger.js';
+import { RetentionJob } from './retention/retention-job.js';
+import { RetentionPolicy } from './retention/retention-policy.js';
+import { RetentionRepository } from './retention/retention.repository.js';
+import { S3ArchiveStore } from './retention/s3-archive-store.js';
 
 const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<AuditOptions>({
   optionsInjectionToken: AUDIT_OPTIONS,
@@ -42,7 +49,9 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<AuditOptions>(
   providers: [
     {
       provide: ARCHIVE_STORE,
-      useFactory: (o: AuditOptions) => new DirectoryArchiveStore(o.archiveDir),
+      // A bucket when one is configured (ADR 037), else the directory (ADR 030).
+      useFactory: (o: AuditOptions) =>
+        o.archiveS3 ? new S3ArchiveStore(o.archiveS3) : new DirectoryArchiveStore(o.archiveDir),
       inject: [AUDIT_OPTIONS],
     },
     CheckpointArchive,
@@ -65,8 +74,16 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<AuditOptions>(
     CallProjector,
     AuditCallQueries,
     AccessDenials,
+    RetentionRepository,
+    RetentionPolicy,
+    PurgeBoundaries,
+    ArchiveWriter,
+    Purger,
+    RetentionJob,
   ],
   exports: [
+    RetentionPolicy,
+    RetentionJob,
     VerifyJobs,
     AccessDenials,
     AuditCallQueries,

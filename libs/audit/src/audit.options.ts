@@ -1,4 +1,10 @@
 import type { RedactionPolicy } from './redaction/redactor.js';
+import {
+  DEFAULT_RETENTION_OPTIONS,
+  type RetentionOptions,
+  type RetentionRuntime,
+  type S3ArchiveOptions,
+} from './retention/retention.options.js';
 
 /** Settings of the audit lib. */
 export interface AuditOptions {
@@ -46,6 +52,10 @@ export interface AuditOptions {
   readonly redactionCacheTtlMs: number;
   /** How often the reconciler looks for calls of dead gateways. */
   readonly reconcileIntervalMs: number;
+  /** Retention: how long the trail stays in the database, archiving and purging (ADR 037). */
+  readonly retention: RetentionRuntime;
+  /** An S3-compatible bucket as the archive store instead of `archiveDir` (ADR 037). */
+  readonly archiveS3?: S3ArchiveOptions;
 }
 
 /**
@@ -54,8 +64,14 @@ export interface AuditOptions {
  */
 export const DEFAULT_AUDIT_OPTIONS: Omit<
   AuditOptions,
-  'signingKeyPem' | 'fingerprintSecret' | 'chainKey' | 'defaultRedaction' | 'archiveDir'
-> = {
+  | 'signingKeyPem'
+  | 'fingerprintSecret'
+  | 'chainKey'
+  | 'defaultRedaction'
+  | 'archiveDir'
+  | 'retention'
+  | 'archiveS3'
+> & { readonly retention: RetentionOptions } = {
   auditL0: false,
   writeDeadlineMs: 2_000,
   maxBatch: 500,
@@ -65,6 +81,7 @@ export const DEFAULT_AUDIT_OPTIONS: Omit<
   checkpointIntervalMs: 60_000,
   redactionCacheTtlMs: 5_000,
   reconcileIntervalMs: 5_000,
+  retention: DEFAULT_RETENTION_OPTIONS,
 };
 
 export const AUDIT_OPTIONS = Symbol('AUDIT_OPTIONS');

@@ -5,6 +5,7 @@ import { AuditBinaryIdentifiers1764500200000 } from './migrations/1764500200000-
 import { CheckpointPublicDigest1765400100000 } from './migrations/1765400100000-checkpoint-public-digest.js';
 import { AuditCalls1765400300000 } from './migrations/1765400300000-audit-calls.js';
 import { AuditSinks1765403800000 } from './migrations/1765403800000-audit-sinks.js';
+import { AuditRetention1765500100000 } from './migrations/1765500100000-audit-retention.js';
 
 export { AUDIT_EVENT_TYPES, CLOSING_EVENTS, GENESIS_HASH, PLATFORM_TENANT } from './audit-event.js';
 export type { AuditActor, AuditEventType, OutputSummary } from './audit-event.js';
@@ -95,11 +96,27 @@ export type {
   TenantAuditSettings,
 } from './redaction/tenant-redaction.js';
 export { VALUE_PATTERNS } from './redaction/value-patterns.js';
+export { checkArchive, describeArchive, isArchiveDir, readArchiveDir } from './retention/archive-check.js';
+export type { ArchiveReport, ArchivedTenantReport } from './retention/archive-check.js';
+export { ARCHIVE_KIND } from './retention/archive-format.js';
+export type { ArchiveManifest } from './retention/archive-format.js';
+export { RetentionJob } from './retention/retention-job.js';
+export type { TenantRetentionRun, TenantRetentionStatus } from './retention/retention-job.js';
+export {
+  MAX_RETENTION_DAYS,
+  RETENTION_POLICY_SOURCE,
+  RetentionPolicy,
+} from './retention/retention-policy.js';
+export type { EffectiveRetention, RetentionPolicySource } from './retention/retention-policy.js';
+export { COMPLIANCE_RETENTION_FLOOR_DAYS, DEFAULT_RETENTION_OPTIONS } from './retention/retention.options.js';
+export type { RetentionOptions, RetentionRuntime, S3ArchiveOptions } from './retention/retention.options.js';
+export { auditPurgeExemption, tenantAuditSection } from './retention/tenant-retention.js';
 export type { ValuePattern } from './redaction/value-patterns.js';
 export {
   AuditBinaryIdentifiers1764500200000,
   AuditCalls1765400300000,
   AuditSinks1765403800000,
+  AuditRetention1765500100000,
   CheckpointPublicDigest1765400100000,
   CreateAudit1764480200000,
   OpenCallsPerTenant1764500100000,
@@ -119,4 +136,5 @@ export const AUDIT_MIGRATIONS = [
   CheckpointPublicDigest1765400100000,
   AuditCalls1765400300000,
   AuditSinks1765403800000,
+  AuditRetention1765500100000,
 ];

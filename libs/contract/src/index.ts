@@ -12,6 +12,7 @@ export * from './schemas/json-schema.js';
 export * from './schemas/keys.schema.js';
 export * from './schemas/me.schema.js';
 export { contractRegistry } from './schemas/registry.js';
+export * from './schemas/retention.schema.js';
 export * from './schemas/runs.schema.js';
 export * from './schemas/stats.schema.js';
 export * from './schemas/tenants.schema.js';

@@ -57,4 +57,41 @@ describe('append-only tables', () => {
     await ds.query("UPDATE trail SET note = 'changed'");
     expect(await guardedTables(ds, ['trail'])).toEqual([]);
   });
+
+  it('lets a purge exemption delete only within its window, and replaces the guard when the exemption goes', async () => {
+    ds = await open([]);
+    await ds.query('CREATE TABLE chain (tenant_id TEXT, seq INTEGER, PRIMARY KEY (tenant_id, seq))');
+    await ds.query('CREATE TABLE windows (tenant_id TEXT PRIMARY KEY, window_seq INTEGER)');
+    for (const seq of [1, 2, 3, 4]) await ds.query("INSERT INTO chain VALUES ('a', ?), ('b', ?)", [seq, seq]);
+    const purge = { table: 'chain', windowTable: 'windows', windowColumn: 'window_seq' };
+    await guardAppendOnly(ds, ['chain'], purge);
+    await expect(ds.query("DELETE FROM chain WHERE tenant_id = 'a' AND seq = 1")).rejects.toThrow(
+      /append-only/,
+    );
+    await ds.query("INSERT INTO windows VALUES ('a', 2)");
+    await ds.query("DELETE FROM chain WHERE tenant_id = 'a' AND seq <= 2");
+    // Another tenant's rows, and rows past the window, stay guarded.
+    await expect(ds.query("DELETE FROM chain WHERE tenant_id = 'b' AND seq = 1")).rejects.toThrow(
+      /append-only/,
+    );
+    await expect(ds.query("DELETE FROM chain WHERE tenant_id = 'a' AND seq = 3")).rejects.toThrow(
+      /append-only/,
+    );
+    await expect(ds.query("UPDATE chain SET seq = 9 WHERE tenant_id = 'a' AND seq = 3")).rejects.toThrow(
+      /append-only/,
+    );
+    expect(await guardedTables(ds, ['chain'])).toEqual(['chain']);
+    // Without the exemption the plain guard comes back: nothing may be deleted, window or not.
+    await guardAppendOnly(ds, ['chain']);
+    await ds.query("UPDATE windows SET window_seq = 4 WHERE tenant_id = 'a'");
+    await expect(ds.query("DELETE FROM chain WHERE tenant_id = 'a' AND seq = 3")).rejects.toThrow(
+      /append-only/,
+    );
+    const triggers = (await ds.query(
+      "SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name",
+    )) as {
+      name: string;
+    }[];
+    expect(triggers.map((t) => t.name)).toEqual(['chain_no_delete', 'chain_no_update']);
+  });
 });

@@ -14,6 +14,7 @@ export type { ConnectionTuning, DatabaseKind, DatabaseTarget } from './database-
 export { deploymentRedisPrefix } from './deployment-identity.js';
 export { runMigrationsLocked } from './migration-runner.js';
 export type { AppendOnlyTables } from './migration-runner.js';
+export type { PurgeExemption } from './append-only.js';
 export { PeriodicSweep, runPeriodically } from './periodic.js';
 export { PLATFORM_TENANT } from './platform-tenant.js';
 export { isMysql, isRetryableTransactionError, isUniqueViolation, mysqlLiteral } from './sql-dialect.js';

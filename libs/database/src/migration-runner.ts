@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { guardAppendOnly, guardedTables, liftAppendOnly } from './append-only.js';
+import { guardAppendOnly, guardedTables, liftAppendOnly, type PurgeExemption } from './append-only.js';
 import { isMysql } from './sql-dialect.js';
 
 const LOCK_NAME = 'toolgate_migrations';
@@ -10,6 +10,8 @@ const LOCK_WAIT_SECONDS = 120;
 export interface AppendOnlyTables {
   readonly known: readonly string[];
   readonly guard: boolean;
+  /** The DELETEs the guard still lets through: retention's purge of archived ranges (ADR 037). */
+  readonly purge?: PurgeExemption;
 }
 
 /**
@@ -32,9 +34,9 @@ export async function runMigrationsLocked(
       if (applied.length)
         logger.log(`applied ${applied.length} migration(s): ${applied.map((m) => m.name).join(', ')}`);
     } finally {
-      if (pending && guarded.length > 0) await guardAppendOnly(dataSource, guarded);
+      if (pending && guarded.length > 0) await guardAppendOnly(dataSource, guarded, appendOnly.purge);
     }
-    if (appendOnly.guard) await guardAppendOnly(dataSource, appendOnly.known);
+    if (appendOnly.guard) await guardAppendOnly(dataSource, appendOnly.known, appendOnly.purge);
   };
   if (!isMysql(dataSource)) return report();
   const runner = dataSource.createQueryRunner();

@@ -1,6 +1,6 @@
 import { ConfigurableModuleBuilder, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AUDIT_POLICY_SOURCE } from '@toolgate/audit';
+import { AUDIT_POLICY_SOURCE, RETENTION_POLICY_SOURCE } from '@toolgate/audit';
 import { BindingAdmin } from './binding-admin.service.js';
 import { BindingResolver } from './binding-resolver.js';
 import { TenantAdmin } from './tenant-admin.service.js';
@@ -51,6 +51,7 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<TenancyOptions
     TenantAdmin,
     TenantAuditPolicy,
     { provide: AUDIT_POLICY_SOURCE, useExisting: TenantAuditPolicy },
+    { provide: RETENTION_POLICY_SOURCE, useExisting: TenantAuditPolicy },
   ],
   exports: [
     TenantAuditPolicy,
@@ -61,6 +62,7 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<TenancyOptions
     TenantConnectors,
     TenantRepository,
     AUDIT_POLICY_SOURCE,
+    RETENTION_POLICY_SOURCE,
   ],
 })
 export class TenancyModule extends ConfigurableModuleClass {}

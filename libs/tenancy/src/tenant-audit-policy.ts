@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { tenantAuditSettingsSchema, type AuditPolicySource, type RedactionSettings } from '@toolgate/audit';
+import {
+  tenantAuditSettingsSchema,
+  type AuditPolicySource,
+  type RedactionSettings,
+  type RetentionPolicySource,
+} from '@toolgate/audit';
 import { BindingResolver } from './binding-resolver.js';
 import { TenantRepository } from './tenant.repository.js';
 
@@ -10,7 +15,7 @@ import { TenantRepository } from './tenant.repository.js';
  * still in flight, where a cached snapshot would keep the tenant missing after it commits.
  */
 @Injectable()
-export class TenantAuditPolicy implements AuditPolicySource {
+export class TenantAuditPolicy implements AuditPolicySource, RetentionPolicySource {
   constructor(
     private readonly tenants: TenantRepository,
     private readonly bindings: BindingResolver,
@@ -21,6 +26,18 @@ export class TenantAuditPolicy implements AuditPolicySource {
     if (!tenant) return null;
     const parsed = tenantAuditSettingsSchema.safeParse(tenant.settings?.audit ?? {});
     return (parsed.success && parsed.data.redaction) || {};
+  }
+
+  /** The tenant file's `audit.retentionDays` (ADR 037), when it sets one. */
+  async fileRetentionDays(tenantId: string): Promise<number | undefined> {
+    const tenant = await this.tenants.findTenant(tenantId);
+    const parsed = tenantAuditSettingsSchema.safeParse(tenant?.settings?.audit ?? {});
+    return parsed.success ? parsed.data.retentionDays : undefined;
+  }
+
+  /** Every tenant's id (retention lists them all, with or without a chain yet). */
+  async tenantIds(): Promise<string[]> {
+    return (await this.tenants.listTenants()).map((t) => t.id);
   }
 
   /**

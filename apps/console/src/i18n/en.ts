@@ -345,6 +345,8 @@ export const en: Record<MessageKey, string> = {
   'event.signed_in': 'signed in',
   'event.sign_in_failed': 'sign-in refused',
   'event.signed_out': 'signed out',
+  'event.retention_changed': 'retention changed',
+  'event.audit_purged': 'archived events purged',
   'event.upstream_changed': 'upstream tool changed',
   'event.access_denied': 'access denied',
   'keys.title': 'API keys',

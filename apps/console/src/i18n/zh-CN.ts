@@ -338,6 +338,8 @@ export const zhCN = {
   'event.signed_in': '登录',
   'event.sign_in_failed': '登录失败',
   'event.signed_out': '退出登录',
+  'event.retention_changed': '保留策略变更',
+  'event.audit_purged': '已归档事件清理',
   'event.upstream_changed': '外部工具变更',
   'event.access_denied': '拒绝访问',
   'keys.title': 'API 密钥',

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AuditSinksController } from './audit-sinks.controller.js';
 import { AuditController } from './audit.controller.js';
+import { RetentionController } from './retention.controller.js';
 
 /** The compliance audience: the audit trail over REST. */
-@Module({ controllers: [AuditController, AuditSinksController] })
+@Module({ controllers: [AuditController, AuditSinksController, RetentionController] })
 export class AuditHttpModule {}

@@ -23,6 +23,7 @@ const THROWN_STATUS: Partial<Record<string, number>> = {
   [ErrorCode.AUDIT_UNAVAILABLE]: 503,
   // A checkpoint refused over a chain that does not verify: the state conflicts with the request.
   [ErrorCode.AUDIT_CHAIN_BROKEN]: 409,
+  [ErrorCode.RETENTION_BELOW_FLOOR]: 400,
   [ErrorCode.APPROVAL_PENDING]: 202,
   [ErrorCode.NOT_READY]: 503,
   [ErrorCode.INTERNAL_ERROR]: 500,

@@ -7,6 +7,7 @@ import { MetricsRegistry } from './metrics.registry.js';
 import { OpsController } from './ops.controller.js';
 import { OPS_OPTIONS, type OpsOptions } from './ops.options.js';
 import { SiemMetrics } from './siem-metrics.js';
+import { RetentionMetrics } from './retention-metrics.js';
 
 /** Health, readiness and metrics (`OpsHttpModule.forRoot({ metricsToken })`). */
 @Module({})
@@ -22,6 +23,7 @@ export class OpsHttpModule {
         MetricsAccessGuard,
         RefusalRecorder,
         SiemMetrics,
+        RetentionMetrics,
         { provide: OPS_OPTIONS, useValue: options },
       ],
     };

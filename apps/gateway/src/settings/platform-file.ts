@@ -77,6 +77,87 @@ const egressCidr = z.string().superRefine((value, ctx) => {
   }
 });
 
+/** `audit.retention`: the platform's retention, archiving and purging (ADR 037). */
+const retentionFileSchema = z.strictObject({
+  defaultDays: z
+    .number()
+    .int()
+    .min(0)
+    .max(36_500)
+    .optional()
+    .describe(
+      "Days a tenant's trail stays in the database once archived, when neither its file (`audit.retentionDays`) nor the admin API sets it.",
+    ),
+  minimumDays: z
+    .number()
+    .int()
+    .min(0)
+    .max(36_500)
+    .optional()
+    .describe(
+      'The floor no tenant goes below (`RETENTION_BELOW_FLOOR`); the `dengbao3` profile raises it to 180 (网络安全法: network logs kept at least six months).',
+    ),
+  archiveIntervalMs: ms
+    .nonnegative()
+    .optional()
+    .describe(
+      'How often closed ranges are archived and then purged (0: only `POST /v1/admin/retention/run`).',
+    ),
+  wholeDays: z
+    .boolean()
+    .optional()
+    .describe(
+      'Archive only UTC days that are over, one file per tenant and day; off: the day so far too, up to its newest checkpoint.',
+    ),
+  purgeBatch: z
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .optional()
+    .describe('Events deleted per purge transaction.'),
+  purgePauseMs: ms
+    .nonnegative()
+    .max(60_000)
+    .optional()
+    .describe('Pause between two purge transactions, so the trail’s writers never wait long.'),
+});
+
+/** `audit.archiveStore`: an S3-compatible bucket; keys come from the environment. */
+const archiveStoreFileSchema = z.strictObject({
+  s3: z
+    .strictObject({
+      endpoint: z
+        .url({ protocol: /^https?$/ })
+        .describe(
+          "The platform's S3 endpoint, e.g. `https://oss-cn-hangzhou.aliyuncs.com` or `http://minio:9000`.",
+        ),
+      bucket: z
+        .string()
+        .min(3)
+        .max(63)
+        .describe('The bucket (created when missing; give it object lock for WORM).'),
+      region: z.string().min(1).max(64).optional().describe('The region; `us-east-1` by default.'),
+      prefix: z
+        .string()
+        .max(200)
+        .regex(/^([A-Za-z0-9._-]+\/)*$/, 'empty, or path segments each ending in /')
+        .optional()
+        .describe('Keys go under this prefix, then the deployment’s name.'),
+      accessKey: environmentPlaceholder.describe(
+        'The access key id, as `${NAME}` of an environment variable.',
+      ),
+      secretKey: environmentPlaceholder.describe('The secret key, as `${NAME}` of an environment variable.'),
+      pathStyle: z
+        .boolean()
+        .optional()
+        .describe('`endpoint/bucket/key` addressing (MinIO and most private stores); on by default.'),
+    })
+    .describe(
+      'The bucket, through the maintained `minio` client; its endpoint is the platform’s, never a tenant’s.',
+    ),
+});
+
 /**
  * `config/toolgate.yaml`: platform settings that are not per tenant. Every key is optional; the
  * defaults are FILE_DEFAULTS (file-defaults.ts), and the file in the repository shows them.
@@ -228,6 +309,16 @@ export const platformFileSchema = z.strictObject({
         .optional()
         .describe(
           "The redaction of tenants whose file says nothing (a tenant file's `audit.redaction` wins).",
+        ),
+      retention: retentionFileSchema
+        .optional()
+        .describe(
+          'How long the trail stays in the database, and its archiving and purging ([ADR 037](adr/037-retention-and-archive-that-still-verify.md)).',
+        ),
+      archiveStore: archiveStoreFileSchema
+        .optional()
+        .describe(
+          'An S3-compatible bucket (AWS S3, MinIO, Ceph, Aliyun OSS, Tencent COS) instead of `archiveDir` for archived ranges and exported checkpoints; unset: the directory.',
         ),
     })
     .optional()

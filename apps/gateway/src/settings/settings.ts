@@ -1,7 +1,14 @@
 import type { ApprovalsOptions } from '@toolgate/approvals';
 import type { CallsOptions } from '@toolgate/calls';
 import type { RunsOptions } from '@toolgate/runs';
-import type { AuditOptions, SiemOptions } from '@toolgate/audit';
+import {
+  COMPLIANCE_RETENTION_FLOOR_DAYS,
+  tenantAuditSection,
+  type AuditOptions,
+  type S3ArchiveOptions,
+  type SiemOptions,
+} from '@toolgate/audit';
+import { expandVariables } from '@toolgate/tenancy';
 import type { AuthOptions } from '@toolgate/auth';
 import {
   defaultDatabaseUrl,
@@ -65,6 +72,8 @@ export interface Settings {
     readonly poolSize: number;
     /** `DATABASE_MIGRATION_URL`: the account migrations run with, when not the runtime one. */
     readonly migrationUrl?: string;
+    /** `DATABASE_PURGE_URL`: the account retention's purge deletes archived events with (ADR 037). */
+    readonly purgeUrl?: string;
   };
   /** Regulatory profiles (`compliance.profile`, `TOOLGATE_COMPLIANCE_PROFILE`). */
   readonly compliance: { readonly profile: 'off' | 'dengbao3' };
@@ -121,6 +130,11 @@ export const envSchema = z.object({
     description:
       "Run migrations (and install the compliance profile's triggers) through this account, e.g. `mysql://toolgate_ddl:…@host:3306/toolgate`; `DATABASE_URL` then needs no schema rights, and only INSERT/SELECT on the trail (docs/operations.md).",
     unset: 'migrations run through `DATABASE_URL`',
+  }),
+  DATABASE_PURGE_URL: z.string().min(1).optional().meta({
+    description:
+      "The account retention's purge deletes archived events with (MySQL/MariaDB); under the `dengbao3` profile only it may, within the purge window ([ADR 037](adr/037-retention-and-archive-that-still-verify.md)).",
+    unset: 'purges run through `DATABASE_URL`; under the profile on MySQL/MariaDB nothing is purged',
   }),
   TOOLGATE_COMPLIANCE_PROFILE: z.enum(['off', 'dengbao3']).optional().meta({
     description: 'The regulatory profile (see `compliance.profile`).',
@@ -272,6 +286,15 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const target = parseDatabaseUrl(databaseUrl);
   const file = readPlatformFile(e.TOOLGATE_CONFIG_DIR);
   const redisPrefix = e.TOOLGATE_REDIS_PREFIX ?? deploymentRedisPrefix(target);
+  const profile =
+    e.TOOLGATE_COMPLIANCE_PROFILE ?? file.compliance?.profile ?? FILE_DEFAULTS.compliance.profile;
+  const audit = auditSettings(
+    file.audit,
+    loadAuditKeyMaterial(env, e.TOOLGATE_DATA_DIR),
+    e.TOOLGATE_DATA_DIR,
+    deploymentRedisPrefix(target).slice('toolgate:'.length),
+    { profile, purgeUrl: e.DATABASE_PURGE_URL, env },
+  );
   const quotas: QuotasOptions = {
     redisUrl: e.REDIS_URL,
     redisPrefix,
@@ -292,10 +315,9 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       ...FILE_DEFAULTS.database,
       ...file.database,
       ...optional('migrationUrl', e.DATABASE_MIGRATION_URL),
+      ...optional('purgeUrl', e.DATABASE_PURGE_URL),
     },
-    compliance: {
-      profile: e.TOOLGATE_COMPLIANCE_PROFILE ?? file.compliance?.profile ?? FILE_DEFAULTS.compliance.profile,
-    },
+    compliance: { profile },
     mcp: {
       allowedOrigins: mcpOrigins(
         e.TOOLGATE_MCP_ALLOWED_ORIGINS ?? file.mcp?.allowedOrigins ?? FILE_DEFAULTS.mcp.allowedOrigins,
@@ -319,16 +341,12 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       watchFiles: e.TOOLGATE_WATCH_TENANT_FILES ?? target.kind === 'sqlite',
       ...FILE_DEFAULTS.tenancy,
       ...file.tenancy,
-      sections: TENANT_FILE_SECTIONS,
+      // A tenant file's retention is refused below the floor (ADR 037).
+      sections: { ...TENANT_FILE_SECTIONS, audit: tenantAuditSection(audit.retention.floorDays) },
       // Tenant files are refused above the platform's ceilings when they are saved.
       ceilings: { maxTokensPerDay: quotas.maxTokensPerDay },
     },
-    audit: auditSettings(
-      file.audit,
-      loadAuditKeyMaterial(env, e.TOOLGATE_DATA_DIR),
-      e.TOOLGATE_DATA_DIR,
-      deploymentRedisPrefix(target).slice('toolgate:'.length),
-    ),
+    audit,
     instances: { instanceId: e.TOOLGATE_INSTANCE_ID, ...FILE_DEFAULTS.instances, ...file.instances },
     approvals: {
       redisUrl: e.REDIS_URL,
@@ -384,6 +402,32 @@ function safeOrigin(url: string): string | undefined {
   }
 }
 
+/** The archive bucket, its keys read from the environment (never written in the file). */
+function s3Settings(
+  s3: NonNullable<NonNullable<PlatformFile['audit']>['archiveStore']>['s3'],
+  deployment: string,
+  env: NodeJS.ProcessEnv,
+): S3ArchiveOptions {
+  const lookup = (name: string) => env[name] || undefined;
+  const key = (path: string, placeholder: string) => {
+    try {
+      return expandVariables(placeholder, lookup);
+    } catch (error) {
+      throw new SettingsError(`audit.archiveStore.s3.${path}: ${(error as Error).message}`);
+    }
+  };
+  return {
+    endpoint: s3.endpoint,
+    bucket: s3.bucket,
+    region: s3.region ?? 'us-east-1',
+    // One prefix per deployment, as for the directory: deployments sharing a bucket stay apart.
+    prefix: `${s3.prefix ?? ''}${deployment}/`,
+    accessKey: key('accessKey', s3.accessKey),
+    secretKey: key('secretKey', s3.secretKey),
+    pathStyle: s3.pathStyle ?? true,
+  };
+}
+
 /** `{ [key]: value }`, or nothing when value is undefined (optional settings stay absent). */
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
@@ -394,12 +438,23 @@ function auditSettings(
   keys: AuditKeyMaterial,
   dataDir: string,
   deployment: string,
+  o: { profile: 'off' | 'dengbao3'; purgeUrl?: string; env: NodeJS.ProcessEnv },
 ): Settings['audit'] {
-  const { redaction: defaultRedaction, ...defaults } = FILE_DEFAULTS.audit;
-  const { redaction, archiveDir, ...rest } = file ?? {};
+  const { redaction: defaultRedaction, retention: defaultRetention, ...defaults } = FILE_DEFAULTS.audit;
+  const { redaction, archiveDir, retention: fileRetention, archiveStore, ...rest } = file ?? {};
+  const retention = { ...defaultRetention, ...fileRetention };
+  const compliance = o.profile === 'dengbao3';
   return {
     ...defaults,
     ...rest,
+    // ADR 037: the floor is the platform's minimum, raised to six months under the 等保 profile.
+    retention: {
+      ...retention,
+      floorDays: Math.max(retention.minimumDays, compliance ? COMPLIANCE_RETENTION_FLOOR_DAYS : 0),
+      appendOnly: compliance,
+      ...optional('purgeUrl', o.purgeUrl),
+    },
+    ...optional('archiveS3', archiveStore && s3Settings(archiveStore.s3, deployment, o.env)),
     // One subdirectory per deployment (its database): two deployments pointed at one directory
     // (or at one default data directory) never read each other's checkpoints as their own.
     archiveDir: join(archiveDir ? resolve(archiveDir) : join(dataDir, AUDIT_ARCHIVE_DIR), deployment),

@@ -1,4 +1,4 @@
-import { ApprovalsDecidedAt1765500100000 } from './1765500100000-approvals-decided-at.js';
+import { ApprovalsDecidedAt1765500200000 } from './1765500200000-approvals-decided-at.js';
 
 /** The approvals lib's own migrations, in order (those before ADR 031 live in the calls lib's list). */
-export const APPROVALS_MIGRATIONS = [ApprovalsDecidedAt1765500100000];
+export const APPROVALS_MIGRATIONS = [ApprovalsDecidedAt1765500200000];

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import {
   And,
@@ -14,6 +14,7 @@ import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import { GENESIS_HASH } from '../audit-event.js';
 import type { AuditEventRecord } from '../audit-fields.js';
 import { AuditEventEntity } from '../entities/audit-event.entity.js';
+import { isBoundaryProblem, PurgeBoundaries } from '../retention/purge-boundaries.js';
 import { ChainWalk, eventName, GENESIS_POSITION, type ChainPosition } from './chain-walk.js';
 import { CheckpointRepository, type ChainHead, type StoredCheckpoint } from './checkpoint.repository.js';
 import type { CheckpointSigner } from './checkpoint-signer.js';
@@ -41,6 +42,8 @@ export interface TenantVerification {
   readonly breaks?: readonly TenantBreak[];
   /** An incremental verification began after this seq (its newest checkpoint); absent for a full one. */
   readonly verifiedFromSeq?: number;
+  /** Events up to this seq were archived and purged (ADR 037): verification starts after them. */
+  readonly purgedThroughSeq?: number;
 }
 
 /** One place a chain does not verify. */
@@ -98,6 +101,7 @@ export class ChainVerifier {
     private readonly checkpoints: CheckpointRepository,
     private readonly archive: CheckpointArchive,
     @Inject(AUDIT_OPTIONS) options: AuditOptions,
+    @Optional() private readonly purged?: PurgeBoundaries,
   ) {
     this.chainKey = options.chainKey;
   }
@@ -138,8 +142,15 @@ export class ChainVerifier {
     const all = exported.length ? [...stored, ...exported].sort((a, b) => a.seq - b.seq) : stored;
     const head = (await this.checkpoints.chainHead(tenantId)) ?? EMPTY_HEAD;
     const newest = all.at(-1);
-    const base = { tenantId, checkpoints: all.length, verifiedFromSeq: newest?.seq ?? 0 };
+    const purged = await this.purgedStart(tenantId);
+    const base = {
+      tenantId,
+      checkpoints: all.length,
+      verifiedFromSeq: newest?.seq ?? 0,
+      ...(purged && !isChainProblem(purged) ? { purgedThroughSeq: purged.seq } : {}),
+    };
     const broken = (p: ChainProblem): TenantVerification => ({ ...base, ...verdictOf(0, [p]) });
+    if (purged && isChainProblem(purged)) return broken(purged);
     if (newest && !signer.verify(newest, newest.signature))
       return broken({
         problem: `checkpoint at seq ${newest.seq} has an invalid signature (forged or signed with another key)`,
@@ -189,6 +200,8 @@ export class ChainVerifier {
    */
   async positionAt(cp: StoredCheckpoint): Promise<ChainPosition | ChainProblem> {
     const row = await this.events.findOne({ where: { tenantId: cp.tenantId, seq: String(cp.seq) } });
+    const purgedAt = row ? null : await this.purged?.positionAt(cp);
+    if (purgedAt) return purgedAt;
     if (!row)
       return {
         problem: `event seq ${cp.seq}, signed by the checkpoint of ${cp.signedAt}, is missing (deleted)`,
@@ -220,11 +233,14 @@ export class ChainVerifier {
     const exported = await this.archive.exportedBeyond(tenantId, stored);
     const all = exported.length ? [...stored, ...exported].sort((a, b) => a.seq - b.seq) : stored;
     const head = (await this.checkpoints.chainHead(tenantId)) ?? EMPTY_HEAD;
+    const purged = await this.purgedStart(tenantId);
     const verdict = (checked: number, breaks: readonly ChainProblem[]): TenantVerification => ({
       tenantId,
       checkpoints: all.length,
+      ...(purged && !isChainProblem(purged) ? { purgedThroughSeq: purged.seq } : {}),
       ...verdictOf(checked, breaks),
     });
+    if (purged && isChainProblem(purged)) return verdict(0, [purged]);
     const forged = await this.firstForged(signer, all);
     if (forged)
       return verdict(0, [
@@ -233,7 +249,14 @@ export class ChainVerifier {
         },
       ]);
     const partial = range.from !== undefined || range.to !== undefined;
-    const scan = await this.scan(tenantId, head, all, partial ? range : undefined, onProgress);
+    const scan = await this.scan(
+      tenantId,
+      head,
+      all,
+      partial ? range : undefined,
+      onProgress,
+      purged ?? undefined,
+    );
     if (partial || scan.breaks.length >= MAX_BREAKS) return verdict(scan.checked, scan.breaks);
     const newest = all.at(-1);
     const end = await this.endProblem(
@@ -268,14 +291,15 @@ export class ChainVerifier {
     checkpoints: readonly StoredCheckpoint[],
     range?: Range,
     onProgress?: VerifyProgress,
+    start: ChainPosition = GENESIS_POSITION,
   ): Promise<{ checked: number; reached?: ChainPosition; last?: AuditEventRecord; breaks: ChainProblem[] }> {
     const bySeq = new Map(checkpoints.map((c) => [c.seq, c]));
-    let walk: ChainWalk | undefined = range ? undefined : new ChainWalk(this.chainKey);
+    let walk: ChainWalk | undefined = range ? undefined : new ChainWalk(this.chainKey, start);
     let last: AuditEventRecord | undefined;
     let checked = 0;
     let sinceCheckpoint: AuditEventRecord | undefined;
     const breaks: ChainProblem[] = [];
-    for await (const e of this.read(tenantId, 0, head.seq, { range })) {
+    for await (const e of this.read(tenantId, start.seq, head.seq, { range })) {
       await yieldIfSliceSpent();
       walk ??= new ChainWalk(this.chainKey, await this.positionBefore(e));
       const problem = walk.step(e);
@@ -296,7 +320,17 @@ export class ChainVerifier {
       if (breaks.length >= MAX_BREAKS) break;
       if (onProgress && checked % 1000 === 0) onProgress(checked);
     }
-    return { checked, reached: walk?.at ?? GENESIS_POSITION, last, breaks };
+    return { checked, reached: walk?.at ?? start, last, breaks };
+  }
+
+  /**
+   * Where a purged chain resumes (ADR 037): the boundary the archive vouches for, or why it is not
+   * believed; null when nothing was purged.
+   */
+  private async purgedStart(tenantId: string): Promise<ChainPosition | ChainProblem | null> {
+    const start = await this.purged?.startOf(tenantId);
+    if (!start) return null;
+    return isBoundaryProblem(start) ? { problem: start.problem } : start;
   }
 
   /** What is wrong at the end of a whole chain: events missing, a replaced newest event, extra rows. */

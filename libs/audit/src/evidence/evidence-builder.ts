@@ -1,10 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { ErrorCode, sha256Hex, ToolgateError } from '@toolgate/toolkit';
 import { CheckpointRepository, type StoredCheckpoint } from '../chain/checkpoint.repository.js';
 import { CheckpointService } from '../chain/checkpoint.service.js';
 import { publicCanonical } from '../chain/event-hash.js';
 import { nextPublicDigest } from '../chain/public-digest.js';
 import { AuditEventsRepository } from '../query/audit-events.repository.js';
+import { RetentionRepository } from '../retention/retention.repository.js';
 import { EVIDENCE_FILES, EVIDENCE_KIND, evidenceLine, type EvidenceManifest } from './evidence-format.js';
 import { EVIDENCE_README } from './evidence-readme.js';
 import { zipFiles } from './zip.js';
@@ -29,6 +30,7 @@ export class EvidenceBuilder {
     private readonly events: AuditEventsRepository,
     private readonly checkpoints: CheckpointRepository,
     private readonly service: CheckpointService,
+    @Optional() private readonly retention?: RetentionRepository,
   ) {}
 
   async build(tenantId: string, range: { from?: Date; to?: Date }): Promise<EvidenceBundle> {
@@ -41,7 +43,11 @@ export class EvidenceBuilder {
         details: { refused: run.refused },
       });
     const bounds = await this.events.seqBounds(tenantId, range.from, range.to);
-    const all = await this.checkpoints.list(tenantId);
+    // Stretches that begin before the purge boundary (ADR 037) are in the archive, not here.
+    const purged = (await this.retention?.boundary(tenantId))?.seq ?? 0;
+    const all = (await this.checkpoints.list(tenantId)).filter(
+      (c) => c.seq > purged && (c.fromSeq ?? purged) >= purged,
+    );
     const stretches = bounds ? covering(contiguousStretches(all), bounds) : [];
     const start = Math.min(bounds ? bounds.min - 1 : 0, stretches[0]?.fromSeq ?? Infinity);
     const end = Math.max(bounds?.max ?? 0, stretches.at(-1)?.seq ?? 0);

@@ -203,7 +203,7 @@ function rangeProblems(m: EvidenceManifest, events: readonly EvidenceEvent[]): E
 }
 
 /** Each event links to the one before it and none is missing. */
-function linkProblems(events: readonly EvidenceEvent[]): EvidenceProblem[] {
+export function linkProblems(events: readonly EvidenceEvent[]): EvidenceProblem[] {
   const out: EvidenceProblem[] = [];
   for (let i = 1; i < events.length; i++) {
     const [prev, e] = [events[i - 1]!, events[i]!];
@@ -230,7 +230,7 @@ function linkProblems(events: readonly EvidenceEvent[]): EvidenceProblem[] {
  * every exported digest agrees and only the signed one does not, the digests were recomputed
  * after an edit somewhere in the stretch, and the stretch is what can be named.
  */
-function checkStretch(
+export function checkStretch(
   cp: StoredCheckpoint,
   bySeq: ReadonlyMap<number, EvidenceEvent>,
 ): { problems: EvidenceProblem[] } {

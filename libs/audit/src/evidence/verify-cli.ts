@@ -1,9 +1,11 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkArchive, describeArchive, isArchiveDir, readArchiveDir } from '../retention/archive-check.js';
 import { checkEvidence, type EvidenceReport } from './evidence-check.js';
 import { unzipFiles } from './zip.js';
 
-const USAGE = 'usage: toolgate-verify <evidence.zip | directory> [--public-key key.pem] [--json]';
+const USAGE =
+  'usage: toolgate-verify <evidence.zip | directory | archive directory> [--public-key key.pem] [--json]';
 
 /** The files of a bundle: a ZIP's entries, or a directory's files (the ZIP unpacked). */
 function readBundle(path: string): Map<string, Buffer> {
@@ -42,6 +44,15 @@ export function main(argv: readonly string[]): number {
   if (paths.length !== 1 || (keyAt >= 0 && !keyPath)) {
     process.stderr.write(`${USAGE}\n`);
     return 2;
+  }
+  // An archive store's directory (ADR 037): every tenant's archived ranges, checked end to end.
+  if (isArchiveDir(paths[0]!)) {
+    const archive = checkArchive(
+      readArchiveDir(paths[0]!),
+      keyPath ? readFileSync(keyPath, 'utf8') : undefined,
+    );
+    process.stdout.write(json ? `${JSON.stringify(archive, null, 2)}\n` : describeArchive(archive));
+    return archive.exitCode;
   }
   let report: EvidenceReport;
   try {

@@ -26,6 +26,8 @@ export const tenantAuditSettingsSchema = z.strictObject({
   redaction: redactionSettingsSchema.optional(),
   /** Agent runs' questions, answers and model text in the trail (redacted like inputs); off by default. */
   runText: z.boolean().optional(),
+  /** Days the trail stays in the database once archived (ADR 037); never below the platform's floor. */
+  retentionDays: z.number().int().min(0).max(36_500).optional(),
 });
 export type TenantAuditSettings = z.infer<typeof tenantAuditSettingsSchema>;
 

@@ -86,6 +86,9 @@ export const AUDIT_EVENT_TYPES = [
   'signed_out',
   // A request refused for an authenticated key (403, TOOL_NOT_FOUND, quota, …), with its reason code.
   'access_denied',
+  // Retention (ADR 037): a tenant's retention or legal hold changed (before/after); archived events purged.
+  'retention_changed',
+  'audit_purged',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 
@@ -147,6 +150,8 @@ export const ERROR_CODES = [
   'RATE_LIMITED',
   'AUDIT_UNAVAILABLE',
   'AUDIT_CHAIN_BROKEN',
+  // A tenant's audit retention below the platform's floor (ADR 037).
+  'RETENTION_BELOW_FLOOR',
   'CONNECTOR_NOT_CONFIGURED',
   'NOT_READY',
   'INTERNAL_ERROR',

@@ -116,6 +116,13 @@ export const tenantVerificationSchema = named(
       .int()
       .optional()
       .describe('`mode=incremental`: verification began after this seq, the newest checkpoint'),
+    purgedThroughSeq: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        'Events up to this seq were archived and purged (retention): verification starts at the archived boundary',
+      ),
   }),
 );
 export type TenantVerification = z.infer<typeof tenantVerificationSchema>;

@@ -72,6 +72,11 @@ const CATALOG: Record<Locale, Catalog> = {
       error: '审计链校验未通过，未签署检查点：{summary}',
       suggestedAction: '用 GET /v1/audit/verify 找到第一个被改动的事件，并通知安全团队',
     },
+    RETENTION_BELOW_FLOOR: {
+      error: '审计日志保留 {days} 天低于平台下限 {floor} 天',
+      suggestedAction:
+        '保留天数至少设为 {floor} 天（网络安全法要求网络日志留存不少于六个月；下限由平台的 audit.retention.minimumDays 与合规配置决定）',
+    },
     CONNECTOR_NOT_CONFIGURED: {
       error: '租户未配置连接器 {connector}',
       suggestedAction: '请管理员在租户配置中补充该连接器',
@@ -181,6 +186,11 @@ const CATALOG: Record<Locale, Catalog> = {
     AUDIT_CHAIN_BROKEN: {
       error: 'The audit chain does not verify, so no checkpoint was signed: {summary}',
       suggestedAction: 'Run GET /v1/audit/verify to find the first altered event, and alert security',
+    },
+    RETENTION_BELOW_FLOOR: {
+      error: 'An audit retention of {days} days is below the platform floor of {floor} days',
+      suggestedAction:
+        "Keep the trail at least {floor} days (the floor is the platform's audit.retention.minimumDays, raised to 180 by the dengbao3 profile: network logs are kept at least six months)",
     },
     CONNECTOR_NOT_CONFIGURED: {
       error: 'The tenant has no connector {connector} configured',

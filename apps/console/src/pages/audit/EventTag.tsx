@@ -22,6 +22,8 @@ const COLORS: Record<string, string> = {
   sign_in_failed: 'red',
   signed_out: 'default',
   access_denied: 'red',
+  retention_changed: 'geekblue',
+  audit_purged: 'purple',
 };
 
 /** An event type as a coloured tag; a failed `finished` shows red. */

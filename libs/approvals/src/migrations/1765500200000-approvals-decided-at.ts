@@ -4,8 +4,8 @@ import { TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
  * Issue 23: decided approvals are found by when they were decided (the notifications' outcome
  * messages look at the last hour's every pass), never by scanning the table.
  */
-export class ApprovalsDecidedAt1765500100000 implements MigrationInterface {
-  name = 'ApprovalsDecidedAt1765500100000';
+export class ApprovalsDecidedAt1765500200000 implements MigrationInterface {
+  name = 'ApprovalsDecidedAt1765500200000';
 
   async up(runner: QueryRunner): Promise<void> {
     await runner.createIndex(
