@@ -439,3 +439,32 @@ describe.skipIf(testDatabaseKind() !== 'mariadb')(
     });
   },
 );
+
+describe('retention waits for the SIEM sinks', () => {
+  let gw: TestGateway;
+
+  beforeAll(async () => {
+    // A sink whose receiver never answers (nothing listens on the port): it delivers nothing.
+    const sink = `
+siem:
+  sinks:
+    - { name: down, kind: syslog, host: 127.0.0.1, port: 9, payload: json }
+  retryBaseMs: 60000
+egress:
+  allowCidrs: [127.0.0.1]
+`;
+    gw = await startTestGateway({ env: { TOOLGATE_CONFIG_DIR: makeConfigDir({}, platformYaml(sink)) } });
+  });
+  afterAll(() => gw?.close());
+
+  it('archives but purges nothing a sink has not sent yet, and says why', async () => {
+    const key = await gw.createKey('agent', 'acme');
+    await callTools(gw, key, 3);
+    const cp = await checkpoint(gw);
+    const run = (await gw.api('POST', '/v1/admin/retention/run?tenantId=acme')).body.data[0];
+    expect(run).toMatchObject({ archivedThroughSeq: cp.seq });
+    expect(run.purgedThroughSeq ?? 0).toBe(0);
+    expect(run.lastRun.purgedEvents).toBe(0);
+    expect(run.lastRun.purgeSkipped).toMatch(/SIEM sinks.*seq 0/);
+  });
+});

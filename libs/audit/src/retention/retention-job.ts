@@ -2,10 +2,12 @@ import {
   Inject,
   Injectable,
   Logger,
+  Optional,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { runPeriodically } from '@toolgate/database';
+import { SiemForwarder } from '../siem/siem-forwarder.js';
 import { ARCHIVE_STORE, type ArchiveStore } from '../archive/archive-store.js';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import { AuditTrail } from '../audit-trail.js';
@@ -71,6 +73,8 @@ export class RetentionJob implements OnApplicationBootstrap, OnApplicationShutdo
     private readonly trail: AuditTrail,
     @Inject(ARCHIVE_STORE) private readonly store: ArchiveStore,
     @Inject(AUDIT_OPTIONS) private readonly options: AuditOptions,
+    // With SIEM sinks configured, nothing is purged before every sink has sent it (ADR 038).
+    @Optional() private readonly siem?: SiemForwarder,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -184,12 +188,16 @@ export class RetentionJob implements OnApplicationBootstrap, OnApplicationShutdo
     if (retention.hold) return { ...base, purgeSkipped: 'hold' };
     const unavailable = this.purger.unavailable();
     if (unavailable) return { ...base, purgeSkipped: unavailable };
-    const target = await this.purgeTarget(
-      tenantId,
-      now.getTime() - retention.days * DAY_MS,
-      archived.through,
-    );
-    if (!target) return base;
+    const cutoff = now.getTime() - retention.days * DAY_MS;
+    const delivered = (await this.siem?.deliveredThrough(tenantId)) ?? Number.MAX_SAFE_INTEGER;
+    const target = await this.purgeTarget(tenantId, cutoff, Math.min(archived.through, delivered));
+    if (!target) {
+      const due =
+        delivered < archived.through && (await this.purgeTarget(tenantId, cutoff, archived.through));
+      return due
+        ? { ...base, purgeSkipped: `waiting for the SIEM sinks (all have sent through seq ${delivered})` }
+        : base;
+    }
     const purged = await this.purger.purge(tenantId, target, () => this.policy.onHold(tenantId));
     if (purged.events > 0)
       await this.trail.record([

@@ -128,6 +128,14 @@ export class SiemForwarder implements OnApplicationBootstrap, OnApplicationShutd
     }
   }
 
+  /**
+   * How far every sink has delivered `tenantId`'s chain; undefined when no sink is configured.
+   * Retention purges no further (ADR 038: a purge must not take events a sink has not sent yet).
+   */
+  async deliveredThrough(tenantId: string): Promise<number | undefined> {
+    return this.runners.length ? this.state.deliveredThrough(this.sinkNames(), tenantId) : undefined;
+  }
+
   /** The configured sinks' names. */
   sinkNames(): string[] {
     return this.runners.map((r) => r.options.name);

@@ -41,6 +41,17 @@ export class SinkStateRepository {
     private readonly transactions: TransactionRunner,
   ) {}
 
+  /** The lowest seq of `tenantId` every one of `sinks` has delivered (0: one has delivered none). */
+  async deliveredThrough(sinks: readonly string[], tenantId: string): Promise<number> {
+    if (!sinks.length) return Number.MAX_SAFE_INTEGER;
+    const rows = (await this.dataSource.query(
+      `SELECT sink, seq FROM audit_sink_cursors WHERE tenant_id = ? AND sink IN (${sinks.map(() => '?').join(', ')})`,
+      [tenantId, ...sinks],
+    )) as { sink: string; seq: string | number }[];
+    if (rows.length < sinks.length) return 0;
+    return Math.min(...rows.map((r) => Number(r.seq)));
+  }
+
   /** Tenants whose chain head is past the sink's cursor (or that it has no cursor for yet). */
   async behind(sink: string): Promise<SinkBehind[]> {
     const rows = (await this.dataSource.query(
