@@ -59,9 +59,14 @@ export class Agent {
     return this.binding.agentType;
   }
 
+  /** Bound tools this principal's rules refuse whatever the input: no listing shows them (issue 26). */
+  hiddenTools(): ReadonlySet<string> {
+    return (this.hidden ??= this.hiddenByRules());
+  }
+
   /** The bound tools a listing shows: deferred ones only when asked for, none the rules always refuse. */
   tools(includeDeferred = false): EffectiveTool[] {
-    const hidden = (this.hidden ??= this.hiddenByRules());
+    const hidden = this.hiddenTools();
     return [...this.binding.tools.values()].filter(
       (t) => (includeDeferred || !t.contract.deferred) && !hidden.has(t.contract.name),
     );
