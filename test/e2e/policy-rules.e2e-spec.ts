@@ -2,7 +2,16 @@ import { Module } from '@nestjs/common';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { defineTool, ToolkitModule } from '@toolgate/toolkit';
-import { makeConfigDir, startTestGateway, waitFor, type TestGateway } from '@toolgate/testing';
+import {
+  makeConfigDir,
+  questionOf,
+  startFakeOpenAI,
+  startTestGateway,
+  toolResultsOf,
+  waitFor,
+  type FakeOpenAI,
+  type TestGateway,
+} from '@toolgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { z } from 'zod';
@@ -135,10 +144,22 @@ describe('rules on arguments (issue 26)', () => {
   let approver: string;
   let auditor: string;
   const clients: Client[] = [];
+  let model: FakeOpenAI;
 
   beforeAll(async () => {
+    // The model asks for read_ledger, then answers with the code its result carried.
+    model = await startFakeOpenAI((body) => {
+      const results = toolResultsOf(body);
+      if (!results.length) return { toolCalls: [{ id: 'l', name: 'read_ledger', arguments: '{}' }] };
+      return { text: String(JSON.parse(String(results[0]!.content)).code ?? 'ok') };
+    });
     gw = await startTestGateway({
-      env: { TOOLGATE_CONFIG_DIR: makeConfigDir({ rulesco: RULESCO_YAML }) },
+      env: {
+        TOOLGATE_CONFIG_DIR: makeConfigDir({ rulesco: RULESCO_YAML }),
+        TOOLGATE_MODEL_BASE_URL: model.url,
+        TOOLGATE_MODEL_API_KEY: 'sk-test-secret',
+        TOOLGATE_MODEL: 'default/test-model',
+      },
       imports: [PolicyRulesTestTools],
     });
     financeBot = await gw.createKey('agent', 'rulesco', { name: 'finance-bot' });
@@ -150,6 +171,7 @@ describe('rules on arguments (issue 26)', () => {
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
     await gw?.close();
+    await model?.close();
   });
 
   const invoke = (tool: string, input: unknown, key = financeBot) =>
@@ -267,6 +289,22 @@ describe('rules on arguments (issue 26)', () => {
     expect(allowed.isError).toBeFalsy();
     expect(allowed.structuredContent).toEqual({ balance: 42 });
     expect(ran.ledger).toBe(before + 1);
+  });
+
+  it('leaves hidden tools out of a run’s tool set; a call by name is refused with the reason', async () => {
+    const before = ran.ledger;
+    const res = await gw.api('POST', '/v1/agents/finance/runs', {
+      key: financeBot,
+      body: { input: 'ledger?' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ status: 'completed', output: 'POLICY_DENIED' });
+    const first = model.requests.find((r) => questionOf(r) === 'ledger?' && !toolResultsOf(r).length)!;
+    const offered = (first.tools ?? []).map((t: any) => t.function.name);
+    expect(offered).toEqual(expect.arrayContaining(['refund_order', 'restart_app', 'tag_order']));
+    expect(offered).not.toContain('read_ledger');
+    expect(offered).not.toContain('archive_ledger');
+    expect(ran.ledger).toBe(before);
   });
 
   it('answers what a call would meet without running anything', async () => {
