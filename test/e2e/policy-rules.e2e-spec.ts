@@ -12,6 +12,7 @@ import {
   type FakeOpenAI,
   type TestGateway,
 } from '@toolgate/testing';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { z } from 'zod';
@@ -346,6 +347,24 @@ describe('rules on arguments (issue 26)', () => {
     expect((await check('no_such_tool', {})).status).toBe(404);
     expect((await check('refund_order', {}, admin)).status).toBe(403);
     expect(ran).toEqual(before);
+  });
+
+  it('checks exactly what the call then meets, for generated inputs', async () => {
+    // What the invoke answer's status says happened: ran, parked, or refused.
+    const happened = (status: number) => ({ 200: 'run', 202: 'park', 403: 'refuse' })[status];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(fc.integer({ min: 1, max: 120_000 }), fc.constantFrom(100, 101, 1000, 1001, 50_000, 50_001)),
+        async (amount) => {
+          const input = { orderId: `p-${amount}`, amount };
+          const predicted = (await check('refund_order', input)).body.data;
+          const answer = await invoke('refund_order', input);
+          expect(happened(answer.status), `amount ${amount}`).toBe(predicted.next);
+          if (predicted.next === 'refuse') expect(answer.body.details.rule.id).toBe(predicted.rule.id);
+        },
+      ),
+      { numRuns: 25 },
+    );
   });
 
   it('fails closed on a rule that cannot be evaluated', async () => {
