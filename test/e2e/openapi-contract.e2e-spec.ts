@@ -39,6 +39,7 @@ const OPERATION_IDS: Record<string, string> = {
   'GET /v1/agents': 'listAgentTypes',
   'GET /v1/agents/{agentType}/tools': 'listAgentTools',
   'POST /v1/agents/{agentType}/tools/{toolName}/invoke': 'invokeTool',
+  'POST /v1/agents/{agentType}/tools/{toolName}/check': 'checkToolCall',
   'GET /v1/calls/{callId}': 'getCall',
   'POST /v1/agents/{agentType}/runs': 'startRun',
   'GET /v1/runs': 'listRuns',

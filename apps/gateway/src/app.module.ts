@@ -15,6 +15,7 @@ import { EgressModule } from '@toolgate/egress';
 import { MCP_TASKS_MIGRATIONS, McpTasksModule } from '@toolgate/mcp';
 import { ModelsModule } from '@toolgate/models';
 import { NOTIFICATIONS_MIGRATIONS, NotificationsModule } from '@toolgate/notifications';
+import { PolicyModule } from '@toolgate/policy';
 import { QUOTAS_MIGRATIONS, QuotasModule } from '@toolgate/quotas';
 import { RUNS_MIGRATIONS, RunsModule } from '@toolgate/runs';
 import { BindingResolver, TENANCY_MIGRATIONS, TenancyModule, TenantRepository } from '@toolgate/tenancy';
@@ -115,6 +116,7 @@ export class AppModule {
         CallsModule.forRoot(settings.approvals),
         ApprovalsModule.forRoot(settings.approvals),
         QuotasModule.forRoot(settings.quotas),
+        PolicyModule,
         TenancyModule.forRoot(settings.tenancy),
         EgressModule.forRoot(settings.egress),
         UpstreamsModule.forRoot(settings.upstreams),

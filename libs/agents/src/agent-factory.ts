@@ -1,9 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { ToolPolicy } from '@toolgate/policy';
 import { BindingResolver, TenantConnectors } from '@toolgate/tenancy';
 import { ErrorCode, ToolExecutor, ToolgateError, type CallPrincipal } from '@toolgate/toolkit';
 import type { AgentModelInfo, AgentTypeSummary } from '@toolgate/contract';
 import type { AgentModelRef, ResolvedAgentType } from '@toolgate/tenancy';
 import { Agent } from './agent.js';
+
+const NOTHING_HIDDEN: ReadonlySet<string> = new Set();
 
 /** A principal as the factory sees it: agent keys may be limited to some agent types. */
 export type AgentPrincipal = CallPrincipal & { readonly agentTypes?: readonly string[] | null };
@@ -30,7 +33,20 @@ export class AgentFactory {
     private readonly bindings: BindingResolver,
     private readonly connectors: TenantConnectors,
     private readonly executor: ToolExecutor,
+    // Optional: without the policy lib (a lib's own specs) no rule hides a tool.
+    @Optional() private readonly policy?: ToolPolicy,
   ) {}
+
+  /**
+   * The tools the principal's rules refuse whatever the input, decided when a listing asks (never
+   * on the invoke path): hidden from every listing, still answering POLICY_DENIED by name.
+   */
+  private hiddenFor(binding: ResolvedAgentType, principal: AgentPrincipal): () => ReadonlySet<string> {
+    const policy = this.policy;
+    return policy
+      ? () => policy.hiddenTools(binding.tenantId, binding.agentType, binding.tools.values(), principal)
+      : () => NOTHING_HIDDEN;
+  }
 
   /** The agent for (tenant, agent type, principal); NOT_FOUND when the agent type is not the principal's to use. */
   async create(
@@ -45,7 +61,13 @@ export class AgentFactory {
     if (!binding)
       throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `agent type ${agentType}` } });
     const bound = options.subAgent ? forSubAgent(binding) : binding;
-    return new Agent(bound, principal, this.executor, await this.connectors.forTenant(tenantId));
+    return new Agent(
+      bound,
+      principal,
+      this.executor,
+      await this.connectors.forTenant(tenantId),
+      this.hiddenFor(bound, principal),
+    );
   }
 
   /**
@@ -64,6 +86,7 @@ export class AgentFactory {
       principal,
       this.executor,
       this.connectors.forTenantRow(tenantId, cached.tenant),
+      this.hiddenFor(binding, principal),
     );
   }
 

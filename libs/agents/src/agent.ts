@@ -45,7 +45,11 @@ export class Agent {
     readonly principal: CallPrincipal,
     private readonly executor: ToolExecutor,
     private readonly connectors: ConnectorResolver,
+    /** Tools the principal's rules refuse whatever the input (issue 26): asked for on the first listing. */
+    private readonly hiddenByRules: () => ReadonlySet<string> = () => new Set(),
   ) {}
+
+  private hidden?: ReadonlySet<string>;
 
   get tenantId(): string {
     return this.binding.tenantId;
@@ -55,9 +59,17 @@ export class Agent {
     return this.binding.agentType;
   }
 
-  /** The bound tools; deferred ones only when asked for. */
+  /** Bound tools this principal's rules refuse whatever the input: no listing shows them (issue 26). */
+  hiddenTools(): ReadonlySet<string> {
+    return (this.hidden ??= this.hiddenByRules());
+  }
+
+  /** The bound tools a listing shows: deferred ones only when asked for, none the rules always refuse. */
   tools(includeDeferred = false): EffectiveTool[] {
-    return [...this.binding.tools.values()].filter((t) => includeDeferred || !t.contract.deferred);
+    const hidden = this.hiddenTools();
+    return [...this.binding.tools.values()].filter(
+      (t) => (includeDeferred || !t.contract.deferred) && !hidden.has(t.contract.name),
+    );
   }
 
   /** The bound tools in a wire format. */

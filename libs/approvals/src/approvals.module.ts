@@ -39,6 +39,7 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<ApprovalsOptio
     ApprovalService,
     ApprovalsScheduler,
   ],
-  exports: [ApprovalService, ApprovalDecisions, ApprovalEvents, ApprovalReader],
+  // The options too: the rules' check endpoint says how long an approval it predicts would wait.
+  exports: [ApprovalService, ApprovalDecisions, ApprovalEvents, ApprovalReader, APPROVALS_OPTIONS],
 })
 export class ApprovalsModule extends ConfigurableModuleClass {}

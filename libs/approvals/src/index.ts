@@ -1,6 +1,6 @@
 // Public surface of the approvals lib: the gate, decisions, grants and wake-ups.
 
-export { DEFAULT_APPROVALS_OPTIONS } from './approvals.options.js';
+export { APPROVALS_OPTIONS, DEFAULT_APPROVALS_OPTIONS } from './approvals.options.js';
 export type { ApprovalsOptions } from './approvals.options.js';
 export { ApprovalsModule } from './approvals.module.js';
 export { APPROVALS_MIGRATIONS } from './migrations/index.js';

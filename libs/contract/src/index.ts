@@ -11,6 +11,7 @@ export * from './schemas/envelope.schema.js';
 export * from './schemas/json-schema.js';
 export * from './schemas/keys.schema.js';
 export * from './schemas/me.schema.js';
+export * from './schemas/policy.schema.js';
 export { contractRegistry } from './schemas/registry.js';
 export * from './schemas/retention.schema.js';
 export * from './schemas/runs.schema.js';

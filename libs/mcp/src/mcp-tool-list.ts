@@ -90,7 +90,7 @@ function withDeclaredDialect(tool: EffectiveTool, exported: Tool['inputSchema'])
  * with the snapshot. `tools/call` accepts exactly the names of the same list.
  */
 export class McpToolLists {
-  private readonly cache = new WeakMap<ResolvedAgentType, Map<Locale, McpToolList>>();
+  private readonly cache = new WeakMap<ResolvedAgentType, Map<string, McpToolList>>();
 
   /** @param tasks whether governed calls may run as MCP tasks (`execution.taskSupport: optional`). */
   constructor(private readonly tasks = false) {}
@@ -98,8 +98,11 @@ export class McpToolLists {
   of(agent: Agent, locale: Locale): McpToolList {
     let byLocale = this.cache.get(agent.binding);
     if (!byLocale) this.cache.set(agent.binding, (byLocale = new Map()));
-    let list = byLocale.get(locale);
-    if (!list) byLocale.set(locale, (list = build(agent, locale, this.tasks)));
+    // The binding is shared by every principal; the tools its rules hide are this principal's.
+    const hidden = agent.hiddenTools();
+    const key = hidden.size ? `${locale}\u0000${[...hidden].sort().join('\u0000')}` : locale;
+    let list = byLocale.get(key);
+    if (!list) byLocale.set(key, (list = build(agent, locale, this.tasks)));
     return list;
   }
 }
@@ -127,6 +130,8 @@ function build(agent: Agent, locale: Locale, tasks: boolean): McpToolList {
     });
     targets.set(meta.name, { kind: meta.name === TOOL_CALL ? 'call' : 'search' });
   }
+  // Hidden by the principal's rules, yet reachable by name: the call answers POLICY_DENIED and why.
+  for (const name of agent.hiddenTools()) if (!targets.has(name)) targets.set(name, { kind: 'tool' });
   if (!targets.has(CALL_STATUS)) {
     tools.push(callStatusTool(locale));
     targets.set(CALL_STATUS, { kind: 'status' });

@@ -1,10 +1,11 @@
 import { isAtLeastAsStrict } from '@toolgate/contract';
+import { ruleProblems } from '@toolgate/policy';
 import type { EffectiveTool } from '@toolgate/toolkit';
 import type { BindingTool } from './config/tenant-file.schema.js';
 import type { ToolLookup } from './tenant-tool-source.js';
 
 /** The binding field a problem is about. */
-export type BindingField = 'name' | 'implementation' | 'timeoutMs' | 'approval';
+export type BindingField = 'name' | 'implementation' | 'timeoutMs' | 'approval' | `rules.${number}.${string}`;
 
 /** A binding entry turned into the tool a caller will use, or the reason it cannot be. */
 export type BoundTool =
@@ -68,6 +69,7 @@ export function bindTool(entry: BindingTool, registry: ToolLookup, bindingVersio
       timeoutMs: entry.timeoutMs ?? contract.timeoutMs,
       approval: entry.approval ?? declared,
       bindingVersion,
+      ...(entry.rules?.length ? { rules: entry.rules } : {}),
     },
   };
 }
@@ -89,6 +91,13 @@ export function bindingProblems(tools: readonly BindingTool[], registry: ToolLoo
     seen.add(entry.name);
     const bound = bindTool(entry, registry, 0);
     if (!bound.ok) problems.push({ index, field: bound.field, problem: bound.problem });
+    else if (entry.rules?.length) {
+      // Rules compile under ADR 041's limits and only tighten what the tool (as bound) declares.
+      const t = bound.tool;
+      const ruled = { name: entry.name, riskLevel: t.contract.risk.level, approval: t.approval };
+      for (const p of ruleProblems(entry.rules, ruled))
+        problems.push({ index, field: `rules.${p.index}.${p.field}`, problem: p.problem });
+    }
   });
   return problems;
 }

@@ -32,6 +32,8 @@ export { errorEnvelope, ToolCallFailedError, ToolError, ToolgateError } from './
 // Running tools: registry, executor and the pipeline hooks.
 export { DEFAULT_TIMEOUT_MS, MAX_INPUT_DEPTH, MAX_TIMEOUT_MS } from './constants.js';
 export { HookOrder, ToolCallHookProvider } from './execution/call-hooks.js';
+export { notePolicyDecision, policyDecisionDetails, policyDecisionOf } from './execution/policy-decision.js';
+export type { PolicyDecision } from './execution/policy-decision.js';
 export type { ToolCallHook } from './execution/call-hooks.js';
 export { humanizeToolName } from './execution/labels.js';
 export type {

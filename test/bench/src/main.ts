@@ -13,6 +13,7 @@ import { latencyFigures } from './latency.bench.js';
 import { mcpThroughput } from './mcp.bench.js';
 import { adapterChoice, restThroughput } from './rest.bench.js';
 import { agentRuns } from './runs.bench.js';
+import { ruleCosts } from './rules.bench.js';
 import { writeRunToDocs } from './bench-report.js';
 import { FigureCollector } from './summary.js';
 import { tracingCost } from './tracing.bench.js';
@@ -58,6 +59,7 @@ async function main(): Promise<void> {
   // Sections return their figures as Record<string, number> (see summary.ts); the rest is ignored.
   const figures = new FigureCollector();
   if (!only || only === 'inprocess') await inProcessOverhead(sqliteEnv());
+  if (!only || only === 'rules') await ruleCosts();
   if (!only || only === 'rest') figures.add(await restThroughput(sqliteEnv(), durationS));
   if (!only || only === 'mcp') await mcpThroughput(sqliteEnv(), durationS);
   if (!only || only === 'adapter') await adapterChoice(durationS);

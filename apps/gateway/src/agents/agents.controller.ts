@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AgentFactory } from '@toolgate/agents';
 import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
@@ -7,11 +7,15 @@ import { ok, type Locale } from '@toolgate/toolkit';
 import { RequestLocale } from '../http/request-locale.js';
 import {
   agentTypeSummarySchema,
+  checkToolCallBody,
+  toolCallCheckSchema,
   toolListItemSchema,
+  type CheckToolCallBody,
   toolListQuery,
   type ToolListQuery,
 } from '@toolgate/contract';
 import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
+import { CheckToolCallUseCase } from './check-tool-call.usecase.js';
 
 /** CONTRACT.md "Agents": agent types and their tools in four formats (invoke: see invoke.route.ts). */
 @ApiTags('agents')
@@ -22,6 +26,7 @@ export class AgentsController {
   constructor(
     private readonly agents: AgentFactory,
     private readonly models: ModelProviders,
+    private readonly checks: CheckToolCallUseCase,
   ) {}
 
   @Get()
@@ -57,5 +62,33 @@ export class AgentsController {
   ) {
     const agent = await this.agents.create(principal.tenantId!, agentType, principal);
     return ok(agent.describeTools(query.format, locale, query.include === 'deferred'));
+  }
+
+  @Post(':agentType/tools/:toolName/check')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'checkToolCall',
+    summary: 'What a call of a tool with this input would meet',
+    description:
+      "The tenant's rules and the tool's approval policy decided on the input, without running, parking or recording anything: the rule that decided (id, binding version, outcome) and what would happen next — `run`, `park` (for `approvers` approvers) or `refuse` (with the code and the reason). An unbound tool, or another tenant's agent type, is 404.",
+  })
+  @ApiEnvelope(toolCallCheckSchema, { errors: ['NOT_FOUND', 'TOOL_NOT_FOUND', 'INVALID_INPUT'] })
+  async check(
+    @CurrentPrincipal() principal: Principal,
+    @Param('agentType') agentType: string,
+    @Param('toolName') toolName: string,
+    @Body({ schema: checkToolCallBody }) body: CheckToolCallBody,
+    @RequestLocale() locale: Locale,
+  ) {
+    return ok(
+      await this.checks.check({
+        tenantId: principal.tenantId!,
+        agentType,
+        toolName,
+        principal,
+        input: body.input,
+        locale,
+      }),
+    );
   }
 }

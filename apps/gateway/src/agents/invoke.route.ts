@@ -191,6 +191,7 @@ export function documentInvokeRoute(document: OpenAPIObject): void {
     ...KEYED_ROUTE_ERRORS,
     'TOOL_NOT_FOUND',
     'NOT_FOUND',
+    'POLICY_DENIED',
     'IDEMPOTENCY_CONFLICT',
     'PAYLOAD_TOO_LARGE',
     'RATE_LIMITED',

@@ -9,6 +9,8 @@ const THROWN_STATUS: Partial<Record<string, number>> = {
   [ErrorCode.TOOL_NOT_FOUND]: 404,
   // An imported tool blocked until an admin reviews its changed upstream definition.
   [ErrorCode.TOOL_QUARANTINED]: 409,
+  // A tenant's rule refused the call (issue 26).
+  [ErrorCode.POLICY_DENIED]: 403,
   [ErrorCode.IDEMPOTENCY_CONFLICT]: 409,
   [ErrorCode.IDEMPOTENCY_IN_PROGRESS]: 409,
   [ErrorCode.VERSION_CONFLICT]: 409,
@@ -41,6 +43,7 @@ const NOT_TOOL_OUTCOMES: ReadonlySet<string> = new Set([
   ErrorCode.APPROVAL_PENDING,
   ErrorCode.TOOL_NOT_FOUND,
   ErrorCode.TOOL_QUARANTINED,
+  ErrorCode.POLICY_DENIED,
   ErrorCode.IDEMPOTENCY_CONFLICT,
   ErrorCode.RATE_LIMITED,
   ErrorCode.AUDIT_UNAVAILABLE,

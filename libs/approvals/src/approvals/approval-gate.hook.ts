@@ -11,6 +11,8 @@ import {
   errorEnvelope,
   HookOrder,
   humanizeToolName,
+  policyDecisionDetails,
+  policyDecisionOf,
   sha256Hex,
   ToolCallHookProvider,
   uuidv7,
@@ -59,7 +61,10 @@ export class ApprovalGate implements ToolCallHook {
   // Not async on purpose: calls that need no approval must not pay for a promise.
   beforeExecute(call: ToolCall): Promise<ToolCallStop | undefined> | undefined {
     if (call.request.approval) return undefined; // resuming a call a person approved
-    const mode: ApprovalMode = call.tool.contract.risk.level === 'L3' ? 'always' : call.tool.approval;
+    // A tenant's rule that requires approval asks for this call, whatever the tool's mode (issue 26).
+    const ruled = policyDecisionOf(call)?.then === 'require_approval';
+    const mode: ApprovalMode =
+      call.tool.contract.risk.level === 'L3' || ruled ? 'always' : call.tool.approval;
     return mode === 'never' ? undefined : this.gate(call, mode);
   }
 
@@ -103,7 +108,11 @@ export class ApprovalGate implements ToolCallHook {
     const { text, error: promptError } = this.prompt(call, inputRedacted);
     const prompt = redactor.redactText(text).slice(0, 2000);
     const digest = actionDigest(contract.name, call.tool.implementation.name, call.input);
-    const required = contract.risk.level === 'L3' && (await this.twoApprovers(p.tenantId)) ? 2 : 1;
+    const platformRequired = contract.risk.level === 'L3' && (await this.twoApprovers(p.tenantId)) ? 2 : 1;
+    // A rule only tightens: the larger approver count and the shorter expiry win.
+    const ruled = policyDecisionOf(call);
+    const required = Math.max(platformRequired, ruled?.approvers ?? 1);
+    const expiryMs = Math.min(this.options.expiryMs, ruled?.expiresInMs ?? this.options.expiryMs);
     const record = newCallRecord(call, this.instances.instanceId, {
       approvalId: p.approvalId,
       approvalMode: p.mode,
@@ -130,7 +139,7 @@ export class ApprovalGate implements ToolCallHook {
       grantKey: p.grantKey,
       required,
       createdAt: now,
-      expiresAt: new Date(now.getTime() + this.options.expiryMs),
+      expiresAt: new Date(now.getTime() + expiryMs),
       decidedAt: null,
     });
     await this.approvals.park(record, approval, (em) =>
@@ -154,6 +163,7 @@ export class ApprovalGate implements ToolCallHook {
             required,
             expiresAt: approval.expiresAt.toISOString(),
             inputDigest: digest,
+            ...policyDecisionDetails(call),
             ...runContextOf(call),
             ...traceIdDetail(),
           },

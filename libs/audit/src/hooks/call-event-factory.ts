@@ -1,5 +1,6 @@
 import {
   isOk,
+  policyDecisionDetails,
   type CallFace,
   type ErrorEnvelope,
   type LateOutcome,
@@ -58,8 +59,12 @@ export class CallEventFactory {
     // The trace the call ran in (ADR 019), so compliance can jump from an event to its trace.
     const traceId = currentTraceId();
     // Inside the hashed details, not a column: the event hash format stays as it is.
+    // The tenant's rule that decided the call, if one did (issue 26).
+    const rule = policyDecisionDetails(call);
     const context =
-      run || face || traceId ? { ...run, ...(face ? { face } : {}), ...(traceId ? { traceId } : {}) } : null;
+      run || face || traceId || rule.rule
+        ? { ...run, ...(face ? { face } : {}), ...(traceId ? { traceId } : {}), ...rule }
+        : null;
     return draftEvent({
       tenantId: r.tenant?.id ?? PLATFORM_TENANT,
       callId: call.id,

@@ -1,11 +1,31 @@
 import type { ApprovalMode } from './vocabulary.js';
 
-/** One entry of a binding: a tool and the overrides that tighten it. */
+/** What a matching rule does to a call (issue 26). */
+export type RuleOutcome = 'allow' | 'deny' | 'require_approval';
+
+/**
+ * One rule on a bound tool's calls: `when` is a CEL expression over `input`, `principal`, `tool`,
+ * `now`, `face` and `run`; the first rule (in written order) whose `when` is true decides.
+ */
+export interface ToolRule {
+  id: string;
+  when: string;
+  then: RuleOutcome;
+  /** Shown to the agent when the rule denies: both languages. */
+  reason?: { en: string; zh: string };
+  /** require_approval: how many approvers must approve (default 1). */
+  approvers?: number;
+  /** require_approval: how long the approval waits (ms); never longer than the platform's expiry. */
+  expiresInMs?: number;
+}
+
+/** One entry of a binding: a tool, the overrides that tighten it, and its rules. */
 export interface BindingTool {
   name: string;
   implementation?: string;
   timeoutMs?: number;
   approval?: ApprovalMode;
+  rules?: ToolRule[];
 }
 
 /** What a change does to one agent type's binding: tools added, removed, and changed (from → to). */
@@ -20,13 +40,23 @@ export function withoutUnsetFields(entry: BindingTool): BindingTool {
   return Object.fromEntries(Object.entries(entry).filter(([, v]) => v !== undefined)) as BindingTool;
 }
 
-/** Same fields, same values (entries hold only strings and numbers). */
+/** JSON with object keys sorted, so a rule written in another key order compares equal. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([p], [q]) => (p < q ? -1 : p > q ? 1 : 0)))
+      : v,
+  );
+}
+
+/** Same fields, same values (strings and numbers; rules compare by their JSON, in written order). */
 function sameEntry(a: BindingTool, b: BindingTool): boolean {
   const keysA = Object.keys(a).sort();
   const keysB = Object.keys(b).sort();
+  const same = (k: keyof BindingTool) =>
+    k === 'rules' ? canonical(a.rules) === canonical(b.rules) : a[k] === b[k];
   return (
-    keysA.length === keysB.length &&
-    keysA.every((k, i) => k === keysB[i] && a[k as keyof BindingTool] === b[k as keyof BindingTool])
+    keysA.length === keysB.length && keysA.every((k, i) => k === keysB[i] && same(k as keyof BindingTool))
   );
 }
 

@@ -142,6 +142,8 @@ export const ERROR_CODES = [
   'TOOL_NOT_FOUND',
   // An imported upstream tool whose definition changed upstream, until an admin reviews it.
   'TOOL_QUARANTINED',
+  // A tenant's rule on arguments and content refused the call (issue 26).
+  'POLICY_DENIED',
   'IDEMPOTENCY_CONFLICT',
   'IDEMPOTENCY_IN_PROGRESS',
   'VERSION_CONFLICT',

@@ -1,10 +1,53 @@
 import { z } from 'zod';
 import { AGENT_INSTRUCTIONS_MAX, AGENT_RUN_LIMITS, AGENT_SUB_AGENTS_MAX } from '../rules/agent-run-limits.js';
-import type { BindingDiff, BindingTool } from '../rules/binding-diff.js';
+import type { BindingDiff, BindingTool, ToolRule } from '../rules/binding-diff.js';
+import { RULE_LIMITS } from '../rules/rule-limits.js';
 import { AGENT_TYPE, approvalModeSchema, instant, issueSchema, riskLevelSchema } from './common.schema.js';
 import { named } from './registry.js';
 
-/** One tool in a binding: which tool, which implementation, which (tighten-only) overrides. */
+const reasonText = z.string().trim().min(1).max(RULE_LIMITS.reasonChars);
+
+/**
+ * A rule on one bound tool's calls (issue 26): the first rule, in written order, whose `when` (a
+ * CEL expression) is true decides. `deny` needs a reason in both languages; `require_approval` may
+ * say how many approvers and how long the approval waits. Rules only tighten (checked at save).
+ */
+export const toolRuleSchema = named(
+  'ToolRule',
+  z
+    .strictObject({
+      id: z
+        .string()
+        .max(64)
+        .regex(/^[a-z0-9]+(?:[-_][a-z0-9]+)*$/, 'lower-case letters and digits, single - or _ between'),
+      when: z
+        .string()
+        .trim()
+        .min(1)
+        .max(RULE_LIMITS.expressionChars)
+        .describe('A CEL expression over input, principal, tool, now, face and run'),
+      then: z.enum(['allow', 'deny', 'require_approval']),
+      reason: z.strictObject({ en: reasonText, zh: reasonText }).optional(),
+      approvers: z.number().int().min(1).max(RULE_LIMITS.approvers).optional(),
+      expiresInMs: z.number().int().min(60_000).max(RULE_LIMITS.expiresInMs).optional(),
+    })
+    .superRefine((r, ctx) => {
+      if (r.then === 'deny' && !r.reason)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['reason'],
+          message: 'a deny rule needs a reason in en and zh',
+        });
+      if (r.then !== 'require_approval' && (r.approvers !== undefined || r.expiresInMs !== undefined))
+        ctx.addIssue({
+          code: 'custom',
+          path: [r.approvers !== undefined ? 'approvers' : 'expiresInMs'],
+          message: 'approvers and expiresInMs belong to require_approval rules',
+        });
+    }),
+) satisfies z.ZodType<ToolRule>;
+
+/** One tool in a binding: which tool, which implementation, which (tighten-only) overrides, its rules. */
 export const bindingToolSchema = named(
   'BindingTool',
   z.strictObject({
@@ -12,6 +55,18 @@ export const bindingToolSchema = named(
     implementation: z.string().min(1).optional(),
     timeoutMs: z.number().int().positive().optional(),
     approval: approvalModeSchema.optional(),
+    rules: z
+      .array(toolRuleSchema)
+      .max(RULE_LIMITS.rulesPerTool)
+      .superRefine((rules, ctx) => {
+        const seen = new Set<string>();
+        rules.forEach((r, i) => {
+          if (seen.has(r.id))
+            ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `rule "${r.id}" is listed twice` });
+          seen.add(r.id);
+        });
+      })
+      .optional(),
   }),
 ) satisfies z.ZodType<BindingTool>;
 

@@ -24,6 +24,7 @@ export const PLATFORM_RESERVED_CODES: ReadonlySet<string> = new Set([
   ErrorCode.FORBIDDEN,
   ErrorCode.TOOL_NOT_FOUND,
   ErrorCode.TOOL_QUARANTINED,
+  ErrorCode.POLICY_DENIED,
   ErrorCode.IDEMPOTENCY_CONFLICT,
   ErrorCode.IDEMPOTENCY_IN_PROGRESS,
   ErrorCode.VERSION_CONFLICT,

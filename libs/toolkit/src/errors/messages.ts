@@ -49,6 +49,10 @@ const CATALOG: Record<Locale, Catalog> = {
       error: '工具 {tool} 的定义在上游发生了变化，已被隔离，等待管理员审核',
       suggestedAction: '请租户管理员在控制台查看该工具定义的变更并审核（接受或继续阻止）',
     },
+    POLICY_DENIED: {
+      error: '租户规则 {rule} 拒绝了对工具 {tool} 的调用：{reason}',
+      suggestedAction: '按规则给出的原因调整参数或换一种做法；如认为规则有误，请联系租户管理员',
+    },
     IDEMPOTENCY_CONFLICT: {
       error: '该幂等键已用于不同的输入',
       suggestedAction: '为新的请求使用新的 Idempotency-Key',
@@ -154,6 +158,11 @@ const CATALOG: Record<Locale, Catalog> = {
       error: 'Tool {tool} changed its definition upstream and is quarantined until an admin reviews it',
       suggestedAction:
         'Ask a tenant admin to review the changed definition in the console (accept it or keep it blocked)',
+    },
+    POLICY_DENIED: {
+      error: "The tenant's rule {rule} refused this call of {tool}: {reason}",
+      suggestedAction:
+        "Change the input or the approach as the rule's reason says; if the rule seems wrong, ask a tenant admin",
     },
     IDEMPOTENCY_CONFLICT: {
       error: 'This idempotency key was already used with different input',

@@ -23,10 +23,11 @@ export interface ToolCallHookOptions {
   readonly order: number;
 }
 
-/** Well-known hook positions: approval decides before audit records a start. */
+/** Well-known hook positions: a tenant's rules, then approval, decide before audit records a start. */
 export const HookOrder = {
   METRICS: 0,
   QUOTAS: 20,
+  POLICY: 60,
   APPROVAL: 100,
   AUDIT: 200,
 } as const;

@@ -1,3 +1,4 @@
+import type { ToolRule } from '@toolgate/contract/rules';
 import type { ApprovalMode } from '../definition/approval-policy.js';
 import type { ToolModelOutput } from '../definition/tool-definition.js';
 import type { Envelope, ErrorEnvelope } from '../errors/envelope.js';
@@ -18,6 +19,8 @@ export interface EffectiveTool {
   readonly approval: ApprovalMode;
   /** The binding version in force, or null for calls outside any binding (in-process, system). */
   readonly bindingVersion: number | null;
+  /** The tenant's rules on this tool's calls (issue 26), as written in the binding; absent: none. */
+  readonly rules?: readonly ToolRule[];
 }
 
 /** A partial result or activity text of a running call, for streaming clients. */

@@ -1,0 +1,93 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AgentFactory, type AgentPrincipal } from '@toolgate/agents';
+import { APPROVALS_OPTIONS, tenantApprovalSettingsSchema, type ApprovalsOptions } from '@toolgate/approvals';
+import type { Issue, ToolCallCheck } from '@toolgate/contract';
+import { outcomeOf, principalFacts, reasonOf, toolFacts, ToolPolicy } from '@toolgate/policy';
+import { BindingResolver } from '@toolgate/tenancy';
+import { ErrorCode, invalidInputEnvelope, type Locale } from '@toolgate/toolkit';
+
+/** One check request, as the controller hands it over. */
+export interface CheckCommand {
+  readonly tenantId: string;
+  readonly agentType: string;
+  readonly toolName: string;
+  readonly principal: AgentPrincipal;
+  readonly input: unknown;
+  readonly locale: Locale;
+}
+
+/**
+ * `POST /v1/agents/:agentType/tools/:toolName/check`: what a REST call of this tool with this input
+ * would meet, decided by the same rules and policy the pipeline uses, without running anything,
+ * parking anything or writing the trail: the deciding rule, and next `run`, `park` or `refuse`.
+ */
+@Injectable()
+export class CheckToolCallUseCase {
+  constructor(
+    private readonly agents: AgentFactory,
+    private readonly policy: ToolPolicy,
+    private readonly bindings: BindingResolver,
+    @Inject(APPROVALS_OPTIONS) private readonly approvals: ApprovalsOptions,
+  ) {}
+
+  async check(c: CheckCommand): Promise<ToolCallCheck> {
+    const agent = await this.agents.create(c.tenantId, c.agentType, c.principal);
+    const tool = agent.tool(c.toolName);
+    const answer = (fields: Partial<ToolCallCheck> & Pick<ToolCallCheck, 'next' | 'rule'>): ToolCallCheck =>
+      Object.assign(
+        {
+          agentType: c.agentType,
+          tool: c.toolName,
+          bindingVersion: tool.bindingVersion,
+          approvers: null,
+          expiresInMs: null,
+          code: null,
+          reason: null,
+        },
+        fields,
+      );
+    const checked = tool.contract.input.check(c.input ?? {});
+    if (!checked.ok) {
+      const envelope = invalidInputEnvelope(checked.issues, c.locale);
+      const issues = envelope.details?.issues as Issue[] | undefined;
+      return answer({ rule: null, next: 'refuse', code: envelope.code, reason: envelope.error, issues });
+    }
+    const match = this.policy.decide(c.tenantId, c.agentType, tool, {
+      input: checked.value ?? null,
+      principal: principalFacts(c.principal, c.principal, c.agentType),
+      tool: toolFacts(tool),
+      now: new Date(),
+      face: 'rest',
+      run: { id: '', step: 0 },
+    });
+    const then = match ? outcomeOf(match) : null;
+    const rule = match
+      ? {
+          id: match.rule.id,
+          bindingVersion: tool.bindingVersion,
+          then: match.rule.then,
+          failed: match.failed,
+        }
+      : null;
+    if (match && then === 'deny')
+      return answer({
+        rule,
+        next: 'refuse',
+        code: ErrorCode.POLICY_DENIED,
+        reason: reasonOf(match, c.locale),
+      });
+    // The approval gate's own decision, as it would take it (a grant of an `once` tool is not looked up).
+    const l3 = tool.contract.risk.level === 'L3';
+    if (then !== 'require_approval' && !l3 && tool.approval === 'never') return answer({ rule, next: 'run' });
+    const tenant = await this.bindings.tenant(c.tenantId);
+    const settings = tenantApprovalSettingsSchema.safeParse(tenant?.settings.approvals ?? {});
+    const platformRequired = l3 && settings.success && settings.data.twoApproversForL3 ? 2 : 1;
+    const ruled = then === 'require_approval' ? match?.rule : undefined;
+    return answer({
+      rule,
+      next: 'park',
+      approvers: Math.max(platformRequired, ruled?.approvers ?? 1),
+      expiresInMs: Math.min(this.approvals.expiryMs, ruled?.expiresInMs ?? this.approvals.expiryMs),
+    });
+  }
+}

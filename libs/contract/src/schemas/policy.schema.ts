@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { issueSchema } from './common.schema.js';
+import { named } from './registry.js';
+
+/** Body of `POST /v1/agents/:agentType/tools/:toolName/check`: the input a call would carry. */
+export const checkToolCallBody = z.strictObject({
+  input: z.unknown().describe('The tool input to decide on; nothing runs'),
+});
+export type CheckToolCallBody = z.infer<typeof checkToolCallBody>;
+
+/** The rule that decided a call: which, of which binding version, and what it said. */
+export const decidingRuleSchema = named(
+  'DecidingRule',
+  z.object({
+    id: z.string(),
+    bindingVersion: z.number().int().nullable(),
+    then: z.enum(['allow', 'deny', 'require_approval']),
+    failed: z
+      .boolean()
+      .describe('true: the rule could not be evaluated on this input, and the call is refused (fail closed)'),
+  }),
+);
+export type DecidingRule = z.infer<typeof decidingRuleSchema>;
+
+/** What `POST .../check` answers: the decision, the rule that made it, and what a call would do next. */
+export const toolCallCheckSchema = named(
+  'ToolCallCheck',
+  z.object({
+    agentType: z.string(),
+    tool: z.string(),
+    bindingVersion: z.number().int().nullable(),
+    rule: decidingRuleSchema.nullable().describe("null: no rule matched; the tool's own policy decides"),
+    next: z
+      .enum(['run', 'park', 'refuse'])
+      .describe('run: the tool would run; park: it would wait for approvers; refuse: it would be refused'),
+    approvers: z.number().int().nullable().describe('park: how many approvers must approve'),
+    expiresInMs: z.number().int().nullable().describe('park: how long the approval would wait'),
+    code: z
+      .string()
+      .nullable()
+      .describe('refuse: the code the call would answer (POLICY_DENIED, INVALID_INPUT)'),
+    reason: z.string().nullable().describe("refuse: why, in the caller's language"),
+    issues: z.array(issueSchema).optional().describe('INVALID_INPUT: what is wrong with the input'),
+  }),
+);
+export type ToolCallCheck = z.infer<typeof toolCallCheckSchema>;

@@ -1,0 +1,10 @@
+// Public surface of the policy lib: tenants' rules on a tool's calls (issue 26, ADR 041).
+export { PolicyModule } from './policy.module.js';
+export { compileRule, RuleCompileError } from './rule-compiler.js';
+export type { CompiledRule, RuleFacts } from './rule-compiler.js';
+export { deniesEveryCall, firstMatch, outcomeOf, reasonOf } from './rule-decision.js';
+export type { RuleMatch } from './rule-decision.js';
+export { principalFacts, toolFacts } from './rule-facts.js';
+export { ruleProblems } from './rule-tightening.js';
+export type { RuledTool, RuleProblem } from './rule-tightening.js';
+export { ToolPolicy } from './tool-policy.js';

@@ -1,0 +1,44 @@
+import type { ApprovalMode, RiskLevel, ToolRule } from '@toolgate/contract/rules';
+import { compileRule, RuleCompileError } from './rule-compiler.js';
+
+/** What the tighten-only check needs of the tool a rule is bound to. */
+export interface RuledTool {
+  readonly name: string;
+  readonly riskLevel: RiskLevel;
+  /** The effective approval mode (declared, tightened by the binding). */
+  readonly approval: ApprovalMode;
+}
+
+/** One problem of a tool's rules: which rule, which field, what is wrong. */
+export interface RuleProblem {
+  readonly index: number;
+  readonly field: 'when' | 'then';
+  readonly problem: string;
+}
+
+/**
+ * Checks a tool's rules when they are saved (admin API, tenant file): each compiles under the
+ * limits of ADR 041, and none loosens what the tool or the platform declares: `allow` cannot rule
+ * away an approval the tool requires (an L3 tool always asks). Approver counts and expiries cannot
+ * loosen either: the gate takes the larger count and the shorter expiry (by construction, not here).
+ */
+export function ruleProblems(rules: readonly ToolRule[], tool: RuledTool): RuleProblem[] {
+  const problems: RuleProblem[] = [];
+  rules.forEach((rule, index) => {
+    try {
+      compileRule(rule);
+    } catch (err) {
+      const why = err instanceof RuleCompileError ? err.message : String(err);
+      problems.push({ index, field: 'when', problem: `tool "${tool.name}", rule "${rule.id}": ${why}` });
+    }
+    const approval = tool.riskLevel === 'L3' ? 'always' : tool.approval;
+    if (rule.then === 'allow' && approval !== 'never') {
+      problems.push({
+        index,
+        field: 'then',
+        problem: `tool "${tool.name}", rule "${rule.id}": "allow" cannot remove the approval the tool requires (${tool.riskLevel}, approval "${approval}"); rules may only tighten: use require_approval or deny`,
+      });
+    }
+  });
+  return problems;
+}
