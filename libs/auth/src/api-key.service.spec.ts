@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiKeyEntity } from './api-key.entity.js';
 import { ApiKeyRepository } from './api-key.repository.js';
+import { SeparatedDuties } from './separated-duties.js';
 import { ApiKeyService, type CreateKeyCommand } from './api-key.service.js';
 import { hashKeySecret } from './key-format.js';
 import { CreateApiKeys1764480000000 } from './migrations/1764480000000-create-api-keys.js';
@@ -45,6 +46,7 @@ describe('ApiKeyService', () => {
       new ApiKeyRepository(dataSource.getRepository(ApiKeyEntity), new TransactionRunner(dataSource)),
       audit as unknown as AuditTrail,
       { generateAdminKey: false, keyCacheTtlMs: 60_000 },
+      new SeparatedDuties({ generateAdminKey: false, keyCacheTtlMs: 60_000 }),
     );
     platformAdmin = (await created(null, { name: 'root', role: 'platform_admin' })).principal;
     acmeAdmin = (await created(platformAdmin, { name: 'acme admin', role: 'tenant_admin', tenantId: 'acme' }))

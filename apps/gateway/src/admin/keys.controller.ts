@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
+import { AdminPower, CurrentPrincipal, type Principal } from '@toolgate/auth';
 import { ok } from '@toolgate/toolkit';
 import { apiKeyViewSchema, createdKeySchema, createKeyBody, type CreateKeyBody } from '@toolgate/contract';
 import { KeysAdminService } from './keys.service.js';
@@ -9,7 +9,7 @@ import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 /** CONTRACT.md "Admin" keys: create (secret shown once), list (never the secret), revoke. */
 @ApiTags('admin')
 @ApiBearerAuth()
-@Roles('platform_admin', 'tenant_admin')
+@AdminPower('keys')
 @Controller('v1/admin/keys')
 export class KeysController {
   constructor(private readonly keys: KeysAdminService) {}

@@ -269,6 +269,9 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const target = parseDatabaseUrl(databaseUrl);
   const file = readPlatformFile(e.TOOLGATE_CONFIG_DIR);
   const redisPrefix = e.TOOLGATE_REDIS_PREFIX ?? deploymentRedisPrefix(target);
+  const compliance: Settings['compliance'] = {
+    profile: e.TOOLGATE_COMPLIANCE_PROFILE ?? file.compliance?.profile ?? FILE_DEFAULTS.compliance.profile,
+  };
   const quotas: QuotasOptions = {
     redisUrl: e.REDIS_URL,
     redisPrefix,
@@ -290,9 +293,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       ...file.database,
       ...optional('migrationUrl', e.DATABASE_MIGRATION_URL),
     },
-    compliance: {
-      profile: e.TOOLGATE_COMPLIANCE_PROFILE ?? file.compliance?.profile ?? FILE_DEFAULTS.compliance.profile,
-    },
+    compliance,
     mcp: {
       allowedOrigins: mcpOrigins(
         e.TOOLGATE_MCP_ALLOWED_ORIGINS ?? file.mcp?.allowedOrigins ?? FILE_DEFAULTS.mcp.allowedOrigins,
@@ -306,6 +307,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       adminKeyFile: join(e.TOOLGATE_DATA_DIR, ADMIN_KEY_FILE),
       keyCacheTtlMs: file.auth?.keyCacheTtlMs ?? FILE_DEFAULTS.auth.keyCacheTtlMs,
       ...optional('oidc', oidcSettings(file.auth?.oidc, env)),
+      separatedDuties: compliance.profile === 'dengbao3',
     },
     tenancy: {
       configDir: e.TOOLGATE_CONFIG_DIR,

@@ -72,6 +72,14 @@ const CATALOG: Record<Locale, Catalog> = {
       error: '审计链校验未通过，未签署检查点：{summary}',
       suggestedAction: '用 GET /v1/audit/verify 找到第一个被改动的事件，并通知安全团队',
     },
+    DUTIES_SEPARATED: {
+      error: '等保三员分立：{act}是{role}的职责，{heldRole}不能执行',
+      suggestedAction: '使用{role}的密钥，或以{role}身份登录后再操作',
+    },
+    ROLES_CONFLICT: {
+      error: '等保三员分立：一人只能担任系统管理员、安全管理员、审计管理员之一，{person}已是{heldRole}',
+      suggestedAction: '将{role}交给另一人，或先撤销其{heldRole}的密钥或角色规则',
+    },
     CONNECTOR_NOT_CONFIGURED: {
       error: '租户未配置连接器 {connector}',
       suggestedAction: '请管理员在租户配置中补充该连接器',
@@ -181,6 +189,15 @@ const CATALOG: Record<Locale, Catalog> = {
     AUDIT_CHAIN_BROKEN: {
       error: 'The audit chain does not verify, so no checkpoint was signed: {summary}',
       suggestedAction: 'Run GET /v1/audit/verify to find the first altered event, and alert security',
+    },
+    DUTIES_SEPARATED: {
+      error: 'Separation of duties (dengbao3 profile): {act} is the {role}’s duty; a {heldRole} may not do it',
+      suggestedAction: 'Use a {role} key, or sign in as a {role}',
+    },
+    ROLES_CONFLICT: {
+      error:
+        'Separation of duties (dengbao3 profile): one person holds one of system_admin, security_admin and audit_admin, and {person} is a {heldRole} already',
+      suggestedAction: 'Give the {role} to another person, or first revoke their {heldRole} key or role rule',
     },
     CONNECTOR_NOT_CONFIGURED: {
       error: 'The tenant has no connector {connector} configured',
