@@ -346,6 +346,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       publicUrl: e.TOOLGATE_PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`,
       ...FILE_DEFAULTS.notifications,
       ...file.notifications,
+      alarms: { ...FILE_DEFAULTS.notifications.alarms, ...file.notifications?.alarms },
     },
     egress: { ...FILE_DEFAULTS.egress, ...file.egress },
     ops: { ...optional('metricsToken', e.TOOLGATE_METRICS_TOKEN) },
