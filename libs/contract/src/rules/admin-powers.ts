@@ -1,4 +1,4 @@
-import type { Role, SeparatedRole } from './vocabulary.js';
+import { isSeparatedRole, type Role, type SeparatedRole } from './vocabulary.js';
 
 /**
  * What an administrator may do, one word per kind of admin route (ADR 039). Every admin route
@@ -62,8 +62,8 @@ export const POWER_RULES: Readonly<Record<AdminPower, PowerRule>> = {
 
 /**
  * Whether a principal may use a power: `ok`, or refused — `separated` names the administrators
- * the act belongs to when the refusal is the profile's (platform_admin, a tenantless auditor),
- * for an envelope that says whom to ask; absent for a role that never held it.
+ * the act belongs to when the refusal is the profile's (platform_admin, a tenantless auditor,
+ * another separated administrator), for an envelope that says whom to ask; absent otherwise.
  * @example mayUse('keys', 'security_admin', null, true) // { ok: true }
  */
 export function mayUse(
@@ -76,6 +76,8 @@ export function mayUse(
   if ((rule.separated as readonly Role[]).includes(role)) return { ok: true };
   if (role === 'platform_admin')
     return !separatedDuties || rule.appointment ? { ok: true } : { ok: false, separated: rule.separated };
+  // Another administrator's power: under the profile the refusal names whose it is.
+  if (isSeparatedRole(role)) return separatedDuties ? { ok: false, separated: rule.separated } : { ok: false };
   if (!rule.tenantRoles.includes(role)) return { ok: false };
   // A tenantless auditor reads every tenant's trail: with the profile that is the audit_admin's.
   if (tenantId === null && separatedDuties) return { ok: false, separated: rule.separated };
