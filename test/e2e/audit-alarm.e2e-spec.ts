@@ -91,11 +91,18 @@ describe('the audit alarm', () => {
     await sql.query("UPDATE audit_events SET code = 'EDITED' WHERE id = ?", [row!.id]);
 
     expect((await gw.api('GET', '/v1/audit/verify?tenantId=acme')).body.data.ok).toBe(false);
-    const [message] = await waitFor(() => alarmsOf('audit_chain_broken').length > 0 && alarmsOf('audit_chain_broken'), {
-      timeoutMs: 30_000, // hang guard: the message goes out beside the answer
-      what: 'the alarm webhook to hear of the broken chain',
+    const [message] = await waitFor(
+      () => alarmsOf('audit_chain_broken').length > 0 && alarmsOf('audit_chain_broken'),
+      {
+        timeoutMs: 30_000, // hang guard: the message goes out beside the answer
+        what: 'the alarm webhook to hear of the broken chain',
+      },
+    );
+    expect(message!.body.alarm).toMatchObject({
+      kind: 'audit_chain_broken',
+      tenantId: 'acme',
+      suppressed: 0,
     });
-    expect(message!.body.alarm).toMatchObject({ kind: 'audit_chain_broken', tenantId: 'acme', suppressed: 0 });
     const timestamp = message!.headers['x-toolgate-timestamp'] as string;
     expect(message!.headers['x-toolgate-signature']).toBe(toolgateSignature(secret, timestamp, message!.raw));
     const wecom = await waitFor(() =>
@@ -104,18 +111,18 @@ describe('the audit alarm', () => {
     expect(wecom.query.get('key')).toBe('wecom-robot-key');
     expect(wecom.body.markdown.content).toMatch(/平台告警 \/ Platform alarm: audit_chain_broken/);
 
-    expect(counter(await metrics(), 'toolgate_audit_alarms_total{kind="audit_chain_broken"}')).toBeGreaterThan(
-      before,
-    );
+    expect(
+      counter(await metrics(), 'toolgate_audit_alarms_total{kind="audit_chain_broken"}'),
+    ).toBeGreaterThan(before);
     expect(await metrics()).toMatch(/toolgate_audit_alarm_last_seconds\{kind="audit_chain_broken"\} \d/);
     expect(log.errors.some((l) => /AUDIT ALARM audit_chain_broken \(tenant acme\)/.test(l))).toBe(true);
 
     // Within minIntervalMs the same kind is counted and logged, not sent again.
     const raised = counter(await metrics(), 'toolgate_audit_alarms_total{kind="audit_chain_broken"}');
     expect((await gw.api('GET', '/v1/audit/verify?tenantId=acme')).body.data.ok).toBe(false);
-    expect(counter(await metrics(), 'toolgate_audit_alarms_total{kind="audit_chain_broken"}')).toBeGreaterThan(
-      raised,
-    );
+    expect(
+      counter(await metrics(), 'toolgate_audit_alarms_total{kind="audit_chain_broken"}'),
+    ).toBeGreaterThan(raised);
     expect(alarmsOf('audit_chain_broken')).toHaveLength(1);
   });
 
@@ -137,7 +144,9 @@ describe('the audit alarm', () => {
         { timeoutMs: 30_000, what: 'the alarm webhook to hear of the failed write' },
       );
       expect(message!.body.alarm.summary).toMatch(/refuses|failed/);
-      expect(counter(await metrics(), 'toolgate_audit_alarms_total{kind="audit_write_failed"}')).toBeGreaterThan(0);
+      expect(
+        counter(await metrics(), 'toolgate_audit_alarms_total{kind="audit_write_failed"}'),
+      ).toBeGreaterThan(0);
       expect(log.errors.some((l) => l.includes('AUDIT ALARM audit_write_failed'))).toBe(true);
     } finally {
       await sql.query('DROP TRIGGER test_refuse_audit');

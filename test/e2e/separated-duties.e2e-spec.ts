@@ -95,10 +95,12 @@ describe('separated administrators (dengbao3 profile)', () => {
         if (verdict.ok) {
           if (res.status === 403 || res.status === 401) wrong.push(`${seen} (should be let in)`);
         } else if (verdict.separated) {
-          if (res.status !== 403 || res.body.code !== 'DUTIES_SEPARATED') wrong.push(`${seen} (DUTIES_SEPARATED)`);
-          else expect(res.body.details.requiredRole).toEqual(
-            verdict.separated.length === 1 ? verdict.separated[0] : verdict.separated,
-          );
+          if (res.status !== 403 || res.body.code !== 'DUTIES_SEPARATED')
+            wrong.push(`${seen} (DUTIES_SEPARATED)`);
+          else
+            expect(res.body.details.requiredRole).toEqual(
+              verdict.separated.length === 1 ? verdict.separated[0] : verdict.separated,
+            );
         } else if (res.status !== 403 || res.body.code !== 'FORBIDDEN') wrong.push(`${seen} (FORBIDDEN)`);
       }
     expect(wrong).toEqual([]);
@@ -118,7 +120,10 @@ describe('separated administrators (dengbao3 profile)', () => {
       body: { name: 'agent', role: 'agent', tenantId: 'acme' },
     });
     expect(tenantKey.status).toBe(403);
-    expect(tenantKey.body).toMatchObject({ code: 'DUTIES_SEPARATED', details: { requiredRole: 'security_admin' } });
+    expect(tenantKey.body).toMatchObject({
+      code: 'DUTIES_SEPARATED',
+      details: { requiredRole: 'security_admin' },
+    });
     expect(tenantKey.body.error).toMatch(/security_admin/);
     expect(tenantKey.body.suggestedAction).toMatch(/security_admin/);
 
@@ -127,7 +132,10 @@ describe('separated administrators (dengbao3 profile)', () => {
       body: { name: 'another auditor', role: 'audit_admin', owner: 'oidc:someone' },
     });
     expect(appointed.status).toBe(403);
-    expect(appointed.body).toMatchObject({ code: 'DUTIES_SEPARATED', details: { requiredRole: 'platform_admin' } });
+    expect(appointed.body).toMatchObject({
+      code: 'DUTIES_SEPARATED',
+      details: { requiredRole: 'platform_admin' },
+    });
 
     const ownerless = await gw.api('POST', '/v1/admin/keys', {
       body: { name: 'auditor without owner', role: 'audit_admin' },
@@ -151,16 +159,22 @@ describe('separated administrators (dengbao3 profile)', () => {
     });
     // The same role twice is one role: a second system_admin key for dana is fine.
     expect(
-      (await gw.api('POST', '/v1/admin/keys', { body: { name: 'dana 2', role: 'system_admin', owner: 'oidc:dana' } }))
-        .status,
+      (
+        await gw.api('POST', '/v1/admin/keys', {
+          body: { name: 'dana 2', role: 'system_admin', owner: 'oidc:dana' },
+        })
+      ).status,
     ).toBe(201);
     for (const k of (await gw.api('GET', '/v1/admin/keys')).body.data.filter(
       (k: { owner: string | null; revokedAt: string | null }) => k.owner === 'oidc:dana' && !k.revokedAt,
     ))
       expect((await gw.api('DELETE', `/v1/admin/keys/${k.id}`)).status).toBe(200);
     expect(
-      (await gw.api('POST', '/v1/admin/keys', { body: { name: 'dana audit', role: 'audit_admin', owner: 'oidc:dana' } }))
-        .status,
+      (
+        await gw.api('POST', '/v1/admin/keys', {
+          body: { name: 'dana audit', role: 'audit_admin', owner: 'oidc:dana' },
+        })
+      ).status,
     ).toBe(201);
   });
 
@@ -179,7 +193,10 @@ describe('separated administrators (dengbao3 profile)', () => {
       body: { yaml: fewerTools },
     });
     expect(changed.status).toBe(403);
-    expect(changed.body).toMatchObject({ code: 'DUTIES_SEPARATED', details: { requiredRole: 'security_admin' } });
+    expect(changed.body).toMatchObject({
+      code: 'DUTIES_SEPARATED',
+      details: { requiredRole: 'security_admin' },
+    });
   });
 
   it('puts every act of each administrator in the trail, the audit admin’s reads and refusals included', async () => {
@@ -195,8 +212,11 @@ describe('separated administrators (dengbao3 profile)', () => {
     expect(refused.body.code).toBe('DUTIES_SEPARATED');
 
     const events = async (actorId: string) =>
-      (await gw.api('GET', `/v1/audit/events?tenantId=_platform&actorId=${actorId}&limit=200`, { key: audit })).body
-        .data.items as { event: string; code: string | null; details: Record<string, unknown> }[];
+      (
+        await gw.api('GET', `/v1/audit/events?tenantId=_platform&actorId=${actorId}&limit=200`, {
+          key: audit,
+        })
+      ).body.data.items as { event: string; code: string | null; details: Record<string, unknown> }[];
     // Recorded beside the answer (refusals, changes): waited for, with a hang guard far above it.
     await waitFor(async () => (await events(systemId)).some((e) => e.event === 'access_denied'), {
       timeoutMs: 30_000,
@@ -216,7 +236,10 @@ describe('separated administrators (dengbao3 profile)', () => {
     });
 
     // The export names each event's type and outcome in columns of their own.
-    const [header, ...rows] = csv.text.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const [header, ...rows] = csv.text
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     const columns = header!.split(',');
     expect(columns).toContain('event');
     expect(columns.at(-1)).toBe('outcome');

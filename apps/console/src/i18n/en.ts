@@ -71,6 +71,8 @@ export const en: Record<MessageKey, string> = {
     'The sign-in could not be confirmed (it expired, was used already or did not start here). Try again.',
   'signIn.ssoError.idp_error': 'The identity provider did not sign you in.',
   'signIn.ssoError.unreachable': 'The identity provider cannot be reached right now. Try again later.',
+  'signIn.ssoError.roles_conflict':
+    'Your account would hold two of the system, security and audit administrator roles, which the compliance profile keeps apart. Ask for one of them to be removed.',
   'noAccess.title': 'You are signed in, but have no access to Toolgate',
   'noAccess.hint':
     'Your identity provider account is not in any group or role that Toolgate maps to a role. Ask your administrator to add you (for example to the approvers group of your team).',
