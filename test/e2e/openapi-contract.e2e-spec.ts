@@ -136,7 +136,10 @@ type Ok<P extends keyof paths, M extends keyof paths[P], S extends number = 200>
   paths[P][M] extends { responses: { [K in S]: { content: { 'application/json': infer B } } } } ? B : never;
 
 declare const me: Ok<'/v1/me', 'get'>;
-const role: 'platform_admin' | 'tenant_admin' | 'approver' | 'auditor' | 'agent' = me.data.role;
+// v1.9 added the separated administrators of the dengbao3 profile (ADR 039).
+const role:
+  | 'platform_admin' | 'tenant_admin' | 'approver' | 'auditor' | 'agent'
+  | 'system_admin' | 'security_admin' | 'audit_admin' = me.data.role;
 const tenant: string | null = me.data.tenantId;
 // @ts-expect-error the principal has no such field
 me.data.password;
