@@ -22,6 +22,13 @@ const COLORS: Record<string, string> = {
   sign_in_failed: 'red',
   signed_out: 'default',
   access_denied: 'red',
+  session_expired: 'default',
+  role_mapping_changed: 'magenta',
+  trail_exported: 'gold',
+  evidence_downloaded: 'gold',
+  chain_verified: 'cyan',
+  notification_retried: 'default',
+  admin_request: 'default',
 };
 
 /** An event type as a coloured tag; a failed `finished` shows red. */
