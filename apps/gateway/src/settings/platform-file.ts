@@ -157,7 +157,7 @@ export const platformFileSchema = z.strictObject({
         .enum(['off', 'dengbao3'])
         .optional()
         .describe(
-          '`dengbao3`: the 等保 2.0 level 3 / PIPL profile. Today it makes the trail append-only in the database (triggers refuse UPDATE and DELETE on `audit_events` and `audit_checkpoints`, for every account); see docs/compliance/dengbao-pipl.md for what it covers and what is still to come. `TOOLGATE_COMPLIANCE_PROFILE` wins.',
+          '`dengbao3`: the 等保 2.0 level 3 / PIPL profile. It makes the trail append-only in the database (triggers refuse UPDATE and DELETE on `audit_events` and `audit_checkpoints`, for every account) and separates the system, security and audit administrators (`platform_admin` only appoints them; every admin request is an event; [ADR 039](adr/039-separated-administrators-and-audit-alarms.md)); see docs/compliance/dengbao-pipl.md for what it covers and what is still to come. `TOOLGATE_COMPLIANCE_PROFILE` wins.',
         ),
     })
     .optional()
