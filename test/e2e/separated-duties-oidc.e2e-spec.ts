@@ -79,7 +79,7 @@ describe('separated administrators who sign in through the IdP (dengbao3 profile
   it('signs in a person with one administrator role, who reads the trail on the record', async () => {
     const { browser, landing } = await signIn(OLGA.sub);
     expect(landing.pathname).toBe('/console/');
-    const me = await (await browser.request(`${gw.url}/v1/me`)).json();
+    const me = (await (await browser.request(`${gw.url}/v1/me`)).json()) as { data: unknown };
     expect(me.data).toMatchObject({ role: 'audit_admin', tenantId: null, separatedDuties: true });
     expect((await browser.request(`${gw.url}/v1/audit/events?limit=1`)).status).toBe(200);
     const reads = await waitFor(async () =>

@@ -48,7 +48,9 @@ export class ApiKeyGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<GuardedRequest>();
     const power = this.reflector.getAllAndOverride<AdminPower | undefined>(POWER_KEY, targets);
     // A power replaces the roles: the power table says who holds it.
-    const roles = power ? undefined : this.reflector.getAllAndOverride<Role[] | undefined>(ROLES_KEY, targets);
+    const roles = power
+      ? undefined
+      : this.reflector.getAllAndOverride<Role[] | undefined>(ROLES_KEY, targets);
     const { authorization, cookie } = request.headers;
     const principal =
       authorization === undefined && cookie !== undefined

@@ -6,15 +6,15 @@ export type PageId =
   'overview' | 'tools' | 'bindings' | 'upstreams' | 'approvals' | 'notifications' | 'audit' | 'runs' | 'keys';
 
 /** Who opens the console: its role, tenant, and whether the deployment separates duties (ADR 039). */
-export type Viewer = Pick<PrincipalView, 'role' | 'tenantId'> & Partial<Pick<PrincipalView, 'separatedDuties'>>;
+export type Viewer = Pick<PrincipalView, 'role' | 'tenantId'> &
+  Partial<Pick<PrincipalView, 'separatedDuties'>>;
 
 /**
  * A page the admin power table decides (the contract's `POWER_RULES`, as the gateway's guard
  * applies it), leaving out roles it is not meant for; or a page of a few roles.
  */
 type PageRule =
-  | { readonly power: AdminPower; readonly not?: readonly Role[] }
-  | { readonly roles: readonly Role[] };
+  { readonly power: AdminPower; readonly not?: readonly Role[] } | { readonly roles: readonly Role[] };
 
 /** Pages in menu order: each is shown to whom the API lets through. */
 export const PAGE_RULES: Readonly<Record<PageId, PageRule>> = {

@@ -70,7 +70,8 @@ export const zhCN = {
   'signIn.ssoError.refused': '登录未能确认（已过期、已使用或并非从此处发起），请重试。',
   'signIn.ssoError.idp_error': '身份提供方未完成登录。',
   'signIn.ssoError.unreachable': '暂时无法连接身份提供方，请稍后重试。',
-  'signIn.ssoError.roles_conflict': '按等保三员分立要求，一人只能担任系统管理员、安全管理员、审计管理员之一，您的账号同时对应了其中两个。请联系管理员撤销其一。',
+  'signIn.ssoError.roles_conflict':
+    '按等保三员分立要求，一人只能担任系统管理员、安全管理员、审计管理员之一，您的账号同时对应了其中两个。请联系管理员撤销其一。',
   'noAccess.title': '已登录，但您没有 Toolgate 的访问权限',
   'noAccess.hint':
     '您在身份提供方中的账号不属于任何映射到 Toolgate 角色的用户组。请联系管理员将您加入相应的组（例如团队的审批人组）。',
@@ -348,7 +349,8 @@ export const zhCN = {
   'keys.agentTypes': '智能体类型',
   'keys.agentTypesHint': '留空表示该租户的全部智能体类型',
   'keys.owner': '责任人',
-  'keys.ownerHint': '对该密钥负责的人，格式为 <身份源>:<标识>（如 oidc:248289761001）；等保三员分立下一人只能担任一种管理员',
+  'keys.ownerHint':
+    '对该密钥负责的人，格式为 <身份源>:<标识>（如 oidc:248289761001）；等保三员分立下一人只能担任一种管理员',
   'keys.ownerRequired': '等保合规模式下，管理员密钥须填写责任人',
   'keys.prefix': '前缀',
   'keys.createdAt': '创建时间',

@@ -63,7 +63,9 @@ export function SignInPage() {
             type="error"
             showIcon
             data-testid="sso-error"
-            title={t(`signIn.ssoError.${ssoError as 'refused' | 'idp_error' | 'unreachable' | 'roles_conflict'}`)}
+            title={t(
+              `signIn.ssoError.${ssoError as 'refused' | 'idp_error' | 'unreachable' | 'roles_conflict'}`,
+            )}
             style={{ marginBottom: 16 }}
           />
         )}

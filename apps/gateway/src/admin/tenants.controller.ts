@@ -193,7 +193,11 @@ export class TenantsController {
     // Platform-wide administrators may change connectors; under the profile, the system admin's
     // import may not change bindings, which are the security admin's (ADR 039).
     const authority =
-      actor.tenantId !== null ? 'tenant' : this.duties.on && actor.role === 'system_admin' ? 'configuration' : 'platform';
+      actor.tenantId !== null
+        ? 'tenant'
+        : this.duties.on && actor.role === 'system_admin'
+          ? 'configuration'
+          : 'platform';
     return ok(
       await this.tenants.importYaml(tenantInScope(actor, tenantId), body.yaml, actorOf(actor), authority),
     );

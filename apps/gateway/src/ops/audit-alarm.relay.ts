@@ -53,7 +53,12 @@ export class AuditAlarmRelay implements OnApplicationBootstrap, OnApplicationShu
       `AUDIT ALARM ${alarm.kind}${alarm.tenantId ? ` (tenant ${alarm.tenantId})` : ''}: ${alarm.reason}`,
     );
     void this.channels
-      .raise({ kind: alarm.kind, summary: alarm.reason, at: alarm.at, ...(alarm.tenantId ? { tenantId: alarm.tenantId } : {}) })
+      .raise({
+        kind: alarm.kind,
+        summary: alarm.reason,
+        at: alarm.at,
+        ...(alarm.tenantId ? { tenantId: alarm.tenantId } : {}),
+      })
       .catch((err: unknown) => this.logger.warn(`the alarm channels failed: ${(err as Error).message}`));
   }
 }

@@ -209,7 +209,10 @@ export class AuditWriter implements OnApplicationShutdown {
       }
     } catch (err) {
       this.logger.warn(`audit batch of ${size} event(s) failed: ${(err as Error).message}`);
-      this.alarms?.raise('audit_write_failed', `a batch of ${size} event(s) failed: ${(err as Error).message}`);
+      this.alarms?.raise(
+        'audit_write_failed',
+        `a batch of ${size} event(s) failed: ${(err as Error).message}`,
+      );
       for (const g of batch) g.reject(err);
     } finally {
       lane.inFlight--;

@@ -151,7 +151,8 @@ export class CheckpointService implements OnApplicationBootstrap, OnApplicationS
       o,
     );
     for (const t of v.tenants)
-      if (!t.ok) this.alarms?.raise('audit_chain_broken', t.problem ?? 'the chain does not verify', t.tenantId);
+      if (!t.ok)
+        this.alarms?.raise('audit_chain_broken', t.problem ?? 'the chain does not verify', t.tenantId);
     if (!o.incremental && range.from === undefined && range.to === undefined)
       for (const t of v.tenants) {
         if (t.ok) this.knownBroken.delete(t.tenantId);

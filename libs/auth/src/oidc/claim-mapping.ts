@@ -41,7 +41,11 @@ export function separatedRolesOf(
 ): SeparatedRole[] {
   const roles = new Set<SeparatedRole>();
   for (const rule of rules)
-    if (isSeparatedRole(rule.role) && Object.hasOwn(claims, rule.claim) && claimMatches(claims[rule.claim], rule.equals))
+    if (
+      isSeparatedRole(rule.role) &&
+      Object.hasOwn(claims, rule.claim) &&
+      claimMatches(claims[rule.claim], rule.equals)
+    )
       roles.add(rule.role);
   return [...roles];
 }

@@ -182,7 +182,9 @@ export class OidcSignInService {
     const fromRules = separatedRolesOf(claims, this.settings().rules);
     if (fromRules.length > 1) return rolesConflict(id, fromRules[1]!, fromRules[0]!);
     if (!isSeparatedRole(access.role)) return null;
-    const held = (await this.keys.activeRolesOwnedBy(id)).find((r) => isSeparatedRole(r) && r !== access.role);
+    const held = (await this.keys.activeRolesOwnedBy(id)).find(
+      (r) => isSeparatedRole(r) && r !== access.role,
+    );
     return held ? rolesConflict(id, access.role, held) : null;
   }
 

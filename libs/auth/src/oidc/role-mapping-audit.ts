@@ -15,7 +15,9 @@ function canonicalRules(rules: readonly ClaimRoleRule[]): ClaimRoleRule[] {
 }
 
 const digestOf = (rules: readonly ClaimRoleRule[]) =>
-  `sha256:${createHash('sha256').update(JSON.stringify(canonicalRules(rules))).digest('hex')}`;
+  `sha256:${createHash('sha256')
+    .update(JSON.stringify(canonicalRules(rules)))
+    .digest('hex')}`;
 
 /**
  * The OIDC claim → role rules are configuration (`auth.oidc.rules`), read at boot. A change to

@@ -77,7 +77,8 @@ export function mayUse(
   if (role === 'platform_admin')
     return !separatedDuties || rule.appointment ? { ok: true } : { ok: false, separated: rule.separated };
   // Another administrator's power: under the profile the refusal names whose it is.
-  if (isSeparatedRole(role)) return separatedDuties ? { ok: false, separated: rule.separated } : { ok: false };
+  if (isSeparatedRole(role))
+    return separatedDuties ? { ok: false, separated: rule.separated } : { ok: false };
   if (!rule.tenantRoles.includes(role)) return { ok: false };
   // A tenantless auditor reads every tenant's trail: with the profile that is the audit_admin's.
   if (tenantId === null && separatedDuties) return { ok: false, separated: rule.separated };

@@ -62,7 +62,8 @@ export function alarmRequest(
         'x-toolgate-delivery': deliveryId,
         'x-toolgate-timestamp': timestamp,
       };
-      if (secrets.secret) headers['x-toolgate-signature'] = toolgateSignature(secrets.secret, timestamp, body);
+      if (secrets.secret)
+        headers['x-toolgate-signature'] = toolgateSignature(secrets.secret, timestamp, body);
       return { url: channel.url, headers, body };
     }
     case 'dingtalk': {

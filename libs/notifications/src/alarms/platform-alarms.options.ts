@@ -37,4 +37,7 @@ export interface PlatformAlarmsOptions {
   readonly minIntervalMs: number;
 }
 
-export const DEFAULT_PLATFORM_ALARMS_OPTIONS: PlatformAlarmsOptions = { channels: {}, minIntervalMs: 300_000 };
+export const DEFAULT_PLATFORM_ALARMS_OPTIONS: PlatformAlarmsOptions = {
+  channels: {},
+  minIntervalMs: 300_000,
+};

@@ -72,7 +72,8 @@ export class PlatformAlarms {
       });
       const text = await readTextPrefix(res, Math.min(ANSWER_PREFIX_BYTES, MAX_PEER_ANSWER_BYTES));
       const refused = acceptedBy(channel.type, res.status, text);
-      if (refused) this.logger.warn(`alarm channel ${name} refused the alarm: ${scrubSecrets(refused, secrets)}`);
+      if (refused)
+        this.logger.warn(`alarm channel ${name} refused the alarm: ${scrubSecrets(refused, secrets)}`);
       return refused === null ? null : cleanErrorMessage(scrubSecrets(refused, secrets), 300);
     } catch (err) {
       const egress = egressErrorOf(err);

@@ -191,7 +191,8 @@ const CATALOG: Record<Locale, Catalog> = {
       suggestedAction: 'Run GET /v1/audit/verify to find the first altered event, and alert security',
     },
     DUTIES_SEPARATED: {
-      error: 'Separation of duties (dengbao3 profile): {act} is the {role}’s duty; a {heldRole} may not do it',
+      error:
+        'Separation of duties (dengbao3 profile): {act} is the {role}’s duty; a {heldRole} may not do it',
       suggestedAction: 'Use a {role} key, or sign in as a {role}',
     },
     ROLES_CONFLICT: {
