@@ -64,6 +64,7 @@ const OPERATION_IDS: Record<string, string> = {
   'POST /v1/admin/keys': 'createKey',
   'GET /v1/admin/keys': 'listKeys',
   'DELETE /v1/admin/keys/{keyId}': 'revokeKey',
+  'PATCH /v1/admin/keys/{keyId}': 'changeKeyOwner',
   'GET /v1/admin/stats': 'getStats',
   'GET /v1/admin/tenants/{tenantId}/notifications': 'getNotificationSettings',
   'GET /v1/admin/tenants/{tenantId}/notifications/deliveries': 'listNotificationDeliveries',

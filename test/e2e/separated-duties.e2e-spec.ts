@@ -178,6 +178,40 @@ describe('separated administrators (dengbao3 profile)', () => {
     ).toBe(201);
   });
 
+  it('re-owns a key on the record, never to a person who holds another administrator role', async () => {
+    const sys = await gw.api('POST', '/v1/admin/keys', {
+      body: { name: 'fay system', role: 'system_admin', owner: 'oidc:fay' },
+    });
+    expect(sys.status).toBe(201);
+    const path = `/v1/admin/keys/${sys.body.data.id}`;
+    // Gus answers for an audit admin key: he may not answer for a system admin key too.
+    await gw.api('POST', '/v1/admin/keys', {
+      body: { name: 'gus audit', role: 'audit_admin', owner: 'oidc:gus' },
+    });
+    const toGus = await gw.api('PATCH', path, { body: { owner: 'oidc:gus' } });
+    expect(toGus.status).toBe(403);
+    expect(toGus.body).toMatchObject({ code: 'ROLES_CONFLICT', details: { heldRole: 'audit_admin' } });
+    expect((await gw.api('PATCH', path, { body: { owner: null } })).status).toBe(400);
+    expect(
+      (await gw.api('PATCH', path, { key: keyOf('security_admin'), body: { owner: 'oidc:hal' } })).body,
+    ).toMatchObject({ code: 'DUTIES_SEPARATED', details: { requiredRole: 'platform_admin' } });
+    const toHal = await gw.api('PATCH', path, { body: { owner: 'oidc:hal' } });
+    expect(toHal.status).toBe(200);
+    expect(toHal.body.data.owner).toBe('oidc:hal');
+    const [event] = (
+      await gw.api('GET', '/v1/audit/events?tenantId=_platform&event=key_owner_changed&limit=1', {
+        key: keyOf('audit_admin'),
+      })
+    ).body.data.items;
+    expect(event.details).toMatchObject({
+      outcome: 'success',
+      keyId: sys.body.data.id,
+      role: 'system_admin',
+      before: 'oidc:fay',
+      after: 'oidc:hal',
+    });
+  });
+
   it('keeps bindings out of the system admin’s tenant import', async () => {
     const yaml = (await gw.api('GET', '/v1/admin/tenants/acme/export', { key: keyOf('system_admin') })).text;
     // The same file changes nothing: the system admin may import it.

@@ -72,6 +72,20 @@ export class ApiKeyRepository {
     });
   }
 
+  /** Sets the owner of a key that is not revoked; `within` runs in the same transaction. False: none such. */
+  async changeOwner(
+    id: string,
+    owner: string | null,
+    within?: (em: EntityManager) => Promise<void>,
+  ): Promise<boolean> {
+    return this.transactions.run(async (em) => {
+      const result = await em.update(ApiKeyEntity, { id, revokedAt: IsNull() }, { owner });
+      const changed = (result.affected ?? 0) > 0;
+      if (changed && within) await within(em);
+      return changed;
+    });
+  }
+
   activeBootstrapKeys(): Promise<ApiKeyEntity[]> {
     return this.repo.find({ where: { bootstrap: true, revokedAt: IsNull() } });
   }

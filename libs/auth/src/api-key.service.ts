@@ -268,6 +268,49 @@ export class ApiKeyService {
     return toApiKeyView(Object.assign(new ApiKeyEntity(), entity, { revokedAt: entity.revokedAt ?? at }));
   }
 
+  /**
+   * Changes who answers for a key the actor may manage (who may hand it out may re-own it), with a
+   * `key_owner_changed` event, before and after. Under the profile a separated administrator's key
+   * keeps an owner, and not one who answers for another of the three roles (ROLES_CONFLICT).
+   */
+  async changeOwner(actor: Principal, keyId: string, owner: string | null): Promise<ApiKeyView> {
+    const entity = await this.keys.findById(keyId);
+    if (!entity || entity.revokedAt || (actor.tenantId !== null && entity.tenantId !== actor.tenantId)) {
+      throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `key ${keyId}` } });
+    }
+    this.checkGrant(actor, entity.role, entity.tenantId);
+    if (owner !== null && !KEY_OWNER.test(owner))
+      throw invalid('owner is a person as <provider>:<subject>, e.g. oidc:248289761001');
+    const separated = this.duties.on && isSeparatedRole(entity.role);
+    if (separated && owner === null)
+      throw invalid(`under the dengbao3 profile a ${entity.role} key names its owner (<provider>:<subject>)`);
+    const changed = await this.keys.changeOwner(keyId, owner, async (em) => {
+      if (separated && owner) {
+        const held = (await this.keys.activeRolesOwnedBy(owner, em)).find(
+          (r) => isSeparatedRole(r) && r !== entity.role,
+        );
+        if (held) throw rolesConflict(owner, entity.role, held);
+      }
+      await this.audit.recordIn(em, [
+        {
+          event: 'key_owner_changed',
+          tenantId: entity.tenantId,
+          actor: { type: actor.principalType, id: actor.principalId },
+          details: {
+            outcome: 'success',
+            keyId: entity.id,
+            name: entity.name,
+            role: entity.role,
+            before: entity.owner,
+            after: owner,
+          },
+        },
+      ]);
+    });
+    if (!changed) throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `key ${keyId}` } });
+    return toApiKeyView(Object.assign(new ApiKeyEntity(), entity, { owner }));
+  }
+
   /** Revokes every earlier bootstrap key; used when a fresh one is made at boot. */
   async revokeBootstrapKeysExcept(keepId: string): Promise<string[]> {
     const revoked: string[] = [];

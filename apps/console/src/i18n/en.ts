@@ -342,6 +342,7 @@ export const en: Record<MessageKey, string> = {
   'event.upstream_changed': 'upstream tool changed',
   'event.access_denied': 'access denied',
   'event.session_expired': 'session expired',
+  'event.key_owner_changed': 'key owner changed',
   'event.role_mapping_changed': 'role rules changed',
   'event.trail_exported': 'trail exported',
   'event.evidence_downloaded': 'evidence downloaded',

@@ -335,6 +335,7 @@ export const zhCN = {
   'event.upstream_changed': '外部工具变更',
   'event.access_denied': '拒绝访问',
   'event.session_expired': '会话过期',
+  'event.key_owner_changed': '密钥责任人变更',
   'event.role_mapping_changed': '角色映射变更',
   'event.trail_exported': '导出审计日志',
   'event.evidence_downloaded': '下载证据包',

@@ -110,6 +110,7 @@ export const AUDIT_EVENT_TYPES = [
   // changed between boots, the trail exported or downloaded as evidence, a verification run, an
   // outbox delivery retried by hand, and (dengbao3 profile) every request to an admin route.
   'session_expired',
+  'key_owner_changed',
   'role_mapping_changed',
   'trail_exported',
   'evidence_downloaded',

@@ -23,6 +23,7 @@ const COLORS: Record<string, string> = {
   signed_out: 'default',
   access_denied: 'red',
   session_expired: 'default',
+  key_owner_changed: 'blue',
   role_mapping_changed: 'magenta',
   trail_exported: 'gold',
   evidence_downloaded: 'gold',
