@@ -15,6 +15,8 @@ describe('the compliance profile keeps the trail append-only in the database', (
   let gw: TestGateway;
   let sql: RawSql;
   let agentKey: string;
+  // Under the profile the trail is the audit admin's to verify and checkpoint (ADR 039).
+  let auditKey: string;
 
   const readLogs = (key: string, gateway: TestGateway = gw) =>
     gateway.api('POST', '/v1/agents/ops_assistant/tools/read_logs/invoke', {
@@ -35,6 +37,7 @@ describe('the compliance profile keeps the trail append-only in the database', (
     gw = await startTestGateway({ env: profile });
     sql = await openRawSql(gw.db);
     agentKey = await gw.createKey('agent', 'acme');
+    auditKey = await gw.createKey('audit_admin');
   });
   afterAll(async () => {
     await sql?.close();
@@ -43,8 +46,12 @@ describe('the compliance profile keeps the trail append-only in the database', (
 
   it('appends, checkpoints and verifies as before, and refuses every UPDATE and DELETE of the trail', async () => {
     expect((await readLogs(agentKey)).body.status).toBe('ok');
-    expect((await gw.api('POST', '/v1/audit/checkpoints', { body: { tenantId: 'acme' } })).status).toBe(201);
-    expect((await gw.api('GET', '/v1/audit/verify?tenantId=acme')).body.data.ok).toBe(true);
+    expect(
+      (await gw.api('POST', '/v1/audit/checkpoints', { key: auditKey, body: { tenantId: 'acme' } })).status,
+    ).toBe(201);
+    expect((await gw.api('GET', '/v1/audit/verify?tenantId=acme', { key: auditKey })).body.data.ok).toBe(
+      true,
+    );
 
     const [event] = await sql.query<{ id: unknown }>(
       "SELECT id FROM audit_events WHERE tenant_id = 'acme' AND tool = 'read_logs' LIMIT 1",
@@ -57,7 +64,9 @@ describe('the compliance profile keeps the trail append-only in the database', (
     );
     await expect(sql.query('DELETE FROM audit_checkpoints')).rejects.toThrow(/append-only/);
     await expect(sql.query("UPDATE audit_checkpoints SET signature = 'x'")).rejects.toThrow(/append-only/);
-    expect((await gw.api('GET', '/v1/audit/verify?tenantId=acme')).body.data.ok).toBe(true);
+    expect((await gw.api('GET', '/v1/audit/verify?tenantId=acme', { key: auditKey })).body.data.ok).toBe(
+      true,
+    );
   });
 
   describe.skipIf(testDatabaseKind() !== 'mariadb')(
@@ -103,7 +112,9 @@ describe('the compliance profile keeps the trail append-only in the database', (
 
       it('serves audited calls, and the database refuses its UPDATE of an event by grant', async () => {
         expect((await readLogs(agentKey, runtime)).body.status).toBe('ok');
-        expect((await runtime.api('GET', '/v1/audit/verify?tenantId=acme')).body.data.ok).toBe(true);
+        expect(
+          (await runtime.api('GET', '/v1/audit/verify?tenantId=acme', { key: auditKey })).body.data.ok,
+        ).toBe(true);
         const conn = await createConnection({
           ...MARIADB_ADMIN,
           user,

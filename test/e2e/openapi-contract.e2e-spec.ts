@@ -65,6 +65,7 @@ const OPERATION_IDS: Record<string, string> = {
   'POST /v1/admin/keys': 'createKey',
   'GET /v1/admin/keys': 'listKeys',
   'DELETE /v1/admin/keys/{keyId}': 'revokeKey',
+  'PATCH /v1/admin/keys/{keyId}': 'changeKeyOwner',
   'GET /v1/admin/stats': 'getStats',
   'GET /v1/admin/tenants/{tenantId}/notifications': 'getNotificationSettings',
   'GET /v1/admin/tenants/{tenantId}/notifications/deliveries': 'listNotificationDeliveries',
@@ -144,7 +145,10 @@ type Ok<P extends keyof paths, M extends keyof paths[P], S extends number = 200>
   paths[P][M] extends { responses: { [K in S]: { content: { 'application/json': infer B } } } } ? B : never;
 
 declare const me: Ok<'/v1/me', 'get'>;
-const role: 'platform_admin' | 'tenant_admin' | 'approver' | 'auditor' | 'agent' = me.data.role;
+// v1.9 added the separated administrators of the dengbao3 profile (ADR 039).
+const role:
+  | 'platform_admin' | 'tenant_admin' | 'approver' | 'auditor' | 'agent'
+  | 'system_admin' | 'security_admin' | 'audit_admin' = me.data.role;
 const tenant: string | null = me.data.tenantId;
 // @ts-expect-error the principal has no such field
 me.data.password;

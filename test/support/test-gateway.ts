@@ -108,6 +108,18 @@ export async function startTestGateway(
   const api: TestGateway['api'] = (method, path, o = {}) =>
     callApi(url, method, path, { ...o, key: o.key === undefined ? TEST_ADMIN_KEY : o.key });
 
+  const separated = settings.compliance.profile === 'dengbao3';
+  let security: Promise<string> | undefined;
+  /** The security admin that hands out the tenants' keys under the profile, appointed once. */
+  const securityAdminKey = () =>
+    (security ??= callApi(url, 'POST', '/v1/admin/keys', {
+      key: TEST_ADMIN_KEY,
+      body: { name: 'security_admin for tests', role: 'security_admin', owner: 'test:security_admin' },
+    }).then((res) => {
+      if (res.status !== 201) throw new Error(`appointing a security_admin failed: ${res.text}`);
+      return res.body.data.key as string;
+    }));
+
   return {
     url,
     app,
@@ -115,8 +127,16 @@ export async function startTestGateway(
     settings,
     api,
     async createKey(role, tenantId, extra = {}) {
-      const res = await api('POST', '/v1/admin/keys', {
-        body: { name: `${role} for tests`, role, tenantId, ...extra },
+      // Under the dengbao3 profile (ADR 039) the platform admin appoints the separated
+      // administrators (each answered for by a person) and a security admin hands out the rest.
+      const administrator = ['platform_admin', 'system_admin', 'security_admin', 'audit_admin'].includes(
+        role,
+      );
+      const key = separated && !administrator ? await securityAdminKey() : TEST_ADMIN_KEY;
+      const owner = separated && administrator && role !== 'platform_admin' ? { owner: `test:${role}` } : {};
+      const res = await callApi(url, 'POST', '/v1/admin/keys', {
+        key,
+        body: { name: `${role} for tests`, role, tenantId, ...owner, ...extra },
       });
       if (res.status !== 201) throw new Error(`creating a ${role} key failed: ${res.text}`);
       return res.body.data.key as string;

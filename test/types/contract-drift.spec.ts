@@ -96,8 +96,9 @@ describe('the gateway sends what libs/contract declares', () => {
       JsonSchemaTool['inputSchema']
     >();
     expectTypeOf<FieldsOf<ReturnType<typeof toJsonSchemaItem>>>().toEqualTypeOf<keyof JsonSchemaTool>();
-    // csrfToken belongs to a browser session, not to the principal; the rest is the principal's.
-    type SessionOnly = 'csrfToken';
+    // csrfToken belongs to a browser session, not to the principal, and separatedDuties to the
+    // deployment (its compliance profile); the rest is the principal's.
+    type SessionOnly = 'csrfToken' | 'separatedDuties';
     sameShape<Pick<Principal, Exclude<keyof PrincipalView, SessionOnly>>, Omit<PrincipalView, SessionOnly>>();
   });
 

@@ -43,7 +43,7 @@ function ConsoleRoutes() {
   if (restoring) return <PageSpinner />;
   // A person the IdP knows but no claim rule gives a role (the gateway's callback sends them here).
   if (!principal) return pathname === '/no-access' ? <NoAccessPage /> : <SignInPage />;
-  const home = pagesOf(principal.role)[0] ?? 'approvals';
+  const home = pagesOf(principal)[0] ?? 'approvals';
   return (
     <Routes>
       <Route element={<AppLayout />}>

@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { ApiKeyGuard, AUTH_MIGRATIONS, AuthModule } from '@toolgate/auth';
 import { APPROVALS_MIGRATIONS, ApprovalsModule } from '@toolgate/approvals';
 import {
@@ -34,6 +34,7 @@ import { ApprovalsHttpModule } from './approvals/approvals-http.module.js';
 import { RunsHttpModule } from './runs/runs-http.module.js';
 import { AuditHttpModule } from './audit/audit-http.module.js';
 import { AuthHttpModule } from './auth/auth-http.module.js';
+import { AdminRequestInterceptor } from './http/admin-request.interceptor.js';
 import { EnvelopeExceptionFilter } from './http/envelope-exception.filter.js';
 import { SchemaValidationPipe } from './http/schema-validation.pipe.js';
 import { OpsHttpModule } from './ops/ops-http.module.js';
@@ -153,6 +154,8 @@ export class AppModule {
       ],
       providers: [
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
+        // dengbao3: every admin request on the record (ADR 039); nothing otherwise.
+        { provide: APP_INTERCEPTOR, useClass: AdminRequestInterceptor },
         { provide: APP_PIPE, useClass: SchemaValidationPipe },
         {
           provide: APP_FILTER,

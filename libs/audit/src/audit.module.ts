@@ -1,5 +1,6 @@
 import { ConfigurableModuleBuilder, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditAlarms } from './alarms/audit-alarms.js';
 import { ARCHIVE_STORE } from './archive/archive-store.js';
 import { CheckpointArchive } from './archive/checkpoint-archive.js';
 import { DirectoryArchiveStore } from './archive/directory-archive-store.js';
@@ -55,6 +56,7 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<AuditOptions>(
       inject: [AUDIT_OPTIONS],
     },
     CheckpointArchive,
+    AuditAlarms,
     AuditChainRepository,
     AuditWriter,
     AuditEventsRepository,
@@ -84,6 +86,7 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<AuditOptions>(
   exports: [
     RetentionPolicy,
     RetentionJob,
+    AuditAlarms,
     VerifyJobs,
     AccessDenials,
     AuditCallQueries,

@@ -9,6 +9,8 @@ import { AuditRetention1765500100000 } from './migrations/1765500100000-audit-re
 
 export { AUDIT_EVENT_TYPES, CLOSING_EVENTS, GENESIS_HASH, PLATFORM_TENANT } from './audit-event.js';
 export type { AuditActor, AuditEventType, OutputSummary } from './audit-event.js';
+export { AuditAlarms } from './alarms/audit-alarms.js';
+export type { AuditAlarm, AuditAlarmKind, AuditAlarmListener } from './alarms/audit-alarms.js';
 export { ARCHIVE_STORE } from './archive/archive-store.js';
 export type { ArchiveStore } from './archive/archive-store.js';
 export { CheckpointArchive } from './archive/checkpoint-archive.js';

@@ -28,6 +28,15 @@ export class ApiKeyRepository {
     return new Map(rows.filter((r) => r.owner).map((r) => [r.id, r.owner!]));
   }
 
+  /** The roles of the keys `owner` answers for that are not revoked (in `em`'s transaction when given). */
+  async activeRolesOwnedBy(owner: string, em?: EntityManager): Promise<ApiKeyEntity['role'][]> {
+    const rows = await (em ? em.getRepository(ApiKeyEntity) : this.repo).find({
+      where: { owner, revokedAt: IsNull() },
+      select: { id: true, role: true },
+    });
+    return rows.map((r) => r.role);
+  }
+
   /** Whether a key with this id exists and is not revoked. */
   async isActive(id: string): Promise<boolean> {
     return (await this.repo.count({ where: { id, revokedAt: IsNull() } })) > 0;
@@ -60,6 +69,20 @@ export class ApiKeyRepository {
       const revoked = (result.affected ?? 0) > 0;
       if (revoked && within) await within(em);
       return revoked;
+    });
+  }
+
+  /** Sets the owner of a key that is not revoked; `within` runs in the same transaction. False: none such. */
+  async changeOwner(
+    id: string,
+    owner: string | null,
+    within?: (em: EntityManager) => Promise<void>,
+  ): Promise<boolean> {
+    return this.transactions.run(async (em) => {
+      const result = await em.update(ApiKeyEntity, { id, revokedAt: IsNull() }, { owner });
+      const changed = (result.affected ?? 0) > 0;
+      if (changed && within) await within(em);
+      return changed;
     });
   }
 

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiKeyEntity } from './api-key.entity.js';
 import { ApiKeyRepository } from './api-key.repository.js';
+import { SeparatedDuties } from './separated-duties.js';
 import { ApiKeyService, type CreateKeyCommand } from './api-key.service.js';
 import { hashKeySecret } from './key-format.js';
 import { CreateApiKeys1764480000000 } from './migrations/1764480000000-create-api-keys.js';
@@ -45,6 +46,7 @@ describe('ApiKeyService', () => {
       new ApiKeyRepository(dataSource.getRepository(ApiKeyEntity), new TransactionRunner(dataSource)),
       audit as unknown as AuditTrail,
       { generateAdminKey: false, keyCacheTtlMs: 60_000 },
+      new SeparatedDuties({ generateAdminKey: false, keyCacheTtlMs: 60_000 }),
     );
     platformAdmin = (await created(null, { name: 'root', role: 'platform_admin' })).principal;
     acmeAdmin = (await created(platformAdmin, { name: 'acme admin', role: 'tenant_admin', tenantId: 'acme' }))
@@ -163,5 +165,79 @@ describe('ApiKeyService', () => {
       code: ErrorCode.UNAUTHENTICATED,
     });
     await expect(keys.authorize('Bearer tg_boot_two')).resolves.toMatchObject({ role: 'platform_admin' });
+  });
+
+  describe('under the dengbao3 profile (三员分立, ADR 039)', () => {
+    let separated: ApiKeyService;
+    const options = { generateAdminKey: false, keyCacheTtlMs: 60_000, separatedDuties: true };
+    beforeEach(() => {
+      separated = new ApiKeyService(
+        new ApiKeyRepository(dataSource.getRepository(ApiKeyEntity), new TransactionRunner(dataSource)),
+        audit as unknown as AuditTrail,
+        options,
+        new SeparatedDuties(options),
+      );
+    });
+    const principalOf = async (command: CreateKeyCommand) =>
+      (await separated.authenticate((await separated.create(platformAdmin, command)).key))!;
+
+    it('lets the platform admin appoint the administrators, each with its owner, and nothing else', async () => {
+      await expect(
+        separated.create(platformAdmin, { name: 'a', role: 'audit_admin', owner: 'oidc:ann' }),
+      ).resolves.toMatchObject({ role: 'audit_admin', tenantId: null, owner: 'oidc:ann' });
+      await expect(separated.create(platformAdmin, { name: 'a', role: 'audit_admin' })).rejects.toMatchObject(
+        {
+          code: ErrorCode.INVALID_INPUT,
+        },
+      );
+      await expect(
+        separated.create(platformAdmin, {
+          name: 'a',
+          role: 'audit_admin',
+          owner: 'oidc:ann',
+          tenantId: 'acme',
+        }),
+      ).rejects.toMatchObject({ code: ErrorCode.INVALID_INPUT });
+      await expect(
+        separated.create(platformAdmin, { name: 'x', role: 'agent', tenantId: 'acme' }),
+      ).rejects.toMatchObject({
+        code: ErrorCode.DUTIES_SEPARATED,
+        details: { requiredRole: 'security_admin' },
+      });
+    });
+
+    it('lets the security admin hand out the tenants’ roles, never an administrator’s', async () => {
+      const security = await principalOf({ name: 's', role: 'security_admin', owner: 'oidc:sue' });
+      const agent = await separated.create(security, { name: 'bot', role: 'agent', tenantId: 'acme' });
+      expect(agent).toMatchObject({ role: 'agent', createdBy: security.principalId });
+      await expect(separated.revoke(security, agent.id)).resolves.toMatchObject({ id: agent.id });
+      for (const role of ['audit_admin', 'system_admin', 'platform_admin'] as const)
+        await expect(
+          separated.create(security, { name: 'x', role, owner: 'oidc:zed' }),
+        ).rejects.toMatchObject({
+          code: ErrorCode.DUTIES_SEPARATED,
+          details: { requiredRole: 'platform_admin' },
+        });
+    });
+
+    it('refuses one person a second administrator role until the first is revoked', async () => {
+      const sys = await separated.create(platformAdmin, {
+        name: 's',
+        role: 'system_admin',
+        owner: 'oidc:dan',
+      });
+      await expect(
+        separated.create(platformAdmin, { name: 'a', role: 'audit_admin', owner: 'oidc:dan' }),
+      ).rejects.toMatchObject({
+        code: ErrorCode.ROLES_CONFLICT,
+        details: { person: 'oidc:dan', role: 'audit_admin', heldRole: 'system_admin' },
+      });
+      const recorded = audit.events.length;
+      await separated.revoke(platformAdmin, sys.id);
+      expect(audit.events.length).toBe(recorded + 1);
+      await expect(
+        separated.create(platformAdmin, { name: 'a', role: 'audit_admin', owner: 'oidc:dan' }),
+      ).resolves.toMatchObject({ role: 'audit_admin' });
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { ApiKeyView, CreatedKey } from '@toolgate/contract';
+import { isSeparatedRole, type ApiKeyView, type CreatedKey } from '@toolgate/contract';
 import { AuditTrail, type AdminEvent } from '@toolgate/audit';
 import { isUniqueViolation, RefreshingCache } from '@toolgate/database';
 import { ErrorCode, ToolgateError, uuidv7 } from '@toolgate/toolkit';
@@ -9,6 +9,7 @@ import { AUTH_OPTIONS, type AuthOptions } from './auth.options.js';
 import { displayPrefix, generateKeySecret, hashKeySecret } from './key-format.js';
 import { canAccessTenant, type Principal } from './principal.js';
 import { ROLES, TENANT_BOUND_ROLES, TENANT_GRANTABLE_ROLES, type Role } from './roles.js';
+import { dutiesSeparated, rolesConflict, SeparatedDuties } from './separated-duties.js';
 
 /** What a caller asks for when creating a key. */
 export interface CreateKeyCommand {
@@ -83,6 +84,7 @@ export class ApiKeyService {
     private readonly keys: ApiKeyRepository,
     private readonly audit: AuditTrail,
     @Inject(AUTH_OPTIONS) options: AuthOptions,
+    private readonly duties: SeparatedDuties,
   ) {
     // Never stale: a key revoked on another gateway must stop working within keyCacheTtlMs even
     // while the database is slow, so an expired entry waits for the database or the request fails.
@@ -180,11 +182,21 @@ export class ApiKeyService {
     return { ...toApiKeyView(entity), key: secret };
   }
 
-  /** Stores a new key together with its `key_created` audit event. */
+  /**
+   * Stores a new key together with its `key_created` audit event. Under the profile, an
+   * administrator's key is refused (ROLES_CONFLICT) when its owner already answers for another
+   * separated role — checked in the insert's transaction.
+   */
   private insert(actor: Principal | null, entity: ApiKeyEntity): Promise<void> {
-    return this.keys.insert(entity, (em) =>
-      this.audit.recordIn(em, [this.keyEvent('key_created', actor, entity)]),
-    );
+    return this.keys.insert(entity, async (em) => {
+      if (this.duties.on && entity.owner && isSeparatedRole(entity.role)) {
+        const held = (await this.keys.activeRolesOwnedBy(entity.owner, em)).find(
+          (r) => isSeparatedRole(r) && r !== entity.role,
+        );
+        if (held) throw rolesConflict(entity.owner, entity.role, held);
+      }
+      await this.audit.recordIn(em, [this.keyEvent('key_created', actor, entity)]);
+    });
   }
 
   /** The audit event of a key's creation or revocation (never the secret, never the hash). */
@@ -237,24 +249,66 @@ export class ApiKeyService {
     return key !== null && key.revokedAt !== null;
   }
 
-  /** Keys the actor may see: its tenant's, or all of them for platform admins. */
+  /** Keys the actor may see: its tenant's, or all of them for platform-wide administrators. */
   async list(actor: Principal): Promise<ApiKeyView[]> {
-    const rows = await this.keys.list(actor.role === 'platform_admin' ? undefined : (actor.tenantId ?? ''));
+    const rows = await this.keys.list(actor.tenantId === null ? undefined : actor.tenantId);
     return rows.map(toApiKeyView);
   }
 
   /** Revokes a key the actor may manage. Another tenant's key is reported as not found. */
   async revoke(actor: Principal | null, keyId: string): Promise<ApiKeyView> {
     const entity = await this.keys.findById(keyId);
-    if (!entity || (actor && actor.role !== 'platform_admin' && entity.tenantId !== actor.tenantId)) {
+    if (!entity || (actor && actor.tenantId !== null && entity.tenantId !== actor.tenantId)) {
       throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `key ${keyId}` } });
     }
-    if (actor && actor.role !== 'platform_admin' && !TENANT_GRANTABLE_ROLES.includes(entity.role)) {
-      throw new ToolgateError(ErrorCode.FORBIDDEN);
-    }
+    // Who may take a key away is who may hand it out.
+    if (actor) this.checkGrant(actor, entity.role, entity.tenantId);
     const at = new Date();
     await this.revokeKey(actor, entity, at);
     return toApiKeyView(Object.assign(new ApiKeyEntity(), entity, { revokedAt: entity.revokedAt ?? at }));
+  }
+
+  /**
+   * Changes who answers for a key the actor may manage (who may hand it out may re-own it), with a
+   * `key_owner_changed` event, before and after. Under the profile a separated administrator's key
+   * keeps an owner, and not one who answers for another of the three roles (ROLES_CONFLICT).
+   */
+  async changeOwner(actor: Principal, keyId: string, owner: string | null): Promise<ApiKeyView> {
+    const entity = await this.keys.findById(keyId);
+    if (!entity || entity.revokedAt || (actor.tenantId !== null && entity.tenantId !== actor.tenantId)) {
+      throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `key ${keyId}` } });
+    }
+    this.checkGrant(actor, entity.role, entity.tenantId);
+    if (owner !== null && !KEY_OWNER.test(owner))
+      throw invalid('owner is a person as <provider>:<subject>, e.g. oidc:248289761001');
+    const separated = this.duties.on && isSeparatedRole(entity.role);
+    if (separated && owner === null)
+      throw invalid(`under the dengbao3 profile a ${entity.role} key names its owner (<provider>:<subject>)`);
+    const changed = await this.keys.changeOwner(keyId, owner, async (em) => {
+      if (separated && owner) {
+        const held = (await this.keys.activeRolesOwnedBy(owner, em)).find(
+          (r) => isSeparatedRole(r) && r !== entity.role,
+        );
+        if (held) throw rolesConflict(owner, entity.role, held);
+      }
+      await this.audit.recordIn(em, [
+        {
+          event: 'key_owner_changed',
+          tenantId: entity.tenantId,
+          actor: { type: actor.principalType, id: actor.principalId },
+          details: {
+            outcome: 'success',
+            keyId: entity.id,
+            name: entity.name,
+            role: entity.role,
+            before: entity.owner,
+            after: owner,
+          },
+        },
+      ]);
+    });
+    if (!changed) throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `key ${keyId}` } });
+    return toApiKeyView(Object.assign(new ApiKeyEntity(), entity, { owner }));
   }
 
   /** Revokes every earlier bootstrap key; used when a fresh one is made at boot. */
@@ -283,20 +337,41 @@ export class ApiKeyService {
     if (!ROLES.includes(command.role)) throw invalid(`role must be one of ${ROLES.join(', ')}`);
     if (TENANT_BOUND_ROLES.includes(command.role) && !tenantId)
       throw invalid(`a ${command.role} key needs a tenantId`);
-    if (command.role === 'platform_admin' && tenantId) throw invalid('a platform_admin key has no tenant');
+    if ((command.role === 'platform_admin' || isSeparatedRole(command.role)) && tenantId)
+      throw invalid(`a ${command.role} key has no tenant`);
+    // The profile keeps administrators apart by the person who answers for each key.
+    if (this.duties.on && isSeparatedRole(command.role) && !command.owner)
+      throw invalid(
+        `under the dengbao3 profile a ${command.role} key names its owner (<provider>:<subject>), so no person holds two administrator roles`,
+      );
     if (command.agentTypes && command.role !== 'agent')
       throw invalid('agentTypes only applies to agent keys');
     if (command.owner !== undefined && command.owner !== null && !KEY_OWNER.test(command.owner))
       throw invalid('owner is a person as <provider>:<subject>, e.g. oidc:248289761001');
   }
 
+  /**
+   * Who may hand out (and take away) a key of `role`: the administrators' keys (platform_admin and
+   * the separated roles) are the platform admin's to give; the tenants' roles a security admin's,
+   * or a tenant admin's within its tenant. Under the profile the platform admin gives nothing else
+   * (DUTIES_SEPARATED naming the security admin), and without it gives everything (ADR 039).
+   */
   private checkGrant(actor: Principal, role: Role, tenantId: string | null): void {
-    if (actor.role === 'platform_admin') return;
+    const administrator = role === 'platform_admin' || isSeparatedRole(role);
+    if (actor.role === 'platform_admin') {
+      if (this.duties.on && !administrator) throw dutiesSeparated('keys', ['security_admin'], actor.role);
+      return;
+    }
+    if (administrator) {
+      if (this.duties.on) throw dutiesSeparated('appointing administrators', ['platform_admin'], actor.role);
+      throw new ToolgateError(ErrorCode.FORBIDDEN);
+    }
     const allowed =
-      actor.role === 'tenant_admin' &&
-      TENANT_GRANTABLE_ROLES.includes(role) &&
-      tenantId !== null &&
-      canAccessTenant(actor, tenantId);
+      (actor.role === 'security_admin' && TENANT_GRANTABLE_ROLES.includes(role)) ||
+      (actor.role === 'tenant_admin' &&
+        TENANT_GRANTABLE_ROLES.includes(role) &&
+        tenantId !== null &&
+        canAccessTenant(actor, tenantId));
     if (!allowed) throw new ToolgateError(ErrorCode.FORBIDDEN);
   }
 }

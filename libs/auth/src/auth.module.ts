@@ -9,6 +9,8 @@ import { KeyOwners } from './key-owners.js';
 import { AUTH_OPTIONS, type AuthOptions } from './auth.options.js';
 import { OIDC_OPTIONS, OidcSignInService } from './oidc/oidc-sign-in.service.js';
 import { PrincipalStanding } from './principal-standing.js';
+import { RoleMappingAudit } from './oidc/role-mapping-audit.js';
+import { SeparatedDuties } from './separated-duties.js';
 import { AuthSessionEntity } from './sessions/auth-session.entity.js';
 import { OidcLoginEntity } from './sessions/oidc-login.entity.js';
 import { SessionRepository } from './sessions/session.repository.js';
@@ -42,6 +44,8 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<AuthOptions>({
     SessionSweep,
     OidcSignInService,
     PrincipalStanding,
+    SeparatedDuties,
+    RoleMappingAudit,
     { provide: OIDC_OPTIONS, useFactory: (o: AuthOptions) => o.oidc, inject: [AUTH_OPTIONS] },
   ],
   exports: [
@@ -52,6 +56,7 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<AuthOptions>({
     SessionService,
     OidcSignInService,
     PrincipalStanding,
+    SeparatedDuties,
   ],
 })
 export class AuthModule extends ConfigurableModuleClass {}

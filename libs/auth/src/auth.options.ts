@@ -18,6 +18,11 @@ export interface AuthOptions {
   readonly keyCacheTtlMs: number;
   /** Sign-in of people through the company's OpenID provider; absent: keys only. */
   readonly oidc?: OidcOptions;
+  /**
+   * 等保 三员分立 (the `dengbao3` compliance profile, ADR 039): the system, security and audit
+   * administrators hold separate powers, platform_admin none of them, and no person holds two.
+   */
+  readonly separatedDuties?: boolean;
 }
 
 /** The defaults of the settings file (`config/toolgate.yaml` shows them; a spec keeps the two equal). */

@@ -3,8 +3,10 @@ import { SessionsAndKeyOwners1765100000000 } from './migrations/1765100000000-se
 
 // Public surface of the auth lib: API keys, principals, roles, the guard.
 export {
+  AdminPower,
   CurrentCsrfToken,
   CurrentPrincipal,
+  POWER_KEY,
   PRINCIPAL_PROPERTY,
   Public,
   Roles,
@@ -12,6 +14,8 @@ export {
 export { AdminKeyBootstrap } from './admin-key.bootstrap.js';
 export type { AdminKeyOrigin } from './admin-key.bootstrap.js';
 export { ApiKeyGuard } from './api-key.guard.js';
+export { dutiesSeparated, rolesConflict, SeparatedDuties } from './separated-duties.js';
+export { RoleMappingAudit } from './oidc/role-mapping-audit.js';
 export { ApiKeyService } from './api-key.service.js';
 export { KeyOwners } from './key-owners.js';
 export type { ApiKeyView, CreatedKey, CreateKeyCommand } from './api-key.service.js';
@@ -24,7 +28,7 @@ export type { StandingPrincipal } from './principal-standing.js';
 export type { PersonIdentity, Principal } from './principal.js';
 export { ROLES, TENANT_BOUND_ROLES, TENANT_GRANTABLE_ROLES } from './roles.js';
 export type { Role } from './roles.js';
-export { mapClaimsToRole } from './oidc/claim-mapping.js';
+export { mapClaimsToRole, separatedRolesOf } from './oidc/claim-mapping.js';
 export type { MappedRole } from './oidc/claim-mapping.js';
 export { DEFAULT_OIDC_OPTIONS } from './oidc/oidc.options.js';
 export type { ClaimRoleRule, OidcOptions } from './oidc/oidc.options.js';

@@ -1,3 +1,4 @@
+import { isSeparatedRole } from '@toolgate/contract';
 import type { CallPrincipal } from '@toolgate/toolkit';
 import type { Role } from './roles.js';
 
@@ -40,9 +41,13 @@ export function personPrincipal(person: PersonIdentity, role: Role, tenantId: st
     ...(person.email ? { email: person.email } : {}),
   };
 }
-/** True when the principal may act on `tenantId`: its own tenant, or any tenant for platform-wide keys. */
+/**
+ * True when the principal may act on `tenantId`: its own tenant, or any tenant for platform-wide
+ * keys (platform admins, tenantless auditors, the separated administrators). What it may do there
+ * is the power table's question (ADR 039).
+ */
 export function canAccessTenant(principal: Principal, tenantId: string): boolean {
   return principal.tenantId === null
-    ? principal.role === 'platform_admin' || principal.role === 'auditor'
+    ? principal.role === 'platform_admin' || principal.role === 'auditor' || isSeparatedRole(principal.role)
     : principal.tenantId === tenantId;
 }

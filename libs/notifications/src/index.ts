@@ -11,6 +11,16 @@ export { dingtalkSign, feishuBotSign, toolgateSignature } from './channels/signa
 export { NotificationAdmin, notificationSettingsView } from './notification-admin.service.js';
 export type { DeliveryView, NotificationSettingsView } from './notification-admin.service.js';
 export { NotificationsModule } from './notifications.module.js';
+export { alarmText } from './alarms/alarm-request.js';
+export type { PlatformAlarm } from './alarms/alarm-request.js';
+export { PlatformAlarms } from './alarms/platform-alarms.js';
+export type { AlarmOutcome } from './alarms/platform-alarms.js';
+export {
+  alarmChannelSchema,
+  DEFAULT_PLATFORM_ALARMS_OPTIONS,
+  platformAlarmsSchema,
+} from './alarms/platform-alarms.options.js';
+export type { AlarmChannel, PlatformAlarmsOptions } from './alarms/platform-alarms.options.js';
 export { NotificationsScheduler } from './dispatch/notifications.scheduler.js';
 export { DEFAULT_NOTIFICATIONS_OPTIONS } from './notifications.options.js';
 export type { NotificationSettingsSource, NotificationsOptions } from './notifications.options.js';

@@ -1,5 +1,6 @@
 import { Global, Module, type DynamicModule, type FactoryProvider } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { PlatformAlarms } from './alarms/platform-alarms.js';
 import { TenantNotifications } from './config/tenant-notifications.js';
 import { ApprovalMessages } from './dispatch/approval-messages.js';
 import { DeliverySender } from './dispatch/delivery-sender.js';
@@ -56,8 +57,9 @@ export class NotificationsModule {
         NotificationsScheduler,
         FeishuDecisions,
         NotificationAdmin,
+        PlatformAlarms,
       ],
-      exports: [NotificationAdmin, FeishuDecisions, NotificationsScheduler],
+      exports: [NotificationAdmin, FeishuDecisions, NotificationsScheduler, PlatformAlarms],
     };
   }
 }

@@ -1,3 +1,8 @@
+import {
+  DEFAULT_PLATFORM_ALARMS_OPTIONS,
+  type PlatformAlarmsOptions,
+} from './alarms/platform-alarms.options.js';
+
 /** Platform settings of the notifications lib (`notifications:` of config/toolgate.yaml). */
 export interface NotificationsOptions {
   /** Where people reach the console: links in messages are `<publicUrl>/console/approvals/<id>`. */
@@ -12,6 +17,8 @@ export interface NotificationsOptions {
   readonly sendTimeoutMs: number;
   /** Feishu callbacks older or newer than this are refused. */
   readonly callbackWindowMs: number;
+  /** Platform alarms (the audit trail failing or broken) and their channels (ADR 039). */
+  readonly alarms: PlatformAlarmsOptions;
 }
 
 /** The defaults of the settings file (`config/toolgate.yaml` shows them). */
@@ -21,6 +28,7 @@ export const DEFAULT_NOTIFICATIONS_OPTIONS: Omit<NotificationsOptions, 'publicUr
   retryBaseMs: 5_000,
   sendTimeoutMs: 5_000,
   callbackWindowMs: 300_000,
+  alarms: DEFAULT_PLATFORM_ALARMS_OPTIONS,
 };
 
 /** The longest pause between two attempts. */

@@ -157,10 +157,26 @@ export class TenantAdmin {
    * variables it reads: those are the platform admin's (`authority: 'platform'`). When the text is
    * the tenant's file as it is on disk, the import counts as that file's (TenantFileImports).
    */
-  async importYaml(id: string, text: string, actor: AuditActor, authority: 'platform' | 'tenant') {
+  async importYaml(
+    id: string,
+    text: string,
+    actor: AuditActor,
+    authority: 'platform' | 'tenant' | 'configuration',
+  ) {
     const tenant = await this.tenants.findTenant(id);
     if (!tenant) throw notFound(id);
     const plan = await this.plan(tenant, this.parse(id, text));
+    // `configuration`: a separated system admin (ADR 039) changes the tenant, not its bindings.
+    if (authority === 'configuration' && plan.bindings.length)
+      throw new ToolgateError(ErrorCode.DUTIES_SEPARATED, {
+        params: { act: 'bindings', role: 'security_admin', heldRole: 'system_admin' },
+        details: {
+          act: 'bindings',
+          requiredRole: 'security_admin',
+          heldRole: 'system_admin',
+          agentTypes: plan.bindings.map((b) => b.agentType),
+        },
+      });
     const refused = authority === 'tenant' ? plan.tenantChange.platformOnly() : [];
     if (refused.length) {
       throw new ToolgateError(ErrorCode.FORBIDDEN, {

@@ -52,7 +52,7 @@ export function AppLayout() {
           mode="inline"
           selectedKeys={[current]}
           data-testid="nav"
-          items={pagesOf(me.role).map((page) => ({ key: page, icon: ICONS[page], label: t(`nav.${page}`) }))}
+          items={pagesOf(me).map((page) => ({ key: page, icon: ICONS[page], label: t(`nav.${page}`) }))}
           onClick={({ key }) => navigate(`/${key}`)}
         />
       </Layout.Sider>

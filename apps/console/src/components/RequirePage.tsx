@@ -6,5 +6,5 @@ import { Forbidden } from './Forbidden';
 /** Renders a page only for the roles that may open it; the rest see a 403. */
 export function RequirePage({ page, children }: { page: PageId; children: ReactNode }) {
   const me = usePrincipal();
-  return canOpen(me.role, page) ? <>{children}</> : <Forbidden />;
+  return canOpen(me, page) ? <>{children}</> : <Forbidden />;
 }

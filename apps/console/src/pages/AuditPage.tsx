@@ -5,6 +5,7 @@ import { useApiClient } from '../api/ApiClientContext';
 import { getAuditEvent } from '../api/audit';
 import { useTenantsQuery } from '../api/queries';
 import type { AuditEvent, Verification } from '../api/types';
+import { holds } from '../auth/access';
 import { usePrincipal } from '../auth/AuthContext';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { useI18n } from '../i18n';
@@ -30,7 +31,7 @@ import { VerifyResult } from './audit/VerifyResult';
 export default function AuditPage() {
   const { t } = useI18n();
   const me = usePrincipal();
-  const tenants = useTenantsQuery(me.role === 'platform_admin');
+  const tenants = useTenantsQuery(me.tenantId === null && holds(me, 'tenants.read'));
   const [params, setParams] = useSearchParams();
   const [callId, setCallIdState] = useState<string | null>(null);
   const [event, setEventState] = useState<AuditEvent | null>(null);

@@ -52,7 +52,8 @@ export default function BindingsPage() {
     }
   }, [tenantId, agentType, params, setParams]);
 
-  const platform = me.role === 'platform_admin';
+  // Platform-wide administrators pick the tenant; a tenant admin works on its own.
+  const platform = me.tenantId === null;
 
   return (
     <Card

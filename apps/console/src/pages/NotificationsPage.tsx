@@ -19,7 +19,8 @@ type Tab = (typeof TABS)[number];
 export default function NotificationsPage() {
   const { t } = useI18n();
   const me = usePrincipal();
-  const platform = me.role === 'platform_admin';
+  // Platform-wide administrators pick the tenant; a tenant admin works on its own.
+  const platform = me.tenantId === null;
   const [params, setParams] = useSearchParams();
   const tenants = useTenantsQuery(platform);
   const tenantId = platform ? (params.get('tenant') ?? tenants.data?.[0]?.id ?? null) : me.tenantId;

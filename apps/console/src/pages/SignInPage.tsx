@@ -7,7 +7,7 @@ import { ErrorAlert } from '../components/ErrorAlert';
 import { LANGUAGE_OPTIONS, useI18n, type Language } from '../i18n';
 
 /** Why the IdP's callback sent the browser back here (a short, fixed word set by the gateway). */
-const SIGN_IN_ERRORS = new Set(['refused', 'idp_error', 'unreachable']);
+const SIGN_IN_ERRORS = new Set(['refused', 'idp_error', 'unreachable', 'roles_conflict']);
 
 /**
  * Sign-in through the company's identity provider when the gateway has one, and with an API key
@@ -63,7 +63,9 @@ export function SignInPage() {
             type="error"
             showIcon
             data-testid="sso-error"
-            title={t(`signIn.ssoError.${ssoError as 'refused' | 'idp_error' | 'unreachable'}`)}
+            title={t(
+              `signIn.ssoError.${ssoError as 'refused' | 'idp_error' | 'unreachable' | 'roles_conflict'}`,
+            )}
             style={{ marginBottom: 16 }}
           />
         )}

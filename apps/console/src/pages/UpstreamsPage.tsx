@@ -20,7 +20,8 @@ export default function UpstreamsPage() {
   const { t, language } = useI18n();
   const { message } = App.useApp();
   const me = usePrincipal();
-  const platform = me.role === 'platform_admin';
+  // Platform-wide administrators pick the tenant; a tenant admin works on its own.
+  const platform = me.tenantId === null;
   const [params, setParams] = useSearchParams();
   const [registering, setRegistering] = useState(false);
   const tenants = useTenantsQuery(platform);

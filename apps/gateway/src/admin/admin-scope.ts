@@ -11,9 +11,9 @@ export function tenantInScope(actor: Principal, tenantId: string): string {
   throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `tenant ${tenantId}` } });
 }
 
-/** The tenants an admin may see: all (null) or its own. */
+/** The tenants an admin may see: all (null) for platform-wide administrators, or its own. */
 export function adminScope(actor: Principal): string | null {
-  return actor.role === 'platform_admin' ? null : actor.tenantId;
+  return actor.tenantId;
 }
 
 /** The audit actor of an admin request: the key, or the signed-in person (`user`, `<provider>:<subject>`). */

@@ -1,15 +1,22 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
+import { AdminPower, CurrentPrincipal, type Principal } from '@toolgate/auth';
 import { ok } from '@toolgate/toolkit';
-import { apiKeyViewSchema, createdKeySchema, createKeyBody, type CreateKeyBody } from '@toolgate/contract';
+import {
+  apiKeyViewSchema,
+  changeKeyOwnerBody,
+  createdKeySchema,
+  createKeyBody,
+  type ChangeKeyOwnerBody,
+  type CreateKeyBody,
+} from '@toolgate/contract';
 import { KeysAdminService } from './keys.service.js';
 import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 
 /** CONTRACT.md "Admin" keys: create (secret shown once), list (never the secret), revoke. */
 @ApiTags('admin')
 @ApiBearerAuth()
-@Roles('platform_admin', 'tenant_admin')
+@AdminPower('keys')
 @Controller('v1/admin/keys')
 export class KeysController {
   constructor(private readonly keys: KeysAdminService) {}
@@ -36,6 +43,22 @@ export class KeysController {
   @ApiEnvelope([apiKeyViewSchema])
   async list(@CurrentPrincipal() actor: Principal) {
     return ok(await this.keys.list(actor));
+  }
+
+  @Patch(':keyId')
+  @ApiOperation({
+    operationId: 'changeKeyOwner',
+    summary: 'Change who answers for an API key',
+    description:
+      'Sets `owner` (a person, `<provider>:<subject>`, or null) of a key that is not revoked; recorded as `key_owner_changed` with before and after. Under the dengbao3 profile an administrator’s key keeps an owner who holds no other administrator role (403 ROLES_CONFLICT).',
+  })
+  @ApiEnvelope(apiKeyViewSchema, { errors: ['NOT_FOUND'] })
+  async changeOwner(
+    @CurrentPrincipal() actor: Principal,
+    @Param('keyId') keyId: string,
+    @Body({ schema: changeKeyOwnerBody }) body: ChangeKeyOwnerBody,
+  ) {
+    return ok(await this.keys.changeOwner(actor, keyId, body.owner));
   }
 
   @Delete(':keyId')

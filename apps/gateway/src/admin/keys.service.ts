@@ -25,6 +25,10 @@ export class KeysAdminService {
     return this.keys.list(actor);
   }
 
+  changeOwner(actor: Principal, keyId: string, owner: string | null): Promise<ApiKeyView> {
+    return this.keys.changeOwner(actor, keyId, owner);
+  }
+
   revoke(actor: Principal, keyId: string): Promise<ApiKeyView> {
     return this.keys.revoke(actor, keyId);
   }

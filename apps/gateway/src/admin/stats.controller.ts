@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
+import { AdminPower, CurrentPrincipal, type Principal } from '@toolgate/auth';
 import { statsQuery, statsSchema, type StatsQuery } from '@toolgate/contract';
 import { ok } from '@toolgate/toolkit';
 import { adminScope } from './admin-scope.js';
@@ -10,7 +10,7 @@ import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 /** The console overview: audited calls, errors, p95 latency per tenant and tool over time. */
 @ApiTags('admin')
 @ApiBearerAuth()
-@Roles('platform_admin', 'tenant_admin', 'auditor')
+@AdminPower('stats')
 @Controller('v1/admin/stats')
 export class StatsController {
   constructor(private readonly stats: StatsService) {}

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Header, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
+import { AdminPower, CurrentPrincipal, SeparatedDuties, type Principal } from '@toolgate/auth';
 import { BindingAdmin, TenantAdmin } from '@toolgate/tenancy';
 import { ErrorCode, ok, ToolgateError } from '@toolgate/toolkit';
 import {
@@ -30,16 +30,17 @@ import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 /** CONTRACT.md "Admin": the tool catalog, tenants, and per-agent-type bindings with versions. */
 @ApiTags('admin')
 @ApiBearerAuth()
-@Roles('platform_admin', 'tenant_admin')
 @Controller('v1/admin')
 export class TenantsController {
   constructor(
     private readonly tenants: TenantAdmin,
     private readonly bindings: BindingAdmin,
     private readonly catalog: ToolCatalog,
+    private readonly duties: SeparatedDuties,
   ) {}
 
   @Get('tools')
+  @AdminPower('tools.read')
   @ApiOperation({
     operationId: 'listCatalogTools',
     summary: 'The tool catalog',
@@ -52,6 +53,7 @@ export class TenantsController {
   }
 
   @Get('tenants')
+  @AdminPower('tenants.read')
   @ApiOperation({
     operationId: 'listTenants',
     summary: 'The tenants',
@@ -63,6 +65,7 @@ export class TenantsController {
   }
 
   @Post('tenants')
+  @AdminPower('tenants')
   @HttpCode(201)
   @ApiOperation({
     operationId: 'createTenant',
@@ -74,11 +77,13 @@ export class TenantsController {
     @CurrentPrincipal() actor: Principal,
     @Body({ schema: createTenantBody }) body: CreateTenantBody,
   ) {
-    if (actor.role !== 'platform_admin') throw new ToolgateError(ErrorCode.FORBIDDEN);
+    // A tenant admin's power is its own tenant's: creating tenants is platform-wide.
+    if (actor.tenantId !== null) throw new ToolgateError(ErrorCode.FORBIDDEN);
     return ok(await this.tenants.create(body, actorOf(actor)));
   }
 
   @Get('tenants/:tenantId')
+  @AdminPower('tenants.read')
   @ApiOperation({
     operationId: 'getTenant',
     summary: 'One tenant with its agent types',
@@ -91,6 +96,7 @@ export class TenantsController {
   }
 
   @Get('tenants/:tenantId/bindings')
+  @AdminPower('bindings')
   @ApiOperation({
     operationId: 'listBindings',
     summary: 'Bindings per agent type',
@@ -103,6 +109,7 @@ export class TenantsController {
   }
 
   @Put('tenants/:tenantId/agents/:agentType/bindings')
+  @AdminPower('bindings')
   @ApiOperation({
     operationId: 'replaceBindings',
     summary: 'Replace one agent type’s bindings',
@@ -120,6 +127,7 @@ export class TenantsController {
   }
 
   @Post('tenants/:tenantId/agents/:agentType/bindings/preview')
+  @AdminPower('bindings')
   @HttpCode(200)
   @ApiOperation({
     operationId: 'previewBindings',
@@ -138,6 +146,7 @@ export class TenantsController {
   }
 
   @Get('tenants/:tenantId/bindings/history')
+  @AdminPower('bindings')
   @ApiOperation({
     operationId: 'listBindingHistory',
     summary: 'Saved versions of the bindings',
@@ -153,6 +162,7 @@ export class TenantsController {
   }
 
   @Get('tenants/:tenantId/export')
+  @AdminPower('tenants')
   @Header('content-type', 'application/yaml; charset=utf-8')
   @ApiOperation({
     operationId: 'exportTenant',
@@ -166,6 +176,7 @@ export class TenantsController {
   }
 
   @Post('tenants/:tenantId/import')
+  @AdminPower('tenants')
   @HttpCode(200)
   @ApiOperation({
     operationId: 'importTenant',
@@ -179,7 +190,14 @@ export class TenantsController {
     @Param('tenantId') tenantId: string,
     @Body({ schema: importTenantBody }) body: ImportTenantBody,
   ) {
-    const authority = actor.role === 'platform_admin' ? 'platform' : 'tenant';
+    // Platform-wide administrators may change connectors; under the profile, the system admin's
+    // import may not change bindings, which are the security admin's (ADR 039).
+    const authority =
+      actor.tenantId !== null
+        ? 'tenant'
+        : this.duties.on && actor.role === 'system_admin'
+          ? 'configuration'
+          : 'platform';
     return ok(
       await this.tenants.importYaml(tenantInScope(actor, tenantId), body.yaml, actorOf(actor), authority),
     );

@@ -17,7 +17,7 @@ import {
   type AuditListQuery,
   type AuditVerifyQuery,
 } from '@toolgate/audit';
-import { canAccessTenant, CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
+import { AdminPower, canAccessTenant, CurrentPrincipal, type Principal } from '@toolgate/auth';
 import {
   auditCallPageSchema,
   auditEventViewSchema,
@@ -35,6 +35,7 @@ import {
 } from '@toolgate/contract';
 import { ErrorCode, ok, ToolgateError } from '@toolgate/toolkit';
 import type { FastifyReply } from 'fastify';
+import { AdminActs } from '../http/admin-acts.js';
 import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 
 /**
@@ -44,13 +45,14 @@ import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
  */
 @ApiTags('audit')
 @ApiBearerAuth()
-@Roles('auditor', 'platform_admin', 'tenant_admin')
+@AdminPower('trail.read')
 @Controller('v1/audit')
 export class AuditController {
   constructor(
     private readonly audit: AuditQueries,
     private readonly jobs: VerifyJobs,
     private readonly calls: AuditCallQueries,
+    private readonly acts: AdminActs,
   ) {}
 
   @Get('calls')
@@ -134,6 +136,7 @@ export class AuditController {
   }
 
   @Get('export')
+  @AdminPower('trail.export')
   @ApiOperation({
     operationId: 'exportAuditEvents',
     summary: 'Export audit events',
@@ -149,6 +152,8 @@ export class AuditController {
     // Checked before the reply is taken over: after hijack() no error can become an envelope.
     if (query.tenantId !== undefined && !canAccessTenant(p, query.tenantId))
       throw new ToolgateError(ErrorCode.FORBIDDEN);
+    // On the record before a byte leaves (and before hijack, so a failure is still an envelope).
+    await this.acts.exported(p, query);
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     reply.hijack();
     reply.raw.writeHead(200, {
@@ -165,6 +170,7 @@ export class AuditController {
   }
 
   @Get('evidence')
+  @AdminPower('trail.export')
   @ApiOperation({
     operationId: 'getAuditEvidence',
     summary: 'An evidence file of one tenant’s trail',
@@ -178,6 +184,7 @@ export class AuditController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const { zip, manifest } = await this.audit.evidence(query, p.tenantId);
+    await this.acts.evidenceDownloaded(p, manifest, zip.length);
     const stamp = manifest.generatedAt.replace(/[:.]/g, '-');
     await reply
       .header('content-type', 'application/zip')
@@ -190,6 +197,7 @@ export class AuditController {
   }
 
   @Get('verify')
+  @AdminPower('trail.verify')
   @ApiOperation({
     operationId: 'verifyAuditChain',
     summary: 'Verify the audit chain',
@@ -201,10 +209,13 @@ export class AuditController {
     @CurrentPrincipal() p: Principal,
     @Query({ schema: auditVerifyQuerySchema }) query: AuditVerifyQuery,
   ) {
-    return ok(await this.audit.verify(query, p.tenantId));
+    const verification = await this.audit.verify(query, p.tenantId);
+    await this.acts.verified(p, { ...query }, verification);
+    return ok(verification);
   }
 
   @Post('verify-jobs')
+  @AdminPower('trail.verify')
   @HttpCode(202)
   @ApiOperation({
     operationId: 'startVerifyJob',
@@ -219,10 +230,15 @@ export class AuditController {
   ) {
     if (p.tenantId !== null && body.tenantId !== undefined && body.tenantId !== p.tenantId)
       throw new ToolgateError(ErrorCode.FORBIDDEN);
-    return ok(await this.jobs.start(p.tenantId, p.tenantId ?? body.tenantId ?? null));
+    return ok(
+      await this.jobs.start(p.tenantId, p.tenantId ?? body.tenantId ?? null, (job) =>
+        this.acts.jobFinished(p, job),
+      ),
+    );
   }
 
   @Get('verify-jobs/:id')
+  @AdminPower('trail.verify')
   @ApiOperation({
     operationId: 'getVerifyJob',
     summary: 'A background verification',
@@ -261,7 +277,7 @@ export class AuditController {
   }
 
   @Post('checkpoints')
-  @Roles('auditor', 'platform_admin')
+  @AdminPower('checkpoints')
   @HttpCode(201)
   @ApiOperation({
     operationId: 'signCheckpoints',

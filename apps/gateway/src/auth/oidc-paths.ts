@@ -8,5 +8,5 @@ export const OIDC_LOGIN_PATH = `${OIDC_LOGIN_PATH_PREFIX}/login`;
 export const CONSOLE_HOME = '/console/';
 export const CONSOLE_NO_ACCESS = '/console/no-access';
 /** The sign-in page with a short, fixed reason (never the IdP's text). */
-export const consoleSignInError = (reason: 'refused' | 'idp_error' | 'unreachable') =>
+export const consoleSignInError = (reason: 'refused' | 'idp_error' | 'unreachable' | 'roles_conflict') =>
   `/console/?signInError=${reason}`;

@@ -110,6 +110,9 @@ export class OidcController {
         return consoleSignInError('refused');
       if (err instanceof ToolgateError && err.code === ErrorCode.NOT_READY)
         return consoleSignInError('unreachable');
+      // dengbao3: the person would hold two separated administrator roles (ADR 039).
+      if (err instanceof ToolgateError && err.code === ErrorCode.ROLES_CONFLICT)
+        return consoleSignInError('roles_conflict');
       throw err;
     }
   }

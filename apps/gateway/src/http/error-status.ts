@@ -5,6 +5,9 @@ const THROWN_STATUS: Partial<Record<string, number>> = {
   [ErrorCode.INVALID_INPUT]: 400,
   [ErrorCode.UNAUTHENTICATED]: 401,
   [ErrorCode.FORBIDDEN]: 403,
+  // The dengbao3 profile's separated administrators (ADR 039): refusals of the act, like FORBIDDEN.
+  [ErrorCode.DUTIES_SEPARATED]: 403,
+  [ErrorCode.ROLES_CONFLICT]: 403,
   [ErrorCode.NOT_FOUND]: 404,
   [ErrorCode.TOOL_NOT_FOUND]: 404,
   // An imported tool blocked until an admin reviews its changed upstream definition.

@@ -9,6 +9,8 @@ import { MetricsRegistry } from '../ops/metrics.registry.js';
 /** Codes of a refusal that belongs in the key's tenant trail. */
 const RECORDED_CODES: ReadonlySet<string> = new Set([
   ErrorCode.FORBIDDEN,
+  ErrorCode.DUTIES_SEPARATED,
+  ErrorCode.ROLES_CONFLICT,
   ErrorCode.TOOL_NOT_FOUND,
   ErrorCode.NOT_FOUND,
   ErrorCode.RATE_LIMITED,

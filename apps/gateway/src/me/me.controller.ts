@@ -1,6 +1,6 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentCsrfToken, CurrentPrincipal, type Principal } from '@toolgate/auth';
+import { CurrentCsrfToken, CurrentPrincipal, SeparatedDuties, type Principal } from '@toolgate/auth';
 import { principalViewSchema, type PrincipalView } from '@toolgate/contract';
 import { ok } from '@toolgate/toolkit';
 import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
@@ -13,6 +13,8 @@ import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 @ApiBearerAuth()
 @Controller('v1/me')
 export class MeController {
+  constructor(private readonly duties: SeparatedDuties) {}
+
   @Get()
   // A session's CSRF token must not sit in a shared or browser cache.
   @Header('cache-control', 'no-store')
@@ -32,6 +34,8 @@ export class MeController {
       tenantId: p.tenantId,
       agentTypes: p.agentTypes,
       ...(p.email ? { email: p.email } : {}),
+      // Only under the profile: the console shows each administrator its own powers (ADR 039).
+      ...(this.duties.on ? { separatedDuties: true } : {}),
       ...(csrfToken ? { csrfToken } : {}),
     } satisfies PrincipalView);
   }

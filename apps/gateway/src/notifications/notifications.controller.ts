@@ -1,10 +1,11 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
+import { AdminPower, CurrentPrincipal, type Principal } from '@toolgate/auth';
 import { DELIVERY_STATUSES, NotificationAdmin } from '@toolgate/notifications';
 import { ok } from '@toolgate/toolkit';
 import { z } from 'zod';
 import { tenantInScope } from '../admin/admin-scope.js';
+import { AdminActs } from '../http/admin-acts.js';
 import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 
 /** A comma-separated list of delivery statuses, as a pattern (unambiguous, so a match is linear). */
@@ -32,10 +33,13 @@ type DeliveriesQuery = z.infer<typeof deliveriesQuery>;
  */
 @ApiTags('admin')
 @ApiBearerAuth()
-@Roles('platform_admin', 'tenant_admin')
+@AdminPower('notifications')
 @Controller('v1/admin/tenants/:tenantId/notifications')
 export class NotificationsController {
-  constructor(private readonly notifications: NotificationAdmin) {}
+  constructor(
+    private readonly notifications: NotificationAdmin,
+    private readonly acts: AdminActs,
+  ) {}
 
   @Get()
   @ApiOperation({
@@ -79,7 +83,9 @@ export class NotificationsController {
     @Param('tenantId') tenantId: string,
     @Param('deliveryId') deliveryId: string,
   ) {
-    await this.notifications.retry(tenantInScope(actor, tenantId), deliveryId);
+    const tenant = tenantInScope(actor, tenantId);
+    await this.notifications.retry(tenant, deliveryId);
+    await this.acts.notificationRetried(actor, tenant, deliveryId);
     return ok(null);
   }
 }

@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { RefusalRecorder } from '../http/refusal-recorder.js';
+import { AuditAlarmRelay } from './audit-alarm.relay.js';
 import { CallMetricsHook } from './call-metrics.hook.js';
 import { MetricsAccessGuard } from './metrics-access.guard.js';
 import { MetricsRegistry } from './metrics.registry.js';
@@ -24,6 +25,7 @@ export class OpsHttpModule {
         RefusalRecorder,
         SiemMetrics,
         RetentionMetrics,
+        AuditAlarmRelay,
         { provide: OPS_OPTIONS, useValue: options },
       ],
     };

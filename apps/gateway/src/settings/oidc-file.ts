@@ -13,7 +13,17 @@ const httpsUnlessLoopback = z
   .refine(isLoopbackOrHttps, 'use https (plain http only for localhost / 127.0.0.1)');
 
 /** Roles people can be given by claims: agents are programs and keep keys. */
-const PERSON_ROLES = ['platform_admin', 'tenant_admin', 'approver', 'auditor'] as const;
+const PERSON_ROLES = [
+  'platform_admin',
+  'tenant_admin',
+  'approver',
+  'auditor',
+  // The separated administrators of the dengbao3 profile (ADR 039), platform-wide like platform_admin.
+  'system_admin',
+  'security_admin',
+  'audit_admin',
+] as const;
+const PLATFORM_ROLES: readonly string[] = ['platform_admin', 'system_admin', 'security_admin', 'audit_admin'];
 const TENANT_ROLES: readonly string[] = ['tenant_admin', 'approver'];
 
 const claimRuleSchema = z
@@ -34,14 +44,14 @@ const claimRuleSchema = z
       .max(64)
       .optional()
       .describe(
-        'The tenant of a `tenant_admin` or `approver` (required for them; none for `platform_admin`).',
+        'The tenant of a `tenant_admin` or `approver` (required for them; none for `platform_admin`, `system_admin`, `security_admin`, `audit_admin`).',
       ),
   })
   .superRefine((rule, ctx) => {
     if (TENANT_ROLES.includes(rule.role) && !rule.tenantId)
       ctx.addIssue({ code: 'custom', path: ['tenantId'], message: `a ${rule.role} rule needs a tenantId` });
-    if (rule.role === 'platform_admin' && rule.tenantId)
-      ctx.addIssue({ code: 'custom', path: ['tenantId'], message: 'platform_admin has no tenant' });
+    if (PLATFORM_ROLES.includes(rule.role) && rule.tenantId)
+      ctx.addIssue({ code: 'custom', path: ['tenantId'], message: `${rule.role} has no tenant` });
   });
 
 /**

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { redactionSettingsSchema } from '@toolgate/audit';
 import { parseRange } from '@toolgate/egress';
+import { platformAlarmsSchema } from '@toolgate/notifications';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { oidcFileSchema } from './oidc-file.js';
@@ -238,7 +239,7 @@ export const platformFileSchema = z.strictObject({
         .enum(['off', 'dengbao3'])
         .optional()
         .describe(
-          '`dengbao3`: the 等保 2.0 level 3 / PIPL profile. Today it makes the trail append-only in the database (triggers refuse UPDATE and DELETE on `audit_events` and `audit_checkpoints`, for every account); see docs/compliance/dengbao-pipl.md for what it covers and what is still to come. `TOOLGATE_COMPLIANCE_PROFILE` wins.',
+          '`dengbao3`: the 等保 2.0 level 3 / PIPL profile. It makes the trail append-only in the database (triggers refuse UPDATE and DELETE on `audit_events` and `audit_checkpoints`, for every account) and separates the system, security and audit administrators (`platform_admin` only appoints them; every admin request is an event; [ADR 039](adr/039-separated-administrators-and-audit-alarms.md)); see docs/compliance/dengbao-pipl.md for what it covers and what is still to come. `TOOLGATE_COMPLIANCE_PROFILE` wins.',
         ),
     })
     .optional()
@@ -434,6 +435,19 @@ export const platformFileSchema = z.strictObject({
         .max(3_600_000)
         .optional()
         .describe('Feishu card callbacks older or newer than this are refused.'),
+      alarms: platformAlarmsSchema
+        .extend({
+          channels: platformAlarmsSchema.shape.channels.describe(
+            'By name: `{type: webhook|dingtalk|feishu|wecom, url, tokenEnv?, secretEnv?}`, secrets as the names of `TOOLGATE_NOTIFY_*` variables. Every channel hears every alarm; none: the metric and the log line only.',
+          ),
+          minIntervalMs: platformAlarmsSchema.shape.minIntervalMs.describe(
+            'One message per kind of alarm per this long; the next one says how many were held back.',
+          ),
+        })
+        .optional()
+        .describe(
+          'Platform alarms ([ADR 039](adr/039-separated-administrators-and-audit-alarms.md)): when audit writes fail (calls fail closed) or a verification finds a chain broken, a metric (`toolgate_audit_alarms_total`), an error log line, and a message to these channels.',
+        ),
     })
     .optional()
     .describe(

@@ -288,6 +288,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const redisPrefix = e.TOOLGATE_REDIS_PREFIX ?? deploymentRedisPrefix(target);
   const profile =
     e.TOOLGATE_COMPLIANCE_PROFILE ?? file.compliance?.profile ?? FILE_DEFAULTS.compliance.profile;
+  const compliance: Settings['compliance'] = { profile };
   const audit = auditSettings(
     file.audit,
     loadAuditKeyMaterial(env, e.TOOLGATE_DATA_DIR),
@@ -317,7 +318,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       ...optional('migrationUrl', e.DATABASE_MIGRATION_URL),
       ...optional('purgeUrl', e.DATABASE_PURGE_URL),
     },
-    compliance: { profile },
+    compliance,
     mcp: {
       allowedOrigins: mcpOrigins(
         e.TOOLGATE_MCP_ALLOWED_ORIGINS ?? file.mcp?.allowedOrigins ?? FILE_DEFAULTS.mcp.allowedOrigins,
@@ -331,6 +332,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       adminKeyFile: join(e.TOOLGATE_DATA_DIR, ADMIN_KEY_FILE),
       keyCacheTtlMs: file.auth?.keyCacheTtlMs ?? FILE_DEFAULTS.auth.keyCacheTtlMs,
       ...optional('oidc', oidcSettings(file.auth?.oidc, env)),
+      separatedDuties: compliance.profile === 'dengbao3',
     },
     tenancy: {
       configDir: e.TOOLGATE_CONFIG_DIR,
@@ -365,6 +367,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       publicUrl: e.TOOLGATE_PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`,
       ...FILE_DEFAULTS.notifications,
       ...file.notifications,
+      alarms: { ...FILE_DEFAULTS.notifications.alarms, ...file.notifications?.alarms },
     },
     egress: { ...FILE_DEFAULTS.egress, ...file.egress },
     siem: siemSettings(file.siem, env),

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
+import { AdminPower, CurrentPrincipal, type Principal } from '@toolgate/auth';
 import {
   deletedUpstreamSchema,
   importUpstreamResultSchema,
@@ -26,7 +26,7 @@ import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 /** Outside tool sources of a tenant: register, import, refresh, review (issue 11). */
 @ApiTags('upstreams')
 @ApiBearerAuth()
-@Roles('platform_admin', 'tenant_admin')
+@AdminPower('upstreams')
 @Controller('v1/admin/tenants/:tenantId/upstreams')
 export class UpstreamsController {
   constructor(private readonly upstreams: UpstreamAdmin) {}

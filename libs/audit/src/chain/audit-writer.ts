@@ -1,7 +1,8 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type OnApplicationShutdown } from '@nestjs/common';
 import { isRetryableTransactionError } from '@toolgate/database';
 import { inSpan, SpanName, TraceAttr, tracingEnabled } from '@toolgate/telemetry';
 import type { EntityManager } from 'typeorm';
+import { AuditAlarms } from '../alarms/audit-alarms.js';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import { CLOSING_EVENTS } from '../audit-event.js';
 import type { AuditEventDraft } from '../audit-fields.js';
@@ -94,6 +95,8 @@ export class AuditWriter implements OnApplicationShutdown {
   constructor(
     private readonly chain: AuditChainRepository,
     @Inject(AUDIT_OPTIONS) private readonly options: AuditOptions,
+    // Optional: specs build a writer without one. The gateway always has it (ADR 039).
+    @Optional() private readonly alarms?: AuditAlarms,
   ) {
     this.lanes = Array.from({ length: options.writerLanes }, (): Lane => ({
       queue: [],
@@ -128,10 +131,10 @@ export class AuditWriter implements OnApplicationShutdown {
   ): Promise<EntryOutcome[]> {
     if (this.closed) return Promise.reject(new AuditUnavailableError('the gateway is shutting down'));
     return new Promise<EntryOutcome[]>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new AuditUnavailableError(`no confirmation within ${deadlineMs} ms`)),
-        deadlineMs,
-      );
+      const timer = setTimeout(() => {
+        this.alarms?.raise('audit_write_failed', `no confirmation within ${deadlineMs} ms`);
+        reject(new AuditUnavailableError(`no confirmation within ${deadlineMs} ms`));
+      }, deadlineMs);
       this.enqueue({
         entries: toEntries(drafts, options),
         resolve: (o) => (clearTimeout(timer), resolve(o)),
@@ -206,6 +209,10 @@ export class AuditWriter implements OnApplicationShutdown {
       }
     } catch (err) {
       this.logger.warn(`audit batch of ${size} event(s) failed: ${(err as Error).message}`);
+      this.alarms?.raise(
+        'audit_write_failed',
+        `a batch of ${size} event(s) failed: ${(err as Error).message}`,
+      );
       for (const g of batch) g.reject(err);
     } finally {
       lane.inFlight--;

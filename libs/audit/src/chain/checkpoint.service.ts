@@ -2,10 +2,12 @@ import {
   Inject,
   Injectable,
   Logger,
+  Optional,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { runPeriodically } from '@toolgate/database';
+import { AuditAlarms } from '../alarms/audit-alarms.js';
 import { CheckpointArchive } from '../archive/checkpoint-archive.js';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import { GENESIS_POSITION, type ChainPosition } from './chain-walk.js';
@@ -63,6 +65,7 @@ export class CheckpointService implements OnApplicationBootstrap, OnApplicationS
     private readonly verifier: ChainVerifier,
     private readonly archive: CheckpointArchive,
     @Inject(AUDIT_OPTIONS) options: AuditOptions,
+    @Optional() private readonly alarms?: AuditAlarms,
   ) {
     this.signer = new CheckpointSigner(options.signingKeyPem);
     this.intervalMs = options.checkpointIntervalMs;
@@ -147,6 +150,9 @@ export class CheckpointService implements OnApplicationBootstrap, OnApplicationS
       range,
       o,
     );
+    for (const t of v.tenants)
+      if (!t.ok)
+        this.alarms?.raise('audit_chain_broken', t.problem ?? 'the chain does not verify', t.tenantId);
     if (!o.incremental && range.from === undefined && range.to === undefined)
       for (const t of v.tenants) {
         if (t.ok) this.knownBroken.delete(t.tenantId);
@@ -218,6 +224,7 @@ export class CheckpointService implements OnApplicationBootstrap, OnApplicationS
 
   private refuse(tenantId: string, p: ChainProblem): CheckpointRefusal {
     this.logger.error(`no checkpoint signed for ${tenantId}: the chain does not verify: ${p.problem}`);
+    this.alarms?.raise('audit_chain_broken', p.problem, tenantId);
     return {
       tenantId,
       problem: p.problem,

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { draftEvent, type AuditEventRecord } from '../audit-fields.js';
-import { csvCell, writeExport } from './audit-export.js';
+import { csvCell, outcomeOf, writeExport } from './audit-export.js';
 
 describe('csvCell', () => {
   it.each([
@@ -54,7 +54,7 @@ describe('writeExport as CSV', () => {
     hash: 'h',
   };
 
-  it('writes the published columns, the actor as two cells, the v1.8 ones last', async () => {
+  it('writes the published columns, the actor as two cells, the v1.8 ones, then the outcome', async () => {
     const out = new PassThrough();
     let text = '';
     out.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -68,9 +68,18 @@ describe('writeExport as CSV', () => {
     expect(text.split('\r\n')).toEqual([
       '\uFEFFid,tenantId,seq,occurredAt,event,callId,tool,implementation,riskLevel,agentType,sessionId,' +
         'actorType,actorId,approverId,status,code,durationMs,input,outputSummary,details,prevHash,hash,' +
-        'initiatorId,bindingVersion,definitionHash',
-      `42,acme,7,2026-11-30T01:02:03.004Z,finished,c1,,,,,,api_key,k1,u2,ok,,5,"{""q"":""a,b""}",,,p,h,k0,3,${'d'.repeat(64)}`,
+        'initiatorId,bindingVersion,definitionHash,outcome',
+      `42,acme,7,2026-11-30T01:02:03.004Z,finished,c1,,,,,,api_key,k1,u2,ok,,5,"{""q"":""a,b""}",,,p,h,k0,3,${'d'.repeat(64)},success`,
       '',
     ]);
+  });
+
+  it('reads the outcome from details.outcome, else from the status', () => {
+    expect(outcomeOf({ status: null, details: { outcome: 'failure' } })).toBe('failure');
+    expect(outcomeOf({ status: 'ok', details: { outcome: 'success' } })).toBe('success');
+    expect(outcomeOf({ status: 'error', details: null })).toBe('failure');
+    expect(outcomeOf({ status: 'ok', details: null })).toBe('success');
+    // An admin change's event commits with the change: no status, no outcome, a success.
+    expect(outcomeOf({ status: null, details: { keyId: 'k' } })).toBe('success');
   });
 });

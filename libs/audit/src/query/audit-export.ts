@@ -38,10 +38,24 @@ const CSV_FIELDS = [
   'definitionHash',
 ] as const satisfies readonly (keyof AuditEventRecord)[];
 
-const CSV_HEADER = CSV_FIELDS.flatMap((name) => {
-  const { columns } = AUDIT_FIELDS[name];
-  return columns.length > 1 ? columns.map(propertyOf) : [name];
-}).join(',');
+/**
+ * v1.9 (ADR 039): the outcome of every event as its own column, for 等保 8.1.4.3 b) — an event's
+ * `details.outcome` (sign-ins, administrative acts) or, for the rest, its status (`ok` → success,
+ * `error` → failure). An administrative change without either committed with its event: success.
+ */
+export function outcomeOf(e: Pick<AuditEventRecord, 'status' | 'details'>): 'success' | 'failure' {
+  const stated = (e.details as { outcome?: unknown } | null)?.outcome;
+  if (stated === 'success' || stated === 'failure') return stated;
+  return e.status === 'error' ? 'failure' : 'success';
+}
+
+const CSV_HEADER = [
+  ...CSV_FIELDS.flatMap((name) => {
+    const { columns } = AUDIT_FIELDS[name];
+    return columns.length > 1 ? columns.map(propertyOf) : [name];
+  }),
+  'outcome',
+].join(',');
 
 /**
  * One CSV cell: formula-looking text is defused so Excel shows it as text, and a cell holding a
@@ -62,7 +76,7 @@ export function csvCell(value: unknown): string {
 const CSV_WRITERS = CSV_FIELDS.map((name) => ({ name, cells: CODECS[AUDIT_FIELDS[name].codec].cells }));
 
 function csvRow(e: AuditEventRecord): string {
-  const cells = CSV_WRITERS.flatMap((w) => w.cells(e[w.name]));
+  const cells = [...CSV_WRITERS.flatMap((w) => w.cells(e[w.name])), outcomeOf(e)];
   return `${cells.map(csvCell).join(',')}\r\n`;
 }
 

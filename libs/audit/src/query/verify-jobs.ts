@@ -41,7 +41,12 @@ export class VerifyJobs {
     private readonly repo: CheckpointRepository,
   ) {}
 
-  async start(scope: AuditScope, tenantId: string | null): Promise<VerifyJob> {
+  /** Starts a job; `onFinished` hears of its end (done or failed), e.g. to record the run. */
+  async start(
+    scope: AuditScope,
+    tenantId: string | null,
+    onFinished?: (job: VerifyJob) => void,
+  ): Promise<VerifyJob> {
     const tenants = tenantId ? [tenantId] : await this.repo.chainTenants();
     let total = 0;
     for (const t of tenants) total += (await this.repo.chainHead(t))?.seq ?? 0;
@@ -62,7 +67,10 @@ export class VerifyJobs {
         this.logger.error(`verify job ${job.id} failed: ${err.message}`);
         Object.assign(job, { status: 'failed', error: err.message });
       })
-      .finally(() => (job.finishedAt = new Date().toISOString()));
+      .finally(() => {
+        job.finishedAt = new Date().toISOString();
+        onFinished?.(view(job));
+      });
     return view(job);
   }
 

@@ -1,3 +1,4 @@
+import { isSeparatedRole, type SeparatedRole } from '@toolgate/contract';
 import type { Role } from '../roles.js';
 import type { ClaimRoleRule } from './oidc.options.js';
 
@@ -27,4 +28,24 @@ export function mapClaimsToRole(
       return { role: rule.role, tenantId: rule.tenantId ?? null };
   }
   return null;
+}
+
+/**
+ * Every separated administrator role (system_admin, security_admin, audit_admin) some matching
+ * rule gives, not only the first's: under the profile a person two rules make two of them is
+ * refused rather than given whichever rule comes first (ADR 039).
+ */
+export function separatedRolesOf(
+  claims: Readonly<Record<string, unknown>>,
+  rules: readonly ClaimRoleRule[],
+): SeparatedRole[] {
+  const roles = new Set<SeparatedRole>();
+  for (const rule of rules)
+    if (
+      isSeparatedRole(rule.role) &&
+      Object.hasOwn(claims, rule.claim) &&
+      claimMatches(claims[rule.claim], rule.equals)
+    )
+      roles.add(rule.role);
+  return [...roles];
 }

@@ -7,7 +7,10 @@ import { OidcLoginEntity } from '../sessions/oidc-login.entity.js';
 import { SessionRepository } from '../sessions/session.repository.js';
 import { SessionService, type StartedSession } from '../sessions/session.service.js';
 import { SignInAudit, type SignInSource } from '../sessions/sign-in-audit.js';
-import { mapClaimsToRole } from './claim-mapping.js';
+import { isSeparatedRole } from '@toolgate/contract';
+import { ApiKeyRepository } from '../api-key.repository.js';
+import { rolesConflict, SeparatedDuties } from '../separated-duties.js';
+import { mapClaimsToRole, separatedRolesOf, type MappedRole } from './claim-mapping.js';
 import { OIDC_LOGIN_TTL_MS, OIDC_OPTIONS, secureCookiesOf, type OidcOptions } from './oidc.options.js';
 
 export { OIDC_OPTIONS } from './oidc.options.js';
@@ -53,6 +56,8 @@ export class OidcSignInService {
     private readonly logins: SessionRepository,
     private readonly sessions: SessionService,
     private readonly audit: SignInAudit,
+    private readonly duties: SeparatedDuties,
+    private readonly keys: ApiKeyRepository,
     @Optional() @Inject(OIDC_OPTIONS) private readonly options?: OidcOptions,
   ) {}
 
@@ -147,6 +152,11 @@ export class OidcSignInService {
         await this.audit.signInFailed('no_access', OIDC_PROVIDER_ID, source, person);
         return { kind: 'no_access', person };
       }
+      const conflict = await this.separationConflict(person, claims, access);
+      if (conflict) {
+        await this.audit.signInFailed('roles_conflict', OIDC_PROVIDER_ID, source, person);
+        throw conflict;
+      }
       await this.audit.signedIn(person, access, source);
       const session = await this.sessions.start(person, access, options.sessionTtlMs);
       return { kind: 'signed_in', session, person };
@@ -155,6 +165,27 @@ export class OidcSignInService {
         await this.audit.signInFailed(refusalReason(err), OIDC_PROVIDER_ID, source, person);
       throw err;
     }
+  }
+
+  /**
+   * Under the profile, a person is one separated administrator at most (ADR 039): refused
+   * (ROLES_CONFLICT) when the rules give it two, or when it signs in as one while answering for a
+   * key of another. Null when the sign-in may go on.
+   */
+  private async separationConflict(
+    person: PersonIdentity,
+    claims: Readonly<Record<string, unknown>>,
+    access: MappedRole,
+  ): Promise<ToolgateError | null> {
+    if (!this.duties.on) return null;
+    const id = `${person.provider}:${person.subject}`;
+    const fromRules = separatedRolesOf(claims, this.settings().rules);
+    if (fromRules.length > 1) return rolesConflict(id, fromRules[1]!, fromRules[0]!);
+    if (!isSeparatedRole(access.role)) return null;
+    const held = (await this.keys.activeRolesOwnedBy(id)).find(
+      (r) => isSeparatedRole(r) && r !== access.role,
+    );
+    return held ? rolesConflict(id, access.role, held) : null;
   }
 
   /** The code exchange, then the ID token's claims with the userinfo endpoint's added (groups often live there). */

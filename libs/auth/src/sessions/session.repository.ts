@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { LessThan, MoreThan, type Repository } from 'typeorm';
+import { LessThan, MoreThan, type EntityManager, type Repository } from 'typeorm';
 import { TransactionRunner } from '@toolgate/database';
 import { AuthSessionEntity } from './auth-session.entity.js';
 import { OidcLoginEntity } from './oidc-login.entity.js';
+
+/** Expired sessions one sweep deletes at most (each with its event); the next sweep takes the rest. */
+const EXPIRED_PER_SWEEP = 500;
 
 /** The only way to the `auth_sessions` and `oidc_logins` tables. */
 @Injectable()
@@ -56,9 +59,26 @@ export class SessionRepository {
     });
   }
 
-  /** Forgets expired sessions and abandoned sign-ins. */
-  async deleteExpired(now: Date): Promise<void> {
-    await this.sessions.delete({ expiresAt: LessThan(now) });
+  /**
+   * Forgets expired sessions and abandoned sign-ins. Each expired session is deleted with
+   * `recordExpired` in one transaction (its `session_expired` event), and only by the gateway whose
+   * delete removed it, so two gateways sweeping at once record each expiry once.
+   */
+  async deleteExpired(
+    now: Date,
+    recordExpired?: (em: EntityManager, session: AuthSessionEntity) => Promise<void>,
+  ): Promise<void> {
+    if (!recordExpired) await this.sessions.delete({ expiresAt: LessThan(now) });
+    else
+      for (const session of await this.sessions.find({
+        where: { expiresAt: LessThan(now) },
+        order: { expiresAt: 'ASC' },
+        take: EXPIRED_PER_SWEEP,
+      }))
+        await this.transactions.run(async (em) => {
+          const deleted = await em.delete(AuthSessionEntity, { idHash: session.idHash });
+          if ((deleted.affected ?? 0) > 0) await recordExpired(em, session);
+        });
     await this.logins.delete({ expiresAt: LessThan(now) });
   }
 }

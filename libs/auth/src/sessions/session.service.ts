@@ -58,7 +58,7 @@ export class SessionService {
     const sessionId = randomToken();
     const now = new Date();
     const expiresAt = new Date(now.getTime() + ttlMs);
-    await this.sessions.deleteExpired(now);
+    await this.sessions.deleteExpired(now, (em, expired) => this.audit.sessionExpired(em, expired));
     await this.sessions.insertSession(
       Object.assign(new AuthSessionEntity(), {
         idHash: sha256(sessionId),

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AuditTrail } from '@toolgate/audit';
+import type { EntityManager } from 'typeorm';
 import type { PersonIdentity, Principal } from '../principal.js';
 import type { Role } from '../roles.js';
+import type { AuthSessionEntity } from './auth-session.entity.js';
 
 /** Where a sign-in request came from: the client address Fastify reports (proxies per `trustProxy`). */
 export interface SignInSource {
@@ -59,6 +61,24 @@ export class SignInAudit {
           reason,
           ...(person?.name ? { name: person.name } : {}),
           ...(source.sourceAddress ? { sourceAddress: source.sourceAddress } : {}),
+        },
+      },
+    ]);
+  }
+
+  /** A session that ran out (not signed out), recorded in the transaction that deletes it. */
+  sessionExpired(em: EntityManager, session: AuthSessionEntity): Promise<void> {
+    return this.audit.recordIn(em, [
+      {
+        event: 'session_expired',
+        tenantId: session.tenantId,
+        actor: { type: 'user', id: `${session.provider}:${session.subject}` },
+        details: {
+          outcome: 'success',
+          provider: session.provider,
+          role: session.role,
+          signedInAt: session.createdAt.toISOString(),
+          expiredAt: session.expiresAt.toISOString(),
         },
       },
     ]);

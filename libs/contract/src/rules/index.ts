@@ -1,4 +1,6 @@
 // The contract's plain values and pure rules: no Zod, safe for the console bundle.
+export { ADMIN_POWERS, mayUse, POWER_RULES, powersOf } from './admin-powers.js';
+export type { AdminPower, PowerRule } from './admin-powers.js';
 export { AGENT_INSTRUCTIONS_MAX, AGENT_RUN_LIMITS, AGENT_SUB_AGENTS_MAX } from './agent-run-limits.js';
 export { allowedApprovals, isAtLeastAsStrict } from './approval-order.js';
 export { diffBindings, isEmptyDiff, withoutUnsetFields } from './binding-diff.js';
@@ -23,8 +25,10 @@ export {
   isAuditEventType,
   LOCALES,
   RISK_LEVELS,
+  isSeparatedRole,
   ROLES,
   RUN_EVENT_TYPES,
+  SEPARATED_ROLES,
   TENANT_BOUND_ROLES,
   RUN_STATUSES,
   TOOL_LIST_FORMATS,
@@ -41,6 +45,7 @@ export type {
   RiskLevel,
   Role,
   RunEventType,
+  SeparatedRole,
   RunStatus,
   ToolListFormat,
 } from './vocabulary.js';

@@ -4,8 +4,28 @@
  * import these values without bundling the schemas.
  */
 
-export const ROLES = ['platform_admin', 'tenant_admin', 'approver', 'auditor', 'agent'] as const;
+export const ROLES = [
+  'platform_admin',
+  'tenant_admin',
+  'approver',
+  'auditor',
+  'agent',
+  // 等保 2.0 三员分立 (ADR 039): the system, security and audit administrators, platform-wide.
+  'system_admin',
+  'security_admin',
+  'audit_admin',
+] as const;
 export type Role = (typeof ROLES)[number];
+
+/**
+ * The separated administrators (等保 2.0 8.1.5): with the `dengbao3` profile each holds its own
+ * powers only, `platform_admin` none of them, and no person holds two (ADR 039).
+ */
+export const SEPARATED_ROLES = ['system_admin', 'security_admin', 'audit_admin'] as const;
+export type SeparatedRole = (typeof SEPARATED_ROLES)[number];
+
+export const isSeparatedRole = (role: string): role is SeparatedRole =>
+  (SEPARATED_ROLES as readonly string[]).includes(role);
 
 /** Roles whose keys belong to one tenant; only platform admins and auditors may be tenantless. */
 export const TENANT_BOUND_ROLES: readonly Role[] = ['tenant_admin', 'approver', 'agent'];
@@ -89,6 +109,17 @@ export const AUDIT_EVENT_TYPES = [
   // Retention (ADR 037): a tenant's retention or legal hold changed (before/after); archived events purged.
   'retention_changed',
   'audit_purged',
+  // Administrative acts (issue 24, ADR 039): a browser session that ran out, the OIDC role rules
+  // changed between boots, the trail exported or downloaded as evidence, a verification run, an
+  // outbox delivery retried by hand, and (dengbao3 profile) every request to an admin route.
+  'session_expired',
+  'key_owner_changed',
+  'role_mapping_changed',
+  'trail_exported',
+  'evidence_downloaded',
+  'chain_verified',
+  'notification_retried',
+  'admin_request',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 
@@ -154,6 +185,9 @@ export const ERROR_CODES = [
   'AUDIT_CHAIN_BROKEN',
   // A tenant's audit retention below the platform's floor (ADR 037).
   'RETENTION_BELOW_FLOOR',
+  // dengbao3 profile (ADR 039): an act of another separated administrator; a second such role for one person.
+  'DUTIES_SEPARATED',
+  'ROLES_CONFLICT',
   'CONNECTOR_NOT_CONFIGURED',
   'NOT_READY',
   'INTERNAL_ERROR',

@@ -60,3 +60,16 @@ export const createKeyBody = z
     ],
   });
 export type CreateKeyBody = z.infer<typeof createKeyBody>;
+
+/** Body of `PATCH /v1/admin/keys/:keyId`: who answers for the key now (null: nobody). */
+export const changeKeyOwnerBody = z.strictObject({
+  owner: z
+    .string()
+    .min(3)
+    .max(288)
+    .nullable()
+    .describe(
+      'The person who answers for the key, as `<provider>:<subject>`; null for none (not for a separated administrator under the dengbao3 profile)',
+    ),
+});
+export type ChangeKeyOwnerBody = z.infer<typeof changeKeyOwnerBody>;

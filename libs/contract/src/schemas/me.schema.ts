@@ -15,6 +15,12 @@ export const principalViewSchema = named(
       .enum(['api_key', 'user'])
       .describe('`user`: a person signed in through the identity provider (browser session)'),
     email: z.string().optional().describe('A signed-in person’s e-mail from the identity token'),
+    separatedDuties: z
+      .boolean()
+      .optional()
+      .describe(
+        'True under the `dengbao3` profile: system, security and audit administrators hold separate powers and platform_admin none of them (ADR 039)',
+      ),
     csrfToken: z
       .string()
       .optional()

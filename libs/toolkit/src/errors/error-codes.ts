@@ -32,6 +32,8 @@ export const PLATFORM_RESERVED_CODES: ReadonlySet<string> = new Set([
   ErrorCode.RATE_LIMITED,
   ErrorCode.AUDIT_UNAVAILABLE,
   ErrorCode.AUDIT_CHAIN_BROKEN,
+  ErrorCode.DUTIES_SEPARATED,
+  ErrorCode.ROLES_CONFLICT,
   ErrorCode.CONNECTOR_NOT_CONFIGURED,
   ErrorCode.NOT_READY,
   ErrorCode.OUTPUT_INVALID,

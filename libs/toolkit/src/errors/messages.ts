@@ -81,6 +81,14 @@ const CATALOG: Record<Locale, Catalog> = {
       suggestedAction:
         '保留天数至少设为 {floor} 天（网络安全法要求网络日志留存不少于六个月；下限由平台的 audit.retention.minimumDays 与合规配置决定）',
     },
+    DUTIES_SEPARATED: {
+      error: '等保三员分立：{act}是{role}的职责，{heldRole}不能执行',
+      suggestedAction: '使用{role}的密钥，或以{role}身份登录后再操作',
+    },
+    ROLES_CONFLICT: {
+      error: '等保三员分立：一人只能担任系统管理员、安全管理员、审计管理员之一，{person}已是{heldRole}',
+      suggestedAction: '将{role}交给另一人，或先撤销其{heldRole}的密钥或角色规则',
+    },
     CONNECTOR_NOT_CONFIGURED: {
       error: '租户未配置连接器 {connector}',
       suggestedAction: '请管理员在租户配置中补充该连接器',
@@ -200,6 +208,16 @@ const CATALOG: Record<Locale, Catalog> = {
       error: 'An audit retention of {days} days is below the platform floor of {floor} days',
       suggestedAction:
         "Keep the trail at least {floor} days (the floor is the platform's audit.retention.minimumDays, raised to 180 by the dengbao3 profile: network logs are kept at least six months)",
+    },
+    DUTIES_SEPARATED: {
+      error:
+        'Separation of duties (dengbao3 profile): {act} is the {role}’s duty; a {heldRole} may not do it',
+      suggestedAction: 'Use a {role} key, or sign in as a {role}',
+    },
+    ROLES_CONFLICT: {
+      error:
+        'Separation of duties (dengbao3 profile): one person holds one of system_admin, security_admin and audit_admin, and {person} is a {heldRole} already',
+      suggestedAction: 'Give the {role} to another person, or first revoke their {heldRole} key or role rule',
     },
     CONNECTOR_NOT_CONFIGURED: {
       error: 'The tenant has no connector {connector} configured',

@@ -24,6 +24,14 @@ const COLORS: Record<string, string> = {
   access_denied: 'red',
   retention_changed: 'geekblue',
   audit_purged: 'purple',
+  session_expired: 'default',
+  key_owner_changed: 'blue',
+  role_mapping_changed: 'magenta',
+  trail_exported: 'gold',
+  evidence_downloaded: 'gold',
+  chain_verified: 'cyan',
+  notification_retried: 'default',
+  admin_request: 'default',
 };
 
 /** An event type as a coloured tag; a failed `finished` shows red. */

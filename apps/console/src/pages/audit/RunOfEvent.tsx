@@ -22,7 +22,7 @@ export function RunOfEvent({ events }: { events: readonly AuditEvent[] }) {
     run.step === null
       ? t('audit.run.of', { runId: run.runId })
       : t('audit.run.ofStep', { runId: run.runId, step: run.step + 1 }); // steps are shown from 1, as on the Runs page
-  return canOpen(me.role, 'runs') ? (
+  return canOpen(me, 'runs') ? (
     <Link to={`/runs/${encodeURIComponent(run.runId)}`} data-testid="event-run">
       {text}
     </Link>

@@ -13,8 +13,8 @@ export type KeyNames = (id: string | null | undefined) => string | undefined;
 
 export function useKeyNames(): KeyNames {
   const me = usePrincipal();
-  const keys = useKeysQuery(canOpen(me.role, 'keys'));
-  const trail = useAuditPrincipalsQuery(canOpen(me.role, 'audit'));
+  const keys = useKeysQuery(canOpen(me, 'keys'));
+  const trail = useAuditPrincipalsQuery(canOpen(me, 'audit'));
   return useMemo(() => {
     const names = new Map((trail.data ?? []).map((p) => [p.id, p.name]));
     for (const k of keys.data ?? []) names.set(k.id, k.name);

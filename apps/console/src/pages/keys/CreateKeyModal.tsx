@@ -6,7 +6,20 @@ import { usePrincipal } from '../../auth/AuthContext';
 import { FormModal } from '../../components/FormModal';
 import { useT } from '../../i18n';
 
-const ALL_ROLES: Role[] = ['platform_admin', 'tenant_admin', 'approver', 'auditor', 'agent'];
+const ALL_ROLES: Role[] = [
+  'platform_admin',
+  'tenant_admin',
+  'approver',
+  'auditor',
+  'agent',
+  'system_admin',
+  'security_admin',
+  'audit_admin',
+];
+/** The administrators' roles: the platform admin's to give (ADR 039), and platform-wide. */
+const ADMINISTRATORS: Role[] = ['platform_admin', 'system_admin', 'security_admin', 'audit_admin'];
+/** The separated administrators, whose keys name the person who answers for them under the profile. */
+const SEPARATED: Role[] = ['system_admin', 'security_admin', 'audit_admin'];
 /** Roles a tenant admin may hand out (within its own tenant). */
 const TENANT_GRANTABLE: Role[] = ['tenant_admin', 'approver', 'auditor', 'agent'];
 /** Roles that must belong to a tenant. */
@@ -17,6 +30,13 @@ interface Values {
   role: Role;
   tenantId?: string;
   agentTypes?: string[];
+  owner?: string;
+}
+
+/** The roles the viewer may hand out: as the gateway's key service decides. */
+function grantable(me: { role: Role; separatedDuties?: boolean }): Role[] {
+  if (me.role === 'platform_admin') return me.separatedDuties ? ADMINISTRATORS : ALL_ROLES;
+  return TENANT_GRANTABLE;
 }
 
 /** The create-key form: the roles and tenants the signed-in admin may grant. */
@@ -30,8 +50,9 @@ export function CreateKeyModal(props: {
   const [form] = Form.useForm<Values>();
   const role = Form.useWatch('role', form);
   const tenantId = Form.useWatch('tenantId', form) ?? me.tenantId ?? undefined;
-  const platform = me.role === 'platform_admin';
+  const platform = me.tenantId === null;
   const tenants = useTenantsQuery(platform && props.open);
+  const ownerRequired = me.separatedDuties === true && role !== undefined && SEPARATED.includes(role);
   const agentTypes = useBindingsQuery(tenantId, role === 'agent');
   const createKey = useCreateKey();
 
@@ -39,6 +60,7 @@ export function CreateKeyModal(props: {
     const body: NewKey = { name: values.name.trim(), role: values.role };
     if (values.tenantId) body.tenantId = values.tenantId;
     if (values.role === 'agent' && values.agentTypes?.length) body.agentTypes = values.agentTypes;
+    if (values.owner?.trim()) body.owner = values.owner.trim();
     const created = await createKey.mutateAsync(body);
     form.resetFields();
     props.onCreated(created);
@@ -62,13 +84,13 @@ export function CreateKeyModal(props: {
       </Form.Item>
       <Form.Item name="role" label={t('keys.role')} rules={[{ required: true }]}>
         <Select<Role>
-          options={(platform ? ALL_ROLES : TENANT_GRANTABLE).map((r) => ({
+          options={grantable(me).map((r) => ({
             value: r,
             label: t(`role.${r}`),
           }))}
         />
       </Form.Item>
-      {platform && role !== 'platform_admin' && (
+      {platform && role !== undefined && !ADMINISTRATORS.includes(role) && (
         <Form.Item
           name="tenantId"
           label={t('keys.tenant')}
@@ -85,6 +107,16 @@ export function CreateKeyModal(props: {
             placeholder={t('keys.noTenant')}
             options={(tenants.data ?? []).map((x) => ({ value: x.id, label: `${x.name} (${x.id})` }))}
           />
+        </Form.Item>
+      )}
+      {role !== undefined && ADMINISTRATORS.includes(role) && role !== 'platform_admin' && (
+        <Form.Item
+          name="owner"
+          label={t('keys.owner')}
+          extra={t('keys.ownerHint')}
+          rules={[{ required: ownerRequired, whitespace: true, message: t('keys.ownerRequired') }]}
+        >
+          <Input maxLength={288} placeholder="oidc:248289761001" data-testid="key-owner" />
         </Form.Item>
       )}
       {role === 'agent' && (

@@ -63,7 +63,7 @@ export function RunOutcome({ run }: { run: RunView }) {
           showIcon
           data-testid="run-awaiting"
           title={t('runs.awaiting', { tools: run.pendingApprovals.map((p) => p.tool).join(', ') || '—' })}
-          action={canOpen(me.role, 'approvals') && <Link to="/approvals">{t('runs.openApprovals')}</Link>}
+          action={canOpen(me, 'approvals') && <Link to="/approvals">{t('runs.openApprovals')}</Link>}
         />
       );
     case 'running':

@@ -31,7 +31,7 @@ export function ToolCallView({ call }: { call: RunToolCall }) {
         </Typography.Text>
         <CallStatusTag status={call.status} code={codeOf(call.result)} />
         {approval &&
-          (canOpen(me.role, 'approvals') ? (
+          (canOpen(me, 'approvals') ? (
             <Link to="/approvals" data-testid="call-approval" data-approval-id={approval}>
               {t('runs.toolCall.approval', { approvalId: approval })}
             </Link>
@@ -47,7 +47,7 @@ export function ToolCallView({ call }: { call: RunToolCall }) {
         )}
         <Typography.Text type="secondary">
           {t('runs.toolCall.callId')}{' '}
-          {canOpen(me.role, 'audit') ? (
+          {canOpen(me, 'audit') ? (
             <Link to={`/audit?view=events&callId=${encodeURIComponent(call.callId)}`}>{call.callId}</Link>
           ) : (
             <Typography.Text copyable>{call.callId}</Typography.Text>

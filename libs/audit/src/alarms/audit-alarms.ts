@@ -1,0 +1,49 @@
+import { Injectable, Logger } from '@nestjs/common';
+
+/** What went wrong with the trail itself (等保 2.0 8.1.4.3 d). */
+export type AuditAlarmKind =
+  /** An append was refused or not confirmed in time: calls fail closed (AUDIT_UNAVAILABLE). */
+  | 'audit_write_failed'
+  /** A verification, or a checkpoint's own, found the chain broken. */
+  | 'audit_chain_broken';
+
+/** One alarm, as the trail raises it. */
+export interface AuditAlarm {
+  readonly kind: AuditAlarmKind;
+  /** The tenant whose chain broke; absent for a write that failed (a batch mixes tenants). */
+  readonly tenantId?: string;
+  /** What happened, in one line (no secrets: error messages of the store, chain problems). */
+  readonly reason: string;
+  readonly at: Date;
+}
+
+/** Hears alarms; must not throw (a failure is logged and dropped). */
+export type AuditAlarmListener = (alarm: AuditAlarm) => void;
+
+/**
+ * Where the trail reports that it is failing: writes that fail (the fail-closed refusals) and
+ * chains found broken. The trail only raises; listeners (the gateway: a metric, an error log line
+ * and the platform's alarm channels, ADR 039) decide what to do. Raising never blocks or throws.
+ */
+@Injectable()
+export class AuditAlarms {
+  private readonly logger = new Logger('AuditAlarms');
+  private readonly listeners = new Set<AuditAlarmListener>();
+
+  /** Adds a listener; answers the function that removes it. */
+  subscribe(listener: AuditAlarmListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  raise(kind: AuditAlarmKind, reason: string, tenantId?: string): void {
+    const alarm: AuditAlarm = { kind, reason, at: new Date(), ...(tenantId ? { tenantId } : {}) };
+    for (const listener of this.listeners) {
+      try {
+        listener(alarm);
+      } catch (err) {
+        this.logger.warn(`an audit alarm listener failed: ${(err as Error).message}`);
+      }
+    }
+  }
+}
