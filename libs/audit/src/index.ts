@@ -3,6 +3,7 @@ import { CreateAudit1764480200000 } from './migrations/1764480200000-create-audi
 import { OpenCallsPerTenant1764500100000 } from './migrations/1764500100000-open-calls-per-tenant.js';
 import { AuditBinaryIdentifiers1764500200000 } from './migrations/1764500200000-binary-identifiers.js';
 import { CheckpointPublicDigest1765400100000 } from './migrations/1765400100000-checkpoint-public-digest.js';
+import { CheckpointAlgorithm1765640400000 } from './migrations/1765640400000-checkpoint-algorithm.js';
 import { AuditCalls1765400300000 } from './migrations/1765400300000-audit-calls.js';
 
 export { AUDIT_EVENT_TYPES, CLOSING_EVENTS, GENESIS_HASH, PLATFORM_TENANT } from './audit-event.js';
@@ -42,17 +43,27 @@ export type { CheckpointRefusal, CheckpointRun } from './chain/checkpoint.servic
 export type { StoredCheckpoint } from './chain/checkpoint.repository.js';
 export { checkpointPayload, CheckpointSigner } from './chain/checkpoint-signer.js';
 export type { CheckpointStatement } from './chain/checkpoint-signer.js';
+export { checkpointPublicKeyFromPem } from './chain/checkpoint-keys.js';
+export type { CheckpointKeyAlgorithm, CheckpointPublicKey } from './chain/checkpoint-keys.js';
+export { CRYPTO_SUITES, DEFAULT_CRYPTO_SUITE } from './chain/crypto-suite.js';
+export type { CheckpointAlgorithm, CryptoSuite, DigestAlgorithm } from './chain/crypto-suite.js';
+export { generateSm2PrivateKeyPem, SM2_DEFAULT_ID, Sm2PrivateKey, Sm2PublicKey } from './chain/sm2.js';
 export { nextPublicDigest } from './chain/public-digest.js';
 export {
   canonicalEvent,
   CHAIN_KEY_CONTEXT,
   deriveChainKey,
+  deriveLinkKeys,
+  deriveSmChainKey,
   eventHash,
+  LINK_ALGORITHMS,
   linkVersionOf,
   publicCanonical,
+  SM_CHAIN_KEY_CONTEXT,
+  smEventHash,
   unkeyedEventHash,
 } from './chain/event-hash.js';
-export type { LinkVersion } from './chain/event-hash.js';
+export type { LinkKeys, LinkVersion } from './chain/event-hash.js';
 export { toApiEvent } from './chain/event-mapping.js';
 export type { ApiAuditEvent } from './chain/event-mapping.js';
 export { AuditEventsRepository } from './query/audit-events.repository.js';
@@ -96,6 +107,7 @@ export type { ValuePattern } from './redaction/value-patterns.js';
 export {
   AuditBinaryIdentifiers1764500200000,
   AuditCalls1765400300000,
+  CheckpointAlgorithm1765640400000,
   CheckpointPublicDigest1765400100000,
   CreateAudit1764480200000,
   OpenCallsPerTenant1764500100000,
@@ -114,4 +126,5 @@ export const AUDIT_MIGRATIONS = [
   AuditBinaryIdentifiers1764500200000,
   CheckpointPublicDigest1765400100000,
   AuditCalls1765400300000,
+  CheckpointAlgorithm1765640400000,
 ];

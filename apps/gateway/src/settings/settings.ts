@@ -1,7 +1,7 @@
 import type { ApprovalsOptions } from '@toolgate/approvals';
 import type { CallsOptions } from '@toolgate/calls';
 import type { RunsOptions } from '@toolgate/runs';
-import type { AuditOptions } from '@toolgate/audit';
+import { CRYPTO_SUITES, type AuditOptions } from '@toolgate/audit';
 import type { AuthOptions } from '@toolgate/auth';
 import {
   defaultDatabaseUrl,
@@ -239,6 +239,19 @@ export const envSchema = z.object({
     .string()
     .optional()
     .describe('A file holding that key, when `TOOLGATE_AUDIT_SIGNING_KEY` is unset.'),
+  TOOLGATE_AUDIT_SM2_SIGNING_KEY: z.string().optional().meta({
+    description:
+      'The SM2 private key (PKCS#8 or SEC1 PEM, on the SM2 curve) that signs audit checkpoints under `audit.cryptoSuite: sm` ([ADR 040](adr/040-national-standard-cryptography-for-the-trail.md)); the same on every gateway of one database, and kept after a switch back to `standard` so its checkpoints still verify.',
+    unset: '`<TOOLGATE_DATA_DIR>/audit-signing-key-sm2.pem`, made at the first boot with the `sm` suite',
+  }),
+  TOOLGATE_AUDIT_SM2_SIGNING_KEY_FILE: z
+    .string()
+    .optional()
+    .describe('A file holding that key, when `TOOLGATE_AUDIT_SM2_SIGNING_KEY` is unset.'),
+  TOOLGATE_AUDIT_CRYPTO_SUITE: z.enum(CRYPTO_SUITES).optional().meta({
+    description: 'The audit trail’s cryptography (see `audit.cryptoSuite`).',
+    unset: '`audit.cryptoSuite` of `toolgate.yaml`',
+  }),
   TOOLGATE_AUDIT_SECRET: z.string().optional().meta({
     description:
       "Keys the audit chain's links and the redaction fingerprints; the same on every gateway of one database, and backed up: losing it makes every keyed link unverifiable.",
@@ -321,8 +334,12 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       ceilings: { maxTokensPerDay: quotas.maxTokensPerDay },
     },
     audit: auditSettings(
-      file.audit,
-      loadAuditKeyMaterial(env, e.TOOLGATE_DATA_DIR),
+      { ...file.audit, ...optional('cryptoSuite', e.TOOLGATE_AUDIT_CRYPTO_SUITE) },
+      loadAuditKeyMaterial(
+        env,
+        e.TOOLGATE_DATA_DIR,
+        e.TOOLGATE_AUDIT_CRYPTO_SUITE ?? file.audit?.cryptoSuite ?? FILE_DEFAULTS.audit.cryptoSuite,
+      ),
       e.TOOLGATE_DATA_DIR,
       deploymentRedisPrefix(target).slice('toolgate:'.length),
     ),
@@ -404,8 +421,10 @@ function auditSettings(
       patterns: redaction?.patterns ?? defaultRedaction.patterns,
     },
     signingKeyPem: keys.signingKeyPem,
+    ...optional('smSigningKeyPem', keys.smSigningKeyPem),
     fingerprintSecret: keys.fingerprintSecret,
     chainKey: keys.chainKey,
+    smChainKey: keys.smChainKey,
     keySource: keys.source,
   };
 }

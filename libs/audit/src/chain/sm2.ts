@@ -53,7 +53,7 @@ function readTlv(der: Buffer, at: number): Tlv {
 /** The elements directly inside a constructed element. */
 function children(der: Buffer, parent: Tlv): Tlv[] {
   const out: Tlv[] = [];
-  for (let at = parent.start; at < parent.end; ) {
+  for (let at = parent.start; at < parent.end;) {
     const t = readTlv(der, at);
     out.push(t);
     at = t.end;
@@ -106,7 +106,8 @@ function readPublicKey(pem: string): Sm2Hex & { spki: Buffer } {
   const [algorithm, bits] = children(spki, readTlv(spki, 0));
   requireSm2Curve(spki, algorithm, 'the public key');
   const point = bits && bits.tag === 0x03 ? content(spki, bits).subarray(1) : Buffer.alloc(0);
-  if (point.length !== 65 || point[0] !== 0x04) throw new Error('the SM2 public key is not an uncompressed point');
+  if (point.length !== 65 || point[0] !== 0x04)
+    throw new Error('the SM2 public key is not an uncompressed point');
   return { point: point.toString('hex'), spki };
 }
 

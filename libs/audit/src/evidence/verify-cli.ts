@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { checkEvidence, type EvidenceReport } from './evidence-check.js';
 import { unzipFiles } from './zip.js';
 
-const USAGE = 'usage: toolgate-verify <evidence.zip | directory> [--public-key key.pem] [--json]';
+const USAGE =
+  'usage: toolgate-verify <evidence.zip | directory> [--public-key key.pem]... [--json]\n' +
+  '  --public-key  an Ed25519 or SM2 public key (SPKI PEM) to trust instead of the bundle’s own; repeat it for a chain signed under both';
 
 /** The files of a bundle: a ZIP's entries, or a directory's files (the ZIP unpacked). */
 function readBundle(path: string): Map<string, Buffer> {
@@ -36,16 +38,22 @@ function describe(r: EvidenceReport): string {
 export function main(argv: readonly string[]): number {
   const args = [...argv];
   const json = args.includes('--json');
-  const keyAt = args.indexOf('--public-key');
-  const keyPath = keyAt >= 0 ? args[keyAt + 1] : undefined;
-  const paths = args.filter((a, i) => !a.startsWith('--') && (keyAt < 0 || i !== keyAt + 1));
-  if (paths.length !== 1 || (keyAt >= 0 && !keyPath)) {
+  const keyPaths: string[] = [];
+  const paths: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--public-key') keyPaths.push(args[++i] ?? '');
+    else if (!args[i]!.startsWith('--')) paths.push(args[i]!);
+  }
+  if (paths.length !== 1 || keyPaths.some((p) => !p)) {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
   let report: EvidenceReport;
   try {
-    report = checkEvidence(readBundle(paths[0]!), keyPath ? readFileSync(keyPath, 'utf8') : undefined);
+    report = checkEvidence(
+      readBundle(paths[0]!),
+      keyPaths.map((p) => readFileSync(p, 'utf8')),
+    );
   } catch (err) {
     report = {
       ok: false,
