@@ -212,7 +212,7 @@ export const platformFileSchema = z.strictObject({
         .enum(CRYPTO_SUITES)
         .optional()
         .describe(
-          'The trail’s cryptography: `standard` (HMAC-SHA256 links, Ed25519 checkpoints over a SHA-256 public digest) or `sm`, the national standards for a 密评 (HMAC-SM3 links, SM2 checkpoints per GB/T 32918.2 over an SM3 public digest; the SM2 key is `TOOLGATE_AUDIT_SM2_SIGNING_KEY`). Every event and checkpoint records its own algorithm, so a chain verifies across a switch in either direction ([ADR 040](adr/040-national-standard-cryptography-for-the-trail.md)). `TOOLGATE_AUDIT_CRYPTO_SUITE` wins.',
+          'The trail’s cryptography: `standard` (HMAC-SHA256 links, Ed25519 checkpoints over a SHA-256 public digest) or `sm`, the national standards for a 密评 (HMAC-SM3 links, SM2 checkpoints per GB/T 32918.2 over an SM3 public digest; the SM2 key is `TOOLGATE_AUDIT_SM2_SIGNING_KEY`). Every event and checkpoint records its own algorithm, so a chain verifies across a switch in either direction ([ADR 040](adr/040-sm2-and-sm3-for-the-trail.md)). `TOOLGATE_AUDIT_CRYPTO_SUITE` wins.',
         ),
       archiveDir: z
         .string()

@@ -241,7 +241,7 @@ export const envSchema = z.object({
     .describe('A file holding that key, when `TOOLGATE_AUDIT_SIGNING_KEY` is unset.'),
   TOOLGATE_AUDIT_SM2_SIGNING_KEY: z.string().optional().meta({
     description:
-      'The SM2 private key (PKCS#8 or SEC1 PEM, on the SM2 curve) that signs audit checkpoints under `audit.cryptoSuite: sm` ([ADR 040](adr/040-national-standard-cryptography-for-the-trail.md)); the same on every gateway of one database, and kept after a switch back to `standard` so its checkpoints still verify.',
+      'The SM2 private key (PKCS#8 or SEC1 PEM, on the SM2 curve) that signs audit checkpoints under `audit.cryptoSuite: sm` ([ADR 040](adr/040-sm2-and-sm3-for-the-trail.md)); the same on every gateway of one database, and kept after a switch back to `standard` so its checkpoints still verify.',
     unset: '`<TOOLGATE_DATA_DIR>/audit-signing-key-sm2.pem`, made at the first boot with the `sm` suite',
   }),
   TOOLGATE_AUDIT_SM2_SIGNING_KEY_FILE: z
