@@ -148,6 +148,8 @@ export const ERROR_CODES = [
   'AUDIT_UNAVAILABLE',
   'AUDIT_CHAIN_BROKEN',
   'CONNECTOR_NOT_CONFIGURED',
+  // PIPL 第38条: classified fields to a recipient outside mainland China without a legal basis.
+  'DATA_EXPORT_BLOCKED',
   'NOT_READY',
   'INTERNAL_ERROR',
   // Agent runs: why a run failed.

@@ -32,6 +32,7 @@ export const PLATFORM_RESERVED_CODES: ReadonlySet<string> = new Set([
   ErrorCode.AUDIT_UNAVAILABLE,
   ErrorCode.AUDIT_CHAIN_BROKEN,
   ErrorCode.CONNECTOR_NOT_CONFIGURED,
+  ErrorCode.DATA_EXPORT_BLOCKED,
   ErrorCode.NOT_READY,
   ErrorCode.OUTPUT_INVALID,
   ErrorCode.INTERNAL_ERROR,
