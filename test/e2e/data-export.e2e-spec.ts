@@ -147,3 +147,42 @@ describe('cross-border guard and processing records (dengbao3 profile)', () => {
     ).toBe(403);
   });
 });
+
+describe('without the profile: counted, never refused', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway({
+      env: { TOOLGATE_CONFIG_DIR: makeConfigDir({ pipl_blocked: BLOCKED }) },
+      imports: [TestToolsModule],
+    });
+  });
+  afterAll(async () => {
+    await gw?.close();
+  });
+
+  it('runs a call sending a classified field abroad without a basis, and counts it', async () => {
+    const key = await gw.createKey('agent', 'pipl_blocked');
+    const res = await gw.api('POST', '/v1/agents/contacts/tools/record_contact/invoke', {
+      key,
+      body: {
+        input: {
+          name: 'n',
+          phone: 'p',
+          idNumber: 'i',
+          bankCard: 'b',
+          email: 'e',
+          password: 'x',
+          secretAnswer: 's',
+        },
+      },
+    });
+    expect(res.body.status).toBe('ok');
+    const [record] = (await gw.api('GET', '/v1/admin/tenants/pipl_blocked/processing-records')).body.data;
+    expect(record).toMatchObject({
+      recipient: 'crm_eu',
+      crossBorder: true,
+      crossBorderBasis: null,
+      calls: 1,
+    });
+  });
+});

@@ -6,8 +6,12 @@ import type { ToolCall } from '@toolgate/toolkit';
  * (`personal`, `sensitive_personal`, `important_data`), this is what follows them.
  */
 export function sendsClassifiedFields(call: ToolCall): boolean {
-  const paths = call.tool.contract.sensitivePaths;
-  return paths.length > 0 && paths.some((path) => hasValueAt(call.input, path, 0));
+  return hasValuesAt(call.input, call.tool.contract.sensitivePaths);
+}
+
+/** Whether `input` holds a value (not null or absent) at one of `paths` (`*`: any element). */
+export function hasValuesAt(input: unknown, paths: readonly (readonly string[])[]): boolean {
+  return paths.some((path) => hasValueAt(input, path, 0));
 }
 
 /** A value (not null or absent) at `path`; `*` stands for every element or value. */
