@@ -17,6 +17,11 @@ import { ModelsModule } from '@toolgate/models';
 import { NOTIFICATIONS_MIGRATIONS, NotificationsModule } from '@toolgate/notifications';
 import { PolicyModule } from '@toolgate/policy';
 import { QUOTAS_MIGRATIONS, QuotasModule } from '@toolgate/quotas';
+import {
+  DATA_PROTECTION_MIGRATIONS,
+  DataProtectionModule,
+  DEFAULT_DATA_PROTECTION_OPTIONS,
+} from '@toolgate/data-protection';
 import { RUNS_MIGRATIONS, RunsModule } from '@toolgate/runs';
 import { BindingResolver, TENANCY_MIGRATIONS, TenancyModule, TenantRepository } from '@toolgate/tenancy';
 import { DemoBackendsModule, ToolPacksModule } from '@toolgate/tool-packs';
@@ -59,6 +64,7 @@ export const MIGRATIONS = [
   ...MCP_TASKS_MIGRATIONS,
   ...UPSTREAMS_MIGRATIONS,
   ...NOTIFICATIONS_MIGRATIONS,
+  ...DATA_PROTECTION_MIGRATIONS,
 ];
 
 /**
@@ -119,6 +125,11 @@ export class AppModule {
         QuotasModule.forRoot(settings.quotas),
         PolicyModule,
         TenancyModule.forRoot(settings.tenancy),
+        DataProtectionModule.forRoot({
+          ...DEFAULT_DATA_PROTECTION_OPTIONS,
+          profile: settings.compliance.profile,
+          isGlobal: true,
+        }),
         EgressModule.forRoot(settings.egress),
         UpstreamsModule.forRoot(settings.upstreams),
         ModelsModule.forRoot(settings.models),

@@ -1,3 +1,5 @@
+import type { CryptoSuite } from './chain/crypto-suite.js';
+import type { LinkKeys } from './chain/event-hash.js';
 import type { RedactionPolicy } from './redaction/redactor.js';
 import {
   DEFAULT_RETENTION_OPTIONS,
@@ -36,6 +38,17 @@ export interface AuditOptions {
   readonly archiveDir: string;
   /** Ed25519 private key (PEM) that signs checkpoints; lives outside the database. */
   readonly signingKeyPem: string;
+  /**
+   * The trail's cryptography (ADR 040): `standard` (HMAC-SHA256 links, Ed25519 checkpoints over
+   * SHA-256) or `sm` (HMAC-SM3 links, SM2 checkpoints over SM3). What is already written keeps its
+   * own algorithm and verifies either way.
+   */
+  readonly cryptoSuite: CryptoSuite;
+  /**
+   * SM2 private key (PEM, PKCS#8 or SEC1) that signs checkpoints under the `sm` suite; when the
+   * suite is `standard`, kept (if there is one) to verify the checkpoints it signed before.
+   */
+  readonly smSigningKeyPem?: string;
   /** Secret the per-tenant fingerprint keys are derived from. */
   readonly fingerprintSecret: string;
   /**
@@ -43,6 +56,11 @@ export interface AuditOptions {
    * alone cannot extend or re-hash the chain. Derive it with `deriveChainKey(auditSecret)`.
    */
   readonly chainKey: Buffer;
+  /**
+   * Key of v3 links (HMAC-SM3, ADR 040), derived from the same audit secret with SM3
+   * (`deriveSmChainKey`); needed whatever the suite, since a chain that switched holds both.
+   */
+  readonly smChainKey: Buffer;
   /** Redaction for tenants that do not set their own. */
   readonly defaultRedaction: RedactionPolicy;
   /**
@@ -65,8 +83,10 @@ export interface AuditOptions {
 export const DEFAULT_AUDIT_OPTIONS: Omit<
   AuditOptions,
   | 'signingKeyPem'
+  | 'smSigningKeyPem'
   | 'fingerprintSecret'
   | 'chainKey'
+  | 'smChainKey'
   | 'defaultRedaction'
   | 'archiveDir'
   | 'retention'
@@ -79,9 +99,16 @@ export const DEFAULT_AUDIT_OPTIONS: Omit<
   batchesInFlight: 2,
   retryIntervalMs: 1_000,
   checkpointIntervalMs: 60_000,
+  cryptoSuite: 'standard',
   redactionCacheTtlMs: 5_000,
   reconcileIntervalMs: 5_000,
   retention: DEFAULT_RETENTION_OPTIONS,
 };
 
 export const AUDIT_OPTIONS = Symbol('AUDIT_OPTIONS');
+
+/** The link keys of the options (both, whatever the suite). */
+export const linkKeysOf = (o: Pick<AuditOptions, 'chainKey' | 'smChainKey'>): LinkKeys => ({
+  sha256: o.chainKey,
+  sm3: o.smChainKey,
+});

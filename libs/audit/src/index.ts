@@ -3,6 +3,7 @@ import { CreateAudit1764480200000 } from './migrations/1764480200000-create-audi
 import { OpenCallsPerTenant1764500100000 } from './migrations/1764500100000-open-calls-per-tenant.js';
 import { AuditBinaryIdentifiers1764500200000 } from './migrations/1764500200000-binary-identifiers.js';
 import { CheckpointPublicDigest1765400100000 } from './migrations/1765400100000-checkpoint-public-digest.js';
+import { CheckpointAlgorithm1765640400000 } from './migrations/1765640400000-checkpoint-algorithm.js';
 import { AuditCalls1765400300000 } from './migrations/1765400300000-audit-calls.js';
 import { AuditSinks1765403800000 } from './migrations/1765403800000-audit-sinks.js';
 import { AuditRetention1765500100000 } from './migrations/1765500100000-audit-retention.js';
@@ -48,17 +49,27 @@ export type { CheckpointRefusal, CheckpointRun } from './chain/checkpoint.servic
 export type { StoredCheckpoint } from './chain/checkpoint.repository.js';
 export { checkpointPayload, CheckpointSigner } from './chain/checkpoint-signer.js';
 export type { CheckpointStatement } from './chain/checkpoint-signer.js';
+export { checkpointPublicKeyFromPem } from './chain/checkpoint-keys.js';
+export type { CheckpointKeyAlgorithm, CheckpointPublicKey } from './chain/checkpoint-keys.js';
+export { CRYPTO_SUITES, DEFAULT_CRYPTO_SUITE } from './chain/crypto-suite.js';
+export type { CheckpointAlgorithm, CryptoSuite, DigestAlgorithm } from './chain/crypto-suite.js';
+export { generateSm2PrivateKeyPem, SM2_DEFAULT_ID, Sm2PrivateKey, Sm2PublicKey } from './chain/sm2.js';
 export { nextPublicDigest } from './chain/public-digest.js';
 export {
   canonicalEvent,
   CHAIN_KEY_CONTEXT,
   deriveChainKey,
+  deriveLinkKeys,
+  deriveSmChainKey,
   eventHash,
+  LINK_ALGORITHMS,
   linkVersionOf,
   publicCanonical,
+  SM_CHAIN_KEY_CONTEXT,
+  smEventHash,
   unkeyedEventHash,
 } from './chain/event-hash.js';
-export type { LinkVersion } from './chain/event-hash.js';
+export type { LinkKeys, LinkVersion } from './chain/event-hash.js';
 export { toApiEvent } from './chain/event-mapping.js';
 export type { ApiAuditEvent } from './chain/event-mapping.js';
 export { AuditEventsRepository } from './query/audit-events.repository.js';
@@ -119,6 +130,7 @@ export {
   AuditCalls1765400300000,
   AuditSinks1765403800000,
   AuditRetention1765500100000,
+  CheckpointAlgorithm1765640400000,
   CheckpointPublicDigest1765400100000,
   CreateAudit1764480200000,
   OpenCallsPerTenant1764500100000,
@@ -139,4 +151,5 @@ export const AUDIT_MIGRATIONS = [
   AuditCalls1765400300000,
   AuditSinks1765403800000,
   AuditRetention1765500100000,
+  CheckpointAlgorithm1765640400000,
 ];

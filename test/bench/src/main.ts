@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { approvalLatency } from './approvals.bench.js';
 import { auditedThroughput, writerThroughput } from './audit.bench.js';
+import { cryptoSuiteCost } from './crypto-suite.bench.js';
 import { BENCH_TENANT_YAML } from './bench-tools.js';
 import { makeConfigDir } from '../../support/config-dir.js';
 import { createTestDatabase } from '../../support/test-database.js';
@@ -20,7 +21,7 @@ import { tracingCost } from './tracing.bench.js';
 
 /**
  * `npm run bench`: prints tables of measured numbers. `--only <section>` runs one section
- * (inprocess, rest, adapter, audit, writer, approvals, console, runs, mcp, tracing, latency);
+ * (inprocess, rest, adapter, audit, writer, suites, approvals, console, runs, mcp, tracing, latency);
  * `--duration <s>` sets the length of each load run (default 5 s); `--runs <n>` the number of
  * sequential runs the runs section times (default 500). TOOLGATE_BENCH_CPU_PROF=<dir> makes the
  * runs section's gateway write a CPU profile there (node --cpu-prof) when it stops.
@@ -65,6 +66,7 @@ async function main(): Promise<void> {
   if (!only || only === 'adapter') await adapterChoice(durationS);
   if (!only || only === 'audit') figures.add(await onMariaDb((env) => auditedThroughput(env, durationS)));
   if (!only || only === 'writer') figures.add(await onMariaDb(writerThroughput));
+  if (!only || only === 'suites') await cryptoSuiteCost(common());
   if (!only || only === 'approvals') figures.add(await onMariaDb(approvalLatency));
   if (!only || only === 'console') await consoleFirstRender(sqliteEnv());
   if (!only || only === 'runs') await onMariaDb((env) => agentRuns(env, durationS, timedRuns));

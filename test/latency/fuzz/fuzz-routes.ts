@@ -460,6 +460,13 @@ export const ROUTES: readonly RouteDef[] = [
     weight: 2,
   },
   {
+    method: 'GET',
+    template: '/v1/admin/tenants/:tenantId/processing-records',
+    path: path('v1', 'admin', 'tenants', tenantValue, 'processing-records'),
+    roles: [...ADMINS, 'auditor'],
+    weight: 1,
+  },
+  {
     method: 'PUT',
     template: '/v1/admin/tenants/:tenantId/agents/:agentType/bindings',
     path: path('v1', 'admin', 'tenants', tenantValue, 'agents', param(AGENT_TYPES, 'agentType'), 'bindings'),

@@ -195,6 +195,7 @@ export function documentInvokeRoute(document: OpenAPIObject): void {
     'IDEMPOTENCY_CONFLICT',
     'PAYLOAD_TOO_LARGE',
     'RATE_LIMITED',
+    'DATA_EXPORT_BLOCKED',
     'AUDIT_UNAVAILABLE',
   ]);
   delete errors['202'];

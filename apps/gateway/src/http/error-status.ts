@@ -29,6 +29,7 @@ const THROWN_STATUS: Partial<Record<string, number>> = {
   // A checkpoint refused over a chain that does not verify: the state conflicts with the request.
   [ErrorCode.AUDIT_CHAIN_BROKEN]: 409,
   [ErrorCode.RETENTION_BELOW_FLOOR]: 400,
+  [ErrorCode.DATA_EXPORT_BLOCKED]: 403,
   [ErrorCode.APPROVAL_PENDING]: 202,
   [ErrorCode.NOT_READY]: 503,
   [ErrorCode.INTERNAL_ERROR]: 500,
@@ -49,6 +50,7 @@ const NOT_TOOL_OUTCOMES: ReadonlySet<string> = new Set([
   ErrorCode.POLICY_DENIED,
   ErrorCode.IDEMPOTENCY_CONFLICT,
   ErrorCode.RATE_LIMITED,
+  ErrorCode.DATA_EXPORT_BLOCKED,
   ErrorCode.AUDIT_UNAVAILABLE,
   ErrorCode.INTERNAL_ERROR,
 ]);

@@ -15,6 +15,8 @@ const RECORDED_CODES: ReadonlySet<string> = new Set([
   ErrorCode.NOT_FOUND,
   ErrorCode.RATE_LIMITED,
   ErrorCode.TOOL_QUARANTINED,
+  // A blocked transfer abroad (PIPL 第38条): the trail shows who tried to send what where.
+  ErrorCode.DATA_EXPORT_BLOCKED,
 ]);
 /** Statuses such a refusal is answered with (409: a quarantined tool): everything else skips the recorder at once. */
 const REFUSAL_STATUSES: ReadonlySet<number> = new Set([401, 403, 404, 409, 429]);

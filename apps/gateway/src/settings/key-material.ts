@@ -1,7 +1,12 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { deriveChainKey } from '@toolgate/audit';
+import {
+  deriveChainKey,
+  deriveSmChainKey,
+  generateSm2PrivateKeyPem,
+  type CryptoSuite,
+} from '@toolgate/audit';
 
 /** Secrets the audit trail needs, kept outside the database. */
 export interface AuditKeyMaterial {
@@ -11,6 +16,14 @@ export interface AuditKeyMaterial {
   readonly fingerprintSecret: string;
   /** Key of the audit chain's links, derived from the same secret under its own context. */
   readonly chainKey: Buffer;
+  /** Key of HMAC-SM3 links (ADR 040), derived from the same secret with SM3. */
+  readonly smChainKey: Buffer;
+  /**
+   * SM2 private key (PEM) of the `sm` suite's checkpoints; present when configured, when the data
+   * directory has one, or made there when the suite is `sm` — kept after a switch back to
+   * `standard`, so the checkpoints it signed still verify.
+   */
+  readonly smSigningKeyPem?: string;
   /** Where they came from, for the startup log. */
   readonly source: string;
 }
@@ -22,15 +35,42 @@ function readOrCreate(file: string, create: () => string): string {
   return value;
 }
 
+/** The file of the SM2 checkpoint key in the data directory when the environment gives none. */
+export const SM2_SIGNING_KEY_FILE = 'audit-signing-key-sm2.pem';
+
+/**
+ * The SM2 checkpoint key: TOOLGATE_AUDIT_SM2_SIGNING_KEY or _FILE, else the data directory's file
+ * (made, mode 0600, when the suite is `sm`); none under `standard` when neither exists.
+ */
+function loadSm2Key(env: NodeJS.ProcessEnv, dataDir: string, suite: CryptoSuite): string | undefined {
+  const fromEnv =
+    env.TOOLGATE_AUDIT_SM2_SIGNING_KEY ??
+    (env.TOOLGATE_AUDIT_SM2_SIGNING_KEY_FILE
+      ? readFileSync(env.TOOLGATE_AUDIT_SM2_SIGNING_KEY_FILE, 'utf8')
+      : undefined);
+  if (fromEnv) return fromEnv;
+  const file = join(dataDir, SM2_SIGNING_KEY_FILE);
+  if (existsSync(file)) return readFileSync(file, 'utf8');
+  if (suite !== 'sm') return undefined;
+  mkdirSync(dataDir, { recursive: true });
+  return readOrCreate(file, generateSm2PrivateKeyPem);
+}
+
 /**
  * The audit secrets: from the environment when set (TOOLGATE_AUDIT_SIGNING_KEY or
  * TOOLGATE_AUDIT_SIGNING_KEY_FILE, TOOLGATE_AUDIT_SECRET) — what production and several gateways
  * sharing one database use — otherwise files in the data directory, created on first boot with
  * mode 0600, so the zero-setup demo works and keeps its chain verifiable across restarts. Losing
  * or changing the audit secret makes every keyed event fail verification: keep it with the
- * signing key.
+ * signing key. The SM2 key of the `sm` suite (ADR 040) is found the same way.
  */
-export function loadAuditKeyMaterial(env: NodeJS.ProcessEnv, dataDir: string): AuditKeyMaterial {
+export function loadAuditKeyMaterial(
+  env: NodeJS.ProcessEnv,
+  dataDir: string,
+  suite: CryptoSuite = 'standard',
+): AuditKeyMaterial {
+  const smSigningKeyPem = loadSm2Key(env, dataDir, suite);
+  const sm = smSigningKeyPem ? { smSigningKeyPem } : {};
   const fromEnvKey =
     env.TOOLGATE_AUDIT_SIGNING_KEY ??
     (env.TOOLGATE_AUDIT_SIGNING_KEY_FILE
@@ -42,6 +82,8 @@ export function loadAuditKeyMaterial(env: NodeJS.ProcessEnv, dataDir: string): A
       signingKeyPem: fromEnvKey,
       fingerprintSecret: fromEnvSecret,
       chainKey: deriveChainKey(fromEnvSecret),
+      smChainKey: deriveSmChainKey(fromEnvSecret),
+      ...sm,
       source: 'environment',
     };
   mkdirSync(dataDir, { recursive: true });
@@ -56,6 +98,8 @@ export function loadAuditKeyMaterial(env: NodeJS.ProcessEnv, dataDir: string): A
     signingKeyPem,
     fingerprintSecret,
     chainKey: deriveChainKey(fingerprintSecret),
+    smChainKey: deriveSmChainKey(fingerprintSecret),
+    ...sm,
     source: fromEnvKey || fromEnvSecret ? 'environment and data directory' : `data directory ${dataDir}`,
   };
 }

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { redactionSettingsSchema } from '@toolgate/audit';
+import { CRYPTO_SUITES, redactionSettingsSchema } from '@toolgate/audit';
 import { parseRange } from '@toolgate/egress';
 import { platformAlarmsSchema } from '@toolgate/notifications';
 import { parse as parseYaml } from 'yaml';
@@ -291,6 +291,12 @@ export const platformFileSchema = z.strictObject({
         .nonnegative()
         .optional()
         .describe('How often each tenant with new events gets a signed checkpoint.'),
+      cryptoSuite: z
+        .enum(CRYPTO_SUITES)
+        .optional()
+        .describe(
+          'The trail’s cryptography: `standard` (HMAC-SHA256 links, Ed25519 checkpoints over a SHA-256 public digest) or `sm`, the national standards for a 密评 (HMAC-SM3 links, SM2 checkpoints per GB/T 32918.2 over an SM3 public digest; the SM2 key is `TOOLGATE_AUDIT_SM2_SIGNING_KEY`). Every event and checkpoint records its own algorithm, so a chain verifies across a switch in either direction ([ADR 040](adr/040-sm2-and-sm3-for-the-trail.md)). `TOOLGATE_AUDIT_CRYPTO_SUITE` wins.',
+        ),
       archiveDir: z
         .string()
         .min(1)

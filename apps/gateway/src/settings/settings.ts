@@ -3,6 +3,7 @@ import type { CallsOptions } from '@toolgate/calls';
 import type { RunsOptions } from '@toolgate/runs';
 import {
   COMPLIANCE_RETENTION_FLOOR_DAYS,
+  CRYPTO_SUITES,
   tenantAuditSection,
   type AuditOptions,
   type S3ArchiveOptions,
@@ -256,6 +257,19 @@ export const envSchema = z.object({
     .string()
     .optional()
     .describe('A file holding that key, when `TOOLGATE_AUDIT_SIGNING_KEY` is unset.'),
+  TOOLGATE_AUDIT_SM2_SIGNING_KEY: z.string().optional().meta({
+    description:
+      'The SM2 private key (PKCS#8 or SEC1 PEM, on the SM2 curve) that signs audit checkpoints under `audit.cryptoSuite: sm` ([ADR 040](adr/040-sm2-and-sm3-for-the-trail.md)); the same on every gateway of one database, and kept after a switch back to `standard` so its checkpoints still verify.',
+    unset: '`<TOOLGATE_DATA_DIR>/audit-signing-key-sm2.pem`, made at the first boot with the `sm` suite',
+  }),
+  TOOLGATE_AUDIT_SM2_SIGNING_KEY_FILE: z
+    .string()
+    .optional()
+    .describe('A file holding that key, when `TOOLGATE_AUDIT_SM2_SIGNING_KEY` is unset.'),
+  TOOLGATE_AUDIT_CRYPTO_SUITE: z.enum(CRYPTO_SUITES).optional().meta({
+    description: 'The audit trail’s cryptography (see `audit.cryptoSuite`).',
+    unset: '`audit.cryptoSuite` of `toolgate.yaml`',
+  }),
   TOOLGATE_AUDIT_SECRET: z.string().optional().meta({
     description:
       "Keys the audit chain's links and the redaction fingerprints; the same on every gateway of one database, and backed up: losing it makes every keyed link unverifiable.",
@@ -290,8 +304,12 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     e.TOOLGATE_COMPLIANCE_PROFILE ?? file.compliance?.profile ?? FILE_DEFAULTS.compliance.profile;
   const compliance: Settings['compliance'] = { profile };
   const audit = auditSettings(
-    file.audit,
-    loadAuditKeyMaterial(env, e.TOOLGATE_DATA_DIR),
+    { ...file.audit, ...optional('cryptoSuite', e.TOOLGATE_AUDIT_CRYPTO_SUITE) },
+    loadAuditKeyMaterial(
+      env,
+      e.TOOLGATE_DATA_DIR,
+      e.TOOLGATE_AUDIT_CRYPTO_SUITE ?? file.audit?.cryptoSuite ?? FILE_DEFAULTS.audit.cryptoSuite,
+    ),
     e.TOOLGATE_DATA_DIR,
     deploymentRedisPrefix(target).slice('toolgate:'.length),
     { profile, purgeUrl: e.DATABASE_PURGE_URL, env },
@@ -466,8 +484,10 @@ function auditSettings(
       patterns: redaction?.patterns ?? defaultRedaction.patterns,
     },
     signingKeyPem: keys.signingKeyPem,
+    ...optional('smSigningKeyPem', keys.smSigningKeyPem),
     fingerprintSecret: keys.fingerprintSecret,
     chainKey: keys.chainKey,
+    smChainKey: keys.smChainKey,
     keySource: keys.source,
   };
 }

@@ -1,5 +1,6 @@
 import { tenantApprovalSettingsSchema } from '@toolgate/approvals';
 import { tenantAuditSettingsSchema } from '@toolgate/audit';
+import { tenantDataProtectionSchema } from '@toolgate/data-protection';
 import { tenantNotificationsSection } from '@toolgate/notifications';
 import { tenantQuotasSection } from '@toolgate/quotas';
 import type { TenantSections } from '@toolgate/tenancy';
@@ -19,4 +20,6 @@ export const TENANT_FILE_SECTIONS = {
   quotas: tenantQuotasSection,
   /** Where approvals are announced (webhook, DingTalk, Feishu, WeCom) and who decides from Feishu. */
   notifications: tenantNotificationsSection,
+  /** Recipients' regions, processing records and cross-border legal bases (PIPL, ADR 040). */
+  dataProtection: { schema: tenantDataProtectionSchema },
 } as const satisfies TenantSections;

@@ -3,12 +3,12 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isMysql, isUniqueViolation, toSqlDateTime, TransactionRunner } from '@toolgate/database';
 import type { DataSource, EntityManager, EntitySubscriberInterface } from 'typeorm';
-import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
+import { AUDIT_OPTIONS, linkKeysOf, type AuditOptions } from '../audit.options.js';
 import { GENESIS_HASH } from '../audit-event.js';
 import type { AuditEventDraft } from '../audit-fields.js';
 import { ChainHeadCache, type KnownHead } from './chain-head-cache.js';
 import { EVENT_COLUMNS, eventRow, insertEventsSql } from './event-columns.js';
-import { eventHash } from './event-hash.js';
+import { linkHash, linkVersionFor, type LinkKeys } from './event-hash.js';
 
 /** A statement that commits in the same transaction as the events (parameterised). */
 export interface SqlStatement {
@@ -170,7 +170,9 @@ function isSeqConflict(err: unknown): boolean {
  */
 @Injectable()
 export class AuditChainRepository {
-  private readonly chainKey: Buffer;
+  private readonly keys: LinkKeys;
+  /** The link every event gets: HMAC-SHA256 (v2) or HMAC-SM3 (v3), by `audit.cryptoSuite`. */
+  private readonly linkVersion: 2 | 3;
   private readonly mysql: boolean;
   private readonly view = new ChainHeadCache();
   /**
@@ -195,7 +197,8 @@ export class AuditChainRepository {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(AUDIT_OPTIONS) options: AuditOptions,
   ) {
-    this.chainKey = options.chainKey;
+    this.keys = linkKeysOf(options);
+    this.linkVersion = linkVersionFor(options.cryptoSuite);
     this.mysql = isMysql(dataSource);
     if (this.mysql) dataSource.subscribers.push(this.commitWatcher());
   }
@@ -451,7 +454,7 @@ export class AuditChainRepository {
       const tenantId = entry.draft.tenantId;
       const head = heads.get(tenantId) ?? from.get(tenantId)!;
       const seq = head.seq + 1;
-      const hash = eventHash(this.chainKey, head.hash, entry.draft, seq);
+      const hash = linkHash(this.keys, this.linkVersion, head.hash, entry.draft, seq);
       rows.push(eventRow(entry.draft, { seq, prevHash: head.hash, hash, dedupeKey: entry.dedupeKey }));
       heads.set(tenantId, { seq, hash });
       if (entry.opens) opened.push(entry);

@@ -10,7 +10,7 @@ import {
   type Repository,
 } from 'typeorm';
 import { CheckpointArchive } from '../archive/checkpoint-archive.js';
-import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
+import { AUDIT_OPTIONS, linkKeysOf, type AuditOptions } from '../audit.options.js';
 import { GENESIS_HASH } from '../audit-event.js';
 import type { AuditEventRecord } from '../audit-fields.js';
 import { AuditEventEntity } from '../entities/audit-event.entity.js';
@@ -18,7 +18,8 @@ import { isBoundaryProblem, PurgeBoundaries } from '../retention/purge-boundarie
 import { ChainWalk, eventName, GENESIS_POSITION, type ChainPosition } from './chain-walk.js';
 import { CheckpointRepository, type ChainHead, type StoredCheckpoint } from './checkpoint.repository.js';
 import type { CheckpointSigner } from './checkpoint-signer.js';
-import { linkVersionOf } from './event-hash.js';
+import type { DigestAlgorithm } from './crypto-suite.js';
+import { isKeyedLink, linkVersionOf, type LinkKeys } from './event-hash.js';
 import { toRecord } from './event-mapping.js';
 import { yieldIfSliceSpent } from './time-slice.js';
 
@@ -94,7 +95,7 @@ interface Range {
  */
 @Injectable()
 export class ChainVerifier {
-  private readonly chainKey: Buffer;
+  private readonly keys: LinkKeys;
 
   constructor(
     @InjectRepository(AuditEventEntity) private readonly events: Repository<AuditEventEntity>,
@@ -103,7 +104,7 @@ export class ChainVerifier {
     @Inject(AUDIT_OPTIONS) options: AuditOptions,
     @Optional() private readonly purged?: PurgeBoundaries,
   ) {
-    this.chainKey = options.chainKey;
+    this.keys = linkKeysOf(options);
   }
 
   /** Verifies the chains of the given tenants, whole or within a time range (see TenantVerification). */
@@ -171,19 +172,21 @@ export class ChainVerifier {
   /**
    * Verifies the events after `from` up to `head`: each links to the one before, and the last is
    * the one the head records. Returns the position reached, or the first problem. With `em`, reads
-   * in that transaction (the checkpoint's, under the chain lock).
+   * in that transaction (the checkpoint's, under the chain lock). A `from` that carries a public
+   * digest has it carried on with `digest` (the hash of the checkpoint being sealed).
    */
   async walkTo(
     tenantId: string,
     from: ChainPosition,
     head: ChainHead,
     em?: EntityManager,
+    digest: DigestAlgorithm = 'sha256',
   ): Promise<ChainPosition | ChainProblem> {
     if (head.seq < from.seq)
       return {
         problem: `the chain head records ${head.seq} events, fewer than the ${from.seq} a checkpoint signed (newest events deleted)`,
       };
-    const walk = new ChainWalk(this.chainKey, from);
+    const walk = new ChainWalk(this.keys, from, digest);
     let last: AuditEventRecord | undefined;
     for await (const e of this.read(tenantId, from.seq, head.seq, { em })) {
       await yieldIfSliceSpent();
@@ -212,13 +215,13 @@ export class ChainVerifier {
         problem: `${eventName(e)} is not the one the checkpoint of ${cp.signedAt} signed: re-hashed`,
         event: e,
       };
-    const version = linkVersionOf(this.chainKey, e);
+    const version = linkVersionOf(this.keys, e);
     if (version === null)
       return {
         problem: `${eventName(e)} does not verify: modified after it was written, or forged without the chain key`,
         event: e,
       };
-    return { seq: e.seq, hash: e.hash, keyed: version === 2 };
+    return { seq: e.seq, hash: e.hash, keyed: isKeyedLink(version) };
   }
 
   private async verifyTenant(
@@ -294,14 +297,14 @@ export class ChainVerifier {
     start: ChainPosition = GENESIS_POSITION,
   ): Promise<{ checked: number; reached?: ChainPosition; last?: AuditEventRecord; breaks: ChainProblem[] }> {
     const bySeq = new Map(checkpoints.map((c) => [c.seq, c]));
-    let walk: ChainWalk | undefined = range ? undefined : new ChainWalk(this.chainKey, start);
+    let walk: ChainWalk | undefined = range ? undefined : new ChainWalk(this.keys, start);
     let last: AuditEventRecord | undefined;
     let checked = 0;
     let sinceCheckpoint: AuditEventRecord | undefined;
     const breaks: ChainProblem[] = [];
     for await (const e of this.read(tenantId, start.seq, head.seq, { range })) {
       await yieldIfSliceSpent();
-      walk ??= new ChainWalk(this.chainKey, await this.positionBefore(e));
+      walk ??= new ChainWalk(this.keys, await this.positionBefore(e));
       const problem = walk.step(e);
       if (problem) {
         breaks.push({ problem, event: e });
@@ -362,7 +365,7 @@ export class ChainVerifier {
   private async positionBefore(e: AuditEventRecord): Promise<ChainPosition> {
     if (e.seq === 1) return GENESIS_POSITION;
     const row = await this.events.findOne({ where: { tenantId: e.tenantId, seq: String(e.seq - 1) } });
-    const keyed = !!row && linkVersionOf(this.chainKey, toRecord(row)) === 2;
+    const keyed = !!row && isKeyedLink(linkVersionOf(this.keys, toRecord(row)));
     return { seq: e.seq - 1, hash: e.prevHash, keyed };
   }
 

@@ -1,6 +1,7 @@
 import { GENESIS_HASH } from '../audit-event.js';
 import type { AuditEventRecord } from '../audit-fields.js';
-import { linkOf } from './event-hash.js';
+import type { DigestAlgorithm } from './crypto-suite.js';
+import { isKeyedLink, linkOf, type LinkKeys, type LinkVersion } from './event-hash.js';
 import { nextPublicDigest } from './public-digest.js';
 
 /** Where a walk along one tenant's chain stands: the last event it accepted. */
@@ -8,8 +9,9 @@ export interface ChainPosition {
   readonly seq: number;
   readonly hash: string;
   /**
-   * A keyed (v2) link was accepted at this position. Chains are v1* v2*: the gateway has written
-   * only keyed links since the upgrade, so an unkeyed link after a keyed one was forged.
+   * A keyed (v2 or v3) link was accepted at this position. Chains are v1* then keyed links of
+   * either suite in any order (ADR 040): the gateway has written only keyed links since the
+   * upgrade, so an unkeyed link after a keyed one was forged.
    */
   readonly keyed: boolean;
   /**
@@ -35,10 +37,17 @@ export const GENESIS_POSITION: ChainPosition = { seq: 0, hash: GENESIS_HASH, key
  */
 export class ChainWalk {
   private position: ChainPosition;
+  /** The link version of the last event: the one tried first on the next (one HMAC per event). */
+  private lastVersion: LinkVersion = 2;
 
+  /**
+   * `digest` is the hash of the public digest the walk keeps, when `from` carries one: that of the
+   * checkpoint being sealed (SHA-256, or SM3 for an SM2 checkpoint, ADR 040).
+   */
   constructor(
-    private readonly chainKey: Buffer,
+    private readonly keys: LinkKeys,
     from: ChainPosition = GENESIS_POSITION,
+    private readonly digest: DigestAlgorithm = 'sha256',
   ) {
     this.position = from;
   }
@@ -52,7 +61,7 @@ export class ChainWalk {
     this.position = {
       seq: e.seq,
       hash: e.hash,
-      keyed: this.position.keyed || linkOf(this.chainKey, e).version === 2,
+      keyed: this.position.keyed || isKeyedLink(linkOf(this.keys, e, this.lastVersion).version),
     };
   }
 
@@ -68,17 +77,20 @@ export class ChainWalk {
       return `event seq ${expected}${e.seq > expected + 1 ? `–${e.seq - 1}` : ''} is missing (deleted), before ${eventName(e)}`;
     if (e.prevHash !== this.position.hash)
       return `${eventName(e)} does not link to the event before it (inserted or reordered)`;
-    const { version, canonical } = linkOf(this.chainKey, e);
+    const { version, canonical } = linkOf(this.keys, e, this.lastVersion);
     if (version === null)
       return `${eventName(e)} does not verify: modified after it was written, or forged without the chain key`;
     if (version === 1 && this.position.keyed)
       return `${eventName(e)} has an unkeyed (v1) link after keyed ones: not written by the gateway (forged)`;
+    this.lastVersion = version;
     const digest = this.position.digest;
     this.position = {
       seq: e.seq,
       hash: e.hash,
-      keyed: version === 2,
-      ...(digest === undefined ? {} : { digest: nextPublicDigest(digest, e.prevHash, e.hash, canonical) }),
+      keyed: isKeyedLink(version),
+      ...(digest === undefined
+        ? {}
+        : { digest: nextPublicDigest(digest, e.prevHash, e.hash, canonical, this.digest) }),
     };
     return null;
   }

@@ -28,6 +28,7 @@ function toStored(r: AuditCheckpointEntity): StoredCheckpoint {
     ...(r.publicDigest === null
       ? {}
       : { fromSeq: Number(r.fromSeq), fromHash: r.fromHash ?? '', publicDigest: r.publicDigest }),
+    ...(r.algorithm === 'sm2-sm3' ? { algorithm: r.algorithm } : {}),
   };
 }
 
@@ -62,8 +63,8 @@ export class CheckpointRepository {
       const sealed = await seal(statement, em);
       if (!('signature' in sealed)) return sealed;
       await em.query(
-        `INSERT INTO audit_checkpoints (tenant_id, seq, head_hash, signed_at, key_id, signature, from_seq, from_hash, public_digest)
-         VALUES (?,?,?,?,?,?,?,?,?)`,
+        `INSERT INTO audit_checkpoints (tenant_id, seq, head_hash, signed_at, key_id, signature, from_seq, from_hash, public_digest, algorithm)
+         VALUES (?,?,?,?,?,?,?,?,?,?)`,
         [
           tenantId,
           sealed.seq,
@@ -74,6 +75,7 @@ export class CheckpointRepository {
           sealed.fromSeq ?? null,
           sealed.fromHash ?? null,
           sealed.publicDigest ?? null,
+          sealed.algorithm ?? null,
         ],
       );
       return sealed;

@@ -20,7 +20,8 @@ import {
   type VerifyProgress,
 } from './chain-verifier.js';
 import { CheckpointRepository, type StoredCheckpoint } from './checkpoint.repository.js';
-import { CheckpointSigner } from './checkpoint-signer.js';
+import { CheckpointSigner, type CheckpointStatement } from './checkpoint-signer.js';
+import { digestAlgorithmOf } from './crypto-suite.js';
 
 /** A checkpoint not signed: the chain since the tenant's previous checkpoint does not verify. */
 export interface CheckpointRefusal {
@@ -67,7 +68,10 @@ export class CheckpointService implements OnApplicationBootstrap, OnApplicationS
     @Inject(AUDIT_OPTIONS) options: AuditOptions,
     @Optional() private readonly alarms?: AuditAlarms,
   ) {
-    this.signer = new CheckpointSigner(options.signingKeyPem);
+    this.signer = new CheckpointSigner(options.signingKeyPem, {
+      suite: options.cryptoSuite,
+      ...(options.smSigningKeyPem ? { sm2PrivateKeyPem: options.smSigningKeyPem } : {}),
+    });
     this.intervalMs = options.checkpointIntervalMs;
   }
 
@@ -129,9 +133,12 @@ export class CheckpointService implements OnApplicationBootstrap, OnApplicationS
     };
   }
 
-  /** The keys checkpoints are signed with (one: the gateway's; a rotated-out key is not kept). */
-  publicKeys(): { keyId: string; algorithm: 'Ed25519'; publicKeyPem: string }[] {
-    return [{ keyId: this.signer.keyId, algorithm: 'Ed25519', publicKeyPem: this.signer.publicKeyPem() }];
+  /**
+   * The keys checkpoints are signed with: the Ed25519 key, and the SM2 key when the gateway has one
+   * (ADR 040: checkpoints of both suites verify side by side); a rotated-out key is not kept.
+   */
+  publicKeys(): { keyId: string; algorithm: 'Ed25519' | 'SM2'; publicKeyPem: string }[] {
+    return this.signer.publicKeys();
   }
 
   /**
@@ -192,14 +199,23 @@ export class CheckpointService implements OnApplicationBootstrap, OnApplicationS
     if (isChainProblem(start)) return this.refuse(tenantId, start);
     const head = await this.checkpoints.chainHead(tenantId);
     if (!head || head.seq === 0) return null;
-    const verified = await this.verifier.walkTo(tenantId, start, head);
+    // The digest is the one the new checkpoint's algorithm names: SM3 under the sm suite (ADR 040).
+    const algorithm = this.signer.algorithm;
+    const digest = digestAlgorithmOf(algorithm);
+    const verified = await this.verifier.walkTo(tenantId, start, head, undefined, digest);
     if (isChainProblem(verified)) return this.refuse(tenantId, verified);
     const sealed = await this.checkpoints.record<ChainProblem>(tenantId, async (head, em) => {
-      const tail = await this.verifier.walkTo(tenantId, verified, head, em);
+      const tail = await this.verifier.walkTo(tenantId, verified, head, em, digest);
       if (isChainProblem(tail)) return tail;
       // The walk began at the previous checkpoint with its digest seeded (startPosition), so it
       // carries the public digest of exactly the stretch this checkpoint covers.
-      const statement = { ...head, fromSeq: start.seq, fromHash: start.hash, publicDigest: tail.digest! };
+      const statement: CheckpointStatement = {
+        ...head,
+        ...(algorithm === 'sm2-sm3' ? { algorithm } : {}),
+        fromSeq: start.seq,
+        fromHash: start.hash,
+        publicDigest: tail.digest!,
+      };
       return { ...statement, keyId: this.signer.keyId, signature: this.signer.sign(statement) };
     });
     if (sealed && 'problem' in sealed) return this.refuse(tenantId, sealed);

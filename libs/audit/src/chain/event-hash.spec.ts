@@ -2,7 +2,16 @@ import { createHash, createHmac } from 'node:crypto';
 import { canonicalJson } from '@toolgate/toolkit';
 import { describe, expect, it } from 'vitest';
 import { AUDIT_FIELD_ENTRIES, type AuditEventDraft, type AuditEventRecord } from '../audit-fields.js';
-import { canonicalEvent, deriveChainKey, eventHash, linkVersionOf, unkeyedEventHash } from './event-hash.js';
+import {
+  canonicalEvent,
+  deriveChainKey,
+  deriveLinkKeys,
+  deriveSmChainKey,
+  eventHash,
+  linkVersionOf,
+  smEventHash,
+  unkeyedEventHash,
+} from './event-hash.js';
 
 const d: AuditEventDraft = {
   tenantId: 'acme',
@@ -53,6 +62,7 @@ const admin: AuditEventDraft = {
 };
 const PREV = 'a'.repeat(64);
 const KEY = deriveChainKey('the audit secret');
+const KEYS = deriveLinkKeys('the audit secret');
 
 /** The canonical form spelled out with the generic canonicalJson, as an outside checker would. */
 function expectedCanonical(draft: AuditEventDraft, seq: number, v: number): string {
@@ -114,6 +124,26 @@ describe('deriveChainKey', () => {
   });
 });
 
+describe('deriveSmChainKey (ADR 040)', () => {
+  it('is HMAC-SM3(secret, "toolgate/audit-chain/v3"), apart from the SHA-256 chain key', () => {
+    const secret = 'the audit secret';
+    expect(KEYS.sm3).toEqual(createHmac('sm3', secret).update('toolgate/audit-chain/v3').digest());
+    expect(deriveSmChainKey(secret)).toEqual(KEYS.sm3);
+    expect(KEYS.sha256).toEqual(KEY);
+    expect(KEYS.sm3).not.toEqual(KEY);
+  });
+});
+
+describe('smEventHash (ADR 040)', () => {
+  it('is HMAC-SM3 under the SM chain key over prevHash, a newline and the v3 canonical form', () => {
+    const expected = createHmac('sm3', KEYS.sm3)
+      .update(`${PREV}\n${expectedCanonical(d, 7, 3)}`)
+      .digest('hex');
+    expect(smEventHash(KEYS.sm3, PREV, d, 7)).toBe(expected);
+    expect(expected).not.toBe(eventHash(KEY, PREV, d, 7));
+  });
+});
+
 describe('eventHash', () => {
   it('is HMAC-SHA256 under the chain key over prevHash, a newline and the v2 canonical form', () => {
     const expected = createHmac('sha256', KEY)
@@ -132,17 +162,29 @@ describe('eventHash', () => {
 
 describe('linkVersionOf', () => {
   it('recognises a keyed link and a legacy link', () => {
-    expect(linkVersionOf(KEY, stored(eventHash(KEY, PREV, d, 7)))).toBe(2);
-    expect(linkVersionOf(KEY, stored(unkeyedEventHash(PREV, d, 7)))).toBe(1);
+    expect(linkVersionOf(KEYS, stored(eventHash(KEY, PREV, d, 7)))).toBe(2);
+    expect(linkVersionOf(KEYS, stored(unkeyedEventHash(PREV, d, 7)))).toBe(1);
+  });
+
+  it('recognises an HMAC-SM3 link whichever version it tries first', () => {
+    const sm = stored(smEventHash(KEYS.sm3, PREV, d, 7));
+    expect(linkVersionOf(KEYS, sm)).toBe(3);
+    expect(linkVersionOf(KEYS, sm, 3)).toBe(3);
+    expect(linkVersionOf(KEYS, stored(eventHash(KEY, PREV, d, 7)), 3)).toBe(2);
+    // The version is inside the hashed text: an SM3 HMAC over the v2 form is no link.
+    const smOverV2 = createHmac('sm3', KEYS.sm3)
+      .update(`${PREV}\n${canonicalEvent(d, 7, 2)}`)
+      .digest('hex');
+    expect(linkVersionOf(KEYS, stored(smOverV2))).toBeNull();
   });
 
   it('recognises neither a v2 form hashed without the key, another key, nor an edited event', () => {
     const plainV2 = createHash('sha256')
       .update(`${PREV}\n${canonicalEvent(d, 7, 2)}`)
       .digest('hex');
-    expect(linkVersionOf(KEY, stored(plainV2))).toBeNull();
-    expect(linkVersionOf(KEY, stored(eventHash(deriveChainKey('another secret'), PREV, d, 7)))).toBeNull();
+    expect(linkVersionOf(KEYS, stored(plainV2))).toBeNull();
+    expect(linkVersionOf(KEYS, stored(eventHash(deriveChainKey('another secret'), PREV, d, 7)))).toBeNull();
     const edited = stored(eventHash(KEY, PREV, d, 7), { ...d, input: { z: 2 } });
-    expect(linkVersionOf(KEY, edited)).toBeNull();
+    expect(linkVersionOf(KEYS, edited)).toBeNull();
   });
 });

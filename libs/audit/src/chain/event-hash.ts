@@ -1,19 +1,46 @@
 import { createHash, createHmac } from 'node:crypto';
 import { canonicalJson } from '@toolgate/toolkit';
 import type { AuditEventDraft, AuditEventRecord } from '../audit-fields.js';
+import type { CryptoSuite } from './crypto-suite.js';
 
 /** JSON text of a scalar field (most are null in any one event). */
 const J = (v: unknown): string => (v === null ? 'null' : JSON.stringify(v));
 
 /**
- * The version of an event's canonical form, and with it the formula of its link (ADR 009):
- * 1 — `SHA-256(prevHash + "\n" + canonical)`, written before the chain was keyed;
- * 2 — `HMAC-SHA256(chainKey, prevHash + "\n" + canonical)`, what the gateway writes now.
+ * The version of an event's canonical form, and with it the formula of its link — the event's
+ * algorithm id, inside the text its hash covers, so it cannot be changed without breaking the link:
+ * 1 — `SHA-256(prevHash + "\n" + canonical)`, written before the chain was keyed (ADR 009);
+ * 2 — `HMAC-SHA256(chainKey, prevHash + "\n" + canonical)`, the `standard` suite;
+ * 3 — `HMAC-SM3(smChainKey, prevHash + "\n" + canonical)`, the `sm` suite (ADR 040).
  */
-export type LinkVersion = 1 | 2;
+export type LinkVersion = 1 | 2 | 3;
+
+/** The name of each link version's algorithm, for views and documents. */
+export const LINK_ALGORITHMS = {
+  1: 'sha256',
+  2: 'hmac-sha256',
+  3: 'hmac-sm3',
+} as const satisfies Record<LinkVersion, string>;
+
+/** The link version a suite writes. */
+export const linkVersionFor = (suite: CryptoSuite): 2 | 3 => (suite === 'sm' ? 3 : 2);
+
+/** Whether a link version is keyed (v2, v3): after one, an unkeyed link is a forgery (ADR 009). */
+export const isKeyedLink = (v: LinkVersion | null): boolean => v === 2 || v === 3;
+
+/** The keys of keyed links, both derived from the audit secret (a chain may hold both kinds). */
+export interface LinkKeys {
+  /** HMAC-SHA256 key of v2 links (`deriveChainKey`). */
+  readonly sha256: Buffer;
+  /** HMAC-SM3 key of v3 links (`deriveSmChainKey`). */
+  readonly sm3: Buffer;
+}
 
 /** The context the chain key is derived under; the fingerprint keys use `tenant:<id>` instead. */
 export const CHAIN_KEY_CONTEXT = 'toolgate/audit-chain/v2';
+
+/** The context of the HMAC-SM3 chain key (v3 links): derived with SM3 as well, for a 密评. */
+export const SM_CHAIN_KEY_CONTEXT = 'toolgate/audit-chain/v3';
 
 /**
  * The key of every chain link, derived from the audit secret that lives outside the database.
@@ -22,6 +49,19 @@ export const CHAIN_KEY_CONTEXT = 'toolgate/audit-chain/v2';
  */
 export function deriveChainKey(auditSecret: string): Buffer {
   return createHmac('sha256', auditSecret).update(CHAIN_KEY_CONTEXT).digest();
+}
+
+/**
+ * The key of v3 links: HMAC-SM3 of the audit secret under its own context, so that an SM chain
+ * uses no SHA-256 anywhere (ADR 040). Derived whatever the suite: a chain that switched holds both.
+ */
+export function deriveSmChainKey(auditSecret: string): Buffer {
+  return createHmac('sm3', auditSecret).update(SM_CHAIN_KEY_CONTEXT).digest();
+}
+
+/** Both link keys from the audit secret. */
+export function deriveLinkKeys(auditSecret: string): LinkKeys {
+  return { sha256: deriveChainKey(auditSecret), sm3: deriveSmChainKey(auditSecret) };
 }
 
 /** The canonical form without its closing version field, shared by both link formulas. */
@@ -49,6 +89,8 @@ export function canonicalEvent(d: AuditEventDraft, seq: number, version: LinkVer
 }
 
 const keyed = (chainKey: Buffer, text: string) => createHmac('sha256', chainKey).update(text).digest('hex');
+const keyedSm3 = (smChainKey: Buffer, text: string) =>
+  createHmac('sm3', smChainKey).update(text).digest('hex');
 const unkeyed = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
@@ -61,6 +103,32 @@ export function eventHash(chainKey: Buffer, prevHash: string, draft: AuditEventD
 }
 
 /**
+ * The hash of an event written under the `sm` suite (v3): HMAC-SM3 under the SM chain key over the
+ * same text as v2 but for its version (ADR 040).
+ */
+export function smEventHash(
+  smChainKey: Buffer,
+  prevHash: string,
+  draft: AuditEventDraft,
+  seq: number,
+): string {
+  return keyedSm3(smChainKey, `${prevHash}\n${canonicalEvent(draft, seq, 3)}`);
+}
+
+/** The hash of an event with the link version its writer's suite uses. */
+export function linkHash(
+  keys: LinkKeys,
+  version: 2 | 3,
+  prevHash: string,
+  draft: AuditEventDraft,
+  seq: number,
+): string {
+  return version === 3
+    ? smEventHash(keys.sm3, prevHash, draft, seq)
+    : eventHash(keys.sha256, prevHash, draft, seq);
+}
+
+/**
  * The hash of a legacy (v1) event: plain SHA-256, which anyone can recompute. Only verified, never
  * written: it accepts chains written before the chain was keyed.
  */
@@ -69,25 +137,36 @@ export function unkeyedEventHash(prevHash: string, draft: AuditEventDraft, seq: 
 }
 
 /**
- * Which formula produced a stored event's hash — keyed tried first, since that is what every event
- * written now has — or null when neither does (the event was modified, or forged without the key).
+ * Which formula produced a stored event's hash — keyed ones tried first (`first`, then the other),
+ * since that is what every event written now has — or null when none does (the event was
+ * modified, or forged without the key).
  */
-export function linkVersionOf(chainKey: Buffer, e: AuditEventRecord): LinkVersion | null {
-  return linkOf(chainKey, e).version;
+export function linkVersionOf(
+  keys: LinkKeys,
+  e: AuditEventRecord,
+  first: LinkVersion = 2,
+): LinkVersion | null {
+  return linkOf(keys, e, first).version;
 }
 
 /**
  * `linkVersionOf`, and the event's public canonical form (`publicCanonical`) built from the same
- * text, so a walk that also keeps the public digest (ADR 030) serializes each event once.
+ * text, so a walk that also keeps the public digest (ADR 030) serializes each event once. A walk
+ * passes the version of the event before as `first`: a chain written under one suite then costs
+ * one HMAC per event, whichever suite.
  */
 export function linkOf(
-  chainKey: Buffer,
+  keys: LinkKeys,
   e: AuditEventRecord,
+  first: LinkVersion = 2,
 ): { version: LinkVersion | null; canonical: string } {
   const body = canonicalWithoutVersion(e, e.seq);
   const canonical = `${body.slice(0, -VERSION_TAIL.length)}}`;
   const text = `${e.prevHash}\n${body}`;
-  if (keyed(chainKey, `${text}2}`) === e.hash) return { version: 2, canonical };
+  const sm = () => keyedSm3(keys.sm3, `${text}3}`) === e.hash;
+  const sha = () => keyed(keys.sha256, `${text}2}`) === e.hash;
+  if (first === 3 ? sm() : sha()) return { version: first === 3 ? 3 : 2, canonical };
+  if (first === 3 ? sha() : sm()) return { version: first === 3 ? 2 : 3, canonical };
   if (unkeyed(`${text}1}`) === e.hash) return { version: 1, canonical };
   return { version: null, canonical };
 }

@@ -33,7 +33,14 @@ export class AuditCheckpointEntity {
   @Column({ name: 'from_hash', type: 'varchar', length: 64, nullable: true })
   fromHash!: string | null;
 
-  /** SHA-256 chain over the stretch's events, recomputable without the chain key; null before ADR 030. */
+  /** SHA-256 (SM3 for `sm2-sm3`) chain over the stretch's events, recomputable without the chain key; null before ADR 030. */
   @Column({ name: 'public_digest', type: 'varchar', length: 64, nullable: true })
   publicDigest!: string | null;
+
+  /**
+   * `sm2-sm3`: signed with SM2 over an SM3 public digest (ADR 040); null: Ed25519 over SHA-256.
+   * Also inside the signed statement, so a changed column makes the signature fail.
+   */
+  @Column({ type: 'varchar', length: 16, nullable: true })
+  algorithm!: string | null;
 }

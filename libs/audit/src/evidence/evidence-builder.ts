@@ -2,6 +2,7 @@ import { Injectable, Optional } from '@nestjs/common';
 import { ErrorCode, sha256Hex, ToolgateError } from '@toolgate/toolkit';
 import { CheckpointRepository, type StoredCheckpoint } from '../chain/checkpoint.repository.js';
 import { CheckpointService } from '../chain/checkpoint.service.js';
+import { digestAlgorithmOf } from '../chain/crypto-suite.js';
 import { publicCanonical } from '../chain/event-hash.js';
 import { nextPublicDigest } from '../chain/public-digest.js';
 import { AuditEventsRepository } from '../query/audit-events.repository.js';
@@ -117,7 +118,14 @@ export class EvidenceBuilder {
       for (const e of chunk) {
         const opening = byStart.get(e.seq - 1);
         if (opening) [current, digest] = [opening, opening.fromHash!];
-        if (current) digest = nextPublicDigest(digest, e.prevHash, e.hash, publicCanonical(e, e.seq));
+        if (current)
+          digest = nextPublicDigest(
+            digest,
+            e.prevHash,
+            e.hash,
+            publicCanonical(e, e.seq),
+            digestAlgorithmOf(current.algorithm),
+          );
         out.push(evidenceLine(e, current ? digest : null));
         if (current && e.seq === current.seq) current = undefined;
       }

@@ -1,5 +1,7 @@
-import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
-import { checkpointPayload } from '../chain/checkpoint-signer.js';
+import { createHash } from 'node:crypto';
+import { checkpointPublicKeyFromPem, type CheckpointPublicKey } from '../chain/checkpoint-keys.js';
+import { algorithmOf, checkpointPayload } from '../chain/checkpoint-signer.js';
+import { digestAlgorithmOf } from '../chain/crypto-suite.js';
 import type { StoredCheckpoint } from '../chain/checkpoint.repository.js';
 import { publicCanonical } from '../chain/event-hash.js';
 import { nextPublicDigest } from '../chain/public-digest.js';
@@ -49,11 +51,17 @@ const at = (e: Pick<EvidenceEvent, 'seq' | 'id'>) => `event seq ${e.seq} (id ${e
  * public digest event by event, the links between events, and that the events run without a gap
  * from the manifest's first seq to its last.
  *
- * `trustedKeyPem`, when given, is the only key accepted (fetched from `GET /v1/audit/public-keys`
- * or pinned by the auditor); otherwise the bundle's own `public-keys.json` is used, and the report
- * names the key so that it can be compared with the published one.
+ * `trustedKeyPems`, when given, are the only keys accepted (fetched from `GET /v1/audit/public-keys`
+ * or pinned by the auditor; Ed25519 or SM2, recognised from the key, ADR 040 — a chain that
+ * switched suite needs both); otherwise the bundle's own `public-keys.json` is used, and the report
+ * names the key so that it can be compared with the published one. Each checkpoint is checked with
+ * the key its id names, and only if that key's scheme is the one its signed `algorithm` says.
  */
-export function checkEvidence(files: ReadonlyMap<string, Buffer>, trustedKeyPem?: string): EvidenceReport {
+export function checkEvidence(
+  files: ReadonlyMap<string, Buffer>,
+  trustedKeyPems?: string | readonly string[],
+): EvidenceReport {
+  const trusted = typeof trustedKeyPems === 'string' ? [trustedKeyPems] : (trustedKeyPems ?? []);
   const problems: EvidenceProblem[] = [];
   const notes: string[] = [];
   const unusable = (message: string): EvidenceReport => ({
@@ -69,22 +77,23 @@ export function checkEvidence(files: ReadonlyMap<string, Buffer>, trustedKeyPem?
     if (!files.has(name)) return unusable(`${name} is missing: not a Toolgate evidence bundle`);
 
   let manifest: EvidenceManifest;
-  let keys: Map<string, KeyObject>;
+  let keys: Map<string, CheckpointPublicKey>;
   let checkpoints: StoredCheckpoint[];
   try {
     manifest = JSON.parse(files.get(EVIDENCE_FILES.manifest)!.toString('utf8')) as EvidenceManifest;
     if (manifest.kind !== EVIDENCE_KIND) return unusable(`manifest.json is not a ${EVIDENCE_KIND} manifest`);
-    keys = trustedKeyPem
-      ? keyMap([{ keyId: manifest.keyId, algorithm: 'Ed25519', publicKeyPem: trustedKeyPem }])
-      : keyMap(
-          (JSON.parse(files.get(EVIDENCE_FILES.publicKeys)!.toString('utf8')) as { keys: EvidenceKey[] })
-            .keys,
-        );
+    keys = keyMap(
+      trusted.length
+        ? trusted
+        : (
+            JSON.parse(files.get(EVIDENCE_FILES.publicKeys)!.toString('utf8')) as { keys: EvidenceKey[] }
+          ).keys.map((k) => k.publicKeyPem),
+    );
     checkpoints = JSON.parse(files.get(EVIDENCE_FILES.checkpoints)!.toString('utf8')) as StoredCheckpoint[];
   } catch (err) {
     return unusable(`unreadable bundle: ${(err as Error).message}`);
   }
-  if (trustedKeyPem) notes.push(`checked against the key given (${manifest.keyId})`);
+  if (trusted.length) notes.push(`checked against the keys given (${[...keys.keys()].join(', ')})`);
   else
     notes.push(
       `checked against the bundle's own key ${manifest.keyId}: compare it with GET /v1/audit/public-keys`,
@@ -94,8 +103,7 @@ export function checkEvidence(files: ReadonlyMap<string, Buffer>, trustedKeyPem?
   const manifestKey = keys.get(manifest.keyId);
   if (
     !manifestKey ||
-    !verifies(
-      manifestKey,
+    !manifestKey.verify(
       files.get(EVIDENCE_FILES.manifest)!,
       files.get(EVIDENCE_FILES.manifestSignature)!.toString('utf8'),
     )
@@ -118,7 +126,11 @@ export function checkEvidence(files: ReadonlyMap<string, Buffer>, trustedKeyPem?
   const covered = new Set<number>();
   for (const cp of checkpoints) {
     const key = keys.get(cp.keyId);
-    if (!key || !verifies(key, checkpointPayload(cp), cp.signature)) {
+    if (
+      !key ||
+      key.algorithm !== SCHEME[algorithmOf(cp)] ||
+      !key.verify(checkpointPayload(cp), cp.signature)
+    ) {
       problems.push({
         message: `the checkpoint at seq ${cp.seq} (signed at ${cp.signedAt}) has an invalid signature`,
       });
@@ -159,17 +171,12 @@ export function checkEvidence(files: ReadonlyMap<string, Buffer>, trustedKeyPem?
   };
 }
 
-function keyMap(keys: readonly EvidenceKey[]): Map<string, KeyObject> {
-  return new Map(keys.map((k) => [k.keyId, createPublicKey(k.publicKeyPem)]));
-}
+/** The signature scheme of each checkpoint algorithm: an SM2 checkpoint is never checked as Ed25519. */
+const SCHEME = { 'ed25519-sha256': 'Ed25519', 'sm2-sm3': 'SM2' } as const;
 
-/** An Ed25519 signature given as base64 text. */
-function verifies(key: KeyObject, payload: Buffer, signatureBase64: string): boolean {
-  try {
-    return verify(null, payload, key, Buffer.from(signatureBase64.trim(), 'base64'));
-  } catch {
-    return false;
-  }
+/** The keys by the ids computed from them (a listed id is not taken on trust). */
+function keyMap(pems: readonly string[]): Map<string, CheckpointPublicKey> {
+  return new Map(pems.map((pem) => checkpointPublicKeyFromPem(pem)).map((k) => [k.keyId, k]));
 }
 
 function parseEvents(body: Buffer): { events: EvidenceEvent[]; parseProblems: EvidenceProblem[] } {
@@ -235,6 +242,7 @@ export function checkStretch(
   bySeq: ReadonlyMap<number, EvidenceEvent>,
 ): { problems: EvidenceProblem[] } {
   const from = cp.fromSeq!;
+  const algorithm = digestAlgorithmOf(cp.algorithm);
   let digest = cp.fromHash!;
   const first = bySeq.get(from + 1);
   if (!first) return { problems: [] }; // a stretch outside the bundle's range
@@ -252,7 +260,7 @@ export function checkStretch(
     const e = bySeq.get(s);
     if (!e) return { problems: [] }; // reported as missing by linkProblems / rangeProblems
     const canonical = publicCanonical({ ...e, occurredAt: new Date(e.occurredAt) }, e.seq);
-    digest = nextPublicDigest(digest, e.prevHash, e.hash, canonical);
+    digest = nextPublicDigest(digest, e.prevHash, e.hash, canonical, algorithm);
     if (e.publicDigest !== digest)
       return {
         problems: [

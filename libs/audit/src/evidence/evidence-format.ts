@@ -17,24 +17,24 @@ export const EVIDENCE_KIND = 'toolgate-audit-evidence';
 /**
  * One line of `events.jsonl`: every field of the event as the chain hashed it (dates as ISO-8601
  * UTC with milliseconds), its storage id, its links, and `publicDigest` — the running digest of
- * its checkpoint's stretch up to and including it (ADR 030), or null for an event that only a
- * checkpoint signed before v1.8 covers.
+ * its checkpoint's stretch up to and including it (ADR 030; SM3 when that checkpoint is `sm2-sm3`,
+ * ADR 040), or null for an event that only a checkpoint signed before v1.8 covers.
  */
 export type EvidenceEvent = Omit<AuditEventRecord, 'occurredAt'> & {
   readonly occurredAt: string;
   readonly publicDigest: string | null;
 };
 
-/** One public key of `public-keys.json`. */
+/** One public key of `public-keys.json`: Ed25519, or SM2 (ADR 040). */
 export interface EvidenceKey {
   readonly keyId: string;
-  readonly algorithm: 'Ed25519';
+  readonly algorithm: 'Ed25519' | 'SM2';
   readonly publicKeyPem: string;
 }
 
 /**
  * `manifest.json`: what the bundle holds and the SHA-256 of every other file; signed by
- * `manifest.sig` (Ed25519, base64, over the file's bytes) with the key `keyId`. The seq range
+ * `manifest.sig` (Ed25519 or SM2, as the key `keyId` is; base64, over the file's bytes). The seq range
  * keeps stretches from being cut off its ends unnoticed.
  */
 export interface EvidenceManifest {

@@ -5,7 +5,8 @@ import { checkEvidence, type EvidenceReport } from './evidence-check.js';
 import { unzipFiles } from './zip.js';
 
 const USAGE =
-  'usage: toolgate-verify <evidence.zip | directory | archive directory> [--public-key key.pem] [--json]';
+  'usage: toolgate-verify <evidence.zip | directory | archive directory> [--public-key key.pem]... [--json]\n' +
+  '  --public-key  an Ed25519 or SM2 public key (SPKI PEM) to trust instead of the bundle’s own; repeat it for a chain signed under both';
 
 /** The files of a bundle: a ZIP's entries, or a directory's files (the ZIP unpacked). */
 function readBundle(path: string): Map<string, Buffer> {
@@ -38,10 +39,13 @@ function describe(r: EvidenceReport): string {
 export function main(argv: readonly string[]): number {
   const args = [...argv];
   const json = args.includes('--json');
-  const keyAt = args.indexOf('--public-key');
-  const keyPath = keyAt >= 0 ? args[keyAt + 1] : undefined;
-  const paths = args.filter((a, i) => !a.startsWith('--') && (keyAt < 0 || i !== keyAt + 1));
-  if (paths.length !== 1 || (keyAt >= 0 && !keyPath)) {
+  const keyPaths: string[] = [];
+  const paths: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--public-key') keyPaths.push(args[++i] ?? '');
+    else if (!args[i]!.startsWith('--')) paths.push(args[i]!);
+  }
+  if (paths.length !== 1 || keyPaths.some((p) => !p)) {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
@@ -49,14 +53,18 @@ export function main(argv: readonly string[]): number {
   if (isArchiveDir(paths[0]!)) {
     const archive = checkArchive(
       readArchiveDir(paths[0]!),
-      keyPath ? readFileSync(keyPath, 'utf8') : undefined,
+      // Archive manifests are checked with Ed25519 only (ADR 037): the first key given.
+      keyPaths[0] ? readFileSync(keyPaths[0], 'utf8') : undefined,
     );
     process.stdout.write(json ? `${JSON.stringify(archive, null, 2)}\n` : describeArchive(archive));
     return archive.exitCode;
   }
   let report: EvidenceReport;
   try {
-    report = checkEvidence(readBundle(paths[0]!), keyPath ? readFileSync(keyPath, 'utf8') : undefined);
+    report = checkEvidence(
+      readBundle(paths[0]!),
+      keyPaths.map((p) => readFileSync(p, 'utf8')),
+    );
   } catch (err) {
     report = {
       ok: false,

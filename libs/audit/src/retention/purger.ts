@@ -9,9 +9,9 @@ import {
   TransactionRunner,
 } from '@toolgate/database';
 import { DataSource, type DataSourceOptions, type EntityManager } from 'typeorm';
-import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
+import { AUDIT_OPTIONS, linkKeysOf, type AuditOptions } from '../audit.options.js';
 import { GENESIS_HASH } from '../audit-event.js';
-import { linkVersionOf } from '../chain/event-hash.js';
+import { isKeyedLink, linkVersionOf } from '../chain/event-hash.js';
 import { toRecord } from '../chain/event-mapping.js';
 import { AuditEventEntity } from '../entities/audit-event.entity.js';
 import { changed, RetentionRepository } from './retention.repository.js';
@@ -111,7 +111,7 @@ export class Purger implements OnApplicationShutdown {
             [
               to,
               last.hash,
-              linkVersionOf(this.options.chainKey, last) === 2 ? 1 : 0,
+              isKeyedLink(linkVersionOf(linkKeysOf(this.options), last)) ? 1 : 0,
               deleted,
               toSqlDateTime(new Date()),
               tenantId,

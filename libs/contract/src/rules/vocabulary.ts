@@ -189,6 +189,8 @@ export const ERROR_CODES = [
   'DUTIES_SEPARATED',
   'ROLES_CONFLICT',
   'CONNECTOR_NOT_CONFIGURED',
+  // PIPL 第38条: classified fields to a recipient outside mainland China without a legal basis.
+  'DATA_EXPORT_BLOCKED',
   'NOT_READY',
   'INTERNAL_ERROR',
   // Agent runs: why a run failed.

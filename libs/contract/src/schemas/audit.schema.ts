@@ -184,6 +184,12 @@ export const checkpointSchema = named(
       .describe(
         'SHA-256 chain over the stretch’s events, recomputable from exported events without any secret',
       ),
+    algorithm: z
+      .literal('sm2-sm3')
+      .optional()
+      .describe(
+        '`sm2-sm3`: signed with SM2 (GB/T 32918.2, ID 1234567812345678) over an SM3 public digest; absent: Ed25519 over SHA-256 (ADR 040)',
+      ),
   }),
 );
 export type Checkpoint = z.infer<typeof checkpointSchema>;
@@ -199,8 +205,12 @@ export type CheckpointExport = z.infer<typeof checkpointExportSchema>;
 export const auditPublicKeySchema = named(
   'AuditPublicKey',
   z.object({
-    keyId: z.string().describe('`ed25519:` and the first 16 hex digits of the SHA-256 of the key (SPKI DER)'),
-    algorithm: z.literal('Ed25519'),
+    keyId: z
+      .string()
+      .describe(
+        '`ed25519:` and the first 16 hex digits of the SHA-256 of the key (SPKI DER); `sm2:` and the first 16 of its SM3',
+      ),
+    algorithm: z.enum(['Ed25519', 'SM2']),
     publicKeyPem: z.string().describe('SPKI PEM'),
   }),
 );

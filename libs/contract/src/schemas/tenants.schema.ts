@@ -53,3 +53,31 @@ export const importTenantBody = z.strictObject({
     .max(512 * 1024),
 });
 export type ImportTenantBody = z.infer<typeof importTenantBody>;
+
+/** One processing record of a tenant (PIPL 第55–56条, ADR 040), with its recipient and counts. */
+export const processingRecordSchema = named(
+  'ProcessingRecord',
+  z.object({
+    tool: z.string(),
+    purpose: z.string(),
+    categories: z.array(z.string()).describe('Categories of personal information the tool processes'),
+    recipient: z.string().describe('The connector, upstream or model provider the fields go to'),
+    legalBasis: z.string().describe('PIPL 第十三条: consent, contract, legal_obligation, …'),
+    region: z
+      .string()
+      .nullable()
+      .describe('The recipient’s region (ISO 3166-1 alpha-2; CN is mainland China)'),
+    crossBorder: z
+      .boolean()
+      .describe('The recipient is outside mainland China, or its region is not declared'),
+    crossBorderBasis: z
+      .object({ basis: z.string(), reference: z.string().nullable() })
+      .nullable()
+      .describe('The declared legal basis of the transfer (PIPL 第三十八条)'),
+    calls: z
+      .number()
+      .int()
+      .describe('Calls of the tool that sent classified fields to the recipient, every gateway together'),
+  }),
+);
+export type ProcessingRecordEntry = z.infer<typeof processingRecordSchema>;

@@ -35,6 +35,7 @@ export const PLATFORM_RESERVED_CODES: ReadonlySet<string> = new Set([
   ErrorCode.DUTIES_SEPARATED,
   ErrorCode.ROLES_CONFLICT,
   ErrorCode.CONNECTOR_NOT_CONFIGURED,
+  ErrorCode.DATA_EXPORT_BLOCKED,
   ErrorCode.NOT_READY,
   ErrorCode.OUTPUT_INVALID,
   ErrorCode.INTERNAL_ERROR,

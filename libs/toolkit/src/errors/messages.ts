@@ -72,6 +72,12 @@ const CATALOG: Record<Locale, Catalog> = {
       error: '审计存储不可用，为保证可追溯，该调用未执行',
       suggestedAction: '稍后重试；工具未被执行，重试是安全的',
     },
+    DATA_EXPORT_BLOCKED: {
+      error:
+        '该调用会把受保护的个人信息发送到中国大陆以外的接收方 {recipient}（{region}），租户未声明出境的合法依据，已拒绝',
+      suggestedAction:
+        '在租户文件 dataProtection.recipients.{recipient}.crossBorder 中声明出境依据（安全评估、标准合同或认证），或改用境内接收方',
+    },
     AUDIT_CHAIN_BROKEN: {
       error: '审计链校验未通过，未签署检查点：{summary}',
       suggestedAction: '用 GET /v1/audit/verify 找到第一个被改动的事件，并通知安全团队',
@@ -199,6 +205,12 @@ const CATALOG: Record<Locale, Catalog> = {
     AUDIT_UNAVAILABLE: {
       error: 'The audit store is unavailable, so the call was not run',
       suggestedAction: 'Try again later; the tool did not run, so retrying is safe',
+    },
+    DATA_EXPORT_BLOCKED: {
+      error:
+        'Refused: the call would send protected personal information to {recipient} ({region}), outside mainland China, and the tenant declares no legal basis for that transfer',
+      suggestedAction:
+        'Declare the basis (security assessment, standard contract or certification) in the tenant file under dataProtection.recipients.{recipient}.crossBorder, or use a recipient in mainland China',
     },
     AUDIT_CHAIN_BROKEN: {
       error: 'The audit chain does not verify, so no checkpoint was signed: {summary}',

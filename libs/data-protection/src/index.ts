@@ -1,0 +1,22 @@
+import { ProcessingCounts1765640500000 } from './migrations/1765640500000-processing-counts.js';
+
+export { sendsClassifiedFields } from './classified-fields.js';
+export { DataExportHook } from './data-export.hook.js';
+export { DataProtectionModule } from './data-protection.module.js';
+export { DEFAULT_DATA_PROTECTION_OPTIONS } from './data-protection.options.js';
+export type { DataProtectionOptions } from './data-protection.options.js';
+export { ProcessingCounts } from './processing-counts.js';
+export type { ProcessingCount } from './processing-counts.js';
+export { ProcessingRecords } from './processing-records.js';
+export type { ProcessingRecordView } from './processing-records.js';
+export {
+  CROSS_BORDER_BASES,
+  isMainlandChina,
+  PROCESSING_LEGAL_BASES,
+  tenantDataProtectionSchema,
+} from './tenant-data-protection.js';
+export type { ProcessingRecord, TenantDataProtection } from './tenant-data-protection.js';
+export { ProcessingCounts1765640500000 };
+
+/** The data-protection lib's migrations, in order. */
+export const DATA_PROTECTION_MIGRATIONS = [ProcessingCounts1765640500000];
