@@ -46,6 +46,11 @@ export interface AuditOptions {
   readonly redactionCacheTtlMs: number;
   /** How often the reconciler looks for calls of dead gateways. */
   readonly reconcileIntervalMs: number;
+  /**
+   * Stored inputs and outputs (redacted, as JSON) larger than this are kept as their SHA-256, size
+   * and first 4 KiB (ADR 036): in the trail, finished call records, idempotency records and runs.
+   */
+  readonly storedPayloadMaxBytes: number;
 }
 
 /**
@@ -65,6 +70,7 @@ export const DEFAULT_AUDIT_OPTIONS: Omit<
   checkpointIntervalMs: 60_000,
   redactionCacheTtlMs: 5_000,
   reconcileIntervalMs: 5_000,
+  storedPayloadMaxBytes: 65_536,
 };
 
 export const AUDIT_OPTIONS = Symbol('AUDIT_OPTIONS');

@@ -62,8 +62,13 @@ export class ToolCallEntity {
   @Column({ type: 'varchar', length: 20 })
   status!: CallStatus;
 
+  /** Raw while the call may still run (parked, queued, running); its redacted copy once it ended (ADR 036). */
   @Column(jsonColumn({ nullable: true }))
   input!: any;
+
+  /** A parked call's input as the trail stores it, moved into `input` when the call ends. */
+  @Column({ name: 'input_redacted', ...jsonColumn({ nullable: true }) })
+  inputRedacted!: unknown;
 
   @Column({ name: 'input_digest', type: 'varchar', length: 64, nullable: true })
   inputDigest!: string | null;
