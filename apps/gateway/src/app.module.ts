@@ -4,7 +4,7 @@ import { ApiKeyGuard, AUTH_MIGRATIONS, AuthModule } from '@toolgate/auth';
 import { ApprovalsModule } from '@toolgate/approvals';
 import { AUDIT_APPEND_ONLY_TABLES, AUDIT_MIGRATIONS, AuditModule } from '@toolgate/audit';
 import { CALLS_MIGRATIONS, CallsModule } from '@toolgate/calls';
-import { DATABASE_MIGRATIONS, DatabaseModule, InstancesModule } from '@toolgate/database';
+import { DATABASE_MIGRATIONS, DatabaseModule, deriveInFlightKey, InstancesModule } from '@toolgate/database';
 import { EgressModule } from '@toolgate/egress';
 import { MCP_TASKS_MIGRATIONS, McpTasksModule } from '@toolgate/mcp';
 import { ModelsModule } from '@toolgate/models';
@@ -85,6 +85,8 @@ export class AppModule {
         }),
         DatabaseModule.forRoot({
           ...settings.database,
+          // Parked calls' inputs and live runs are sealed at rest under it (ADR 036).
+          inFlightKey: deriveInFlightKey(settings.audit.fingerprintSecret),
           migrations: MIGRATIONS,
           appendOnly: { known: AUDIT_APPEND_ONLY_TABLES, guard: settings.compliance.profile === 'dengbao3' },
         }),

@@ -1,4 +1,4 @@
-import { dateTime3, jsonColumn } from '@toolgate/database';
+import { dateTime3, inFlightJson, jsonColumn } from '@toolgate/database';
 import type { CallFace } from '@toolgate/toolkit';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
@@ -63,7 +63,7 @@ export class ToolCallEntity {
   status!: CallStatus;
 
   /** Raw while the call may still run (parked, queued, running); its redacted copy once it ended (ADR 036). */
-  @Column(jsonColumn({ nullable: true }))
+  @Column(jsonColumn({ nullable: true, transformer: inFlightJson }))
   input!: any;
 
   /** A parked call's input as the trail stores it, moved into `input` when the call ends. */

@@ -14,6 +14,11 @@ export type CallReader = CallPrincipal & { readonly agentTypes?: readonly string
  */
 export interface CallResultRedaction {
   redactorFor(tenantId: string): Promise<{ redact(value: unknown): unknown }>;
+  /**
+   * An ended call's envelope as it may be stored (ADR 036): redacted by the tool's marked output
+   * fields where the tool is known, by value otherwise, and capped.
+   */
+  storedEnvelope(tenantId: string, tool: string | undefined, envelope: unknown): Promise<unknown>;
 }
 
 /** The token of the `CallResultRedaction` the audit lib provides. */

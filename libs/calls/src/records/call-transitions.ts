@@ -1,4 +1,4 @@
-import { toSqlDateTime, type WriteStatement as SqlStatement } from '@toolgate/database';
+import { sealJson, toSqlDateTime, type WriteStatement as SqlStatement } from '@toolgate/database';
 import type { CallFace } from '@toolgate/toolkit';
 import type { CallStatus, DecidedBy, StoredPrincipal } from '../entities/tool-call.entity.js';
 
@@ -78,7 +78,8 @@ function insertValues(r: NewCallRecord, status: CallStatus, at: Date, input = r.
     json(r.principal),
     r.locale,
     status,
-    json(input),
+    // A parked call's raw input is sealed at rest until the call ends (ADR 036).
+    json(sealJson(input)),
     json(r.inputRedacted),
     r.inputDigest,
     r.timeoutMs,
