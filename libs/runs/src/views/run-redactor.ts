@@ -55,6 +55,12 @@ export class RunRedactor {
     return typeof value === 'string' ? this.redactor.redactText(value) : '';
   }
 
+  /** What a tool's call showed the model, redacted like its result (names where the tool opted in). */
+  toolText(tool: unknown, value: unknown): string {
+    const names = typeof tool === 'string' ? (this.tools.get(tool)?.redactNames ?? false) : false;
+    return typeof value === 'string' ? this.redactor.redactText(value, names) : '';
+  }
+
   value(value: unknown): unknown {
     return this.redactor.redact(value);
   }

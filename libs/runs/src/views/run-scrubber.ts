@@ -62,7 +62,7 @@ export class RunScrubber {
           [
             json(redactor.cap(r.input(c.tool, c.input))),
             json(c.result === null ? null : redactor.cap(r.result(c.tool, c.result))),
-            c.modelText === null ? null : r.text(c.modelText),
+            c.modelText === null ? null : r.toolText(c.tool, c.modelText),
             ...key,
             c.stepIndex,
             c.callIndex,
