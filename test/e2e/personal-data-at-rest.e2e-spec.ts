@@ -35,12 +35,18 @@ const CUSTOMER = {
   note: `回电 ${PLANTED.phone}，邮箱 ${PLANTED.email}，卡号 ${PLANTED.bankCard}，身份证 ${PLANTED.idNumber}`,
 };
 
-const say = (text: string): FakeReply => ({ text, usage: { inputTokens: 10, outputTokens: 5 }, finishReason: 'stop' });
+const say = (text: string): FakeReply => ({
+  text,
+  usage: { inputTokens: 10, outputTokens: 5 },
+  finishReason: 'stop',
+});
 
 /** Where the planted values are in a buffer or text (empty: nowhere). */
 function found(haystack: Buffer | string): string[] {
   const text = typeof haystack === 'string' ? haystack : haystack.toString('latin1');
-  return RAW.filter((v) => text.includes(typeof haystack === 'string' ? v : Buffer.from(v).toString('latin1')));
+  return RAW.filter((v) =>
+    text.includes(typeof haystack === 'string' ? v : Buffer.from(v).toString('latin1')),
+  );
 }
 
 /** Every value of every text-like column of every table of a MariaDB database, as one text. */
@@ -52,7 +58,9 @@ async function everyTextColumn(sql: RawSql): Promise<{ text: string; columns: nu
   );
   let text = '';
   for (const { t, c } of columns) {
-    const rows = await sql.query<Record<string, unknown>>(`SELECT \`${c}\` AS v FROM \`${t}\` WHERE \`${c}\` IS NOT NULL`);
+    const rows = await sql.query<Record<string, unknown>>(
+      `SELECT \`${c}\` AS v FROM \`${t}\` WHERE \`${c}\` IS NOT NULL`,
+    );
     for (const r of rows) text += `${Buffer.isBuffer(r.v) ? r.v.toString('utf8') : String(r.v)}\n`;
   }
   return { text, columns: columns.length };
@@ -100,7 +108,8 @@ describe('personal data at rest', () => {
 
   const invoke = (tool: string, input: unknown, headers?: Record<string, string>) =>
     gw.api('POST', `/v1/agents/care_desk/tools/${tool}/invoke`, { key: agent, body: { input }, headers });
-  const callOf = async (callId: string) => (await gw.api('GET', `/v1/calls/${callId}`, { key: agent })).body.data;
+  const callOf = async (callId: string) =>
+    (await gw.api('GET', `/v1/calls/${callId}`, { key: agent })).body.data;
 
   it('keeps no planted value anywhere once the calls ended, however they ended', async () => {
     // ok, and the caller gets its data as it is.
@@ -153,8 +162,8 @@ describe('personal data at rest', () => {
     const failure = await callOf(failed.headers.get('x-call-id')!);
     expect(failure.result.error).toContain('138****5678');
     expect(failure.result.error).toContain('处理人 张*');
-    const story = (await gw.api('GET', `/v1/audit/calls/${ok.headers.get('x-call-id')}`, { key: auditor })).body
-      .data;
+    const story = (await gw.api('GET', `/v1/audit/calls/${ok.headers.get('x-call-id')}`, { key: auditor }))
+      .body.data;
     expect(JSON.stringify(story)).toContain('138****5678');
     expect(found(JSON.stringify(story))).toEqual([]);
 

@@ -26,7 +26,9 @@ type CustomerInput = z.infer<typeof customerInput>;
 /** What both tools answer: every planted value again, the name standalone in an unmarked field. */
 const answer = (input: CustomerInput) => {
   if (input.fail)
-    throw new Error(`服务 客户 ${input.phone} 投诉 ${input.email} 卡 ${input.bankCard} 处理人 ${input.customer} 不存在`);
+    throw new Error(
+      `服务 客户 ${input.phone} 投诉 ${input.email} 卡 ${input.bankCard} 处理人 ${input.customer} 不存在`,
+    );
   return {
     handler: input.customer,
     contact: { phone: input.phone, email: input.email },

@@ -126,7 +126,7 @@ describe('who sees what of a run, and for how long its key acts', () => {
   const readRun = async (runId: string, key: string) =>
     (await gw.api('GET', `/v1/runs/${runId}`, { key })).body;
 
-  it("shows the run's own key its data, and every other reader (views, events, sessions) none of it raw", async () => {
+  it("answers the run's own key its data, and once the run ended keeps and shows none of it raw, to anyone (views, events, sessions)", async () => {
     const agent = await gw.createKey('agent', 'privacy');
     const question = `记录客户 ${EMAIL}，手机 ${PHONE}，身份证 ${ID_CARD}`;
     scripts.set(question, (body) =>

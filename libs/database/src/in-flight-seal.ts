@@ -61,11 +61,16 @@ export function openText(value: string): string {
   if (!isSealed(value)) return value;
   const colon = value.indexOf(':', PREFIX.length);
   const key = ring.get(value.slice(PREFIX.length, colon));
-  if (!key) throw new Error('sealed in-flight data under a key this gateway does not hold (TOOLGATE_AUDIT_SECRET differs)');
+  if (!key)
+    throw new Error(
+      'sealed in-flight data under a key this gateway does not hold (TOOLGATE_AUDIT_SECRET differs)',
+    );
   const raw = Buffer.from(value.slice(colon + 1), 'base64');
   const decipher = createDecipheriv('aes-256-gcm', key.key, raw.subarray(0, IV_BYTES));
   decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-  return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+  return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString(
+    'utf8',
+  );
 }
 
 /** A JSON value sealed as a JSON string (what a JSON column then holds); null and undefined stay null. */

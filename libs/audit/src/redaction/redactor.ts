@@ -199,12 +199,7 @@ export class Redactor {
     return out;
   }
 
-  private walkEntry(
-    key: string,
-    value: unknown,
-    paths: readonly MarkedField[],
-    depth: number,
-  ): unknown {
+  private walkEntry(key: string, value: unknown, paths: readonly MarkedField[], depth: number): unknown {
     if (SECRET_KEY.test(key)) {
       return value === null || value === undefined || value === '' ? value : this.sealed(value);
     }

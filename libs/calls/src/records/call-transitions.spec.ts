@@ -61,10 +61,17 @@ describe('CallTransitions', () => {
     const parked = (callId: string) =>
       record({ callId, input: { phone: '13812345678' }, inputRedacted: { phone: '138****5678' } });
     const ends = {
-      c_ok: () => [CallTransitions.queue({ tenantId: 'acme', callId: 'c_ok' }, approver), CallTransitions.claim({ tenantId: 'acme', callId: 'c_ok' }, 'gw'), CallTransitions.finish({ tenantId: 'acme', callId: 'c_ok' }, 'succeeded', { status: 'ok' })],
+      c_ok: () => [
+        CallTransitions.queue({ tenantId: 'acme', callId: 'c_ok' }, approver),
+        CallTransitions.claim({ tenantId: 'acme', callId: 'c_ok' }, 'gw'),
+        CallTransitions.finish({ tenantId: 'acme', callId: 'c_ok' }, 'succeeded', { status: 'ok' }),
+      ],
       c_denied: () => [CallTransitions.deny({ tenantId: 'acme', callId: 'c_denied' }, {})],
       c_expired: () => [CallTransitions.expire({ tenantId: 'acme', callId: 'c_expired' }, {})],
-      c_lost: () => [CallTransitions.queue({ tenantId: 'acme', callId: 'c_lost' }, approver), CallTransitions.interrupt({ tenantId: 'acme', callId: 'c_lost' }, {})],
+      c_lost: () => [
+        CallTransitions.queue({ tenantId: 'acme', callId: 'c_lost' }, approver),
+        CallTransitions.interrupt({ tenantId: 'acme', callId: 'c_lost' }, {}),
+      ],
     };
     for (const [callId, steps] of Object.entries(ends)) {
       run(CallTransitions.park(parked(callId)));

@@ -28,7 +28,9 @@ export const jsonSchemaToolSchema = named(
     personalInformation: z
       .array(z.enum(PI_CLASSES))
       .readonly()
-      .describe('The personal-information classes its input or output fields are marked with (x-toolgate-pi)'),
+      .describe(
+        'The personal-information classes its input or output fields are marked with (x-toolgate-pi)',
+      ),
   }),
 );
 export type JsonSchemaTool = z.infer<typeof jsonSchemaToolSchema>;

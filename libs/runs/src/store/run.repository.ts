@@ -1,7 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { RunStatus } from '@toolgate/contract';
-import { sealJson, sealText, toSqlDateTime, TransactionRunner, type WriteStatement } from '@toolgate/database';
+import {
+  sealJson,
+  sealText,
+  toSqlDateTime,
+  TransactionRunner,
+  type WriteStatement,
+} from '@toolgate/database';
 import { Brackets, In, IsNull, type DataSource } from 'typeorm';
 import { AgentRunEntity } from '../entities/agent-run.entity.js';
 import { RunStepEntity } from '../entities/run-step.entity.js';

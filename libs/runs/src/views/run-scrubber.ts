@@ -43,14 +43,20 @@ export class RunScrubber {
     await this.dataSource.transaction(async (em) => {
       const run = await em.getRepository(AgentRunEntity).findOneBy(where);
       if (!run) return;
-      await em.query('UPDATE agent_runs SET input = ?, output = ?, error = ? WHERE tenant_id = ? AND run_id = ?', [
-        r.text(run.input),
-        run.output === null ? null : r.text(run.output),
-        json(run.error === null ? null : redactor.redact(run.error)),
-        ...key,
-      ]);
+      await em.query(
+        'UPDATE agent_runs SET input = ?, output = ?, error = ? WHERE tenant_id = ? AND run_id = ?',
+        [
+          r.text(run.input),
+          run.output === null ? null : r.text(run.output),
+          json(run.error === null ? null : redactor.redact(run.error)),
+          ...key,
+        ],
+      );
       for (const s of await em.getRepository(RunStepEntity).findBy(where)) {
-        const toolCalls = s.toolCalls.map((c) => ({ ...c, arguments: this.arguments(r, c.name, c.arguments) }));
+        const toolCalls = s.toolCalls.map((c) => ({
+          ...c,
+          arguments: this.arguments(r, c.name, c.arguments),
+        }));
         await em.query(
           'UPDATE run_steps SET text = ?, tool_calls = ? WHERE tenant_id = ? AND run_id = ? AND step_index = ?',
           [s.text === null ? null : r.text(s.text), json(toolCalls), ...key, s.stepIndex],
@@ -72,9 +78,19 @@ export class RunScrubber {
       const events = em.getRepository(RunEventEntity);
       let after = 0;
       for (;;) {
-        const page = await events.find({ where: { ...where, seq: MoreThan(after) }, order: { seq: 'ASC' }, take: EVENT_PAGE });
+        const page = await events.find({
+          where: { ...where, seq: MoreThan(after) },
+          order: { seq: 'ASC' },
+          take: EVENT_PAGE,
+        });
         for (const e of page) {
-          const shown = r.event({ id: String(e.seq), runId: e.runId, type: e.type, at: '', data: e.data } as RunEvent);
+          const shown = r.event({
+            id: String(e.seq),
+            runId: e.runId,
+            type: e.type,
+            at: '',
+            data: e.data,
+          } as RunEvent);
           const data = shown ? shown.data : { ...e.data, text: '' };
           await em.query('UPDATE run_events SET data = ? WHERE tenant_id = ? AND run_id = ? AND seq = ?', [
             json(data),

@@ -13,7 +13,8 @@ export const PI_KEYWORD = 'x-toolgate-pi';
 
 const marked = new WeakMap<object, PiClass>();
 
-const isPiClass = (v: unknown): v is PiClass => typeof v === 'string' && (PI_CLASSES as readonly string[]).includes(v);
+const isPiClass = (v: unknown): v is PiClass =>
+  typeof v === 'string' && (PI_CLASSES as readonly string[]).includes(v);
 
 /**
  * Marks a field as personal information of a class (`personal` unless said): its value never
@@ -108,9 +109,11 @@ function jsonSchemaFields(node: AnyDef, prefix: string[], depth: number): Marked
     for (const [key, child] of Object.entries(node.properties as AnyDef))
       out.push(...markedFields(child, [...prefix, key], depth + 1));
   for (const k of ['items', 'additionalProperties'] as const)
-    if (node[k] && typeof node[k] === 'object') out.push(...markedFields(node[k], [...prefix, '*'], depth + 1));
+    if (node[k] && typeof node[k] === 'object')
+      out.push(...markedFields(node[k], [...prefix, '*'], depth + 1));
   for (const k of ['anyOf', 'oneOf', 'allOf'] as const)
-    if (Array.isArray(node[k])) for (const s of node[k] as unknown[]) out.push(...markedFields(s, prefix, depth + 1));
+    if (Array.isArray(node[k]))
+      for (const s of node[k] as unknown[]) out.push(...markedFields(s, prefix, depth + 1));
   return out;
 }
 
@@ -135,7 +138,8 @@ export function markedFields(schema: unknown, prefix: string[] = [], depth = 0):
   }
   if (kind === 'array' || kind === 'ZodArray')
     return markedFields(zod4 ? def.element : def.type, [...prefix, '*'], depth + 1);
-  if (kind === 'record' || kind === 'ZodRecord') return markedFields(def.valueType, [...prefix, '*'], depth + 1);
+  if (kind === 'record' || kind === 'ZodRecord')
+    return markedFields(def.valueType, [...prefix, '*'], depth + 1);
   for (const inner of innerOf(def, zod4)) out.push(...markedFields(inner, prefix, depth + 1));
   return out;
 }
@@ -155,7 +159,8 @@ function stepInto(node: JsonNode, step: string, depth = 0): JsonNode[] {
   }
   for (const k of ['anyOf', 'oneOf', 'allOf'] as const)
     if (Array.isArray(node[k]))
-      for (const s of node[k] as unknown[]) if (s && typeof s === 'object') out.push(...stepInto(s as JsonNode, step, depth + 1));
+      for (const s of node[k] as unknown[])
+        if (s && typeof s === 'object') out.push(...stepInto(s as JsonNode, step, depth + 1));
   return out;
 }
 
