@@ -197,4 +197,25 @@ describe('personal data at rest', () => {
     const openai = await gw.api('GET', '/v1/agents/care_desk/tools?format=openai', { key: agent });
     expect(JSON.stringify(openai.body.data)).toContain('"x-toolgate-pi":"sensitive_personal"');
   });
+
+  it('stores a large input as its hash, size and head, in the trail and in the calls view', async () => {
+    const note = `回电 ${PLANTED.phone} `.padEnd(100_000, '记');
+    const big = await invoke('file_complaint', { ...CUSTOMER, note });
+    expect(big.status).toBe(200);
+    const story = (await gw.api('GET', `/v1/audit/calls/${big.headers.get('x-call-id')}`, { key: auditor }))
+      .body.data;
+    const started = story.events.find((e: any) => e.event === 'started');
+    expect(started.input).toMatchObject({ capped: true, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(started.input.size).toBeGreaterThan(300_000);
+    expect(started.input.head).toContain('138****5678');
+    expect(Buffer.byteLength(started.input.head)).toBeLessThanOrEqual(4096);
+    // The calls view is a projection of the trail, a moment behind it.
+    const callId = big.headers.get('x-call-id');
+    await waitFor(
+      async () =>
+        (await gw.api('GET', `/v1/audit/calls?callId=${callId}`, { key: auditor })).body.data.items[0]?.input
+          ?.capped === true,
+      { what: 'the calls view to show the capped input' },
+    );
+  });
 });
