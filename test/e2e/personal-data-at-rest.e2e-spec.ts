@@ -151,6 +151,19 @@ describe('personal data at rest', () => {
     expect(run.body.data.status).toBe('completed');
     expect(run.body.data.output).toContain(PLANTED.phone);
 
+    // The model's text streamed in pieces: a value split across two deltas is found by no grep, so
+    // the run's stored deltas, put together, must not hold it either.
+    const events = await fetch(`${gw.url}/v1/runs/${run.body.data.runId}/events`, {
+      headers: { authorization: `Bearer ${agent}`, accept: 'text/event-stream' },
+    });
+    const deltas = (await events.text())
+      .split('\n')
+      .filter((l) => l.startsWith('data: '))
+      .map((l) => JSON.parse(l.slice(6)))
+      .map((e) => (typeof e.data?.delta === 'string' ? e.data.delta : ''))
+      .join('');
+    expect(found(deltas)).toEqual([]);
+
     // What is stored is redacted, not emptied: the masks are there.
     const stored = await callOf(parked.body.callId);
     expect(stored.redacted).toBe(true);

@@ -83,7 +83,14 @@ export class RunScrubber {
           order: { seq: 'ASC' },
           take: EVENT_PAGE,
         });
+        // A text delta keeps its step and loses its text; one statement per step for all of them.
+        const deltas = new Map<number, number[]>();
         for (const e of page) {
+          if (e.type === 'text_delta') {
+            const step = Number(e.data.step);
+            deltas.set(step, [...(deltas.get(step) ?? []), e.seq]);
+            continue;
+          }
           const shown = r.event({
             id: String(e.seq),
             runId: e.runId,
@@ -91,13 +98,17 @@ export class RunScrubber {
             at: '',
             data: e.data,
           } as RunEvent);
-          const data = shown ? shown.data : { ...e.data, text: '' };
           await em.query('UPDATE run_events SET data = ? WHERE tenant_id = ? AND run_id = ? AND seq = ?', [
-            json(data),
+            json(shown ? shown.data : redactor.redact(e.data)),
             ...key,
             e.seq,
           ]);
         }
+        for (const [step, seqs] of deltas)
+          await em.query(
+            `UPDATE run_events SET data = ? WHERE tenant_id = ? AND run_id = ? AND seq IN (${seqs.map(() => '?').join(', ')})`,
+            [json({ step, delta: '' }), ...key, ...seqs],
+          );
         if (page.length < EVENT_PAGE) break;
         after = page.at(-1)!.seq;
       }
