@@ -10,7 +10,7 @@ import { currentTraceId } from '@toolgate/telemetry';
 import { PLATFORM_TENANT, type AuditActor } from '../audit-event.js';
 import { draftEvent, type AuditEventDraft, type DraftFields } from '../audit-fields.js';
 import type { Redactor } from '../redaction/redactor.js';
-import { storedInput } from '../redaction/stored-forms.js';
+import { storedData, storedEnvelope, storedInput } from '../redaction/stored-forms.js';
 import { summarizeOutput } from './output-summary.js';
 
 /** A finished call's stored envelope and its redacted data, kept on the call (`call.state`). */
@@ -105,15 +105,12 @@ export class CallEventFactory {
     const known = call.state.get(STORED_ENVELOPE);
     if (known !== undefined) return known;
     const contract = call.tool.contract;
-    const envelope = result.envelope;
-    let stored: unknown;
-    if (isOk(envelope)) {
-      const data = this.redactor.redact(envelope.data, contract.outputSensitivePaths, contract.redactNames);
+    let data: unknown;
+    if (isOk(result.envelope)) {
+      data = storedData(this.redactor, result.envelope.data, contract);
       call.state.set(REDACTED_DATA, data);
-      stored = this.redactor.cap(Object.assign({}, envelope, { data }));
-    } else {
-      stored = this.redactor.cap(this.redactor.redact(envelope, [], contract.redactNames));
     }
+    const stored = storedEnvelope(this.redactor, result.envelope, contract, data);
     call.state.set(STORED_ENVELOPE, stored);
     return stored;
   }
