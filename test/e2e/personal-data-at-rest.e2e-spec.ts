@@ -76,6 +76,22 @@ describe('personal data at rest', () => {
 
   beforeAll(async () => {
     fake = await startFakeOpenAI((body) => {
+      if (questionOf(body).startsWith('委托')) {
+        const results = toolResultsOf(body);
+        return results.length
+          ? say(`lead: ${JSON.stringify(results[0])}`)
+          : {
+              toolCalls: [
+                {
+                  id: 'call_d',
+                  name: 'delegate_to_care_desk',
+                  arguments: JSON.stringify({ task: `投诉：客户 ${PLANTED.phone}` }),
+                },
+              ],
+              usage: { inputTokens: 10, outputTokens: 5 },
+              finishReason: 'tool_calls',
+            };
+      }
       if (!questionOf(body).startsWith('投诉')) return say('好的');
       return toolResultsOf(body).length
         ? say(`已登记，客户电话 ${PLANTED.phone}，邮箱 ${PLANTED.email}`)
@@ -150,6 +166,16 @@ describe('personal data at rest', () => {
     expect(run.status).toBe(200);
     expect(run.body.data.status).toBe('completed');
     expect(run.body.data.output).toContain(PLANTED.phone);
+
+    // A sub-agent's run: its answer, raw, is what the parent's model reads next — it is kept
+    // (sealed) until the run at the top ended, then both are stored redacted.
+    const lead = await gw.api('POST', '/v1/agents/care_lead/runs', {
+      key: agent,
+      body: { input: '委托：处理投诉' },
+    });
+    expect(lead.status).toBe(200);
+    expect(lead.body.data.status).toBe('completed');
+    expect(lead.body.data.output).toContain(PLANTED.phone);
 
     // The model's text streamed in pieces: a value split across two deltas is found by no grep, so
     // the run's stored deltas, put together, must not hold it either.

@@ -75,7 +75,12 @@ id: care
 name: Customer care
 agentTypes:
   care_desk:
+    description: Files complaints
     tools:
       - file_complaint
       - close_account
+  care_lead:
+    description: Hands complaints to the desk
+    subAgents: [care_desk]
+    tools: []
 `;

@@ -111,9 +111,10 @@ export class RunDriver implements OnApplicationShutdown {
   async ended(ref: RunRef, finished?: FinishedRun | null): Promise<void> {
     const run = await this.recordFinished(ref, finished ?? undefined);
     if (!run) return;
-    // Nothing of the run is needed raw any more (ADR 036): its rows become their redacted forms.
-    // The answer of the request that waited for the run is built from what the drive holds.
-    await this.scrubber.scrub(ref).catch((err: Error) => {
+    // Nothing of the run is needed raw any more (ADR 036): its rows (and, at the top of a tree,
+    // its sub-agents' runs) become their redacted forms. The answer of the request that waited for
+    // the run is built from what the drive holds.
+    await this.scrubber.scrubEnded(run).catch((err: Error) => {
       this.logger.error(`run ${ref.runId}: its stored data could not be redacted: ${err.message}`);
     });
     for (const listener of this.endedListeners) listener(run);

@@ -30,6 +30,27 @@ export class RunScrubber {
     private readonly tools: BindingResolver,
   ) {}
 
+  /**
+   * Scrubs a run that ended and, when it is a top-level run, every sub-agent run under it. A
+   * sub-agent's answer is what its parent's model reads next, so it stays (sealed) until the run at
+   * the top of its tree ended.
+   */
+  async scrubEnded(run: { tenantId: string; runId: string; parentRunId: string | null }): Promise<void> {
+    if (run.parentRunId) return;
+    const pending: RunRef[] = [{ tenantId: run.tenantId, runId: run.runId }];
+    for (let ref = pending.pop(); ref; ref = pending.pop()) {
+      await this.scrub(ref);
+      const children = await this.dataSource
+        .getRepository(AgentRunEntity)
+        .find({
+          select: { tenantId: true, runId: true },
+          where: { tenantId: ref.tenantId, parentRunId: ref.runId },
+        });
+      pending.push(...children.map((c) => ({ tenantId: c.tenantId, runId: c.runId })));
+    }
+  }
+
+  /** Rewrites one run's rows into their redacted forms. */
   async scrub(ref: RunRef): Promise<void> {
     const [redactor, tools] = await Promise.all([
       this.redaction.redactorFor(ref.tenantId),
@@ -88,7 +109,9 @@ export class RunScrubber {
         for (const e of page) {
           if (e.type === 'text_delta') {
             const step = Number(e.data.step);
-            deltas.set(step, [...(deltas.get(step) ?? []), e.seq]);
+            const seqs = deltas.get(step);
+            if (seqs) seqs.push(e.seq);
+            else deltas.set(step, [e.seq]);
             continue;
           }
           const shown = r.event({
