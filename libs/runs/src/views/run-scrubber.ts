@@ -40,12 +40,10 @@ export class RunScrubber {
     const pending: RunRef[] = [{ tenantId: run.tenantId, runId: run.runId }];
     for (let ref = pending.pop(); ref; ref = pending.pop()) {
       await this.scrub(ref);
-      const children = await this.dataSource
-        .getRepository(AgentRunEntity)
-        .find({
-          select: { tenantId: true, runId: true },
-          where: { tenantId: ref.tenantId, parentRunId: ref.runId },
-        });
+      const children = await this.dataSource.getRepository(AgentRunEntity).find({
+        select: { tenantId: true, runId: true },
+        where: { tenantId: ref.tenantId, parentRunId: ref.runId },
+      });
       pending.push(...children.map((c) => ({ tenantId: c.tenantId, runId: c.runId })));
     }
   }
