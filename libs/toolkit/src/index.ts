@@ -9,7 +9,7 @@ export { defineConnector } from './definition/define-connector.js';
 export type { ConnectorDefinition } from './definition/define-connector.js';
 export { defineTool, defineToolContract } from './definition/define-tool.js';
 export type { ToolContract } from './definition/define-tool.js';
-export { PI_CLASSES, PI_KEYWORD, sensitive } from './definition/sensitive.js';
+export { sensitive } from './definition/sensitive.js';
 export type { MarkedField, PiClass } from './definition/sensitive.js';
 export { Tool } from './definition/tool.decorator.js';
 export type {
