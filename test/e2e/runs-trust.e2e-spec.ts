@@ -126,7 +126,7 @@ describe('who sees what of a run, and for how long its key acts', () => {
   const readRun = async (runId: string, key: string) =>
     (await gw.api('GET', `/v1/runs/${runId}`, { key })).body;
 
-  it("shows the run's own key its data, and every other reader (views, events, sessions) none of it raw", async () => {
+  it("answers the run's own key its data, and once the run ended keeps and shows none of it raw, to anyone (views, events, sessions)", async () => {
     const agent = await gw.createKey('agent', 'privacy');
     const question = `记录客户 ${EMAIL}，手机 ${PHONE}，身份证 ${ID_CARD}`;
     scripts.set(question, (body) =>
@@ -139,11 +139,16 @@ describe('who sees what of a run, and for how long its key acts', () => {
     const run = res.body.data;
     expect(run.status).toBe('completed');
     expect(run.steps[0].toolCalls[0]).toMatchObject({ tool: 'record_contact', status: 'succeeded' });
-    // The key that started the run reads it as it is: its program goes on from the results.
+    // The key that started the run got its answer as it is: its program goes on from the results.
+    for (const value of PLANTED) expect(JSON.stringify(res.body)).toContain(value);
+    // Once the run ended nothing of it is kept raw (issue 23, ADR 036): its own key reads it redacted too.
     const own = await readRun(run.runId, agent);
-    expect(own.data.redacted).toBeUndefined();
-    for (const value of PLANTED) expect(JSON.stringify(own)).toContain(value);
-    expect(JSON.stringify(await readEvents(`${gw.url}/v1/runs/${run.runId}/events`, agent))).toContain(EMAIL);
+    expect(own.data.redacted).toBe(true);
+    expect(JSON.stringify(own)).not.toMatch(PLANTED_RE);
+    expect(own.data.steps[0].toolCalls[0].input.phone).toBe('138****5678');
+    expect(JSON.stringify(await readEvents(`${gw.url}/v1/runs/${run.runId}/events`, agent))).not.toMatch(
+      PLANTED_RE,
+    );
 
     for (const [who, key] of [
       ['auditor', auditor],

@@ -44,7 +44,7 @@ export const recordContact = defineTool({
     bankCard: z.string(),
     email: z.string(),
     password: z.string(),
-    secretAnswer: sensitive(z.string()),
+    secretAnswer: sensitive(z.string(), 'sensitive_personal'),
     note: z.string().default(''),
   }),
   risk: { level: 'L1', dataDomains: ['crm.contacts'] },

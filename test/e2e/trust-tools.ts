@@ -16,7 +16,7 @@ export const rotateCredential = defineTool({
   inputSchema: z.object({
     account: z.string(),
     password: z.string(),
-    pin: sensitive(z.string()),
+    pin: sensitive(z.string(), 'sensitive_personal'),
     note: z.string().default(''),
   }),
   risk: { level: 'L2' },

@@ -10,7 +10,13 @@ import {
   SiemModule,
 } from '@toolgate/audit';
 import { CALLS_MIGRATIONS, CallsModule } from '@toolgate/calls';
-import { DATABASE_MIGRATIONS, DatabaseModule, InstancesModule, parseDatabaseUrl } from '@toolgate/database';
+import {
+  DATABASE_MIGRATIONS,
+  DatabaseModule,
+  deriveInFlightKey,
+  InstancesModule,
+  parseDatabaseUrl,
+} from '@toolgate/database';
 import { EgressModule } from '@toolgate/egress';
 import { MCP_TASKS_MIGRATIONS, McpTasksModule } from '@toolgate/mcp';
 import { ModelsModule } from '@toolgate/models';
@@ -106,6 +112,8 @@ export class AppModule {
         }),
         DatabaseModule.forRoot({
           ...settings.database,
+          // Parked calls' inputs and live runs are sealed at rest under it (ADR 036).
+          inFlightKey: deriveInFlightKey(settings.audit.fingerprintSecret),
           migrations: MIGRATIONS,
           appendOnly: {
             known: AUDIT_APPEND_ONLY_TABLES,

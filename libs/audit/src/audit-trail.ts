@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InstanceRegistry } from '@toolgate/database';
+import type { MarkedField } from '@toolgate/toolkit';
 import type { EntityManager } from 'typeorm';
 import { PLATFORM_TENANT, type AuditActor, type AuditEventType } from './audit-event.js';
 import { draftEvent, type AuditEventDraft } from './audit-fields.js';
@@ -24,7 +25,7 @@ export interface AdminEvent {
   readonly status?: 'ok' | 'error' | null;
   readonly code?: string | null;
   readonly input?: unknown;
-  readonly sensitivePaths?: readonly (readonly string[])[];
+  readonly sensitivePaths?: readonly MarkedField[];
   /** The input already redacted with this tenant's redactor (saves redacting a large input twice). */
   readonly redactedInput?: unknown;
 }
@@ -62,7 +63,7 @@ export class AuditTrail {
           ? e.redactedInput
           : e.input === undefined
             ? null
-            : redactor.redact(e.input, e.sensitivePaths ?? []),
+            : redactor.cap(redactor.redact(e.input, e.sensitivePaths ?? [])),
       details: redactor.redact(e.details) as Record<string, unknown>,
       occurredAt: new Date(),
       instanceId: this.instances.instanceId,

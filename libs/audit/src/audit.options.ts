@@ -74,6 +74,11 @@ export interface AuditOptions {
   readonly retention: RetentionRuntime;
   /** An S3-compatible bucket as the archive store instead of `archiveDir` (ADR 037). */
   readonly archiveS3?: S3ArchiveOptions;
+  /**
+   * Stored inputs and outputs (redacted, as JSON) larger than this are kept as their SHA-256, size
+   * and first 4 KiB (ADR 036): in the trail, finished call records, idempotency records and runs.
+   */
+  readonly storedPayloadMaxBytes: number;
 }
 
 /**
@@ -103,6 +108,7 @@ export const DEFAULT_AUDIT_OPTIONS: Omit<
   redactionCacheTtlMs: 5_000,
   reconcileIntervalMs: 5_000,
   retention: DEFAULT_RETENTION_OPTIONS,
+  storedPayloadMaxBytes: 65_536,
 };
 
 export const AUDIT_OPTIONS = Symbol('AUDIT_OPTIONS');

@@ -2,11 +2,14 @@ import type { ToolCall } from '@toolgate/toolkit';
 
 /**
  * Whether a call's input carries a value in a field its tool marks as classified. The one place
- * that asks: today the fields marked `sensitive()`; when personal-information classes land
- * (`personal`, `sensitive_personal`, `important_data`), this is what follows them.
+ * that asks: every field marked `sensitive()`, whatever its class (`personal`, `sensitive_personal`,
+ * `important_data`): each is personal information or important data under PIPL.
  */
 export function sendsClassifiedFields(call: ToolCall): boolean {
-  return hasValuesAt(call.input, call.tool.contract.sensitivePaths);
+  return hasValuesAt(
+    call.input,
+    call.tool.contract.sensitivePaths.map((f) => f.path),
+  );
 }
 
 /** Whether `input` holds a value (not null or absent) at one of `paths` (`*`: any element). */

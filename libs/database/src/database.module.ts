@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { dataSourceOptions, parseDatabaseUrl } from './database-url.js';
 import type { DatabaseOptions } from './database.options.js';
+import { addInFlightKey } from './in-flight-seal.js';
 import { runMigrationsLocked } from './migration-runner.js';
 import { TransactionRunner } from './transaction-runner.js';
 
@@ -17,6 +18,7 @@ import { TransactionRunner } from './transaction-runner.js';
 @Module({})
 export class DatabaseModule {
   static forRoot(options: DatabaseOptions): DynamicModule {
+    if (options.inFlightKey) addInFlightKey(options.inFlightKey);
     return {
       module: DatabaseModule,
       global: true,

@@ -14,6 +14,11 @@ export interface DatabaseOptions extends ConnectionTuning {
   readonly migrationUrl?: string;
   /** Tables kept append-only by triggers (the trail, under a compliance profile). */
   readonly appendOnly?: AppendOnlyTables;
+  /**
+   * The key in-flight personal data is sealed with at rest (ADR 036; `deriveInFlightKey` of the
+   * audit secret). Without one, it is stored as it is.
+   */
+  readonly inFlightKey?: Buffer;
   /** Log SQL (development only). */
   readonly logging?: boolean;
 }

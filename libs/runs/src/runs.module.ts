@@ -18,6 +18,7 @@ import { RunService } from './run.service.js';
 import { DEFAULT_RUNS_OPTIONS, RUNS_OPTIONS, type RunsOptions } from './runs.options.js';
 import { RunStatsRepository } from './store/run-stats.repository.js';
 import { RunRepository } from './store/run.repository.js';
+import { RunScrubber } from './views/run-scrubber.js';
 import { RunReaders } from './views/run-readers.js';
 
 /**
@@ -47,6 +48,7 @@ export class RunsModule {
         RunDriver,
         RunResumer,
         RunReaders,
+        RunScrubber,
         RunAdmission,
         RunService,
       ],

@@ -10,6 +10,7 @@ export type { ConnectorDefinition } from './definition/define-connector.js';
 export { defineTool, defineToolContract } from './definition/define-tool.js';
 export type { ToolContract } from './definition/define-tool.js';
 export { sensitive } from './definition/sensitive.js';
+export type { MarkedField, PiClass } from './definition/sensitive.js';
 export { Tool } from './definition/tool.decorator.js';
 export type {
   ToolDeclaration,

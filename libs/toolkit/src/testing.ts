@@ -1,6 +1,6 @@
 // Internals that specs outside the toolkit inspect (`@toolgate/toolkit/testing`); production code
 // imports `@toolgate/toolkit` only.
-export { sensitivePaths } from './definition/sensitive.js';
+export { markedFields } from './definition/sensitive.js';
 export type { RegisteredContract } from './registry/registered-contract.js';
 export { createAjv } from './schema/compiled-schema.js';
 export {

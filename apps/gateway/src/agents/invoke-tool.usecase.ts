@@ -94,6 +94,7 @@ export class InvokeToolUseCase {
         tenantId: command.tenantId,
         key: idempotencyKey,
         digest: requestDigest(command.principal.principalId, command.agentType, command.toolName, input),
+        tool: command.toolName,
       },
       async (callId, identity) => {
         const answer = await this.once(

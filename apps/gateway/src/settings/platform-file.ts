@@ -312,6 +312,15 @@ export const platformFileSchema = z.strictObject({
         .nonnegative()
         .optional()
         .describe('How often calls left open by a dead gateway are closed as interrupted.'),
+      storedPayloadMaxBytes: z
+        .number()
+        .int()
+        .min(4_096)
+        .max(16_777_216)
+        .optional()
+        .describe(
+          'Stored inputs and outputs (redacted JSON) larger than this are kept as `{capped, sha256, size, head}` with the first 4 KiB: in the trail, finished call records, idempotency records and runs ([ADR 036](adr/036-raw-personal-data-only-while-a-call-may-run.md)).',
+        ),
       redaction: redactionSettingsSchema
         .optional()
         .describe(

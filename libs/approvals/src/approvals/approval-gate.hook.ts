@@ -104,9 +104,11 @@ export class ApprovalGate implements ToolCallHook {
     const redactor = await this.redaction.redactorFor(p.tenantId);
     // The approver, the inbox API and the hash-chained events (which can never be scrubbed) all
     // see the input as the audit trail stores it: schema-marked fields and secret keys sealed.
-    const inputRedacted = redactor.redact(call.input, contract.sensitivePaths);
-    const { text, error: promptError } = this.prompt(call, inputRedacted);
-    const prompt = redactor.redactText(text).slice(0, 2000);
+    const redacted = redactor.redact(call.input, contract.sensitivePaths, contract.redactNames);
+    // Stored (approval, event, the call record's copy for when it ends) capped like every input.
+    const inputRedacted = redactor.cap(redacted);
+    const { text, error: promptError } = this.prompt(call, redacted);
+    const prompt = redactor.redactText(text, contract.redactNames).slice(0, 2000);
     const digest = actionDigest(contract.name, call.tool.implementation.name, call.input);
     const platformRequired = contract.risk.level === 'L3' && (await this.twoApprovers(p.tenantId)) ? 2 : 1;
     // A rule only tightens: the larger approver count and the shorter expiry win.
@@ -118,6 +120,7 @@ export class ApprovalGate implements ToolCallHook {
       approvalMode: p.mode,
       inputDigest: digest,
       traceparent: currentTraceparent() ?? null,
+      inputRedacted,
     });
     const principal = record.principal;
     const approval = Object.assign(new ApprovalEntity(), {

@@ -71,6 +71,7 @@ describe('ApprovalService', () => {
         principal: { principalType: 'api_key', principalId: approval.requestedBy },
         locale,
         input: { service: 'payment-api' },
+        inputRedacted: { service: 'payment-api' },
         inputDigest: 'digest',
         timeoutMs: 30_000,
         approvalMode: approval.mode,

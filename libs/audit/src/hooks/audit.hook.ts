@@ -108,10 +108,13 @@ export class AuditHook implements ToolCallHook {
       const events = await this.factory(call);
       if (call.state.get(STARTED)) {
         drafts = [events.finished(call, result)];
-        sidecar = this.records?.finished(call, result);
+        sidecar = this.records?.finished(call, result, events.storedEnvelope(call, result));
       } else if (result.stage === 'invalid') {
         drafts = [events.started(call, false), events.finished(call, result)];
-        sidecar = bothSidecars(this.records?.started(call), this.records?.finished(call, result));
+        sidecar = bothSidecars(
+          this.records?.started(call),
+          this.records?.finished(call, result, events.storedEnvelope(call, result)),
+        );
       } else return; // parked for approval, or refused before audit: other events tell that story
     } catch (err) {
       this.logger.error(`cannot record the outcome of ${call.id}: ${(err as Error).message}`);

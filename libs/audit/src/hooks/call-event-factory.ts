@@ -11,7 +11,12 @@ import { currentTraceId } from '@toolgate/telemetry';
 import { PLATFORM_TENANT, type AuditActor } from '../audit-event.js';
 import { draftEvent, type AuditEventDraft, type DraftFields } from '../audit-fields.js';
 import type { Redactor } from '../redaction/redactor.js';
+import { storedData, storedEnvelope, storedInput } from '../redaction/stored-forms.js';
 import { summarizeOutput } from './output-summary.js';
+
+/** A finished call's stored envelope and its redacted data, kept on the call (`call.state`). */
+const STORED_ENVELOPE = Symbol('audit.storedEnvelope');
+const REDACTED_DATA = Symbol('audit.redactedData');
 
 /** The actor of a call: its principal, or `system` when it has none. */
 export function actorOf(call: ToolCall): AuditActor {
@@ -92,19 +97,48 @@ export class CallEventFactory {
     return this.draft(call, {
       event: 'started',
       occurredAt: new Date(call.startedAt),
-      input: this.redactor.redact(input ?? null, call.tool.contract.sensitivePaths),
+      input: storedInput(this.redactor, input ?? null, call.tool.contract),
     });
+  }
+
+  /**
+   * The envelope a finished call's record keeps (ADR 036): redacted like its `finished` event —
+   * marked output fields by class, names where the tool opted in, error texts by value — and capped.
+   * Remembered on the call, so the event's summary and the record share one redaction.
+   */
+  storedEnvelope(call: ToolCall, result: ToolCallResult): unknown {
+    const known = call.state.get(STORED_ENVELOPE);
+    if (known !== undefined) return known;
+    const contract = call.tool.contract;
+    let data: unknown;
+    if (isOk(result.envelope)) {
+      data = storedData(this.redactor, result.envelope.data, contract);
+      call.state.set(REDACTED_DATA, data);
+    }
+    const stored = storedEnvelope(this.redactor, result.envelope, contract, data);
+    call.state.set(STORED_ENVELOPE, stored);
+    return stored;
   }
 
   /** `finished`: status, code, duration, output summary or the redacted error. */
   finished(call: ToolCall, result: ToolCallResult): AuditEventDraft {
     const durationMs = Math.round(result.durationMs);
+    const contract = call.tool.contract;
     if (isOk(result.envelope)) {
+      // The data as the record stores it is the output, redacted once for both.
+      const same = result.envelope.data === result.output;
+      if (same) this.storedEnvelope(call, result);
       return this.draft(call, {
         event: 'finished',
         status: 'ok',
         durationMs,
-        outputSummary: summarizeOutput(result.output, result.modelOutput, this.redactor),
+        outputSummary: summarizeOutput(
+          result.output,
+          result.modelOutput,
+          this.redactor,
+          contract,
+          same ? call.state.get(REDACTED_DATA) : undefined,
+        ),
       });
     }
     return this.draft(call, {
@@ -112,7 +146,7 @@ export class CallEventFactory {
       status: 'error',
       code: result.envelope.code,
       durationMs,
-      details: this.errorDetails(result.envelope),
+      details: this.errorDetails(result.envelope, contract.redactNames),
     });
   }
 
@@ -134,7 +168,7 @@ export class CallEventFactory {
         event: 'late_completion',
         status: 'ok',
         durationMs,
-        outputSummary: summarizeOutput(outcome.output, undefined, this.redactor),
+        outputSummary: summarizeOutput(outcome.output, undefined, this.redactor, call.tool.contract),
       });
     }
     return this.draft(call, {
@@ -142,14 +176,14 @@ export class CallEventFactory {
       status: 'error',
       code: outcome.envelope.code,
       durationMs,
-      details: this.errorDetails(outcome.envelope),
+      details: this.errorDetails(outcome.envelope, call.tool.contract.redactNames),
     });
   }
 
-  private errorDetails(envelope: ErrorEnvelope): Record<string, unknown> {
-    const details: Record<string, unknown> = { error: this.redactor.redactText(envelope.error) };
+  private errorDetails(envelope: ErrorEnvelope, names: boolean): Record<string, unknown> {
+    const details: Record<string, unknown> = { error: this.redactor.redactText(envelope.error, names) };
     const issues = envelope.details?.issues;
-    if (Array.isArray(issues)) details.issues = this.redactor.redact(issues);
+    if (Array.isArray(issues)) details.issues = this.redactor.redact(issues, [], names);
     return details;
   }
 }

@@ -1,6 +1,7 @@
 import { sha256Hex, type ToolModelOutput } from '@toolgate/toolkit';
 import type { OutputSummary } from '../audit-event.js';
 import type { Redactor } from '../redaction/redactor.js';
+import type { OutputMarks } from '../redaction/stored-forms.js';
 
 /** The longest summary kept: outputs are stored as a bounded summary, never in full. */
 export const OUTPUT_SUMMARY_BYTES = 1024;
@@ -29,15 +30,24 @@ export function summarizeOutput(
   output: unknown,
   modelOutput: ToolModelOutput | undefined,
   redactor: Redactor,
+  /** The tool's marked output fields and names option (ADR 036). */
+  marks?: OutputMarks,
+  /** The output already redacted with these marks (saves redacting a large output twice). */
+  redactedOutput?: unknown,
 ): OutputSummary {
   const full = JSON.stringify(output ?? null);
   const bytes = Buffer.byteLength(full);
   const sha256 = sha256Hex(full);
+  const names = marks?.redactNames ?? false;
   if (modelOutput) {
-    const c = cut(redactor.redactText(modelText(modelOutput)), OUTPUT_SUMMARY_BYTES);
+    const c = cut(redactor.redactText(modelText(modelOutput), names), OUTPUT_SUMMARY_BYTES);
     return { text: c.text, truncated: c.truncated, bytes, sha256 };
   }
-  const redacted = JSON.stringify(redactor.redact(output ?? null));
+  const redacted = JSON.stringify(
+    redactedOutput !== undefined
+      ? redactedOutput
+      : redactor.redact(output ?? null, marks?.outputSensitivePaths ?? [], names),
+  );
   const c = cut(redacted, OUTPUT_SUMMARY_BYTES);
   return { json: c.text, truncated: c.truncated, bytes, sha256 };
 }

@@ -83,6 +83,31 @@ describe('redaction cost of adversarial input', { timeout: 60_000 }, () => {
     expect(grew.ratio).toBeLessThanOrEqual(LINEAR_GROWTH_LIMIT);
   });
 
+  // The name check (tools with `redactNames`) scans runs of Han characters once: names every few
+  // characters, one endless run, and names that each are masked cost about what ordinary text does.
+  it.each([
+    ['names, every one masked', (n?: number) => fill('张三 ', n)],
+    ['one run of Han characters', (n?: number) => fill('张', n)],
+    ['compound surnames', (n?: number) => fill('欧阳娜娜,', n)],
+  ] as const)(
+    'redacts %s with the name check at most 10× the cost of ordinary text, growing linearly',
+    (name, build) => {
+      const plain = fill(PLAIN_LINE);
+      const text = build();
+      const [plainMs, hostileMs] = cpuCostsMs([
+        () => redactor.redactText(plain, true),
+        () => redactor.redactText(text, true),
+      ]);
+      const grew = growth(build, (t) => redactor.redactText(t, true), GROWTH_FROM);
+      console.log(
+        `redaction with names, ${name}: ${hostileMs.toFixed(1)} CPU ms/MiB, ordinary text ${plainMs.toFixed(1)} ` +
+          `(${(hostileMs / plainMs).toFixed(2)}×); growth ${grew.ratio.toFixed(1)}×`,
+      );
+      expect(hostileMs).toBeLessThanOrEqual(MAX_OVER_PLAIN * plainMs);
+      expect(grew.ratio).toBeLessThanOrEqual(LINEAR_GROWTH_LIMIT);
+    },
+  );
+
   // Objects cost what building a copy costs, so these assert the shape (linear), not a ratio.
   it.each(['keys', 'numbers'] as const)('redacts colliding %s in linear time', (kind) => {
     const grew = growth(

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { sensitive } from '@toolgate/toolkit';
-import { cpuCostsMs, sensitivePaths } from '@toolgate/toolkit/testing';
-import { MAX_FINGERPRINTS_PER_REDACTION, Redactor, REDACTED } from './redactor.js';
+import { cpuCostsMs, markedFields } from '@toolgate/toolkit/testing';
+import { DEFAULT_REDACTION_POLICY, MAX_FINGERPRINTS_PER_REDACTION, Redactor, REDACTED } from './redactor.js';
 import { isChineseIdNumber, passesLuhn } from './value-patterns.js';
 
 const key = Buffer.from('tenant-secret');
@@ -34,10 +34,11 @@ describe('Redactor', () => {
     );
   });
 
-  it('seals secret-looking keys and schema-marked fields', () => {
+  it('seals secret-looking keys and schema-marked fields by class', () => {
     const schema = z.object({
       user: z.string(),
-      idCard: sensitive(z.string()),
+      idCard: sensitive(z.string(), 'sensitive_personal'),
+      // The older spelling still marks (deprecated): as `sensitive_personal`, sealed whole, as before classes.
       items: z.array(z.object({ pin: z.string().meta({ sensitive: true }) })),
     });
     const out = mask.redact(
@@ -49,7 +50,7 @@ describe('Redactor', () => {
         nested: { Authorization: 'Bearer x' },
         items: [{ pin: '1234' }],
       },
-      sensitivePaths(schema),
+      markedFields(schema),
     );
     expect(out).toEqual({
       user: 'u',
@@ -59,6 +60,43 @@ describe('Redactor', () => {
       nested: { Authorization: REDACTED },
       items: [{ pin: REDACTED }],
     });
+  });
+
+  it('masks personal fields partially, sensitive_personal whole (even when fingerprinting), important data sealed', () => {
+    const schema = z.object({
+      phone: sensitive(z.string(), 'personal'),
+      name: sensitive(z.string(), 'personal'),
+      idCard: sensitive(z.string(), 'sensitive_personal'),
+      contract: sensitive(z.string(), 'important_data'),
+    });
+    const value = { phone: '13812345678', name: '张三', idCard: '11010519491231002X', contract: 'C-7' };
+    expect(mask.redact(value, markedFields(schema))).toEqual({
+      phone: '138****5678',
+      name: '张*',
+      idCard: REDACTED,
+      contract: REDACTED,
+    });
+    const fingerprinted = fp.redact(value, markedFields(schema)) as Record<string, string>;
+    expect(fingerprinted.idCard).toBe(REDACTED);
+    expect(fingerprinted.phone).toMatch(/^fp:/);
+    expect(fingerprinted.contract).toMatch(/^fp:/);
+  });
+
+  it('masks standalone Chinese personal names where the tool opted in, and leaves prose alone', () => {
+    const out = mask.redact({ owner: '张三', note: '客户张三投诉', team: ['欧阳娜娜', '服务'] }, [], true);
+    expect(out).toEqual({ owner: '张*', note: '客户张三投诉', team: ['欧阳**', '服务'] });
+    expect(mask.redact({ owner: '张三' })).toEqual({ owner: '张三' });
+    expect(mask.redactText('值班: 李四, 电话 13812345678', true)).toBe('值班: 李*, 电话 138****5678');
+  });
+
+  it('caps a stored value beyond the limit as its hash, size and head', () => {
+    const capped = new Redactor(DEFAULT_REDACTION_POLICY, Buffer.alloc(32), 8192);
+    const big = { text: 'x'.repeat(20_000) };
+    const out = capped.cap(big) as { capped: true; sha256: string; size: number; head: string };
+    expect(out).toMatchObject({ capped: true, size: JSON.stringify(big).length });
+    expect(out.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(out.head).toBe(JSON.stringify(big).slice(0, 4096));
+    expect(capped.cap({ small: 1 })).toEqual({ small: 1 });
   });
 
   it('fingerprints equal values equally without showing them', () => {

@@ -1,5 +1,24 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
+import type { MarkedField, PiClass } from '@toolgate/toolkit';
+import { maskChineseNames } from './chinese-names.js';
 import { canonicalValue, findSpans, maskSpan, VALUE_PATTERNS, type ValuePattern } from './value-patterns.js';
+
+/** Every value pattern: what a `personal` field's partial mask recognises, whatever the tenant turned on. */
+const ALL_PATTERNS: ReadonlySet<ValuePattern> = new Set(VALUE_PATTERNS);
+
+/** How much of a capped value's redacted JSON is kept (CONTRACT.md "Stored payloads"). */
+export const CAPPED_HEAD_BYTES = 4096;
+
+/** What a stored input or output beyond `audit.storedPayloadMaxBytes` becomes (ADR 036). */
+export interface CappedPayload {
+  readonly capped: true;
+  /** SHA-256 of the whole redacted JSON text. */
+  readonly sha256: string;
+  /** Its size in bytes. */
+  readonly size: number;
+  /** Its first CAPPED_HEAD_BYTES bytes (cut on a character boundary). */
+  readonly head: string;
+}
 
 /** How a tenant wants sensitive values stored. */
 export interface RedactionPolicy {
@@ -43,26 +62,57 @@ export class Redactor {
     private readonly policy: RedactionPolicy,
     /** The tenant's fingerprint key (HMAC-SHA-256). */
     private readonly fingerprintKey: Buffer,
+    /** Stored inputs and outputs larger than this (redacted JSON, bytes) are kept as a `CappedPayload`. */
+    private readonly storedPayloadMaxBytes = Number.POSITIVE_INFINITY,
   ) {
     this.patterns = new Set(policy.patterns);
   }
 
+  /** Chinese personal names are masked too in the redaction under way (the tool opted in). */
+  private names = false;
+
   /**
-   * The redacted copy of a value; `sensitivePaths` use `*` for array elements and record values.
-   * Object keys are redacted like strings, and so are integers whose digits form a pattern (a
-   * phone sent as a JSON number becomes the masked string).
+   * The redacted copy of a value; marked fields (paths use `*` for array elements and record
+   * values) are masked as their class says. Object keys are redacted like strings, and so are
+   * integers whose digits form a pattern (a phone sent as a JSON number becomes the masked string).
+   * `names`: standalone Chinese personal names are masked as well (tools with `redactNames`).
    */
-  redact(value: unknown, sensitivePaths: readonly (readonly string[])[] = []): unknown {
-    return this.budgeted(() => this.walk(value, sensitivePaths, 0));
+  redact(value: unknown, fields: readonly MarkedField[] = [], names = false): unknown {
+    return this.budgeted(names, () => this.walk(value, fields, 0));
   }
 
   /** Redacts the values inside one string. */
-  redactText(text: string): string {
-    return this.budgeted(() => this.redactSpans(text));
+  redactText(text: string, names = false): string {
+    return this.budgeted(names, () => this.redactSpans(text));
   }
 
-  private budgeted<T>(work: () => T): T {
-    if (this.depth++ === 0) this.fingerprintsLeft = MAX_FINGERPRINTS_PER_REDACTION;
+  /**
+   * A redacted value as it may be stored: itself, or past `audit.storedPayloadMaxBytes` of JSON a
+   * `CappedPayload` (hash, size, head). Undefined and null stay as they are.
+   */
+  cap(value: unknown): unknown {
+    if (value === undefined || value === null || !Number.isFinite(this.storedPayloadMaxBytes)) return value;
+    const text = JSON.stringify(value);
+    // A string's UTF-8 size is at most three bytes per UTF-16 unit: most values need no count.
+    if (text.length * 3 <= this.storedPayloadMaxBytes) return value;
+    const bytes = Buffer.from(text);
+    if (bytes.length <= this.storedPayloadMaxBytes) return value;
+    let end = Math.min(CAPPED_HEAD_BYTES, this.storedPayloadMaxBytes, bytes.length);
+    while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
+    const capped: CappedPayload = {
+      capped: true,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      size: bytes.length,
+      head: bytes.subarray(0, end).toString(),
+    };
+    return capped;
+  }
+
+  private budgeted<T>(names: boolean, work: () => T): T {
+    if (this.depth++ === 0) {
+      this.fingerprintsLeft = MAX_FINGERPRINTS_PER_REDACTION;
+      this.names = names;
+    }
     try {
       return work();
     } finally {
@@ -72,7 +122,12 @@ export class Redactor {
 
   private redactSpans(text: string): string {
     const spans = findSpans(text, this.patterns);
-    if (!spans.length) return text;
+    if (!spans.length) return this.names ? maskChineseNames(text) : text;
+    if (this.names) return maskChineseNames(this.maskSpans(text, spans));
+    return this.maskSpans(text, spans);
+  }
+
+  private maskSpans(text: string, spans: ReturnType<typeof findSpans>): string {
     let out = '';
     let at = 0;
     for (let i = 0; i < spans.length; i++) {
@@ -90,26 +145,34 @@ export class Redactor {
     return `fp:${pattern}:${this.fingerprint(canonicalValue(pattern, text.slice(start, end)))}`;
   }
 
-  /** The whole-value replacement for sensitive fields and secret keys. */
-  private sealed(value: unknown): string {
+  /**
+   * The whole-value replacement for marked fields (by class) and secret keys (`piClass`
+   * undefined: sealed as always). `sensitive_personal` is never kept in any form, not even a
+   * fingerprint (its values are few enough to enumerate); `personal` keeps a partial mask.
+   */
+  private sealed(value: unknown, piClass?: PiClass): unknown {
+    if (piClass === 'sensitive_personal') return REDACTED;
     const fingerprintable = typeof value === 'string' || typeof value === 'number';
     if (this.policy.mode === 'fingerprint' && fingerprintable && this.fingerprintsLeft-- > 0) {
       return `fp:${this.fingerprint(String(value))}`;
     }
-    return REDACTED;
+    return piClass === 'personal' ? partialMask(value) : REDACTED;
   }
 
   private fingerprint(value: string): string {
     return createHmac('sha256', this.fingerprintKey).update(value).digest('hex').slice(0, 24);
   }
 
-  private walk(value: unknown, paths: readonly (readonly string[])[], depth: number): unknown {
-    if (paths.length && paths.some((p) => p.length === depth)) return this.sealed(value);
+  private walk(value: unknown, paths: readonly MarkedField[], depth: number): unknown {
+    if (paths.length) {
+      const here = paths.find((p) => p.path.length === depth);
+      if (here) return this.sealed(value, here.piClass);
+    }
     if (typeof value === 'string') return this.redactSpans(value);
     if (typeof value === 'number') return this.redactNumber(value);
     if (value === null || typeof value !== 'object') return value;
     if (Array.isArray(value)) {
-      const childPaths = paths.length ? paths.filter((p) => p[depth] === '*') : paths;
+      const childPaths = paths.length ? paths.filter((p) => p.path[depth] === '*') : paths;
       return value.map((v) => this.walk(v, childPaths, depth + 1));
     }
     return this.walkObject(value as Record<string, unknown>, paths, depth);
@@ -125,7 +188,7 @@ export class Redactor {
 
   private walkObject(
     value: Record<string, unknown>,
-    paths: readonly (readonly string[])[],
+    paths: readonly MarkedField[],
     depth: number,
   ): Record<string, unknown> {
     const out: Record<string, unknown> = {};
@@ -136,18 +199,32 @@ export class Redactor {
     return out;
   }
 
-  private walkEntry(
-    key: string,
-    value: unknown,
-    paths: readonly (readonly string[])[],
-    depth: number,
-  ): unknown {
+  private walkEntry(key: string, value: unknown, paths: readonly MarkedField[], depth: number): unknown {
     if (SECRET_KEY.test(key)) {
       return value === null || value === undefined || value === '' ? value : this.sealed(value);
     }
-    const childPaths = paths.length ? paths.filter((p) => p[depth] === key || p[depth] === '*') : paths;
+    const childPaths = paths.length
+      ? paths.filter((p) => p.path[depth] === key || p.path[depth] === '*')
+      : paths;
     return this.walk(value, childPaths, depth + 1);
   }
+}
+
+/**
+ * A `personal` field's partial mask (GB/T 35273 display masking): a value that is one recognised
+ * number or address is masked as such (`138****5678`); other text keeps its first character
+ * (`张三` → `张*`, at most three `*`, so the length is not told); anything else is sealed.
+ */
+export function partialMask(value: unknown): unknown {
+  if (value === null || value === undefined || value === '') return value;
+  const text = typeof value === 'string' ? value : Number.isSafeInteger(value) ? String(value) : undefined;
+  if (text === undefined) return REDACTED;
+  const spans = findSpans(text, ALL_PATTERNS);
+  if (spans.length === 1 && spans.starts[0] === 0 && spans.ends[0] === text.length)
+    return maskSpan(spans.patterns[0]!, text, 0, text.length);
+  const first = String.fromCodePoint(text.codePointAt(0)!);
+  const rest = [...text].length - 1;
+  return first + '*'.repeat(Math.min(Math.max(rest, 1), 3));
 }
 
 /** Sets an own data property; a `__proto__` key stays data instead of replacing the prototype. */

@@ -2,9 +2,11 @@ import { createHmac } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { CallResultRedaction } from '@toolgate/calls';
 import { RefreshingCache } from '@toolgate/database';
+import { ToolRegistry } from '@toolgate/toolkit';
 import { z } from 'zod';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import { Redactor, type RedactionPolicy } from './redactor.js';
+import { storedEnvelope } from './stored-forms.js';
 import { VALUE_PATTERNS } from './value-patterns.js';
 
 /** The `audit.redaction` section of a tenant's settings. */
@@ -49,6 +51,8 @@ export class TenantRedaction implements CallResultRedaction {
   constructor(
     @Inject(AUDIT_OPTIONS) private readonly options: AuditOptions,
     @Optional() @Inject(AUDIT_POLICY_SOURCE) private readonly source?: AuditPolicySource,
+    // The registry's tools give their output fields' classes; imported tools are redacted by value.
+    @Optional() private readonly tools?: ToolRegistry,
   ) {
     this.redactors = new RefreshingCache((tenantId) => this.load(tenantId), {
       ttlMs: options.redactionCacheTtlMs,
@@ -58,6 +62,16 @@ export class TenantRedaction implements CallResultRedaction {
 
   async redactorFor(tenantId: string): Promise<Redactor> {
     return (await this.redactors.get(tenantId)) ?? this.build(tenantId, {});
+  }
+
+  /**
+   * An envelope as it may be stored once its call ended (idempotency records): redacted by the
+   * tool's marked output fields and names option where the registry knows the tool, then capped.
+   */
+  async storedEnvelope(tenantId: string, tool: string | undefined, envelope: unknown): Promise<unknown> {
+    const redactor = await this.redactorFor(tenantId);
+    const contract = tool ? this.tools?.get(tool) : undefined;
+    return storedEnvelope(redactor, envelope, contract);
   }
 
   /**
@@ -75,6 +89,6 @@ export class TenantRedaction implements CallResultRedaction {
       patterns: own.patterns ?? this.options.defaultRedaction.patterns,
     };
     const key = createHmac('sha256', this.options.fingerprintSecret).update(`tenant:${tenantId}`).digest();
-    return new Redactor(policy, key);
+    return new Redactor(policy, key, this.options.storedPayloadMaxBytes);
   }
 }

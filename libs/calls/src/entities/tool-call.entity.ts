@@ -1,4 +1,4 @@
-import { dateTime3, jsonColumn } from '@toolgate/database';
+import { dateTime3, inFlightJson, jsonColumn } from '@toolgate/database';
 import type { CallFace } from '@toolgate/toolkit';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
@@ -62,8 +62,13 @@ export class ToolCallEntity {
   @Column({ type: 'varchar', length: 20 })
   status!: CallStatus;
 
-  @Column(jsonColumn({ nullable: true }))
+  /** Raw while the call may still run (parked, queued, running); its redacted copy once it ended (ADR 036). */
+  @Column(jsonColumn({ nullable: true, transformer: inFlightJson }))
   input!: any;
+
+  /** A parked call's input as the trail stores it, moved into `input` when the call ends. */
+  @Column({ name: 'input_redacted', ...jsonColumn({ nullable: true }) })
+  inputRedacted!: unknown;
 
   @Column({ name: 'input_digest', type: 'varchar', length: 64, nullable: true })
   inputDigest!: string | null;

@@ -1,4 +1,5 @@
 import type { InstanceRegistry } from '@toolgate/database';
+import type { CallResultRedaction } from '../records/call-reader.js';
 import { ErrorCode, ToolgateError } from '@toolgate/toolkit';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_CALLS_OPTIONS, type CallsOptions } from '../calls.options.js';
@@ -6,6 +7,12 @@ import type { CallRecords } from '../records/call-records.js';
 import { IdempotencyRecordEntity } from '../entities/idempotency-record.entity.js';
 import type { IdempotencyRepository } from './idempotency.repository.js';
 import { IdempotencyService } from './idempotency.service.js';
+
+/** The port the audit lib fills (ADR 036); here answers are stored as given (the e2e suite covers redaction). */
+const STORED_AS_IS: CallResultRedaction = {
+  redactorFor: async () => ({ redact: (v: unknown) => v }),
+  storedEnvelope: async (_tenantId: string, _tool: string | undefined, envelope: unknown) => envelope,
+};
 
 /** A key held by a live request on another gateway, for as long as the test runs. */
 function heldKey() {
@@ -31,6 +38,7 @@ function service(fakes: ReturnType<typeof heldKey>, options: CallsOptions): Idem
     fakes.calls as unknown as CallRecords,
     fakes.instances as unknown as InstanceRegistry,
     options,
+    STORED_AS_IS,
   );
 }
 

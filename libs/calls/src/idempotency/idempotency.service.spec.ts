@@ -1,4 +1,5 @@
 import type { InstanceRegistry } from '@toolgate/database';
+import type { CallResultRedaction } from '../records/call-reader.js';
 import { ErrorCode, ok } from '@toolgate/toolkit';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_CALLS_OPTIONS } from '../calls.options.js';
@@ -6,6 +7,12 @@ import { IdempotencyRecordEntity } from '../entities/idempotency-record.entity.j
 import { callsDatabase, type CallsDatabase } from '../testing/calls-database.js';
 import { IdempotencyRepository } from './idempotency.repository.js';
 import { IdempotencyService, requestDigest, type IdempotentAnswer } from './idempotency.service.js';
+
+/** The port the audit lib fills (ADR 036); here answers are stored as given (the e2e suite covers redaction). */
+const STORED_AS_IS: CallResultRedaction = {
+  redactorFor: async () => ({ redact: (v: unknown) => v }),
+  storedEnvelope: async (_tenantId: string, _tool: string | undefined, envelope: unknown) => envelope,
+};
 
 const NOW = Date.UTC(2026, 0, 1, 9);
 const TTL_MS = 24 * 3_600_000;
@@ -55,6 +62,7 @@ describe('IdempotencyService', () => {
       db.calls,
       instances as unknown as InstanceRegistry,
       { ...DEFAULT_CALLS_OPTIONS, idempotencyTtlMs: TTL_MS },
+      STORED_AS_IS,
     );
   });
   afterEach(async () => {

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InstanceRegistry } from '@toolgate/database';
 import { canonicalJson, ErrorCode, sha256Hex, ToolgateError, uuidv7, type Envelope } from '@toolgate/toolkit';
 import { CALLS_OPTIONS, type CallsOptions } from '../calls.options.js';
+import { CALL_RESULT_REDACTION, type CallResultRedaction } from '../records/call-reader.js';
 import { CallRecords } from '../records/call-records.js';
 import { IdempotencyRecordEntity } from '../entities/idempotency-record.entity.js';
 import { IdempotencyRepository } from './idempotency.repository.js';
@@ -42,10 +43,12 @@ export class IdempotencyService {
     private readonly calls: CallRecords,
     private readonly instances: InstanceRegistry,
     @Inject(CALLS_OPTIONS) private readonly options: CallsOptions,
+    @Inject(CALL_RESULT_REDACTION) private readonly redaction: CallResultRedaction,
   ) {}
 
+  /** `tool`: the tool called, whose marked output fields decide how a replayed answer is stored. */
   async run(
-    request: { tenantId: string; key: string; digest: string },
+    request: { tenantId: string; key: string; digest: string; tool?: string },
     execute: (callId: string, identity: string) => Promise<IdempotentAnswer>,
   ): Promise<IdempotentAnswer> {
     if (!request.key || request.key.length > MAX_KEY_LENGTH || /[^\x21-\x7e]/.test(request.key)) {
@@ -74,7 +77,7 @@ export class IdempotencyService {
 
   /** The loop of `run` and `coalesceParked`: `keep` says which answers later requests share. */
   private async once(
-    request: { tenantId: string; key: string; digest: string },
+    request: { tenantId: string; key: string; digest: string; tool?: string },
     execute: (callId: string, identity: string) => Promise<IdempotentAnswer>,
     keep: 'every' | 'parked',
   ): Promise<IdempotentAnswer> {
@@ -95,7 +98,7 @@ export class IdempotencyService {
         createdAt: now,
         expiresAt: new Date(now.getTime() + this.options.idempotencyTtlMs),
       });
-      if (await this.records.tryInsert(fresh)) return this.execute(fresh, execute, keep);
+      if (await this.records.tryInsert(fresh)) return this.execute(fresh, execute, keep, request.tool);
 
       const existing = await this.records.find(request.tenantId, request.key);
       if (!existing) continue;
@@ -124,7 +127,7 @@ export class IdempotencyService {
             this.instances.instanceId,
           )
         ) {
-          return this.execute({ ...existing, callId: retryId }, execute, keep);
+          return this.execute({ ...existing, callId: retryId }, execute, keep, request.tool);
         }
         continue;
       }
@@ -141,6 +144,7 @@ export class IdempotencyService {
     record: IdempotencyRecordEntity,
     execute: (callId: string, identity: string) => Promise<IdempotentAnswer>,
     keep: 'every' | 'parked',
+    tool: string | undefined,
   ): Promise<IdempotentAnswer> {
     let answer: IdempotentAnswer;
     try {
@@ -155,13 +159,16 @@ export class IdempotencyService {
       await this.records.deleteIf(record.tenantId, record.key, record.callId);
       return answer;
     }
+    // A replay answers what is stored: the redacted envelope, never the raw one (ADR 036). The
+    // first request got the answer itself.
+    const stored = await this.redaction.storedEnvelope(record.tenantId, tool, answer.envelope);
     await this.records.finish(
       record.tenantId,
       record.key,
       record.callId,
       parked ? 'parked' : 'done',
       answer.status,
-      answer.envelope as Record<string, any>,
+      stored as Record<string, any>,
     );
     return answer;
   }

@@ -3,6 +3,7 @@ import { CallIdentity1764500300000 } from './1764500300000-call-identity.js';
 import { CallFace1764700400000 } from './1764700400000-call-face.js';
 import { CallTraceparent1764900600000 } from './1764900600000-call-traceparent.js';
 import { DecisionPeople1765100100000 } from './1765100100000-decision-people.js';
+import { CallInputRedacted1765636000000 } from './1765636000000-call-input-redacted.js';
 
 /**
  * The calls lib's migrations, in order. Written before the call record had a lib of its own, they
@@ -16,4 +17,5 @@ export const CALLS_MIGRATIONS = [
   CallFace1764700400000,
   CallTraceparent1764900600000,
   DecisionPeople1765100100000,
+  CallInputRedacted1765636000000,
 ];

@@ -14,18 +14,27 @@ export type CallReader = CallPrincipal & { readonly agentTypes?: readonly string
  */
 export interface CallResultRedaction {
   redactorFor(tenantId: string): Promise<{ redact(value: unknown): unknown }>;
+  /**
+   * An ended call's envelope as it may be stored (ADR 036): redacted by the tool's marked output
+   * fields where the tool is known, by value otherwise, and capped.
+   */
+  storedEnvelope(tenantId: string, tool: string | undefined, envelope: unknown): Promise<unknown>;
 }
 
 /** The token of the `CallResultRedaction` the audit lib provides. */
 export const CALL_RESULT_REDACTION = Symbol('CALL_RESULT_REDACTION');
 
-/** Roles that see every call of their tenant in full. */
+/** Statuses of a call that ended: its record holds the redacted envelope (ADR 036). */
+const ENDED = new Set(['succeeded', 'failed', 'denied', 'expired', 'interrupted']);
+
+/** Roles that see every call of their tenant in full, while it may still run. */
 const FULL_VIEW_ROLES = new Set(['platform_admin', 'tenant_admin']);
 
 /**
- * `GET /v1/calls/:callId`. The full result goes to the principal that asked and to admins; other
- * readers of the tenant (auditors, approvers, other agent keys) get it redacted the way the audit
- * trail stores it; an agent key limited to other agent types, and every other tenant, get 404.
+ * `GET /v1/calls/:callId`. The record as stored goes to the principal that asked and to admins —
+ * once the call ended that is its redacted result (ADR 036); other readers of the tenant (auditors,
+ * approvers, other agent keys) get it redacted the way the audit trail stores it; an agent key
+ * limited to other agent types, and every other tenant, get 404.
  */
 @Injectable()
 export class CallReaderService {
@@ -38,7 +47,8 @@ export class CallReaderService {
     const call = await this.visible(reader, callId);
     const view = toCallView(call);
     if (FULL_VIEW_ROLES.has(reader.role ?? '') || call.principal.principalId === reader.principalId)
-      return view;
+      // An ended call's record keeps its result redacted (ADR 036): whoever reads it is told so.
+      return 'result' in view && ENDED.has(call.status) ? { ...view, redacted: true } : view;
     if (!('result' in view)) return { ...view, redacted: true };
     const redactor = await this.redaction.redactorFor(call.tenantId);
     return { ...view, result: redactor.redact(view.result) as typeof view.result, redacted: true };

@@ -36,9 +36,13 @@ export class CallRecordsSink {
     return (dialect) => [CallTransitions.start(record, dialect)];
   }
 
-  finished(call: ToolCall, result: ToolCallResult): CallRecordWrites {
+  /**
+   * `stored`: the envelope as the record keeps it — redacted and capped by the audit lib, which
+   * knows the tenant's redaction (ADR 036); the caller got the envelope itself.
+   */
+  finished(call: ToolCall, result: ToolCallResult, stored: unknown): CallRecordWrites {
     const outcome = isOk(result.envelope) ? 'succeeded' : 'failed';
-    return () => [CallTransitions.finish(refOf(call), outcome, result.envelope)];
+    return () => [CallTransitions.finish(refOf(call), outcome, stored)];
   }
 
   notExecuted(call: ToolCall): CallRecordWrites {

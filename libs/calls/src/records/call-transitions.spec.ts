@@ -5,7 +5,7 @@ import { CallTransitions, type NewCallRecord } from './call-transitions.js';
 const SCHEMA = `CREATE TABLE tool_calls (
   call_id varchar(64) NOT NULL, tenant_id varchar(64) NOT NULL, agent_type varchar(64), tool varchar(64) NOT NULL,
   implementation varchar(64) NOT NULL, session_id varchar(128) NOT NULL, idempotency_identity varchar(64),
-  principal json NOT NULL, locale varchar(8) NOT NULL, status varchar(20) NOT NULL, input json,
+  principal json NOT NULL, locale varchar(8) NOT NULL, status varchar(20) NOT NULL, input json, input_redacted json,
   input_digest varchar(64), timeout_ms int NOT NULL, approval_mode varchar(8) NOT NULL, binding_version int,
   approval_id varchar(64), envelope json, instance_id varchar(128), face varchar(8), traceparent varchar(64),
   created_at datetime(3) NOT NULL,
@@ -25,6 +25,7 @@ const record = (over: Partial<NewCallRecord> = {}): NewCallRecord => ({
   principal: { principalType: 'api_key', principalId: 'key_a' },
   locale: 'en',
   input: { service: 'x' },
+  inputRedacted: null,
   inputDigest: 'd',
   timeoutMs: 1000,
   approvalMode: 'always',
@@ -49,6 +50,36 @@ describe('CallTransitions', () => {
   beforeEach(() => {
     db = new Database(':memory:');
     db.exec(SCHEMA);
+  });
+
+  it('keeps a parked call raw input only until it ends: then the redacted copy, whichever way it ends', () => {
+    const stored = (callId: string) =>
+      db.prepare('SELECT input, input_redacted FROM tool_calls WHERE call_id = ?').get(callId) as {
+        input: string | null;
+        input_redacted: string | null;
+      };
+    const parked = (callId: string) =>
+      record({ callId, input: { phone: '13812345678' }, inputRedacted: { phone: '138****5678' } });
+    const ends = {
+      c_ok: () => [
+        CallTransitions.queue({ tenantId: 'acme', callId: 'c_ok' }, approver),
+        CallTransitions.claim({ tenantId: 'acme', callId: 'c_ok' }, 'gw'),
+        CallTransitions.finish({ tenantId: 'acme', callId: 'c_ok' }, 'succeeded', { status: 'ok' }),
+      ],
+      c_denied: () => [CallTransitions.deny({ tenantId: 'acme', callId: 'c_denied' }, {})],
+      c_expired: () => [CallTransitions.expire({ tenantId: 'acme', callId: 'c_expired' }, {})],
+      c_lost: () => [
+        CallTransitions.queue({ tenantId: 'acme', callId: 'c_lost' }, approver),
+        CallTransitions.interrupt({ tenantId: 'acme', callId: 'c_lost' }, {}),
+      ],
+    };
+    for (const [callId, steps] of Object.entries(ends)) {
+      run(CallTransitions.park(parked(callId)));
+      expect(JSON.parse(stored(callId).input!)).toEqual({ phone: '13812345678' }); // what runs after approval
+      for (const s of steps()) expect(run(s)).toBe(true);
+      expect(JSON.parse(stored(callId).input!)).toEqual({ phone: '138****5678' });
+      expect(stored(callId).input_redacted).toBeNull();
+    }
   });
 
   it('moves a parked call through approval, one claim and one outcome', () => {

@@ -1,4 +1,4 @@
-import { toSqlDateTime, type WriteStatement as SqlStatement } from '@toolgate/database';
+import { sealJson, toSqlDateTime, type WriteStatement as SqlStatement } from '@toolgate/database';
 import type { CallFace } from '@toolgate/toolkit';
 import type { CallStatus, DecidedBy, StoredPrincipal } from '../entities/tool-call.entity.js';
 
@@ -17,8 +17,13 @@ export interface NewCallRecord extends CallRef {
   readonly idempotencyIdentity: string | null;
   readonly principal: StoredPrincipal;
   readonly locale: string;
-  /** The validated input; kept only for parked calls (what runs after approval). */
+  /** The validated input; kept only for parked calls (what runs after approval), until the call ends. */
   readonly input: unknown;
+  /**
+   * A parked call's input as the trail stores it (redacted, capped): what `input` becomes when the
+   * call ends (ADR 036); null for calls that were not parked.
+   */
+  readonly inputRedacted: unknown;
   readonly inputDigest: string | null;
   readonly timeoutMs: number;
   readonly approvalMode: string;
@@ -43,6 +48,7 @@ const COLUMNS = [
   'locale',
   'status',
   'input',
+  'input_redacted',
   'input_digest',
   'timeout_ms',
   'approval_mode',
@@ -72,7 +78,9 @@ function insertValues(r: NewCallRecord, status: CallStatus, at: Date, input = r.
     json(r.principal),
     r.locale,
     status,
-    json(input),
+    // A parked call's raw input is sealed at rest until the call ends (ADR 036).
+    json(sealJson(input)),
+    json(r.inputRedacted),
     r.inputDigest,
     r.timeoutMs,
     r.approvalMode,
@@ -89,6 +97,8 @@ function insertValues(r: NewCallRecord, status: CallStatus, at: Date, input = r.
 
 /** What a transition sets besides the status. */
 interface TransitionFields {
+  /** The call ends: its raw input gives way to the redacted copy kept beside it (ADR 036). */
+  readonly ends?: boolean;
   readonly envelope?: unknown;
   readonly instanceId?: string;
   /** Who decided the call's approval (the denier, or the approver whose approval completed it). */
@@ -103,6 +113,7 @@ function transition(
 ): SqlStatement {
   const sets = ['status = ?', 'updated_at = ?'];
   const params: unknown[] = [to, toSqlDateTime(new Date())];
+  if (fields.ends) sets.push('input = input_redacted', 'input_redacted = NULL');
   if (fields.envelope !== undefined) {
     sets.push('envelope = ?');
     params.push(json(fields.envelope));
@@ -129,6 +140,10 @@ function transition(
  *   park → pending_approval ─ queue → queued ─ claim → running ─ finish → succeeded | failed
  *                          └ deny → denied   └ expire → expired     └ interrupt → interrupted
  *   start (no approval needed) → running
+ *
+ * Every transition into an end (succeeded, failed, denied, expired, interrupted) replaces the raw
+ * input of a parked call with its redacted copy in the same statement, and takes an envelope the
+ * caller has already redacted: nothing raw outlives the call (ADR 036).
  */
 export const CallTransitions = {
   /** A call parked for approval. */
@@ -156,14 +171,19 @@ export const CallTransitions = {
 
   /** The call's outcome. */
   finish: (ref: CallRef, outcome: 'succeeded' | 'failed', envelope: unknown) =>
-    transition(ref, ['running'], outcome, { envelope }),
+    transition(ref, ['running'], outcome, { envelope, ends: true }),
 
   deny: (ref: CallRef, envelope: unknown, decidedBy: DecidedBy | null = null) =>
-    transition(ref, ['pending_approval'], 'denied', { envelope, ...(decidedBy ? { decidedBy } : {}) }),
+    transition(ref, ['pending_approval'], 'denied', {
+      envelope,
+      ends: true,
+      ...(decidedBy ? { decidedBy } : {}),
+    }),
 
-  expire: (ref: CallRef, envelope: unknown) => transition(ref, ['pending_approval'], 'expired', { envelope }),
+  expire: (ref: CallRef, envelope: unknown) =>
+    transition(ref, ['pending_approval'], 'expired', { envelope, ends: true }),
 
   /** Its gateway died: the outcome is unknown. */
   interrupt: (ref: CallRef, envelope: unknown) =>
-    transition(ref, ['running', 'queued'], 'interrupted', { envelope }),
+    transition(ref, ['running', 'queued'], 'interrupted', { envelope, ends: true }),
 } as const;

@@ -12,6 +12,8 @@ export interface ParkedCall {
   readonly inputDigest: string;
   /** The trace the call was parked in; null when not tracing. */
   readonly traceparent: string | null;
+  /** The input as the trail stores it (redacted, capped): what the record keeps once the call ends. */
+  readonly inputRedacted: unknown;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface ParkedCall {
  * object literal with every field, the same shape either way (the per-call path, ADR 022).
  *
  * @example newCallRecord(call, instances.instanceId) // started, no approval
- * @example newCallRecord(call, instances.instanceId, { approvalId, approvalMode, inputDigest, traceparent })
+ * @example newCallRecord(call, instances.instanceId, { approvalId, approvalMode, inputDigest, traceparent, inputRedacted })
  */
 export function newCallRecord(call: ToolCall, instanceId: string | null, parked?: ParkedCall): NewCallRecord {
   const r = call.request;
@@ -35,6 +37,7 @@ export function newCallRecord(call: ToolCall, instanceId: string | null, parked?
     principal: principalOf(r.principal),
     locale: r.locale,
     input: parked ? call.input : null,
+    inputRedacted: parked ? parked.inputRedacted : null,
     inputDigest: parked ? parked.inputDigest : null,
     timeoutMs: call.tool.timeoutMs,
     approvalMode: parked ? parked.approvalMode : call.tool.approval,

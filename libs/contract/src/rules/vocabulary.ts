@@ -60,6 +60,14 @@ export type CallFace = (typeof CALL_FACES)[number];
 export const TOOL_LIST_FORMATS = ['jsonschema', 'openai', 'anthropic', 'mcp'] as const;
 export type ToolListFormat = (typeof TOOL_LIST_FORMATS)[number];
 
+/**
+ * Personal-information classes of a tool's fields (PIPL, GB/T 35273; ADR 036): `personal` is
+ * stored with a partial mask, `sensitive_personal` (ID numbers, bank cards, health, location,
+ * biometrics, minors) and `important_data` are sealed whole.
+ */
+export const PI_CLASSES = ['personal', 'sensitive_personal', 'important_data'] as const;
+export type PiClass = (typeof PI_CLASSES)[number];
+
 export const LOCALES = ['zh-CN', 'en'] as const;
 export type Locale = (typeof LOCALES)[number];
 

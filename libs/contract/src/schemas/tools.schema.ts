@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TOOL_LIST_FORMATS } from '../rules/vocabulary.js';
+import { PI_CLASSES, TOOL_LIST_FORMATS } from '../rules/vocabulary.js';
 import { approvalModeSchema, riskLevelSchema } from './common.schema.js';
 import { named } from './registry.js';
 
@@ -25,6 +25,12 @@ export const jsonSchemaToolSchema = named(
     deferred: z.boolean(),
     endsTurn: z.union([z.boolean(), z.literal('dynamic')]).describe('"dynamic": the tool decides per call'),
     availableInSubagents: z.boolean(),
+    personalInformation: z
+      .array(z.enum(PI_CLASSES))
+      .readonly()
+      .describe(
+        'The personal-information classes its input or output fields are marked with (x-toolgate-pi)',
+      ),
   }),
 );
 export type JsonSchemaTool = z.infer<typeof jsonSchemaToolSchema>;

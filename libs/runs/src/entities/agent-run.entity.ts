@@ -1,4 +1,4 @@
-import { dateTime3, jsonColumn } from '@toolgate/database';
+import { dateTime3, inFlightJson, inFlightText, jsonColumn } from '@toolgate/database';
 import type { RunStatus } from '@toolgate/contract';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
@@ -52,13 +52,13 @@ export class AgentRunEntity {
   @Column({ type: 'varchar', length: 20 })
   status!: RunStatus;
 
-  @Column({ type: 'text' })
+  @Column({ type: 'text', transformer: inFlightText })
   input!: string;
 
-  @Column({ type: 'text', nullable: true })
+  @Column({ type: 'text', nullable: true, transformer: inFlightText })
   output!: string | null;
 
-  @Column(jsonColumn({ nullable: true }))
+  @Column(jsonColumn({ nullable: true, transformer: inFlightJson }))
   error!: Record<string, any> | null;
 
   @Column({ type: 'int' })

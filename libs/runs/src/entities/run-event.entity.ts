@@ -1,4 +1,4 @@
-import { dateTime3, jsonColumn } from '@toolgate/database';
+import { dateTime3, inFlightJson, jsonColumn } from '@toolgate/database';
 import type { RunEventType } from '@toolgate/contract';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
@@ -17,7 +17,7 @@ export class RunEventEntity {
   @Column({ type: 'varchar', length: 32 })
   type!: RunEventType;
 
-  @Column(jsonColumn())
+  @Column(jsonColumn({ transformer: inFlightJson }))
   data!: Record<string, unknown>;
 
   @Column({ ...dateTime3() })

@@ -1,4 +1,4 @@
-import { dateTime3, jsonColumn } from '@toolgate/database';
+import { dateTime3, inFlightJson, inFlightText, jsonColumn } from '@toolgate/database';
 import type { ModelToolCall } from '@toolgate/models';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
@@ -14,11 +14,11 @@ export class RunStepEntity {
   @PrimaryColumn({ name: 'step_index', type: 'int' })
   stepIndex!: number;
 
-  @Column({ type: 'text', nullable: true })
+  @Column({ type: 'text', nullable: true, transformer: inFlightText })
   text!: string | null;
 
   /** The tool calls as the model asked for them (raw argument text included). */
-  @Column(jsonColumn({ name: 'tool_calls' }))
+  @Column(jsonColumn({ name: 'tool_calls', transformer: inFlightJson }))
   toolCalls!: ModelToolCall[];
 
   @Column({ name: 'input_tokens', type: 'int' })

@@ -1,4 +1,4 @@
-import { dateTime3, jsonColumn } from '@toolgate/database';
+import { dateTime3, inFlightJson, inFlightText, jsonColumn } from '@toolgate/database';
 import type { CallStatus } from '@toolgate/contract';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
@@ -37,7 +37,7 @@ export class RunToolCallEntity {
   tool!: string;
 
   /** The parsed arguments; null when the model sent text that is not a JSON object. */
-  @Column(jsonColumn({ nullable: true }))
+  @Column(jsonColumn({ nullable: true, transformer: inFlightJson }))
   input!: unknown;
 
   @Column({ type: 'varchar', length: 20 })
@@ -47,11 +47,11 @@ export class RunToolCallEntity {
   approvalId!: string | null;
 
   /** The envelope the call answered. */
-  @Column(jsonColumn({ nullable: true }))
+  @Column(jsonColumn({ nullable: true, transformer: inFlightJson }))
   result!: Record<string, any> | null;
 
   /** What the model is shown for this call (the toModelOutput projection or the envelope). */
-  @Column({ name: 'model_text', type: 'text', nullable: true })
+  @Column({ name: 'model_text', type: 'text', nullable: true, transformer: inFlightText })
   modelText!: string | null;
 
   @Column({ name: 'updated_at', ...dateTime3() })

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { RunEvent, RunEventType } from '@toolgate/contract';
-import { isUniqueViolation, toSqlDateTime, type WriteStatement } from '@toolgate/database';
+import { isUniqueViolation, sealJson, toSqlDateTime, type WriteStatement } from '@toolgate/database';
 import { MoreThan, type DataSource } from 'typeorm';
 import { RunEventEntity } from '../entities/run-event.entity.js';
 import type { RunRef } from '../store/run.repository.js';
@@ -21,7 +21,7 @@ function insertEvents(rows: readonly RunEventEntity[]): WriteStatement {
       e.runId,
       e.seq,
       e.type,
-      JSON.stringify(e.data),
+      JSON.stringify(sealJson(e.data)),
       toSqlDateTime(e.at),
     ]),
   };

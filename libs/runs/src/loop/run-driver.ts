@@ -7,6 +7,7 @@ import { TenantAuditPolicy } from '@toolgate/tenancy';
 import { RUNS_OPTIONS, type RunsOptions } from '../runs.options.js';
 import { RunRepository, type RunRef } from '../store/run.repository.js';
 import { RunLoop, type CreatedRun, type DriveResult, type FinishedRun } from './run-loop.js';
+import { RunScrubber } from '../views/run-scrubber.js';
 import { runSpanAttributes } from './run-step-trace.js';
 import { inSpan, SpanName } from '@toolgate/telemetry';
 
@@ -29,6 +30,7 @@ export class RunDriver implements OnApplicationShutdown {
     private readonly instances: InstanceRegistry,
     private readonly auditPolicy: TenantAuditPolicy,
     @Inject(RUNS_OPTIONS) private readonly options: RunsOptions,
+    private readonly scrubber: RunScrubber,
   ) {}
 
   /** This gateway's lease owner name. */
@@ -109,6 +111,12 @@ export class RunDriver implements OnApplicationShutdown {
   async ended(ref: RunRef, finished?: FinishedRun | null): Promise<void> {
     const run = await this.recordFinished(ref, finished ?? undefined);
     if (!run) return;
+    // Nothing of the run is needed raw any more (ADR 036): its rows (and, at the top of a tree,
+    // its sub-agents' runs) become their redacted forms. The answer of the request that waited for
+    // the run is built from what the drive holds.
+    await this.scrubber.scrubEnded(run).catch((err: Error) => {
+      this.logger.error(`run ${ref.runId}: its stored data could not be redacted: ${err.message}`);
+    });
     for (const listener of this.endedListeners) listener(run);
   }
 

@@ -1,4 +1,4 @@
-import { toSqlDateTime, type WriteStatement } from '@toolgate/database';
+import { sealJson, sealText, toSqlDateTime, type WriteStatement } from '@toolgate/database';
 import type { AgentRunEntity } from '../entities/agent-run.entity.js';
 import type { RunStepEntity } from '../entities/run-step.entity.js';
 import type { RunToolCallEntity } from '../entities/run-tool-call.entity.js';
@@ -8,10 +8,16 @@ import type { RunRef } from './run.repository.js';
  * The writes of a driven run as plain SQL both databases take, so that a step's statements go in
  * one round trip (TransactionRunner.writeAll) and TypeORM neither builds them per row nor reads a
  * row back after inserting it. Values are stored as TypeORM stores them: DATETIME(3) as UTC text,
- * JSON as its text, and a null JSON value as SQL NULL.
+ * JSON as its text, and a null JSON value as SQL NULL. What a run says — its question and answer,
+ * turns, calls' inputs and results — is sealed at rest while the run goes on, as the entities'
+ * transformers seal it (ADR 036).
  */
 
 const json = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
+/** A JSON value of a live run, sealed. */
+const sealed = (v: unknown): string | null => json(sealJson(v));
+/** A text of a live run, sealed. */
+const sealedText = (v: string | null): string | null => (v === null ? null : sealText(v));
 const placeholders = (n: number) => `(${Array(n).fill('?').join(',')})`;
 
 /** A step whose calls all have their outcome, and when it was seen so. */
@@ -36,9 +42,9 @@ export function insertRun(r: AgentRunEntity): WriteStatement {
       r.locale,
       r.model,
       r.status,
-      r.input,
-      r.output,
-      json(r.error),
+      sealText(r.input),
+      sealedText(r.output),
+      sealed(r.error),
       r.steps,
       r.inputTokens,
       r.outputTokens,
@@ -59,8 +65,8 @@ export function insertStep(step: RunStepEntity): WriteStatement {
       step.tenantId,
       step.runId,
       step.stepIndex,
-      step.text,
-      json(step.toolCalls),
+      sealedText(step.text),
+      sealed(step.toolCalls),
       step.inputTokens,
       step.outputTokens,
       toSqlDateTime(step.startedAt),
@@ -80,11 +86,11 @@ export function insertCalls(calls: readonly RunToolCallEntity[]): WriteStatement
       c.callId,
       c.attempt,
       c.tool,
-      json(c.input),
+      sealed(c.input),
       c.status,
       c.approvalId,
-      json(c.result),
-      c.modelText,
+      sealed(c.result),
+      sealedText(c.modelText),
       toSqlDateTime(c.updatedAt),
     ]),
   };
@@ -107,8 +113,8 @@ export function updateCall(
     params: [
       fields.status,
       fields.approvalId,
-      json(fields.result),
-      fields.modelText,
+      sealed(fields.result),
+      sealedText(fields.modelText),
       toSqlDateTime(at),
       call.tenantId,
       call.runId,

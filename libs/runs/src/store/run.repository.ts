@@ -1,7 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { RunStatus } from '@toolgate/contract';
-import { toSqlDateTime, TransactionRunner, type WriteStatement } from '@toolgate/database';
+import {
+  sealJson,
+  sealText,
+  toSqlDateTime,
+  TransactionRunner,
+  type WriteStatement,
+} from '@toolgate/database';
 import { Brackets, In, IsNull, type DataSource } from 'typeorm';
 import { AgentRunEntity } from '../entities/agent-run.entity.js';
 import { RunStepEntity } from '../entities/run-step.entity.js';
@@ -52,8 +58,9 @@ export interface Fold {
 /** The columns of a run that ended. */
 const endingColumns = (e: RunEnding) => ({
   status: e.status,
-  output: e.output,
-  error: e.error === null ? null : JSON.stringify(e.error),
+  // Sealed like the rest of a live run (ADR 036): the run's scrub replaces them once it ended.
+  output: e.output === null ? null : sealText(e.output),
+  error: e.error === null ? null : JSON.stringify(sealJson(e.error)),
   lease_owner: null,
   lease_until: null,
   updated_at: toSqlDateTime(e.at),

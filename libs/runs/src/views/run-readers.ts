@@ -21,7 +21,8 @@ const asIs = (event: RunEvent) => event;
 
 /**
  * What each reader sees of a run (CONTRACT.md "Agent runs"): the key that started it reads it as
- * it is — its agent program goes on from the results, as its model does — and every other reader
+ * it is while it goes on — its agent program goes on from the results, as its model does — and as
+ * stored once it ended, redacted (ADR 036); every other reader
  * (the tenant's admins and auditors, platform admins) reads it redacted like audit inputs: the
  * same tenant redactor, the same schema-marked fields, so a value masked in the trail is masked here.
  */
@@ -46,8 +47,13 @@ export class RunReaders {
       return r;
     };
     return {
+      // A run that ended is stored redacted (ADR 036): its own key reads that, and is told so.
       view: async (run, view) =>
-        RunReaders.ownRun(reader, run) ? view : (await redactorOf(run.tenantId)).view(view),
+        RunReaders.ownRun(reader, run)
+          ? run.finishedAt
+            ? { ...view, redacted: true }
+            : view
+          : (await redactorOf(run.tenantId)).view(view),
       events: async (run) => {
         if (RunReaders.ownRun(reader, run)) return asIs;
         const redactor = await redactorOf(run.tenantId);

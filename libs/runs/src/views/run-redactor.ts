@@ -2,9 +2,10 @@ import { TOOL_CALL } from '@toolgate/agents';
 import type { Redactor } from '@toolgate/audit';
 import type { RunEvent, RunEventType, RunStep, RunView } from '@toolgate/contract';
 import type { ToolLookup } from '@toolgate/tenancy';
+import type { MarkedField } from '@toolgate/toolkit';
 
 type Data = Record<string, unknown>;
-type FieldPaths = readonly (readonly string[])[];
+type FieldPaths = readonly MarkedField[];
 
 /**
  * What a run shows a reader who is not the run's own key (CONTRACT.md "Agent runs"), redacted the
@@ -45,13 +46,19 @@ export class RunRedactor {
       toolCalls: s.toolCalls.map((c) => ({
         ...c,
         input: this.input(c.tool, c.input),
-        result: c.result === null ? null : (this.redactor.redact(c.result) as typeof c.result),
+        result: c.result === null ? null : (this.result(c.tool, c.result) as typeof c.result),
       })),
     };
   }
 
   text(value: unknown): string {
     return typeof value === 'string' ? this.redactor.redactText(value) : '';
+  }
+
+  /** What a tool's call showed the model, redacted like its result (names where the tool opted in). */
+  toolText(tool: unknown, value: unknown): string {
+    const names = typeof tool === 'string' ? (this.tools.get(tool)?.redactNames ?? false) : false;
+    return typeof value === 'string' ? this.redactor.redactText(value, names) : '';
   }
 
   value(value: unknown): unknown {
@@ -69,10 +76,21 @@ export class RunRedactor {
       const paths = typeof target === 'string' ? this.pathsOf(target) : [];
       return this.redactor.redact(
         input,
-        paths.map((p) => ['input', ...p]),
+        paths.map((p) => ({ path: ['input', ...p.path], piClass: p.piClass })),
       );
     }
-    return this.redactor.redact(input, this.pathsOf(name));
+    return this.redactor.redact(input, this.pathsOf(name), this.tools.get(name)?.redactNames ?? false);
+  }
+
+  /** A call's result envelope as the call record stores it: marked output fields, names where asked. */
+  result(tool: unknown, envelope: unknown): unknown {
+    const contract = typeof tool === 'string' ? this.tools.get(tool) : undefined;
+    if (!contract || !envelope || typeof envelope !== 'object' || !('data' in envelope))
+      return this.redactor.redact(envelope, [], contract?.redactNames ?? false);
+    const e = envelope as Record<string, unknown>;
+    return Object.assign({}, e, {
+      data: this.redactor.redact(e.data, contract.outputSensitivePaths, contract.redactNames),
+    });
   }
 
   private pathsOf(tool: string): FieldPaths {
@@ -100,7 +118,7 @@ const EVENT_FIELDS: Record<RunEventType, ((r: RunRedactor, d: Data) => Data) | n
     ...('partial' in d ? { partial: r.value(d.partial) } : {}),
     ...('label' in d ? { label: r.text(d.label) } : {}),
   }),
-  tool_result: (r, d) => ({ ...d, result: r.value(d.result) }),
+  tool_result: (r, d) => ({ ...d, result: r.result(d.tool, d.result) }),
   approval_requested: (_r, d) => d,
   approval_decided: (_r, d) => d,
   run_finished: (r, d) => ({

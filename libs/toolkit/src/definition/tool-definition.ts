@@ -124,6 +124,12 @@ export interface ToolDeclaration<TInput = any, TOutput = any> {
    * they change how calls are found, not what a call does.
    */
   readonly keyFields?: readonly string[];
+  /**
+   * Mask Chinese personal names (a listed surname and one or two more characters, standing alone)
+   * wherever they appear in this tool's stored inputs and outputs, besides its marked fields
+   * (ADR 036). For tools whose answers name people in fields no schema marks.
+   */
+  readonly redactNames?: boolean;
 }
 
 /** A declaration plus its body: what `defineTool` takes and the registry stores. */

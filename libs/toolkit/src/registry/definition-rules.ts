@@ -1,6 +1,6 @@
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN } from '../constants.js';
 import { APPROVAL_MODES, type ApprovalMode } from '../definition/approval-policy.js';
-import { sensitivePaths } from '../definition/sensitive.js';
+import { annotatePiClasses, markedFields, piClassesOf } from '../definition/sensitive.js';
 import { RISK_LEVELS, type ToolDeclaration, type ToolSchema } from '../definition/tool-definition.js';
 import { compileSchema, type CompiledSchema } from '../schema/compiled-schema.js';
 import { SchemaExportError } from '../schema/json-schema.js';
@@ -176,6 +176,11 @@ export function checkContract(decl: ToolDeclaration, options: ContractCheckOptio
   checkOptionalFunctions(decl, problems);
   const keyFields = checkKeyFields(decl, input?.jsonSchema, problems);
   if (problems.length || !input) return { ok: false, problems };
+  // The classes are part of the contract: exported schemas say them, and the hash covers them.
+  const inputFields = markedFields(decl.inputSchema);
+  const outputFields = markedFields(decl.outputSchema);
+  annotatePiClasses(input.jsonSchema, inputFields);
+  if (output) annotatePiClasses(output.jsonSchema, outputFields);
 
   const contractHash = sha256Hex(
     canonicalJson({
@@ -209,7 +214,10 @@ export function checkContract(decl: ToolDeclaration, options: ContractCheckOptio
       availableInSubagents: decl.availableInSubagents ?? true,
       label: decl.label,
       contractHash,
-      sensitivePaths: sensitivePaths(decl.inputSchema),
+      sensitivePaths: inputFields,
+      outputSensitivePaths: outputFields,
+      piClasses: piClassesOf(inputFields, outputFields),
+      redactNames: decl.redactNames === true,
       keyFields,
       declaration: decl,
     },

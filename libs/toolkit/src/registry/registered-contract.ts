@@ -1,5 +1,5 @@
 import type { ApprovalConfig, ApprovalMode } from '../definition/approval-policy.js';
-import type { FieldPath } from '../definition/sensitive.js';
+import type { MarkedField, PiClass } from '../definition/sensitive.js';
 import type { ToolDeclaration, ToolDefinition, ToolRisk } from '../definition/tool-definition.js';
 import type { CompiledSchema } from '../schema/compiled-schema.js';
 
@@ -33,8 +33,14 @@ export interface RegisteredContract
   readonly risk: NormalizedRisk;
   /** The policy's mode, `never` when none was declared, with the approver's prompt if any. */
   readonly approval: { readonly mode: ApprovalMode } & Pick<ApprovalConfig<any>, 'prompt'>;
-  /** Input fields marked `sensitive()`: never stored in clear by the audit trail. */
-  readonly sensitivePaths: readonly FieldPath[];
+  /** Input fields marked `sensitive()`, with their class: never stored in clear (ADR 036). */
+  readonly sensitivePaths: readonly MarkedField[];
+  /** Output fields marked `sensitive()`, with their class: results are stored redacted by them. */
+  readonly outputSensitivePaths: readonly MarkedField[];
+  /** The personal-information classes the tool's input or output touches (the catalog shows them). */
+  readonly piClasses: readonly PiClass[];
+  /** Chinese personal names masked in stored inputs and outputs besides marked fields. */
+  readonly redactNames: boolean;
   /** Input fields naming a call's target (`keyFields`), `[]` when none were declared. */
   readonly keyFields: readonly string[];
   /** SHA-256 over the contract: description, schemas, risk and policies. */

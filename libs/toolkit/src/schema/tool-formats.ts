@@ -44,6 +44,7 @@ export function toJsonSchemaItem(tool: ToolView) {
     deferred: c.deferred,
     endsTurn: typeof c.endsTurn === 'function' ? 'dynamic' : c.endsTurn,
     availableInSubagents: c.availableInSubagents,
+    personalInformation: c.piClasses,
   };
 }
 

@@ -65,12 +65,26 @@ export function growth<T>(
   runs = COST_RUNS,
 ): Growth {
   const inputs = [n, 2 * n, 4 * n].map(make);
-  const costsMs = cpuCostsMs(
-    inputs.map((input) => () => read(input)),
-    runs,
-  ) as [number, number, number];
-  return { costsMs, ratio: timesAsDear(costsMs[2], costsMs[0]) };
+  const measure = (): Growth => {
+    const costsMs = cpuCostsMs(
+      inputs.map((input) => () => read(input)),
+      runs,
+    ) as [number, number, number];
+    return { costsMs, ratio: timesAsDear(costsMs[2], costsMs[0]) };
+  };
+  // Noise only ever adds cost (a collection, a neighbour in the same worker charged to this
+  // process): a ratio over the bound is measured again, and the least of three attempts stands.
+  // Quadratic work stays about 16× every time; one noisy attempt no longer fails a linear reader.
+  let best = measure();
+  for (let attempt = 1; attempt < GROWTH_ATTEMPTS && best.ratio > LINEAR_GROWTH_LIMIT; attempt++) {
+    const again = measure();
+    if (again.ratio < best.ratio) best = again;
+  }
+  return best;
 }
+
+/** How many times {@link growth} measures at most before a ratio over the bound stands. */
+export const GROWTH_ATTEMPTS = 3;
 
 /**
  * How many times `costMs` is `baseMs`, with {@link MIN_MEASURABLE_MS} as the least divisor: a

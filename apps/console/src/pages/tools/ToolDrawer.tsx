@@ -42,6 +42,17 @@ export function ToolDrawer({ tool, onClose }: { tool: CatalogTool | null; onClos
                 children: tool.risk.dataDomains.map((d) => <Tag key={d}>{d}</Tag>),
               },
               {
+                key: 'personalInformation',
+                label: t('tools.personalInformation'),
+                children: tool.personalInformation.length
+                  ? tool.personalInformation.map((c) => (
+                      <Tag key={c} color={c === 'personal' ? 'blue' : 'red'}>
+                        {t(`tools.piClass.${c}`)}
+                      </Tag>
+                    ))
+                  : '—',
+              },
+              {
                 key: 'estimated',
                 label: t('tools.estimated'),
                 children:
