@@ -8,7 +8,14 @@ import {
   type BindingTool,
   type ResolvedAgentType,
 } from '@toolgate/tenancy';
-import { defineTool, ErrorCode, ToolkitModule, ToolRegistry, type EffectiveTool } from '@toolgate/toolkit';
+import {
+  defineTool,
+  ErrorCode,
+  settled,
+  ToolkitModule,
+  ToolRegistry,
+  type EffectiveTool,
+} from '@toolgate/toolkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentFactory, type AgentPrincipal } from './agent-factory.js';
@@ -103,6 +110,8 @@ describe('AgentFactory', () => {
             agentTypes: async (tenantId: string) => (bindings[tenantId] ? resolve(registry, tenantId) : null),
             agentType: async (tenantId: string, agentType: string) =>
               resolve(registry, tenantId).get(agentType) ?? null,
+            // Nothing cached: `create` takes its loading path (the invoke e2e suites take the cached one).
+            cachedAgentType: () => undefined,
           }),
         },
         { provide: TenantConnectors, useValue: { forTenant: async () => () => undefined } },
@@ -155,11 +164,11 @@ describe('AgentFactory', () => {
       ['acme', 'sales_bot', agentKey],
       ['acme', 'ops_assistant', limited],
     ] as const)
-      await expect(factory.create(tenantId, agentType, principal)).rejects.toMatchObject({
+      await expect(settled(() => factory.create(tenantId, agentType, principal))).rejects.toMatchObject({
         code: ErrorCode.NOT_FOUND,
         params: { resource: `agent type ${agentType}` },
       });
-    await expect(factory.create('acme', 'support_bot', limited)).resolves.toMatchObject({
+    await expect(settled(() => factory.create('acme', 'support_bot', limited))).resolves.toMatchObject({
       agentType: 'support_bot',
     });
   });

@@ -8,6 +8,7 @@ import {
   type ConnectorResolver,
   type EffectiveTool,
   type Locale,
+  type MaybePromise,
   type ToolCallEvent,
   type ToolCallRequest,
   type ToolCallResult,
@@ -79,21 +80,13 @@ export class Agent {
     });
   }
 
-  /** Calls a bound tool through the governed pipeline. */
-  invoke(name: string, input: unknown, options: AgentInvokeOptions): Promise<ToolCallResult> {
-    return this.executor.run(this.callRequest(name, input, options));
-  }
-
   /**
-   * `invoke` without a promise when the call completes synchronously (ToolExecutor.runNow): the
-   * REST hot path. May throw synchronously what `invoke` rejects with.
+   * Calls a bound tool through the governed pipeline (ToolExecutor.run): a plain result when the
+   * call completes synchronously (the REST hot path, ADR 022), a promise otherwise. An unbound tool
+   * throws (TOOL_NOT_FOUND) before anything runs.
    */
-  invokeNow(
-    name: string,
-    input: unknown,
-    options: AgentInvokeOptions,
-  ): ToolCallResult | Promise<ToolCallResult> {
-    return this.executor.runNow(this.callRequest(name, input, options));
+  invoke(name: string, input: unknown, options: AgentInvokeOptions): MaybePromise<ToolCallResult> {
+    return this.executor.run(this.callRequest(name, input, options));
   }
 
   private callRequest(name: string, input: unknown, options: AgentInvokeOptions): ToolCallRequest {

@@ -59,7 +59,7 @@ describe('QuotaHook', () => {
   }
 
   /** Calls a tool the way the gateway does, for one tenant and one key. */
-  function call(
+  async function call(
     name: string,
     tenantId: string | null = 'acme',
     keyId = 'key_a',

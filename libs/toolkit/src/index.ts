@@ -63,4 +63,6 @@ export type { ToolListFormat } from './schema/tool-formats.js';
 // Utilities the other libs share.
 export { canonicalJson, sha256Hex } from './util/canonical-json.js';
 export { uuidv7 } from './util/ids.js';
+export { andThen } from './util/and-then.js';
+export type { MaybePromise } from './util/and-then.js';
 export { settled } from './util/settled.js';

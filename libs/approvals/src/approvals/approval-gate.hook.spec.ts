@@ -84,7 +84,7 @@ describe('ApprovalGate', () => {
   let twoApproversForL3: boolean;
 
   /** Calls a tool the way the gateway does; `approval` overrides the binding's mode. */
-  function call(
+  async function call(
     name: string,
     input: unknown,
     over: { approval?: ApprovalMode; principal?: CallPrincipal; sessionId?: string; resumed?: boolean } = {},

@@ -12,6 +12,7 @@ import { ToolkitModule } from '../toolkit.module.js';
 import { HookOrder, ToolCallHookProvider, type ToolCallHook } from './call-hooks.js';
 import type { ToolCall, ToolCallRequest, ToolCallResult } from './tool-call.js';
 import type { ToolContext } from './tool-context.js';
+import { settled as asPromise } from '../util/settled.js';
 import { ToolExecutor } from './tool-executor.js';
 
 const echo = defineTool({
@@ -239,7 +240,9 @@ describe('ToolExecutor', () => {
     try {
       const before = { ...waitsForAbort };
       let settled: Awaited<ReturnType<ToolExecutor['run']>> | undefined;
-      void executor.run(request('waits_for_abort', {}, { locale: 'zh-CN' })).then((r) => (settled = r));
+      void asPromise(() => executor.run(request('waits_for_abort', {}, { locale: 'zh-CN' }))).then(
+        (r) => (settled = r),
+      );
       // The body starts after the pipeline's awaited steps; the fake clock does not move meanwhile
       // (vi.waitUntil would advance it, so this turns the real event loop instead).
       while (waitsForAbort.started === before.started) await turn();
