@@ -9,7 +9,7 @@ import {
   type ResolvedAgentType,
 } from '@toolgate/tenancy';
 import {
-  defineTool,
+  defineToolContract,
   ErrorCode,
   settled,
   ToolkitModule,
@@ -23,46 +23,42 @@ import { AgentFactory, type AgentPrincipal } from './agent-factory.js';
 /** What the last `who_am_i` call saw of its context. */
 let seen: Record<string, unknown> = {};
 
-const whoAmI = defineTool({
+const whoAmI = defineToolContract({
   name: 'who_am_i',
   description: 'Tells the tool context back.',
   inputSchema: z.object({}),
   risk: { level: 'L0' },
   timeoutMs: 10_000,
-  execute: (_input, ctx) => {
-    seen = {
-      tenant: ctx.tenant,
-      agentType: ctx.agentType,
-      toolName: ctx.toolName,
-      principal: ctx.session.auth.current?.principalId,
-    };
-    return { tenant: ctx.tenant?.id };
-  },
+}).implement((_input, ctx) => {
+  seen = {
+    tenant: ctx.tenant,
+    agentType: ctx.agentType,
+    toolName: ctx.toolName,
+    principal: ctx.session.auth.current?.principalId,
+  };
+  return { tenant: ctx.tenant?.id };
 });
-const readLogs = defineTool({
+const readLogs = defineToolContract({
   name: 'read_logs',
   description: 'Reads logs.',
   inputSchema: z.object({}),
   risk: { level: 'L0' },
-  execute: () => [],
-});
-const searchDocs = defineTool({
+}).implement(() => []);
+const searchDocs = defineToolContract({
   name: 'search_docs',
   description: 'Searches documents; loaded on demand.',
   inputSchema: z.object({}),
   risk: { level: 'L0' },
   deferred: true,
-  execute: () => [],
-});
+}).implement(() => []);
 
-const wipeCache = defineTool({
+const wipeCache = defineToolContract({
   name: 'wipe_cache',
   description: 'Wipes the cache; top-level agents only.',
   inputSchema: z.object({}),
   risk: { level: 'L0' },
   availableInSubagents: false,
-  execute: () => ({ wiped: true }),
-});
+}).implement(() => ({ wiped: true }));
 
 const agentKey: AgentPrincipal = {
   principalType: 'api_key',

@@ -6,8 +6,8 @@
 export { always, never, once } from './definition/approval-policy.js';
 export type { ApprovalMode } from './definition/approval-policy.js';
 export { defineConnector } from './definition/define-connector.js';
-export { defineTool, defineToolContract } from './definition/define-tool.js';
-export type { ToolContract } from './definition/define-tool.js';
+export { defineToolContract } from './definition/define-tool-contract.js';
+export type { ToolBody, ToolContract } from './definition/define-tool-contract.js';
 export { sensitive } from './definition/sensitive.js';
 export { Tool } from './definition/tool.decorator.js';
 export type {
