@@ -6,7 +6,10 @@ import { UpstreamFingerprintVersion1765200280000 } from './migrations/1765200280
 
 export type { UpstreamClient, UpstreamToolDefinition } from './sources/tool-source.js';
 export { describedFingerprintOf } from './fingerprint.js';
-export { UpstreamAdmin } from './upstream-admin.service.js';
+export { UpstreamImports } from './admin/upstream-imports.js';
+export { UpstreamRegistration } from './admin/upstream-registration.js';
+export { UpstreamReviews } from './admin/upstream-reviews.js';
+export { UpstreamServers } from './admin/upstream-servers.js';
 export { UpstreamsModule } from './upstreams.module.js';
 export { DEFAULT_UPSTREAMS_OPTIONS } from './upstreams.options.js';
 export type { UpstreamsOptions } from './upstreams.options.js';
