@@ -43,6 +43,8 @@ export default tseslint.config(
     files: [
       'apps/gateway/src/agents/**/*.ts',
       'libs/agents/src/agent.ts',
+      'libs/agents/src/agent-factory.ts',
+      'libs/toolkit/src/util/and-then.ts',
       'libs/toolkit/src/execution/**/*.ts',
       'libs/audit/src/hooks/**/*.ts',
       'libs/calls/src/records/call-records.sink.ts',

@@ -8,7 +8,7 @@ import {
 import { loadMcpTools } from '@langchain/mcp-adapters';
 import { Module } from '@nestjs/common';
 import { makeConfigDir, startTestGateway, type TestGateway } from '@toolgate/testing';
-import { always, defineTool, ToolkitModule } from '@toolgate/toolkit';
+import { always, defineToolContract, ToolkitModule } from '@toolgate/toolkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
@@ -22,67 +22,63 @@ import { z } from 'zod';
 
 const invoice = z.object({ number: z.string(), amount: z.number() });
 
-const lookupInvoice = defineTool({
+const lookupInvoice = defineToolContract({
   name: 'mc_lookup_invoice',
   description: 'Looks an invoice up by number (MCP client test tool).',
   inputSchema: z.object({ number: z.string().min(1) }),
   outputSchema: invoice,
   risk: { level: 'L0' },
-  execute: ({ number }) => ({ number, amount: 1200 }),
-});
+}).implement(({ number }) => ({ number, amount: 1200 }));
 
-const failingInvoice = defineTool({
+const failingInvoice = defineToolContract({
   name: 'mc_failing_invoice',
   description: 'Fails in its upstream (MCP client test tool).',
   inputSchema: z.object({}),
   outputSchema: invoice,
   risk: { level: 'L0' },
-  execute: () => {
-    throw new Error('ledger answered 502');
-  },
+}).implement(() => {
+  throw new Error('ledger answered 502');
 });
 
-const slowInvoice = defineTool({
+const slowInvoice = defineToolContract({
   name: 'mc_slow_invoice',
   description: 'Outlives its time limit (MCP client test tool).',
   inputSchema: z.object({}),
   outputSchema: invoice,
   risk: { level: 'L0' },
   timeoutMs: 100,
-  execute: (_input, ctx) =>
-    new Promise((resolve) => {
+}).implement(
+  (_input, ctx) =>
+    new Promise<z.output<typeof invoice>>((resolve) => {
       const timer = setTimeout(() => resolve({ number: 'late', amount: 0 }), 2_000);
       ctx.abortSignal.addEventListener('abort', () => clearTimeout(timer), { once: true });
     }),
-});
+);
 
-const brokenInvoice = defineTool({
+const brokenInvoice = defineToolContract({
   name: 'mc_broken_invoice',
   description: 'Answers data its output schema refuses (MCP client test tool).',
   inputSchema: z.object({}),
   outputSchema: invoice,
   risk: { level: 'L0' },
-  execute: () => ({ number: 7 }) as never,
-});
+}).implement(() => ({ number: 7 }) as never);
 
-const limitedInvoice = defineTool({
+const limitedInvoice = defineToolContract({
   name: 'mc_limited_invoice',
   description: 'Limited to one MCP call a minute per key (MCP client test tool).',
   inputSchema: z.object({}),
   outputSchema: invoice,
   risk: { level: 'L0' },
-  execute: () => ({ number: 'L-1', amount: 1 }),
-});
+}).implement(() => ({ number: 'L-1', amount: 1 }));
 
-const voidInvoice = defineTool({
+const voidInvoice = defineToolContract({
   name: 'mc_void_invoice',
   description: 'Voids an invoice; always asks a person first (MCP client test tool, L3).',
   inputSchema: z.object({ number: z.string().min(1), reason: z.string().min(1) }),
   outputSchema: z.object({ number: z.string(), voided: z.boolean() }),
   risk: { level: 'L3' },
   approval: { request: always() },
-  execute: ({ number }) => ({ number, voided: true }),
-});
+}).implement(({ number }) => ({ number, voided: true }));
 
 @Module({
   imports: [

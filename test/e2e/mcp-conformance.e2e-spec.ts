@@ -12,7 +12,7 @@ import {
   startTestGateway,
   type TestGateway,
 } from '@toolgate/testing';
-import { defineTool, ToolkitModule } from '@toolgate/toolkit';
+import { defineToolContract, ToolkitModule } from '@toolgate/toolkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
@@ -36,31 +36,28 @@ const WAV = Buffer.from(
 
 const none = z.object({});
 const reference = [
-  defineTool({
+  defineToolContract({
     name: 'test_simple_text',
     description: 'Answers a simple text (MCP conformance reference tool).',
     inputSchema: none,
     risk: { level: 'L0' },
     toModelOutput: (o: { text: string }) => ({ type: 'text', value: o.text }),
-    execute: () => ({ text: 'This is a simple text response for testing.' }),
-  }),
-  defineTool({
+  }).implement(() => ({ text: 'This is a simple text response for testing.' })),
+  defineToolContract({
     name: 'test_image_content',
     description: 'Answers an image (MCP conformance reference tool).',
     inputSchema: none,
     risk: { level: 'L0' },
     toModelOutput: () => ({ type: 'content', value: [{ type: 'file', data: PNG, mediaType: 'image/png' }] }),
-    execute: () => ({ image: 'png' }),
-  }),
-  defineTool({
+  }).implement(() => ({ image: 'png' })),
+  defineToolContract({
     name: 'test_audio_content',
     description: 'Answers a sound (MCP conformance reference tool).',
     inputSchema: none,
     risk: { level: 'L0' },
     toModelOutput: () => ({ type: 'content', value: [{ type: 'file', data: WAV, mediaType: 'audio/wav' }] }),
-    execute: () => ({ audio: 'wav' }),
-  }),
-  defineTool({
+  }).implement(() => ({ audio: 'wav' })),
+  defineToolContract({
     name: 'test_embedded_resource',
     description: 'Answers an embedded resource (MCP conformance reference tool).',
     inputSchema: none,
@@ -75,9 +72,8 @@ const reference = [
         },
       ],
     }),
-    execute: () => ({ resource: 'text' }),
-  }),
-  defineTool({
+  }).implement(() => ({ resource: 'text' })),
+  defineToolContract({
     name: 'test_multiple_content_types',
     description: 'Answers text, an image and a resource (MCP conformance reference tool).',
     inputSchema: none,
@@ -94,30 +90,27 @@ const reference = [
         },
       ],
     }),
-    execute: () => ({ parts: 3 }),
-  }),
-  defineTool({
+  }).implement(() => ({ parts: 3 })),
+  defineToolContract({
     name: 'test_error_handling',
     description: 'Always fails (MCP conformance reference tool).',
     inputSchema: none,
     risk: { level: 'L0' },
-    execute: () => {
-      throw new Error('This tool intentionally returns an error for testing');
-    },
+  }).implement(() => {
+    throw new Error('This tool intentionally returns an error for testing');
   }),
-  defineTool({
+  defineToolContract({
     name: 'test_tool_with_progress',
     description: 'Reports progress three times (MCP conformance reference tool).',
     inputSchema: none,
     risk: { level: 'L0' },
-    async *execute() {
-      for (const done of [0, 50, 100]) {
-        yield { done };
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    },
+  }).implement(async function* () {
+    for (const done of [0, 50, 100]) {
+      yield { done };
+      await new Promise((r) => setTimeout(r, 20));
+    }
   }),
-  defineTool({
+  defineToolContract({
     name: 'json_schema_2020_12_tool',
     description: 'Tool with JSON Schema 2020-12 features (MCP conformance reference tool).',
     dynamic: true,
@@ -131,8 +124,7 @@ const reference = [
       additionalProperties: false,
     },
     risk: { level: 'L0' },
-    execute: () => ({ ok: true }),
-  }),
+  }).implement(() => ({ ok: true })),
 ];
 
 @Module({ imports: [ToolkitModule.forFeature(reference, 'ConformanceReferenceTools')] })

@@ -2,13 +2,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Module } from '@nestjs/common';
 import { makeConfigDir, startTestGateway, waitFor, type TestGateway } from '@toolgate/testing';
-import { defineTool, ToolkitModule } from '@toolgate/toolkit';
+import { defineToolContract, ToolkitModule } from '@toolgate/toolkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { abortProbe, TestToolsModule } from './test-tools.js';
 
 /** A tool with a fixed label (its title), an object output schema and a model projection. */
-const lookupInvoice = defineTool({
+const lookupInvoice = defineToolContract({
   name: 'lookup_invoice',
   description: 'Looks an invoice up by number (MCP test tool).',
   inputSchema: z.object({ number: z.string().min(1) }),
@@ -19,18 +19,16 @@ const lookupInvoice = defineTool({
     type: 'text',
     value: `Invoice ${o.number}: ${o.amount}`,
   }),
-  execute: ({ number }) => ({ number, amount: 1200 }),
-});
+}).implement(({ number }) => ({ number, amount: 1200 }));
 
 /** A deferred tool: hidden from tools/list, reached through tool_search / tool_call. */
-const archiveSearch = defineTool({
+const archiveSearch = defineToolContract({
   name: 'archive_search',
   description: 'Searches the old ledger archive (MCP test tool).',
   inputSchema: z.object({ term: z.string() }),
   risk: { level: 'L2' },
   deferred: true,
-  execute: ({ term }) => ({ hits: [term] }),
-});
+}).implement(({ term }) => ({ hits: [term] }));
 
 @Module({ imports: [ToolkitModule.forFeature([lookupInvoice, archiveSearch], 'McpTestTools')] })
 class McpTestToolsModule {}

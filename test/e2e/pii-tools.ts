@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { always, defineTool, sensitive, ToolkitModule } from '@toolgate/toolkit';
+import { always, defineToolContract, sensitive, ToolkitModule } from '@toolgate/toolkit';
 import { z } from 'zod';
 
 /** The personal data a test plants, one of each kind the platform recognises, and a name. */
@@ -39,17 +39,16 @@ const answer = (input: CustomerInput) => {
 };
 
 /** An L1 tool that answers personal data, names included (it opts in to the name check). */
-export const fileComplaint = defineTool({
+export const fileComplaint = defineToolContract({
   name: 'file_complaint',
   description: 'Files a customer complaint, or fails naming the customer (test tool, L1).',
   inputSchema: customerInput,
   risk: { level: 'L1', dataDomains: ['crm.complaints'] },
   redactNames: true,
-  execute: answer,
-});
+}).implement(answer);
 
 /** The same with a person's approval every time (test tool, L2). */
-export const closeAccount = defineTool({
+export const closeAccount = defineToolContract({
   name: 'close_account',
   description: 'Closes a customer account after approval (test tool, L2).',
   inputSchema: customerInput,
@@ -63,8 +62,7 @@ export const closeAccount = defineTool({
   risk: { level: 'L2' },
   approval: { request: always() },
   redactNames: true,
-  execute: answer,
-});
+}).implement(answer);
 
 @Module({ imports: [ToolkitModule.forFeature([fileComplaint, closeAccount], 'PiiToolsModule')] })
 export class PiiToolsModule {}

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { defineTool, ToolkitModule } from '@toolgate/toolkit';
+import { defineToolContract, ToolkitModule } from '@toolgate/toolkit';
 import {
   makeConfigDir,
   questionOf,
@@ -20,55 +20,50 @@ import { z } from 'zod';
 /** How often each rule-test tool's body ran (read relative to a test's start: files share a worker). */
 const ran = { refund: 0, restart: 0, ledger: 0, archive: 0, tag: 0 };
 
-const refundOrder = defineTool({
+const refundOrder = defineToolContract({
   name: 'refund_order',
   description: 'Refunds an order (rules test tool, L2).',
   inputSchema: z.object({ orderId: z.string(), amount: z.number().positive() }),
   risk: { level: 'L2', dataDomains: ['finance.refunds'] },
-  execute: ({ orderId, amount }) => {
-    ran.refund++;
-    return { orderId, refunded: amount };
-  },
+}).implement(({ orderId, amount }) => {
+  ran.refund++;
+  return { orderId, refunded: amount };
 });
-const restartApp = defineTool({
+const restartApp = defineToolContract({
   name: 'restart_app',
   description: 'Restarts an application (rules test tool, L1).',
   inputSchema: z.object({ service: z.string() }),
   risk: { level: 'L1' },
-  execute: ({ service }) => {
-    ran.restart++;
-    return { service, restarted: true };
-  },
+}).implement(({ service }) => {
+  ran.restart++;
+  return { service, restarted: true };
 });
-const readLedger = defineTool({
+const readLedger = defineToolContract({
   name: 'read_ledger',
   description: 'Reads the ledger (rules test tool, L1).',
   inputSchema: z.object({}),
   risk: { level: 'L1', dataDomains: ['finance.ledger'] },
-  execute: () => {
-    ran.ledger++;
-    return { balance: 42 };
-  },
+}).implement(() => {
+  ran.ledger++;
+  return { balance: 42 };
 });
-const archiveLedger = defineTool({
+const archiveLedger = defineToolContract({
   name: 'archive_ledger',
   description: 'Archives the ledger (rules test tool, L1).',
   inputSchema: z.object({}),
   risk: { level: 'L1' },
-  execute: () => {
-    ran.archive++;
-    return { archived: true };
-  },
+}).implement(() => {
+  ran.archive++;
+  return { archived: true };
 });
-const tagOrder = defineTool({
+const tagOrder = defineToolContract({
   name: 'tag_order',
   description: 'Tags an order (rules test tool, L1).',
   inputSchema: z.object({ orderId: z.string(), memo: z.string().optional() }),
   risk: { level: 'L1' },
-  execute: ({ orderId }) => {
-    ran.tag++;
-    return { orderId, tagged: true };
-  },
+}).implement(({ orderId }) => {
+  ran.tag++;
+  return { orderId, tagged: true };
 });
 
 @Module({

@@ -11,52 +11,48 @@ import {
   startTestGateway,
   type TestGateway,
 } from '@toolgate/testing';
-import { defineTool, ToolkitModule } from '@toolgate/toolkit';
+import { defineToolContract, ToolkitModule } from '@toolgate/toolkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { abortProbe, TestToolsModule } from './test-tools.js';
 
 /** Only a top-level agent may use it (listed). */
-const wipeCache = defineTool({
+const wipeCache = defineToolContract({
   name: 'wipe_cache',
   description: 'Wipes the shared cache (test tool, top-level agents only).',
   inputSchema: z.object({}),
   risk: { level: 'L0' },
   availableInSubagents: false,
-  execute: () => ({ wiped: true }),
-});
+}).implement(() => ({ wiped: true }));
 
 /** Only a top-level agent may use it (deferred: reachable with tool_search / tool_call). */
-const vaultLookup = defineTool({
+const vaultLookup = defineToolContract({
   name: 'vault_lookup',
   description: 'Looks a secret up in the vault (test tool, top-level agents only).',
   inputSchema: z.object({}),
   risk: { level: 'L0' },
   deferred: true,
   availableInSubagents: false,
-  execute: () => ({ secret: 'hunter2' }),
-});
+}).implement(() => ({ secret: 'hunter2' }));
 
 /** A deferred tool any agent may use: it gives sub-agents the tool_search / tool_call meta-tools. */
-const dustyArchive = defineTool({
+const dustyArchive = defineToolContract({
   name: 'dusty_archive',
   description: 'Searches the dusty archive (test tool).',
   inputSchema: z.object({}),
   risk: { level: 'L0' },
   deferred: true,
-  execute: () => ({ found: [] }),
-});
+}).implement(() => ({ found: [] }));
 
 /** Its call ends the turn: ignored in a sub-agent's run. */
-const finalReply = defineTool({
+const finalReply = defineToolContract({
   name: 'final_reply',
   description: 'Sends the final reply (test tool).',
   inputSchema: z.object({ text: z.string().min(1) }),
   risk: { level: 'L0' },
   endsTurn: true,
   toModelOutput: (output: { sent: string }) => ({ type: 'text', value: output.sent }),
-  execute: ({ text }) => ({ sent: text }),
-});
+}).implement(({ text }) => ({ sent: text }));
 
 @Module({
   imports: [

@@ -12,31 +12,29 @@ import {
   type TestGateway,
 } from '@toolgate/testing';
 import { Module } from '@nestjs/common';
-import { defineTool, ToolkitModule } from '@toolgate/toolkit';
+import { defineToolContract, ToolkitModule } from '@toolgate/toolkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { abortProbe, TestToolsModule } from './test-tools.js';
 
 /** A tool whose call ends the agent's turn: its output is the run's answer. */
-const replyToUser = defineTool({
+const replyToUser = defineToolContract({
   name: 'reply_to_user',
   description: 'Sends the final reply to the user (test tool).',
   inputSchema: z.object({ text: z.string().min(1) }),
   risk: { level: 'L0' },
   endsTurn: true,
   toModelOutput: (output: { sent: string }) => ({ type: 'text', value: output.sent }),
-  execute: ({ text }) => ({ sent: text }),
-});
+}).implement(({ text }) => ({ sent: text }));
 
 /** A deferred tool: not in the model's list, found with tool_search. */
-const searchArchive = defineTool({
+const searchArchive = defineToolContract({
   name: 'search_archive',
   description: 'Searches the maintenance archive for past incidents (test tool).',
   inputSchema: z.object({ q: z.string().min(1) }),
   risk: { level: 'L0' },
   deferred: true,
-  execute: ({ q }) => ({ incidents: [`${q}: 2025-03 memory leak`] }),
-});
+}).implement(({ q }) => ({ incidents: [`${q}: 2025-03 memory leak`] }));
 
 @Module({ imports: [ToolkitModule.forFeature([replyToUser, searchArchive], 'RunTestToolsModule')] })
 class RunTestToolsModule {}

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import {
   always,
-  defineTool,
+  defineToolContract,
   sensitive,
   ToolCallFailedError,
   ToolError,
@@ -10,7 +10,7 @@ import {
 import { z } from 'zod';
 
 /** An L2 tool whose input carries secrets; it asks a person every time with the generic prompt. */
-export const rotateCredential = defineTool({
+export const rotateCredential = defineToolContract({
   name: 'rotate_credential',
   description: 'Rotates a service credential (test tool, L2, approval always).',
   inputSchema: z.object({
@@ -21,11 +21,10 @@ export const rotateCredential = defineTool({
   }),
   risk: { level: 'L2' },
   approval: { request: always() },
-  execute: ({ account }) => ({ rotated: account }),
-});
+}).implement(({ account }) => ({ rotated: account }));
 
 /** An L2 tool whose own approval prompt is broken. */
-export const brokenPrompt = defineTool({
+export const brokenPrompt = defineToolContract({
   name: 'broken_prompt',
   description: 'Asks for approval with a prompt that throws (test tool, L2).',
   inputSchema: z.object({ target: z.string() }),
@@ -36,31 +35,27 @@ export const brokenPrompt = defineTool({
       throw new Error('template variable missing');
     },
   },
-  execute: ({ target }) => ({ done: target }),
-});
+}).implement(({ target }) => ({ done: target }));
 
 /** An L1 tool that fails with a code the platform reserves, the ways a tool could try. */
-export const failsLikePlatform = defineTool({
+export const failsLikePlatform = defineToolContract({
   name: 'fails_like_platform',
   description: 'Fails with a platform code (test tool, L1).',
   inputSchema: z.object({ how: z.enum(['tool_error', 'nested', 'code_only']), code: z.string() }),
   risk: { level: 'L1' },
-  execute: ({ how, code }) => {
-    if (how === 'tool_error') throw new ToolError(code, 'upstream said so', 'wait');
-    if (how === 'nested')
-      throw new ToolCallFailedError({ error: 'inner call', code, suggestedAction: 'wait' });
-    throw Object.assign(new Error('looks like a platform error'), { code });
-  },
+}).implement(({ how, code }) => {
+  if (how === 'tool_error') throw new ToolError(code, 'upstream said so', 'wait');
+  if (how === 'nested') throw new ToolCallFailedError({ error: 'inner call', code, suggestedAction: 'wait' });
+  throw Object.assign(new Error('looks like a platform error'), { code });
 });
 
 /** An L1 tool that answers personal data: readers other than its caller see it redacted. */
-export const lookupCustomer = defineTool({
+export const lookupCustomer = defineToolContract({
   name: 'lookup_customer',
   description: 'Looks a customer up (test tool, L1).',
   inputSchema: z.object({ id: z.string() }),
   risk: { level: 'L1' },
-  execute: ({ id }) => ({ id, phone: '13812345678', email: 'zhang.san@example.com' }),
-});
+}).implement(({ id }) => ({ id, phone: '13812345678', email: 'zhang.san@example.com' }));
 
 @Module({
   imports: [

@@ -1,5 +1,11 @@
 import { Module } from '@nestjs/common';
-import { always, defineConnector, defineTool, ToolkitModule, type ToolContext } from '@toolgate/toolkit';
+import {
+  always,
+  defineConnector,
+  defineToolContract,
+  ToolkitModule,
+  type ToolContext,
+} from '@toolgate/toolkit';
 import { z } from 'zod';
 
 /**
@@ -36,7 +42,7 @@ async function post(ctx: ToolContext, path: string, body: Record<string, unknown
 }
 
 /** L1: appends an entry; `slowMs` holds the upstream's first answer for that long (test tool). */
-export const ledgerAppend = defineTool({
+export const ledgerAppend = defineToolContract({
   name: 'ledger_append',
   description: 'Appends an entry to the ledger (test tool, L1).',
   inputSchema: z.object({
@@ -45,18 +51,16 @@ export const ledgerAppend = defineTool({
   }),
   risk: { level: 'L1', dataDomains: ['ledger'] },
   timeoutMs: 30_000,
-  execute: ({ entry, slowMs }, ctx) => post(ctx, '/entries', { entry, slowMs }),
-});
+}).implement(({ entry, slowMs }, ctx) => post(ctx, '/entries', { entry, slowMs }));
 
 /** L3: moves money; every call waits for a person (test tool). */
-export const ledgerTransfer = defineTool({
+export const ledgerTransfer = defineToolContract({
   name: 'ledger_transfer',
   description: 'Transfers an amount between ledger accounts; needs approval (test tool, L3).',
   inputSchema: z.object({ to: z.string().min(1).max(64), amount: z.number().positive() }),
   risk: { level: 'L3', dataDomains: ['ledger'] },
   approval: always(),
-  execute: ({ to, amount }, ctx) => post(ctx, '/transfers', { entry: `${amount} → ${to}` }),
-});
+}).implement(({ to, amount }, ctx) => post(ctx, '/transfers', { entry: `${amount} → ${to}` }));
 
 @Module({
   imports: [

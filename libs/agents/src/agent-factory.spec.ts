@@ -8,7 +8,14 @@ import {
   type BindingTool,
   type ResolvedAgentType,
 } from '@toolgate/tenancy';
-import { defineTool, ErrorCode, ToolkitModule, ToolRegistry, type EffectiveTool } from '@toolgate/toolkit';
+import {
+  defineToolContract,
+  ErrorCode,
+  settled,
+  ToolkitModule,
+  ToolRegistry,
+  type EffectiveTool,
+} from '@toolgate/toolkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentFactory, type AgentPrincipal } from './agent-factory.js';
@@ -16,46 +23,42 @@ import { AgentFactory, type AgentPrincipal } from './agent-factory.js';
 /** What the last `who_am_i` call saw of its context. */
 let seen: Record<string, unknown> = {};
 
-const whoAmI = defineTool({
+const whoAmI = defineToolContract({
   name: 'who_am_i',
   description: 'Tells the tool context back.',
   inputSchema: z.object({}),
   risk: { level: 'L0' },
   timeoutMs: 10_000,
-  execute: (_input, ctx) => {
-    seen = {
-      tenant: ctx.tenant,
-      agentType: ctx.agentType,
-      toolName: ctx.toolName,
-      principal: ctx.session.auth.current?.principalId,
-    };
-    return { tenant: ctx.tenant?.id };
-  },
+}).implement((_input, ctx) => {
+  seen = {
+    tenant: ctx.tenant,
+    agentType: ctx.agentType,
+    toolName: ctx.toolName,
+    principal: ctx.session.auth.current?.principalId,
+  };
+  return { tenant: ctx.tenant?.id };
 });
-const readLogs = defineTool({
+const readLogs = defineToolContract({
   name: 'read_logs',
   description: 'Reads logs.',
   inputSchema: z.object({}),
   risk: { level: 'L0' },
-  execute: () => [],
-});
-const searchDocs = defineTool({
+}).implement(() => []);
+const searchDocs = defineToolContract({
   name: 'search_docs',
   description: 'Searches documents; loaded on demand.',
   inputSchema: z.object({}),
   risk: { level: 'L0' },
   deferred: true,
-  execute: () => [],
-});
+}).implement(() => []);
 
-const wipeCache = defineTool({
+const wipeCache = defineToolContract({
   name: 'wipe_cache',
   description: 'Wipes the cache; top-level agents only.',
   inputSchema: z.object({}),
   risk: { level: 'L0' },
   availableInSubagents: false,
-  execute: () => ({ wiped: true }),
-});
+}).implement(() => ({ wiped: true }));
 
 const agentKey: AgentPrincipal = {
   principalType: 'api_key',
@@ -103,6 +106,8 @@ describe('AgentFactory', () => {
             agentTypes: async (tenantId: string) => (bindings[tenantId] ? resolve(registry, tenantId) : null),
             agentType: async (tenantId: string, agentType: string) =>
               resolve(registry, tenantId).get(agentType) ?? null,
+            // Nothing cached: `create` takes its loading path (the invoke e2e suites take the cached one).
+            cachedAgentType: () => undefined,
           }),
         },
         { provide: TenantConnectors, useValue: { forTenant: async () => () => undefined } },
@@ -155,11 +160,11 @@ describe('AgentFactory', () => {
       ['acme', 'sales_bot', agentKey],
       ['acme', 'ops_assistant', limited],
     ] as const)
-      await expect(factory.create(tenantId, agentType, principal)).rejects.toMatchObject({
+      await expect(settled(() => factory.create(tenantId, agentType, principal))).rejects.toMatchObject({
         code: ErrorCode.NOT_FOUND,
         params: { resource: `agent type ${agentType}` },
       });
-    await expect(factory.create('acme', 'support_bot', limited)).resolves.toMatchObject({
+    await expect(settled(() => factory.create('acme', 'support_bot', limited))).resolves.toMatchObject({
       agentType: 'support_bot',
     });
   });

@@ -1,13 +1,19 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { ToolPolicy } from '@toolgate/policy';
 import { BindingResolver, TenantConnectors } from '@toolgate/tenancy';
-import { ErrorCode, ToolExecutor, ToolgateError, type CallPrincipal } from '@toolgate/toolkit';
+import {
+  ErrorCode,
+  ToolExecutor,
+  ToolgateError,
+  type CallPrincipal,
+  type MaybePromise,
+} from '@toolgate/toolkit';
 import type { AgentModelInfo, AgentTypeSummary } from '@toolgate/contract';
 import type { AgentModelRef, ResolvedAgentType } from '@toolgate/tenancy';
 import { Agent } from './agent.js';
 
-const NOTHING_HIDDEN: ReadonlySet<string> = new Set();
-
+/** Options of `create` when none are given (shared: never written). */
+const NO_OPTIONS: AgentOptions = Object.freeze({});
 /** A principal as the factory sees it: agent keys may be limited to some agent types. */
 export type AgentPrincipal = CallPrincipal & { readonly agentTypes?: readonly string[] | null };
 
@@ -38,56 +44,58 @@ export class AgentFactory {
   ) {}
 
   /**
-   * The tools the principal's rules refuse whatever the input, decided when a listing asks (never
-   * on the invoke path): hidden from every listing, still answering POLICY_DENIED by name.
+   * The agent for (tenant, agent type, principal); NOT_FOUND when the agent type is not the
+   * principal's to use. A plain agent when the tenant's bindings are cached (the invoke hot path:
+   * every await there is a promise and a microtask per call, ADR 022), a promise while they load.
    */
-  private hiddenFor(binding: ResolvedAgentType, principal: AgentPrincipal): () => ReadonlySet<string> {
-    const policy = this.policy;
-    return policy
-      ? () => policy.hiddenTools(binding.tenantId, binding.agentType, binding.tools.values(), principal)
-      : () => NOTHING_HIDDEN;
-  }
-
-  /** The agent for (tenant, agent type, principal); NOT_FOUND when the agent type is not the principal's to use. */
-  async create(
+  create(
     tenantId: string,
     agentType: string,
     principal: AgentPrincipal,
-    options: AgentOptions = {},
-  ): Promise<Agent> {
-    const binding = this.allowed(principal, agentType)
-      ? await this.bindings.agentType(tenantId, agentType)
-      : null;
-    if (!binding)
-      throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `agent type ${agentType}` } });
-    const bound = options.subAgent ? forSubAgent(binding) : binding;
-    return new Agent(
-      bound,
-      principal,
-      this.executor,
-      await this.connectors.forTenant(tenantId),
-      this.hiddenFor(bound, principal),
-    );
-  }
-
-  /**
-   * `create` without a promise when the tenant's bindings are cached (the invoke hot path: every
-   * await there is a promise and a microtask per call); otherwise `create`'s promise. Throws
-   * (synchronously) what `create` rejects with.
-   */
-  createNow(tenantId: string, agentType: string, principal: AgentPrincipal): Agent | Promise<Agent> {
+    options: AgentOptions = NO_OPTIONS,
+  ): MaybePromise<Agent> {
     const cached = this.bindings.cachedAgentType(tenantId, agentType);
-    if (!cached) return this.create(tenantId, agentType, principal);
-    const binding = this.allowed(principal, agentType) ? cached.binding : null;
-    if (!binding)
-      throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `agent type ${agentType}` } });
+    if (!cached) return this.load(tenantId, agentType, principal, options);
+    const binding = this.bound(cached.binding, agentType, principal, options);
     return new Agent(
       binding,
       principal,
       this.executor,
       this.connectors.forTenantRow(tenantId, cached.tenant),
-      this.hiddenFor(binding, principal),
+      this.policy,
     );
+  }
+
+  /** `create` once the tenant's bindings are read from the database. */
+  private async load(
+    tenantId: string,
+    agentType: string,
+    principal: AgentPrincipal,
+    options: AgentOptions,
+  ): Promise<Agent> {
+    const found = this.allowed(principal, agentType)
+      ? await this.bindings.agentType(tenantId, agentType)
+      : null;
+    const binding = this.bound(found, agentType, principal, options);
+    return new Agent(
+      binding,
+      principal,
+      this.executor,
+      await this.connectors.forTenant(tenantId),
+      this.policy,
+    );
+  }
+
+  /** The binding the agent gets; NOT_FOUND when there is none or it is not the principal's to use. */
+  private bound(
+    binding: ResolvedAgentType | null | undefined,
+    agentType: string,
+    principal: AgentPrincipal,
+    options: AgentOptions,
+  ): ResolvedAgentType {
+    if (!binding || !this.allowed(principal, agentType))
+      throw new ToolgateError(ErrorCode.NOT_FOUND, { params: { resource: `agent type ${agentType}` } });
+    return options.subAgent ? forSubAgent(binding) : binding;
   }
 
   /** The agent types of a tenant the principal may use; `describeModel` says which model each runs on. */
@@ -116,5 +124,5 @@ export class AgentFactory {
 /** The binding without the tools only a top-level agent may use (docs/tool-design-rules.md §4.6). */
 export function forSubAgent(binding: ResolvedAgentType): ResolvedAgentType {
   const tools = [...binding.tools].filter(([, t]) => t.contract.availableInSubagents !== false);
-  return { ...binding, tools: new Map(tools) };
+  return Object.assign({}, binding, { tools: new Map(tools) });
 }

@@ -1,3 +1,4 @@
+import type { ToolPolicy } from '@toolgate/policy';
 import {
   ErrorCode,
   exportTool,
@@ -8,6 +9,7 @@ import {
   type ConnectorResolver,
   type EffectiveTool,
   type Locale,
+  type MaybePromise,
   type ToolCallEvent,
   type ToolCallRequest,
   type ToolCallResult,
@@ -35,6 +37,9 @@ export interface AgentInvokeOptions {
   readonly traceparent?: string;
 }
 
+/** No tool hidden (no rules lib, or none that always refuse). */
+const NOTHING_HIDDEN: ReadonlySet<string> = new Set();
+
 /**
  * An agent of one tenant and agent type, acting for one principal: it sees exactly its bound tools
  * under their contract names and effective policy. An unbound tool and a missing one look the same.
@@ -45,8 +50,11 @@ export class Agent {
     readonly principal: CallPrincipal,
     private readonly executor: ToolExecutor,
     private readonly connectors: ConnectorResolver,
-    /** Tools the principal's rules refuse whatever the input (issue 26): asked for on the first listing. */
-    private readonly hiddenByRules: () => ReadonlySet<string> = () => new Set(),
+    /**
+     * The tenants' rules (issue 26), asked on the first listing which tools the principal's rules
+     * refuse whatever the input; the policy itself, not a closure per agent (ADR 022's hot path).
+     */
+    private readonly policy?: ToolPolicy,
   ) {}
 
   private hidden?: ReadonlySet<string>;
@@ -61,7 +69,14 @@ export class Agent {
 
   /** Bound tools this principal's rules refuse whatever the input: no listing shows them (issue 26). */
   hiddenTools(): ReadonlySet<string> {
-    return (this.hidden ??= this.hiddenByRules());
+    return (this.hidden ??= this.policy
+      ? this.policy.hiddenTools(
+          this.binding.tenantId,
+          this.binding.agentType,
+          this.binding.tools.values(),
+          this.principal,
+        )
+      : NOTHING_HIDDEN);
   }
 
   /** The bound tools a listing shows: deferred ones only when asked for, none the rules always refuse. */
@@ -91,21 +106,13 @@ export class Agent {
     });
   }
 
-  /** Calls a bound tool through the governed pipeline. */
-  invoke(name: string, input: unknown, options: AgentInvokeOptions): Promise<ToolCallResult> {
-    return this.executor.run(this.callRequest(name, input, options));
-  }
-
   /**
-   * `invoke` without a promise when the call completes synchronously (ToolExecutor.runNow): the
-   * REST hot path. May throw synchronously what `invoke` rejects with.
+   * Calls a bound tool through the governed pipeline (ToolExecutor.run): a plain result when the
+   * call completes synchronously (the REST hot path, ADR 022), a promise otherwise. An unbound tool
+   * throws (TOOL_NOT_FOUND) before anything runs.
    */
-  invokeNow(
-    name: string,
-    input: unknown,
-    options: AgentInvokeOptions,
-  ): ToolCallResult | Promise<ToolCallResult> {
-    return this.executor.runNow(this.callRequest(name, input, options));
+  invoke(name: string, input: unknown, options: AgentInvokeOptions): MaybePromise<ToolCallResult> {
+    return this.executor.run(this.callRequest(name, input, options));
   }
 
   private callRequest(name: string, input: unknown, options: AgentInvokeOptions): ToolCallRequest {

@@ -1,8 +1,8 @@
-// Public surface of the agents lib.
+// Every export is public API of @toolgate/agents: the agent types a tenant binds, and how one is invoked.
 export { Agent } from './agent.js';
 export type { AgentInvokeOptions } from './agent.js';
-export { AgentFactory, forSubAgent } from './agent-factory.js';
-export type { AgentOptions, AgentPrincipal, AgentTypeSummary } from './agent-factory.js';
+export { AgentFactory } from './agent-factory.js';
+export type { AgentPrincipal, AgentTypeSummary } from './agent-factory.js';
 export { AgentsModule } from './agents.module.js';
 export {
   metaTools,
@@ -12,4 +12,3 @@ export {
   TOOL_SEARCH,
   unwrapToolCall,
 } from './meta-tools.js';
-export type { ModelToolSpec } from './meta-tools.js';

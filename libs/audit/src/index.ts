@@ -1,4 +1,4 @@
-// Public surface of the audit lib.
+// Every export is public API of @toolgate/audit: the tamper-evident trail, its checkpoints, evidence and redaction.
 import { CreateAudit1764480200000 } from './migrations/1764480200000-create-audit.js';
 import { OpenCallsPerTenant1764500100000 } from './migrations/1764500100000-open-calls-per-tenant.js';
 import { AuditBinaryIdentifiers1764500200000 } from './migrations/1764500200000-binary-identifiers.js';
@@ -17,14 +17,8 @@ export type { ArchiveStore } from './archive/archive-store.js';
 export { CheckpointArchive } from './archive/checkpoint-archive.js';
 export { DirectoryArchiveStore } from './archive/directory-archive-store.js';
 export { draftEvent } from './audit-fields.js';
-export { checkEvidence } from './evidence/evidence-check.js';
-export type { EvidenceProblem, EvidenceReport } from './evidence/evidence-check.js';
-export { EvidenceBuilder, MAX_EVIDENCE_EVENTS } from './evidence/evidence-builder.js';
-export type { EvidenceBundle } from './evidence/evidence-builder.js';
-export { EVIDENCE_FILES, EVIDENCE_KIND } from './evidence/evidence-format.js';
-export type { EvidenceEvent, EvidenceKey, EvidenceManifest } from './evidence/evidence-format.js';
 export { unzipFiles, zipFiles } from './evidence/zip.js';
-export type { AuditEventDraft, AuditEventRecord, DraftFields } from './audit-fields.js';
+export type { AuditEventDraft } from './audit-fields.js';
 export { AuditModule } from './audit.module.js';
 export { DEFAULT_AUDIT_OPTIONS } from './audit.options.js';
 export type { AuditOptions } from './audit.options.js';
@@ -38,10 +32,8 @@ export type { SiemOptions, SinkOptions, SinkStatus, DeadLetter, SiemRecord } fro
 export { AccessDenials, DENIALS_PER_KEY_PER_WINDOW } from './denials/access-denials.js';
 export type { AccessDenial } from './denials/access-denials.js';
 export type { AdminEvent } from './audit-trail.js';
-export type { Sidecar, SqlStatement } from './chain/audit-chain.repository.js';
-export { AuditUnavailableError, AuditWriter } from './chain/audit-writer.js';
-export type { AppendOptions } from './chain/audit-writer.js';
-export { bothSidecars } from './hooks/call-record-sink.js';
+export type { SqlStatement } from './chain/audit-chain.repository.js';
+export { AuditWriter } from './chain/audit-writer.js';
 export { faceOf, runContextOf } from './hooks/call-event-factory.js';
 export type { Verification, TenantVerification } from './chain/chain-verifier.js';
 export { CheckpointRefusedError, CheckpointService } from './chain/checkpoint.service.js';
@@ -73,28 +65,20 @@ export type { LinkKeys, LinkVersion } from './chain/event-hash.js';
 export { toApiEvent } from './chain/event-mapping.js';
 export type { ApiAuditEvent } from './chain/event-mapping.js';
 export { AuditEventsRepository } from './query/audit-events.repository.js';
-export { writeExport } from './query/audit-export.js';
 export { AuditQueries } from './query/audit-queries.js';
 export { VerifyJobs } from './query/verify-jobs.js';
-export type { VerifyJob } from './query/verify-jobs.js';
-export type { AuditScope } from './query/audit-queries.js';
 export {
   auditEvidenceQuerySchema,
   auditExportQuerySchema,
-  auditFilterSchema,
   auditListQuerySchema,
   auditVerifyQuerySchema,
-  decodeCursor,
-  encodeCursor,
 } from './query/audit-query.js';
 export type {
   AuditEvidenceQuery,
   AuditExportQuery,
-  AuditFilter,
   AuditListQuery,
   AuditVerifyQuery,
 } from './query/audit-query.js';
-export { AuditReconciler } from './reconcile/audit-reconciler.js';
 export { DEFAULT_REDACTION_POLICY, Redactor } from './redaction/redactor.js';
 export type { RedactionPolicy } from './redaction/redactor.js';
 export {
@@ -153,3 +137,7 @@ export const AUDIT_MIGRATIONS = [
   AuditRetention1765500100000,
   CheckpointAlgorithm1765640400000,
 ];
+export { AuditUnavailableError } from './chain/audit-writer.js';
+export type { EvidenceManifest } from './evidence/evidence-format.js';
+export { checkEvidence } from './evidence/evidence-check.js';
+export type { VerifyJob } from './query/verify-jobs.js';

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { isSeparatedRole, type ApiKeyView, type CreatedKey } from '@toolgate/contract';
 import { AuditTrail, type AdminEvent } from '@toolgate/audit';
 import { isUniqueViolation, RefreshingCache } from '@toolgate/database';
-import { ErrorCode, ToolgateError, uuidv7 } from '@toolgate/toolkit';
+import { andThen, ErrorCode, ToolgateError, uuidv7, type MaybePromise } from '@toolgate/toolkit';
 import { ApiKeyEntity, toApiKeyView } from './api-key.entity.js';
 import { ApiKeyRepository } from './api-key.repository.js';
 import { AUTH_OPTIONS, type AuthOptions } from './auth.options.js';
@@ -100,25 +100,16 @@ export class ApiKeyService {
   /**
    * The principal behind an `Authorization: Bearer <key>` header, allowed one of `roles` (any role
    * when undefined). Throws UNAUTHENTICATED (no, unknown or revoked key) or FORBIDDEN (wrong role).
+   * A plain principal when the key is cached and fresh — the invoke route's hot path, where every
+   * await is a promise and a microtask per call (ADR 022) — a promise while the key is looked up.
    */
-  async authorize(authorization: string | undefined, roles?: readonly Role[]): Promise<Principal> {
-    const match = BEARER.exec(authorization ?? '');
-    return allowed(match ? await this.authenticate(match[1]!) : null, roles);
-  }
-
-  /**
-   * `authorize` without a promise when the key is cached and fresh — the invoke route's hot path,
-   * where every await is a promise and a microtask per call; otherwise `authorize`'s promise.
-   * Throws (synchronously) what `authorize` rejects with.
-   */
-  authorizeNow(authorization: string | undefined, roles?: readonly Role[]): Principal | Promise<Principal> {
+  authorize(authorization: string | undefined, roles?: readonly Role[]): MaybePromise<Principal> {
     const match = BEARER.exec(authorization ?? '');
     if (!match) throw new ToolgateError(ErrorCode.UNAUTHENTICATED);
     const cached = this.principals.get(hashKeySecret(match[1]!));
     // The cache answers a new promise per `get`: this one must be the one awaited (a second lookup
     // would leave it unhandled when the database is down).
-    if (cached instanceof Promise) return this.settle(cached).then((p) => allowed(p, roles));
-    return allowed(cached ?? null, roles);
+    return andThen(cached instanceof Promise ? this.settle(cached) : (cached ?? null), allowed, roles);
   }
 
   /**

@@ -1,16 +1,13 @@
+// Every export is public API of @toolgate/database: one connection from DATABASE_URL, migrations under a lock.
 import { CreateGatewayInstances1764479900000 } from './migrations/1764479900000-create-gateway-instances.js';
 
-// Public surface of the database lib: one connection from DATABASE_URL, migrations under a lock.
 export { DatabaseModule } from './database.module.js';
-export type { DatabaseOptions } from './database.options.js';
 export {
-  DEFAULT_DATABASE_URL,
   DEFAULT_POOL_SIZE,
   dataSourceOptions,
   defaultDatabaseUrl,
   parseDatabaseUrl,
 } from './database-url.js';
-export type { ConnectionTuning, DatabaseKind, DatabaseTarget } from './database-url.js';
 export { deploymentRedisPrefix } from './deployment-identity.js';
 export { runMigrationsLocked } from './migration-runner.js';
 export type { AppendOnlyTables } from './migration-runner.js';
@@ -20,7 +17,6 @@ export { PLATFORM_TENANT } from './platform-tenant.js';
 export { isMysql, isRetryableTransactionError, isUniqueViolation, mysqlLiteral } from './sql-dialect.js';
 export { fromSqlDateTime, toSqlDateTime } from './sql-time.js';
 export { RefreshingCache } from './refreshing-cache.js';
-export type { RefreshingCacheOptions } from './refreshing-cache.js';
 export { TransactionRunner } from './transaction-runner.js';
 export type { WriteStatement } from './transaction-runner.js';
 export { autoIncrementIdColumn, dateTime3, jsonColumn } from './column-types.js';
@@ -29,7 +25,6 @@ export { useBinaryCollation } from './binary-identifiers.js';
 export { DEFAULT_INSTANCE_OPTIONS, InstanceRegistry } from './instances/instance-registry.js';
 export type { InstanceOptions } from './instances/instance-registry.js';
 export { InstancesModule } from './instances/instances.module.js';
-export { CreateGatewayInstances1764479900000 };
 
 /** The database lib's own migrations. */
 export const DATABASE_MIGRATIONS = [CreateGatewayInstances1764479900000];

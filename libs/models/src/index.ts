@@ -1,7 +1,15 @@
-// Public surface of the models lib.
-export * from './model-client.js';
-export { DEMO_MODEL, DEMO_PROVIDER, DemoPlanner } from './demo/demo-planner.js';
-export { DEMO_MODEL_REF, ModelProviders } from './model-providers.js';
+// Every export is public API of @toolgate/models: the model providers an agent run talks to.
+export { ModelError } from './model-client.js';
+export type {
+  ModelClient,
+  ModelMessage,
+  ModelRef,
+  ModelTool,
+  ModelToolCall,
+  ModelTurn,
+  ModelTurnRequest,
+} from './model-client.js';
+export { ModelProviders } from './model-providers.js';
 export { ModelsModule } from './models.module.js';
 export { DEFAULT_MODELS_OPTIONS, DEFAULT_PROVIDER_OPTIONS } from './models.options.js';
 export type { ModelProviderOptions, ModelsOptions } from './models.options.js';

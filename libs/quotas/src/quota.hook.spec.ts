@@ -2,7 +2,7 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { BindingResolver } from '@toolgate/tenancy';
 import type { Quota } from './tenant-quota-settings.js';
 import {
-  defineTool,
+  defineToolContract,
   ErrorCode,
   isOk,
   ToolExecutor,
@@ -23,13 +23,12 @@ const MINUTE_START = Date.UTC(2026, 0, 1);
 
 let executions = 0;
 const tool = (name: string) =>
-  defineTool({
+  defineToolContract({
     name,
     description: `The ${name} tool.`,
     inputSchema: z.object({}),
     risk: { level: 'L0' },
-    execute: () => ({ run: ++executions }),
-  });
+  }).implement(() => ({ run: ++executions }));
 
 describe('QuotaHook', () => {
   let moduleRef: TestingModule;
@@ -59,7 +58,7 @@ describe('QuotaHook', () => {
   }
 
   /** Calls a tool the way the gateway does, for one tenant and one key. */
-  function call(
+  async function call(
     name: string,
     tenantId: string | null = 'acme',
     keyId = 'key_a',

@@ -17,7 +17,7 @@ import { RunEvents } from './events/run-events.js';
 import { RunDriver } from './loop/run-driver.js';
 import { RunOpener, type NewRun } from './loop/run-opener.js';
 import { attemptCallId, FINAL_CALL_STATUSES, newRunId, newSessionId } from './loop/run-ids.js';
-import { usageOf, type DriveResult } from './loop/run-loop.js';
+import { usageOf, type DriveResult } from './loop/run-drive.js';
 import { RUN_MODEL_SOURCE, type RunModelSource } from './loop/run-models.js';
 import { modelLabel, runSettingsOf } from './loop/run-settings.js';
 import { SubAgents } from './loop/sub-agents.js';

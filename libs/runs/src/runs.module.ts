@@ -8,10 +8,15 @@ import { RunStepEntity } from './entities/run-step.entity.js';
 import { RunToolCallEntity } from './entities/run-tool-call.entity.js';
 import { RunEvents } from './events/run-events.js';
 import { RunDriver } from './loop/run-driver.js';
+import { RunDrives } from './loop/run-drives.js';
 import { RunOpener } from './loop/run-opener.js';
+import { RunCalls } from './loop/run-calls.js';
+import { RunEndings } from './loop/run-endings.js';
 import { RunLoop } from './loop/run-loop.js';
 import { RUN_MODEL_SOURCE } from './loop/run-models.js';
 import { RunResumer } from './loop/run-resumer.js';
+import { RunTurns } from './loop/run-turns.js';
+import { StepCalls } from './loop/step-calls.js';
 import { SubAgents } from './loop/sub-agents.js';
 import { RunAdmission } from './run-admission.js';
 import { RunService } from './run.service.js';
@@ -44,8 +49,13 @@ export class RunsModule {
         RunEvents,
         RunOpener,
         SubAgents,
+        RunEndings,
+        RunCalls,
+        RunTurns,
+        StepCalls,
         RunLoop,
         RunDriver,
+        { provide: RunDrives, useExisting: RunDriver },
         RunResumer,
         RunReaders,
         RunScrubber,

@@ -1,8 +1,7 @@
-// Public surface of the telemetry lib: the OpenTelemetry API only (ADR 019). The SDK, exporter and
+// Every export is public API of @toolgate/telemetry: the OpenTelemetry API only (ADR 019). The SDK, exporter and
 // resource are set up by the app (apps/gateway/src/telemetry), and only when an endpoint is set.
 export { OUTCOME_OK, SpanName, TraceAttr } from './attributes.js';
-export { activeSpan, inSpan, recordSpan } from './spans.js';
-export type { SpanOptions } from './spans.js';
+export { inSpan, recordSpan } from './spans.js';
 export {
   contextFromTraceparent,
   currentTraceId,
@@ -10,4 +9,4 @@ export {
   injectTraceparent,
   spanContextOf,
 } from './trace-context.js';
-export { setTracingEnabled, tracer, TRACER_NAME, tracingEnabled } from './tracer.js';
+export { setTracingEnabled, tracer, tracingEnabled } from './tracer.js';

@@ -1,42 +1,38 @@
-import { always, defineTool, defineToolContract, once, ToolRegistry } from '@toolgate/toolkit';
+import { always, defineToolContract, once, ToolRegistry } from '@toolgate/toolkit';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { diffBindings } from '@toolgate/contract/rules';
 import { bindingProblems, bindTool, type BoundTool } from './binding-rules.js';
 
-const readStatus = defineTool({
+const readStatus = defineToolContract({
   name: 'read_status',
   description: 'Reads a status.',
   inputSchema: z.object({}),
   risk: { level: 'L0' },
   timeoutMs: 5_000,
-  execute: () => ({ up: true }),
-});
-const changeSetting = defineTool({
+}).implement(() => ({ up: true }));
+const changeSetting = defineToolContract({
   name: 'change_setting',
   description: 'Changes a setting.',
   inputSchema: z.object({ value: z.string() }),
   risk: { level: 'L2' },
   timeoutMs: 10_000,
   approval: once(),
-  execute: () => ({ changed: true }),
-});
-const lookUp = defineTool({
+}).implement(() => ({ changed: true }));
+const lookUp = defineToolContract({
   name: 'look_up',
   description: 'Looks something up.',
   inputSchema: z.object({}),
   risk: { level: 'L1' },
   timeoutMs: 8_000,
-  execute: () => ({}),
-});
-const restart = defineTool({
+}).implement(() => ({}));
+const restart = defineToolContract({
   name: 'restart_all',
   description: 'Restarts everything.',
   inputSchema: z.object({}),
   risk: { level: 'L3' },
   approval: always(),
-  execute: () => ({}),
-});
+}).implement(() => ({}));
 const query = defineToolContract({
   name: 'query_orders',
   description: 'Queries orders in one of two ERPs.',

@@ -1,9 +1,8 @@
-// Public surface of the tool packs: the pack modules the gateway loads, the demo backends module,
+// Every export is public API of @toolgate/tool-packs: the pack modules the gateway loads, the demo backends module,
 // and the connectors (with their client types) a tool author reuses to reach the same upstreams.
 // Simulators, demo credentials and the demo service are for tests: `@toolgate/tool-packs/testing`.
 export { TOOL_PACKS, ToolPacksModule } from './tool-packs.module.js';
 export { DemoBackendsModule } from './demo/demo-backends.module.js';
-export type { DemoBackendsOptions } from './demo/demo-backends.constants.js';
 
 export { OpsToolsModule } from './ops/ops.module.js';
 export { opsApiConnector } from './ops/ops-api.connector.js';

@@ -1,14 +1,13 @@
-// Public surface of the toolkit: what tool authors, the gateway and the other libs use. Tests reach
+// Every export is public API of @toolgate/toolkit: what tool authors, the gateway and the other libs use. Tests reach
 // internals through `@toolgate/toolkit/testing`. The tool lifecycle is described in
 // definition/tool-definition.ts and docs/tools.md.
 
 // Writing tools.
-export { always, isAtLeastAsStrict, never, once } from './definition/approval-policy.js';
+export { always, never, once } from './definition/approval-policy.js';
 export type { ApprovalMode } from './definition/approval-policy.js';
 export { defineConnector } from './definition/define-connector.js';
-export type { ConnectorDefinition } from './definition/define-connector.js';
-export { defineTool, defineToolContract } from './definition/define-tool.js';
-export type { ToolContract } from './definition/define-tool.js';
+export { defineToolContract } from './definition/define-tool-contract.js';
+export type { ToolBody, ToolContract } from './definition/define-tool-contract.js';
 export { sensitive } from './definition/sensitive.js';
 export type { MarkedField, PiClass } from './definition/sensitive.js';
 export { Tool } from './definition/tool.decorator.js';
@@ -27,11 +26,11 @@ export type { Envelope, ErrorEnvelope } from './errors/envelope.js';
 export { ErrorCode } from './errors/error-codes.js';
 export { cleanErrorMessage } from './errors/error-mapping.js';
 export { DEFAULT_LOCALE, mcpMessage, resolveLocale } from './errors/messages.js';
-export type { Locale, McpMessage } from './errors/messages.js';
+export type { Locale } from './errors/messages.js';
 export { errorEnvelope, ToolCallFailedError, ToolError, ToolgateError } from './errors/toolgate-error.js';
 
 // Running tools: registry, executor and the pipeline hooks.
-export { DEFAULT_TIMEOUT_MS, MAX_INPUT_DEPTH, MAX_TIMEOUT_MS } from './constants.js';
+export { MAX_INPUT_DEPTH } from './constants.js';
 export { HookOrder, ToolCallHookProvider } from './execution/call-hooks.js';
 export { notePolicyDecision, policyDecisionDetails, policyDecisionOf } from './execution/policy-decision.js';
 export type { PolicyDecision } from './execution/policy-decision.js';
@@ -52,7 +51,6 @@ export { ToolExecutor } from './execution/tool-executor.js';
 export { ConnectorRegistry } from './registry/connector-registry.js';
 export { ToolRegistry } from './registry/tool-registry.js';
 export { checkContract } from './registry/definition-rules.js';
-export type { ContractCheck, ContractCheckOptions } from './registry/definition-rules.js';
 export type { RegisteredContract, ToolImplementation } from './registry/registered-contract.js';
 export { ToolkitModule } from './toolkit.module.js';
 
@@ -62,10 +60,12 @@ export type { CompiledSchema } from './schema/compiled-schema.js';
 export type { InputIssue } from './schema/input-issue.js';
 export { invalidInputEnvelope } from './schema/issue-messages.js';
 export { toJsonSchema } from './schema/json-schema.js';
-export { exportTool, TOOL_LIST_FORMATS, toJsonSchemaItem } from './schema/tool-formats.js';
+export { exportTool, toJsonSchemaItem } from './schema/tool-formats.js';
 export type { ToolListFormat } from './schema/tool-formats.js';
 
 // Utilities the other libs share.
 export { canonicalJson, sha256Hex } from './util/canonical-json.js';
 export { uuidv7 } from './util/ids.js';
+export { andThen } from './util/and-then.js';
+export type { MaybePromise } from './util/and-then.js';
 export { settled } from './util/settled.js';

@@ -23,7 +23,7 @@ class ToolDefinitionsModule {}
 
 /**
  * The tool runtime. Import `forRoot` once (the gateway does); tool packs import `forFeature` with
- * their `defineTool` objects, or simply declare `@Tool` methods on their providers.
+ * their tools (`defineToolContract(...).implement(...)`), or declare `@Tool` methods on their providers.
  */
 @Global()
 @Module({
@@ -33,7 +33,7 @@ class ToolDefinitionsModule {}
 })
 export class ToolkitModule extends ConfigurableModuleClass {
   /**
-   * Registers `defineTool` objects and connectors. `source` names the set in boot messages.
+   * Registers tools (`contract.implement(...)`) and connectors. `source` names the set in boot messages.
    * @example ToolkitModule.forFeature([getServiceStatus, readLogs], { source: 'OpsToolsModule', connectors: [opsApi] })
    */
   static forFeature(

@@ -36,3 +36,16 @@ export async function listLive(
     throw sourceFailure(err);
   }
 }
+
+/** A request an admin sent that cannot be used: 400 INVALID_INPUT naming the field. */
+export function invalidRequest(summary: string, path = ''): ToolgateError {
+  return new ToolgateError(ErrorCode.INVALID_INPUT, {
+    params: { summary },
+    details: { issues: [{ path, message: summary }] },
+  });
+}
+
+/** An upstream (or one of its tools) of that name is there already: 409 ALREADY_EXISTS. */
+export function alreadyExists(what: string): ToolgateError {
+  return new ToolgateError(ErrorCode.ALREADY_EXISTS, { params: { resource: `upstream ${what}` } });
+}

@@ -4,7 +4,11 @@ import { TENANT_TOOL_SOURCE } from '@toolgate/tenancy';
 import { UpstreamServerEntity } from './entities/upstream-server.entity.js';
 import { UpstreamToolEntity } from './entities/upstream-tool.entity.js';
 import { openApiClientFactory } from './openapi/openapi-source-factory.js';
-import { UpstreamAdmin } from './upstream-admin.service.js';
+import { UpstreamImports } from './admin/upstream-imports.js';
+import { UpstreamLookup } from './admin/upstream-lookup.js';
+import { UpstreamRegistration } from './admin/upstream-registration.js';
+import { UpstreamReviews } from './admin/upstream-reviews.js';
+import { UpstreamServers } from './admin/upstream-servers.js';
 import { UPSTREAM_CLIENT_FACTORIES, UpstreamConnections } from './upstream-connections.js';
 import { UpstreamPinning } from './upstream-pinning.js';
 import { UpstreamRefresher } from './upstream-refresher.js';
@@ -32,10 +36,14 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<UpstreamsOptio
     UpstreamConnections,
     UpstreamTenantTools,
     UpstreamPinning,
-    UpstreamAdmin,
+    UpstreamLookup,
+    UpstreamRegistration,
+    UpstreamServers,
+    UpstreamImports,
+    UpstreamReviews,
     UpstreamRefresher,
     { provide: TENANT_TOOL_SOURCE, useExisting: UpstreamTenantTools },
   ],
-  exports: [UpstreamAdmin, TENANT_TOOL_SOURCE],
+  exports: [UpstreamRegistration, UpstreamServers, UpstreamImports, UpstreamReviews, TENANT_TOOL_SOURCE],
 })
 export class UpstreamsModule extends ConfigurableModuleClass {}

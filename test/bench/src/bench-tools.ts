@@ -1,38 +1,35 @@
 import { Controller, HttpCode, Module, Post } from '@nestjs/common';
 import { Public } from '@toolgate/auth';
-import { always, defineTool, ToolkitModule } from '@toolgate/toolkit';
+import { always, defineToolContract, ToolkitModule } from '@toolgate/toolkit';
 import { z } from 'zod';
 
 /** The cheapest governed tool: L0, no input, answers `{ ok: true }`. */
-export const benchNoop = defineTool({
+export const benchNoop = defineToolContract({
   name: 'bench_noop',
   description: 'Does nothing; measures the cost of governance itself.',
   inputSchema: z.object({}),
   risk: { level: 'L0' },
-  execute: () => ({ ok: true }),
-});
+}).implement(() => ({ ok: true }));
 
 /** An L1 tool with a typical small input, to measure audited calls. */
-export const benchRecord = defineTool({
+export const benchRecord = defineToolContract({
   name: 'bench_record',
   description: 'Records a note; L1 so every call is audited before and after.',
   inputSchema: z.object({ note: z.string().max(200), fail: z.boolean().default(false) }),
   risk: { level: 'L1', dataDomains: ['bench'] },
-  execute: ({ note, fail }) => {
-    if (fail) throw new Error('simulated upstream failure');
-    return { stored: note.length };
-  },
+}).implement(({ note, fail }) => {
+  if (fail) throw new Error('simulated upstream failure');
+  return { stored: note.length };
 });
 
 /** An L3 tool: every call waits for a person, then runs once. */
-export const benchDanger = defineTool({
+export const benchDanger = defineToolContract({
   name: 'bench_danger',
   description: 'Pretends to do something irreversible; L3, so every call needs approval.',
   inputSchema: z.object({ target: z.string() }),
   risk: { level: 'L3' },
   approval: always(),
-  execute: ({ target }) => ({ done: target }),
-});
+}).implement(({ target }) => ({ done: target }));
 
 /** The same JSON as a governed no-op, from a bare Nest route: what the framework alone costs. */
 @Controller('bench')

@@ -28,7 +28,7 @@ export async function inProcessOverhead(
   };
   const agent = await app.get(AgentFactory).create('bench', 'bench', principal);
 
-  const governed = () => agent.invoke('bench_noop', {}, { locale: 'en' });
+  const governed = async () => agent.invoke('bench_noop', {}, { locale: 'en' });
   const ctx = {} as never;
   const direct = async () => benchNoop.execute({}, ctx);
 

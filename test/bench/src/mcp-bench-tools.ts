@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { always, defineTool, ToolkitModule } from '@toolgate/toolkit';
+import { always, defineToolContract, ToolkitModule } from '@toolgate/toolkit';
 import { z } from 'zod';
 
 /** How many tools the wide agent type binds (the tools/list target is stated for 500). */
@@ -9,7 +9,7 @@ const wideName = (i: number) => `wide_tool_${String(i).padStart(3, '0')}`;
 
 /** Tools shaped like real ones (a few typed fields, descriptions of a sentence or two), L0 to L3. */
 const wideTools = Array.from({ length: WIDE_TOOL_COUNT }, (_, i) =>
-  defineTool({
+  defineToolContract({
     name: wideName(i),
     description: `Looks up record set ${i} by its key and answers the matching rows with their status and owner.`,
     inputSchema: z.object({
@@ -20,8 +20,7 @@ const wideTools = Array.from({ length: WIDE_TOOL_COUNT }, (_, i) =>
     outputSchema: z.object({ rows: z.array(z.object({ id: z.string(), status: z.string() })) }),
     risk: { level: (['L0', 'L1', 'L2', 'L3'] as const)[i % 4]! },
     ...(i % 4 === 3 ? { approval: always() } : {}),
-    execute: () => ({ rows: [] }),
-  }),
+  }).implement(() => ({ rows: [] })),
 );
 
 @Module({ imports: [ToolkitModule.forFeature(wideTools, 'BenchWideToolsModule')] })

@@ -2,9 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { Agent, AgentFactory, type AgentPrincipal } from '@toolgate/agents';
 import { IdempotencyService, requestDigest } from '@toolgate/calls';
 import {
+  andThen,
   ErrorCode,
   isOk,
-  settled,
+  type MaybePromise,
   type CallAbortSignal,
   type Envelope,
   type Locale,
@@ -59,27 +60,19 @@ export class InvokeToolUseCase {
     agentType: string,
     toolName: string,
     principal: AgentPrincipal,
-  ): Agent | Promise<Agent> {
-    const agent = this.agents.createNow(tenantId, agentType, principal);
-    if (agent instanceof Promise) return agent.then((a) => withTool(a, toolName));
-    return withTool(agent, toolName);
-  }
-
-  /** Runs the call (once per Idempotency-Key when one is sent). */
-  execute(agent: Agent, command: InvokeCommand): Promise<InvokeAnswer> {
-    return settled(() => this.executeNow(agent, command));
+  ): MaybePromise<Agent> {
+    return andThen(this.agents.create(tenantId, agentType, principal), withTool, toolName);
   }
 
   /**
-   * `execute` without a promise when the call completes synchronously: no Idempotency-Key, a
-   * synchronous tool and hooks (Agent.invokeNow) — the hot path of the REST route. May throw
-   * synchronously what `execute` rejects with.
+   * Runs the call (once per Idempotency-Key when one is sent) and shapes its answer. A plain
+   * answer when the call completes synchronously — no Idempotency-Key, a synchronous tool and hooks
+   * (Agent.invoke), the REST hot path (ADR 022) — a promise otherwise.
    */
-  executeNow(agent: Agent, command: InvokeCommand): InvokeAnswer | Promise<InvokeAnswer> {
+  execute(agent: Agent, command: InvokeCommand): MaybePromise<InvokeAnswer> {
     const input = command.body.input ?? {};
     if (command.idempotencyKey) return this.executeOnce(agent, command, input, command.idempotencyKey);
-    const result = this.invokeNow(agent, command, input, undefined, undefined);
-    return result instanceof Promise ? result.then((r) => answerOf(command, r)) : answerOf(command, result);
+    return andThen(this.invoke(agent, command, input, undefined, undefined), answerOf, command);
   }
 
   /** The call run once per Idempotency-Key: a retry with the same key and request gets the same answer. */
@@ -125,17 +118,17 @@ export class InvokeToolUseCase {
     callId: string | undefined,
     identity: string | undefined,
   ): Promise<InvokeAnswer> {
-    return answerOf(command, await this.invokeNow(agent, command, input, callId, identity));
+    return answerOf(await this.invoke(agent, command, input, callId, identity), command);
   }
 
-  private invokeNow(
+  private invoke(
     agent: Agent,
     command: InvokeCommand,
     input: unknown,
     callId: string | undefined,
     identity: string | undefined,
-  ): ToolCallResult | Promise<ToolCallResult> {
-    return agent.invokeNow(command.toolName, input, {
+  ): MaybePromise<ToolCallResult> {
+    return agent.invoke(command.toolName, input, {
       locale: command.locale,
       sessionId: command.body.sessionId,
       callId,
@@ -150,7 +143,7 @@ export class InvokeToolUseCase {
 }
 
 /** The route's answer for a call's result. */
-function answerOf(command: InvokeCommand, result: ToolCallResult): InvokeAnswer {
+function answerOf(result: ToolCallResult, command: InvokeCommand): InvokeAnswer {
   const envelope = command.view === 'model' ? modelView(result) : result.envelope;
   return {
     status: statusOfInvoke(result),

@@ -3,7 +3,7 @@ import type { Agent, AgentPrincipal } from '@toolgate/agents';
 import { ApiKeyService } from '@toolgate/auth';
 import { isTraceparent } from '@toolgate/mcp';
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { toJsonSchema } from '@toolgate/toolkit';
+import { andThen, toJsonSchema, type MaybePromise } from '@toolgate/toolkit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { answerForError } from '../http/error-envelope.js';
 import { sendError } from '../http/error-reply.js';
@@ -43,15 +43,123 @@ function isEmpty(value: unknown): boolean {
   return true;
 }
 
-function sendAnswer(reply: FastifyReply, answer: InvokeAnswer): FastifyReply {
+/** What the route's steps use, looked up once on the first call. */
+interface InvokeServices {
+  readonly keys: ApiKeyService;
+  readonly invoke: InvokeToolUseCase;
+  /** Most calls send no query string: its checked value (defaults filled in) is the same every time. */
+  readonly noQuery: InvokeQuery;
+  readonly bodyLimit: number;
+}
+
+/**
+ * One invoke request on its way through the steps, each reading what the steps before it wrote. A
+ * class of one fixed shape rather than closures over the request (ADR 022).
+ */
+class InvokeExchange {
+  principal!: AgentPrincipal;
+  body!: InvokeBody;
+  query!: InvokeQuery;
+
+  constructor(
+    readonly request: InvokeRequest,
+    readonly reply: FastifyReply,
+    readonly services: InvokeServices,
+  ) {}
+}
+
+/**
+ * authorize → check → agent → execute → send. Synchronous end to end when the key and the bindings
+ * are cached and the call completes synchronously (a synchronous tool, no Idempotency-Key, hooks
+ * that need no I/O): the hot path, where each promise layer is an allocation and a trip through the
+ * microtask queue. From the first step that answers a promise, the rest follow it (`andThen`).
+ * Throws (or rejects with) what the error envelope answers.
+ */
+function invoke(x: InvokeExchange): MaybePromise<void> {
+  const principal = x.services.keys.authorize(x.request.headers.authorization, ['agent']);
+  const checked = andThen(principal, check, x);
+  const agent = andThen(checked, agentOf);
+  const answer = andThen(agent, execute, x);
+  return andThen(answer, send, x);
+}
+
+/** The request's body and query against the contract's schemas (INVALID_REQUEST otherwise). */
+function check(principal: AgentPrincipal, x: InvokeExchange): InvokeExchange {
+  x.principal = principal;
+  x.body = checkRequestPart<InvokeBody>(invokeBody, x.request.body);
+  x.query = isEmpty(x.request.query)
+    ? x.services.noQuery
+    : checkRequestPart<InvokeQuery>(invokeQuery, x.request.query);
+  return x;
+}
+
+/** The caller's agent with the tool bound: unknown agent types and tools answer 404 before anything runs. */
+function agentOf(x: InvokeExchange): MaybePromise<Agent> {
+  const { agentType, toolName } = x.request.params;
+  return x.services.invoke.agentFor(x.principal.tenantId!, agentType, toolName, x.principal);
+}
+
+/** Runs the call; a streamed call (SSE) answers itself, and leaves nothing to send. */
+function execute(agent: Agent, x: InvokeExchange): MaybePromise<InvokeAnswer | undefined> {
+  const { request, reply, principal } = x;
+  const { agentType, toolName } = request.params;
+  const { headers } = request;
+  const key = headers['idempotency-key'];
+  const command: InvokeCommand = {
+    tenantId: principal.tenantId!,
+    agentType,
+    toolName,
+    principal,
+    body: x.body,
+    locale: localeOf(request as never),
+    view: x.query.view,
+    idempotencyKey: typeof key === 'string' ? key : undefined,
+    signal: abortSignalFor(agent, toolName, reply),
+    traceparent: isTraceparent(headers.traceparent) ? headers.traceparent : undefined,
+  };
+  if (headers.accept?.includes('text/event-stream')) return stream(x, agent, command);
+  return x.services.invoke.execute(agent, command);
+}
+
+/** The answer as JSON, with its status, headers and `X-Call-Id`. */
+function send(answer: InvokeAnswer | undefined, x: InvokeExchange): void {
+  if (answer) sendAnswer(x.reply, answer);
+}
+
+function sendAnswer(reply: FastifyReply, answer: InvokeAnswer): void {
   // A call the platform refused (over its quota): recorded like every refusal. One comparison on the ok path.
   if (answer.status >= 400 && 'code' in answer.envelope)
     noteRefusal(reply.request, { status: answer.status, envelope: answer.envelope, callId: answer.callId });
-  return reply
+  reply
     .status(answer.status)
     .headers(answer.headers)
     .header('x-call-id', answer.callId)
     .send(answer.envelope);
+}
+
+/**
+ * The call as server-sent events. Until the first event nothing is written, so a failure (a
+ * malformed Idempotency-Key, a conflict) or a platform answer (202, 429...) before it is answered
+ * as JSON with its status; after it, the only way left to answer is a last `result` event.
+ */
+async function stream(x: InvokeExchange, agent: Agent, command: InvokeCommand): Promise<undefined> {
+  const { request, reply } = x;
+  const sse = new SseStream(reply);
+  let answer: InvokeAnswer;
+  try {
+    answer = await x.services.invoke.execute(agent, Object.assign({}, command, { onEvent: sse.onEvent }));
+  } catch (err) {
+    if (!sse.started) throw err;
+    const path = `${request.method} ${request.url.split('?')[0]}`;
+    sse.end(
+      undefined,
+      answerForError(err, command.locale, { path, bodyLimit: x.services.bodyLimit }).envelope,
+    );
+    return undefined;
+  }
+  if (!sse.started && answer.status !== 200) sendAnswer(reply, answer);
+  else sse.end(answer.callId, answer.envelope);
+  return undefined;
 }
 
 /**
@@ -63,99 +171,19 @@ function sendAnswer(reply: FastifyReply, answer: InvokeAnswer): FastifyReply {
  * schemas, the one error mapping; and it hands the call to the same use case.
  */
 export function registerInvokeRoute(app: NestFastifyApplication, bodyLimit: number): void {
-  let deps: { keys: ApiKeyService; invoke: InvokeToolUseCase } | undefined;
-  // Most calls send no query string: its checked value (defaults filled in) is the same every time.
-  const noQuery = Object.freeze(checkRequestPart<InvokeQuery>(invokeQuery, {}));
-  const resolve = () => (deps ??= { keys: app.get(ApiKeyService), invoke: app.get(InvokeToolUseCase) });
+  let services: InvokeServices | undefined;
+  const resolve = () =>
+    (services ??= {
+      keys: app.get(ApiKeyService),
+      invoke: app.get(InvokeToolUseCase),
+      noQuery: Object.freeze(checkRequestPart<InvokeQuery>(invokeQuery, {})),
+      bodyLimit,
+    });
 
-  /**
-   * The call as server-sent events. Until the first event nothing is written, so a failure (a
-   * malformed Idempotency-Key, a conflict) or a platform answer (202, 429...) before it is answered
-   * as JSON with its status; after it, the only way left to answer is a last `result` event.
-   */
-  const stream = async (
-    request: InvokeRequest,
-    reply: FastifyReply,
-    agent: Agent,
-    command: InvokeCommand,
-  ): Promise<void> => {
-    const sse = new SseStream(reply);
-    let answer: InvokeAnswer;
-    try {
-      answer = await resolve().invoke.execute(agent, Object.assign({}, command, { onEvent: sse.onEvent }));
-    } catch (err) {
-      if (!sse.started) throw err;
-      const path = `${request.method} ${request.url.split('?')[0]}`;
-      sse.end(undefined, answerForError(err, command.locale, { path, bodyLimit }).envelope);
-      return;
-    }
-    if (!sse.started && answer.status !== 200) sendAnswer(reply, answer);
-    else sse.end(answer.callId, answer.envelope);
-  };
-
-  /**
-   * The call, answered without a promise when the key and the bindings are cached and the call
-   * completes synchronously (a synchronous tool, no Idempotency-Key, hooks that need no I/O): the
-   * hot path, where each promise layer is an allocation and a trip through the microtask queue.
-   * Returns the pending answer otherwise; throws (or rejects with) what the error envelope answers.
-   */
-  const handle = (request: InvokeRequest, reply: FastifyReply): void | Promise<void> => {
-    const authorized = resolve().keys.authorizeNow(request.headers.authorization, ['agent']);
-    if (authorized instanceof Promise) return authorized.then((p) => withPrincipal(request, reply, p));
-    return withPrincipal(request, reply, authorized);
-  };
-
-  const withPrincipal = (
-    request: InvokeRequest,
-    reply: FastifyReply,
-    principal: AgentPrincipal,
-  ): void | Promise<void> => {
-    const body = checkRequestPart<InvokeBody>(invokeBody, request.body);
-    const query = isEmpty(request.query)
-      ? noQuery
-      : checkRequestPart<InvokeQuery>(invokeQuery, request.query);
-    const { agentType, toolName } = request.params;
-    const tenantId = principal.tenantId!;
-    // Unknown agent types and tools answer 404 here, before anything runs.
-    const found = resolve().invoke.agentFor(tenantId, agentType, toolName, principal);
-    if (found instanceof Promise)
-      return found.then((agent) => withAgent(request, reply, principal, body, query, agent));
-    return withAgent(request, reply, principal, body, query, found);
-  };
-
-  const withAgent = (
-    request: InvokeRequest,
-    reply: FastifyReply,
-    principal: AgentPrincipal,
-    body: InvokeBody,
-    query: InvokeQuery,
-    agent: Agent,
-  ): void | Promise<void> => {
-    const { agentType, toolName } = request.params;
-    const { headers } = request;
-    const key = headers['idempotency-key'];
-    const command: InvokeCommand = {
-      tenantId: principal.tenantId!,
-      agentType,
-      toolName,
-      principal,
-      body,
-      locale: localeOf(request as never),
-      view: query.view,
-      idempotencyKey: typeof key === 'string' ? key : undefined,
-      signal: abortSignalFor(agent, toolName, reply),
-      traceparent: isTraceparent(headers.traceparent) ? headers.traceparent : undefined,
-    };
-    if (headers.accept?.includes('text/event-stream')) return stream(request, reply, agent, command);
-    const answer = resolve().invoke.executeNow(agent, command);
-    if (answer instanceof Promise) return answer.then((a) => void sendAnswer(reply, a));
-    sendAnswer(reply, answer);
-  };
-
-  /** `handle` with its failures answered as envelopes; a promise only when the call is pending. */
+  /** `invoke` with its failures answered as envelopes; a promise only when the call is pending. */
   const answer = (request: InvokeRequest, reply: FastifyReply): void | Promise<void> => {
     try {
-      const pending = handle(request, reply);
+      const pending = invoke(new InvokeExchange(request, reply, resolve()));
       if (pending) return pending.catch((err: unknown) => void sendError(request, reply, err, bodyLimit));
     } catch (err) {
       sendError(request, reply, err, bodyLimit);

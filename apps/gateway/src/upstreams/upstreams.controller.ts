@@ -19,7 +19,7 @@ import {
   type ReviewUpstreamToolBody,
 } from '@toolgate/contract';
 import { ok } from '@toolgate/toolkit';
-import { UpstreamAdmin } from '@toolgate/upstreams';
+import { UpstreamImports, UpstreamRegistration, UpstreamReviews, UpstreamServers } from '@toolgate/upstreams';
 import { actorOf, tenantInScope } from '../admin/admin-scope.js';
 import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 
@@ -29,7 +29,12 @@ import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 @AdminPower('upstreams')
 @Controller('v1/admin/tenants/:tenantId/upstreams')
 export class UpstreamsController {
-  constructor(private readonly upstreams: UpstreamAdmin) {}
+  constructor(
+    private readonly registration: UpstreamRegistration,
+    private readonly servers: UpstreamServers,
+    private readonly imports: UpstreamImports,
+    private readonly reviews: UpstreamReviews,
+  ) {}
 
   @Post()
   @HttpCode(201)
@@ -48,7 +53,7 @@ export class UpstreamsController {
     @Param('tenantId') tenantId: string,
     @Body({ schema: registerUpstreamBody }) body: RegisterUpstreamBody,
   ) {
-    return ok(await this.upstreams.register(tenantInScope(actor, tenantId), body, actorOf(actor)));
+    return ok(await this.registration.register(tenantInScope(actor, tenantId), body, actorOf(actor)));
   }
 
   @Get()
@@ -60,7 +65,7 @@ export class UpstreamsController {
   })
   @ApiEnvelope([upstreamViewSchema], { errors: ['NOT_FOUND'] })
   async list(@CurrentPrincipal() actor: Principal, @Param('tenantId') tenantId: string) {
-    return ok(await this.upstreams.list(tenantInScope(actor, tenantId)));
+    return ok(await this.servers.list(tenantInScope(actor, tenantId)));
   }
 
   @Get(':name')
@@ -76,7 +81,7 @@ export class UpstreamsController {
     @Param('tenantId') tenantId: string,
     @Param('name') name: string,
   ) {
-    return ok(await this.upstreams.get(tenantInScope(actor, tenantId), name));
+    return ok(await this.servers.get(tenantInScope(actor, tenantId), name));
   }
 
   @Delete(':name')
@@ -91,7 +96,7 @@ export class UpstreamsController {
     @Param('tenantId') tenantId: string,
     @Param('name') name: string,
   ) {
-    await this.upstreams.remove(tenantInScope(actor, tenantId), name, actorOf(actor));
+    await this.servers.remove(tenantInScope(actor, tenantId), name, actorOf(actor));
     return ok({ name, deleted: true as const });
   }
 
@@ -108,7 +113,7 @@ export class UpstreamsController {
     @Param('tenantId') tenantId: string,
     @Param('name') name: string,
   ) {
-    return ok(await this.upstreams.liveTools(tenantInScope(actor, tenantId), name));
+    return ok(await this.imports.liveTools(tenantInScope(actor, tenantId), name));
   }
 
   @Post(':name/import')
@@ -128,7 +133,7 @@ export class UpstreamsController {
     @Param('name') name: string,
     @Body({ schema: importUpstreamToolsBody }) body: ImportUpstreamToolsBody,
   ) {
-    return ok(await this.upstreams.import(tenantInScope(actor, tenantId), name, body, actorOf(actor)));
+    return ok(await this.imports.import(tenantInScope(actor, tenantId), name, body, actorOf(actor)));
   }
 
   @Post(':name/refresh')
@@ -145,7 +150,7 @@ export class UpstreamsController {
     @Param('tenantId') tenantId: string,
     @Param('name') name: string,
   ) {
-    return ok(await this.upstreams.refresh(tenantInScope(actor, tenantId), name, actorOf(actor)));
+    return ok(await this.servers.refresh(tenantInScope(actor, tenantId), name, actorOf(actor)));
   }
 
   @Get(':name/tools/:tool/diff')
@@ -161,7 +166,7 @@ export class UpstreamsController {
     @Param('name') name: string,
     @Param('tool') tool: string,
   ) {
-    return ok(await this.upstreams.diff(tenantInScope(actor, tenantId), name, tool));
+    return ok(await this.reviews.diff(tenantInScope(actor, tenantId), name, tool));
   }
 
   @Post(':name/tools/:tool/review')
@@ -180,6 +185,6 @@ export class UpstreamsController {
     @Param('tool') tool: string,
     @Body({ schema: reviewUpstreamToolBody }) body: ReviewUpstreamToolBody,
   ) {
-    return ok(await this.upstreams.review(tenantInScope(actor, tenantId), name, tool, body, actorOf(actor)));
+    return ok(await this.reviews.review(tenantInScope(actor, tenantId), name, tool, body, actorOf(actor)));
   }
 }

@@ -4,7 +4,7 @@ import { InstanceRegistry } from '@toolgate/database';
 import { BindingResolver } from '@toolgate/tenancy';
 import {
   always,
-  defineTool,
+  defineToolContract,
   ErrorCode,
   isOk,
   never,
@@ -36,7 +36,7 @@ const OPTIONS: ApprovalsOptions = {
 };
 
 let executions = 0;
-const restart = defineTool({
+const restart = defineToolContract({
   name: 'restart_service',
   description: 'Restarts a service.',
   inputSchema: z.object({ service: z.string(), password: sensitive(z.string()).optional() }),
@@ -45,18 +45,16 @@ const restart = defineTool({
     request: always(),
     prompt: ({ input }) => `Restart ${input.service} (password ${input.password})?`,
   },
-  execute: () => ({ restarted: ++executions }),
-});
-const scale = defineTool({
+}).implement(() => ({ restarted: ++executions }));
+const scale = defineToolContract({
   name: 'scale_service',
   description: 'Scales a service.',
   inputSchema: z.object({ service: z.string() }),
   risk: { level: 'L2' },
   approval: once(),
   approvalKey: ({ service }) => service,
-  execute: () => ({ scaled: ++executions }),
-});
-const tag = defineTool({
+}).implement(() => ({ scaled: ++executions }));
+const tag = defineToolContract({
   name: 'tag_service',
   description: 'Tags a service.',
   inputSchema: z.object({ service: z.string() }),
@@ -67,8 +65,7 @@ const tag = defineTool({
       throw new Error('no template for tag_service');
     },
   },
-  execute: () => ({ tagged: ++executions }),
-});
+}).implement(() => ({ tagged: ++executions }));
 
 const agentKey: CallPrincipal = {
   principalType: 'api_key',
@@ -84,7 +81,7 @@ describe('ApprovalGate', () => {
   let twoApproversForL3: boolean;
 
   /** Calls a tool the way the gateway does; `approval` overrides the binding's mode. */
-  function call(
+  async function call(
     name: string,
     input: unknown,
     over: { approval?: ApprovalMode; principal?: CallPrincipal; sessionId?: string; resumed?: boolean } = {},

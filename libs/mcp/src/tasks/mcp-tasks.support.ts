@@ -9,6 +9,7 @@ import {
   type RequestId,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
+import { settled } from '@toolgate/toolkit';
 import type { McpCaller } from '../mcp-caller.js';
 import type { McpTaskCall, McpTaskSupport } from '../mcp-task-support.js';
 import { McpTaskService, type McpTaskCaller } from './mcp-task.service.js';
@@ -72,14 +73,16 @@ export class McpTasksSupport implements McpTaskSupport {
     const { caller } = call;
     return this.tasks.create(taskCallerOf(caller), call.toolName, call.task.ttl, (callId, signal) =>
       // The task outlives its HTTP request: only tasks/cancel stops the call, never a gone client.
-      caller.agent.invoke(call.toolName, call.input, {
-        locale: caller.locale,
-        callId,
-        signal,
-        face: 'mcp',
-        traceparent: call.traceparent,
-        attributes: { keyId: caller.principal.principalId },
-      }),
+      settled(() =>
+        caller.agent.invoke(call.toolName, call.input, {
+          locale: caller.locale,
+          callId,
+          signal,
+          face: 'mcp',
+          traceparent: call.traceparent,
+          attributes: { keyId: caller.principal.principalId },
+        }),
+      ),
     );
   }
 }

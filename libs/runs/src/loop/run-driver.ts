@@ -6,7 +6,9 @@ import { RunEvents } from '../events/run-events.js';
 import { TenantAuditPolicy } from '@toolgate/tenancy';
 import { RUNS_OPTIONS, type RunsOptions } from '../runs.options.js';
 import { RunRepository, type RunRef } from '../store/run.repository.js';
-import { RunLoop, type CreatedRun, type DriveResult, type FinishedRun } from './run-loop.js';
+import type { CreatedRun, DriveResult, FinishedRun } from './run-drive.js';
+import { RunDrives } from './run-drives.js';
+import { RunLoop } from './run-loop.js';
 import { RunScrubber } from '../views/run-scrubber.js';
 import { runSpanAttributes } from './run-step-trace.js';
 import { inSpan, SpanName } from '@toolgate/telemetry';
@@ -17,7 +19,7 @@ import { inSpan, SpanName } from '@toolgate/telemetry';
  * run is cancelled, and records `run_finished` in the audit trail. One drive per run per gateway.
  */
 @Injectable()
-export class RunDriver implements OnApplicationShutdown {
+export class RunDriver implements RunDrives, OnApplicationShutdown {
   private readonly logger = new Logger(RunDriver.name);
   private readonly active = new Map<string, { controller: AbortController; done: Promise<DriveResult> }>();
   private readonly endedListeners: ((run: AgentRunEntity) => void)[] = [];

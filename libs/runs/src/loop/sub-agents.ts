@@ -9,7 +9,7 @@ import type { RunToolCallEntity } from '../entities/run-tool-call.entity.js';
 import { RunEvents } from '../events/run-events.js';
 import { RUNS_OPTIONS, type RunsOptions } from '../runs.options.js';
 import { RunRepository, type RunRef } from '../store/run.repository.js';
-import { RunDriver } from './run-driver.js';
+import { RunDrives } from './run-drives.js';
 import { RunOpener } from './run-opener.js';
 import { RUN_MODEL_SOURCE, type RunModelSource } from './run-models.js';
 import { modelLabel, type AgentRunSettings } from './run-settings.js';
@@ -82,9 +82,12 @@ export class SubAgents {
     @Inject(RUNS_OPTIONS) private readonly options: RunsOptions,
   ) {}
 
-  /** RunDriver drives RunLoop, which uses this: resolved when first needed, not at construction. */
-  private get driver(): RunDriver {
-    return this.moduleRef.get(RunDriver, { strict: false });
+  /**
+   * The drives of this gateway (RunDriver, which drives the loop that uses this): resolved when
+   * first needed, not at construction.
+   */
+  private get driver(): RunDrives {
+    return this.moduleRef.get(RunDrives, { strict: false });
   }
 
   /** One `delegate_to_<agentType>` tool per sub-agent of the run's agent type. */

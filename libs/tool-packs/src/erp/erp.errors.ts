@@ -1,5 +1,5 @@
 import { ToolError, type Locale } from '@toolgate/toolkit';
-import type { ErpSource } from './query-supplier-delivery.schema.js';
+import type { ErpSource } from './query-supplier-delivery.tool.js';
 
 const ERP_NAMES: Readonly<Record<ErpSource, string>> = { sap: 'SAP', yonyou_nc: '用友 NC' };
 

@@ -9,9 +9,12 @@ import {
 } from './erp.constants.js';
 import { ErpToolsModule } from './erp.module.js';
 import {
+  fromODataDate,
+  fromSapRow,
   supplierDeliveryReportSchema,
   type SupplierDeliveryReport,
-} from './query-supplier-delivery.schema.js';
+} from './query-supplier-delivery.tool.js';
+import { odataDate } from './sap-demo-data.js';
 import { sapConnector } from './sap.connector.js';
 import { SapSimulator } from './sap-simulator.js';
 import { yonyouNcConnector } from './yonyou-nc.connector.js';
@@ -234,5 +237,36 @@ describe('query_supplier_delivery', () => {
       () => Date.now() - 10 * 60_000,
     );
     await expect(skewed.arrivalsOf('V10023')).rejects.toMatchObject({ status: 401 });
+  });
+});
+
+describe('SAP mapping', () => {
+  it('reads OData v2 dates, with or without an offset', () => {
+    expect(fromODataDate(odataDate('2025-11-01'))).toBe('2025-11-01');
+    expect(fromODataDate('/Date(1761955200000+0000)/')).toBe('2025-11-01');
+    expect(() => fromODataDate('2025-11-01')).toThrow(/not \/Date\(ms\)\//);
+  });
+
+  it('settles the status from the receipt date before the SAP status', () => {
+    const base = {
+      Ebeln: '1',
+      Ebelp: '00010',
+      Lifnr: 'V1',
+      Matnr: 'M',
+      Txz01: 't',
+      Menge: '1.500',
+      Meins: 'KG',
+      Eindt: odataDate('2025-11-10'),
+    };
+    expect(fromSapRow({ ...base, Budat: odataDate('2025-11-10'), Status: 'C' })).toMatchObject({
+      status: 'delivered',
+      quantity: 1.5,
+    });
+    expect(fromSapRow({ ...base, Budat: odataDate('2025-11-11'), Status: 'C' }).status).toBe('late');
+    expect(fromSapRow({ ...base, Budat: null, Status: 'V' }).status).toBe('late');
+    expect(fromSapRow({ ...base, Budat: null, Status: 'A' })).toMatchObject({
+      status: 'open',
+      deliveredDate: null,
+    });
   });
 });

@@ -3,7 +3,7 @@ import type {
   ErpSource,
   QuerySupplierDeliveryInput,
   SupplierDeliveryReport,
-} from './query-supplier-delivery.schema.js';
+} from './query-supplier-delivery.tool.js';
 
 /**
  * The contract's delivery state from what every ERP knows: promised date, arrival date, and the

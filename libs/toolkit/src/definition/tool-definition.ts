@@ -2,11 +2,12 @@
  * The life of a tool, and the one type for each stage (docs/tools.md tells the same story):
  *
  * 1. **Declared** — a tool author writes
- *    - `ToolDeclaration`: everything except the body (what `@Tool(...)` takes);
- *    - `ToolDefinition`: a declaration plus `execute` (what `defineTool` returns and
- *      `ToolkitModule.forFeature` registers);
- *    - `ToolContract`: a declaration shared by several implementations (`defineToolContract`),
- *      which hands out one `ToolDeclaration` / `ToolDefinition` per implementation.
+ *    - `ToolContract`: everything except the body, declared once (`defineToolContract`);
+ *    - `ToolDefinition`: the contract plus `execute`, one per implementation
+ *      (`contract.implement(body)` or `contract.implement('sap', body)`), what
+ *      `ToolkitModule.forFeature` registers. `@Tool(declaration)` on a provider method is sugar
+ *      for the same: the method is the body;
+ *    - `ToolDeclaration`: the fields of a contract, what `@Tool(...)` and `defineToolContract` take.
  * 2. **Registered** — at boot the registry checks every declaration against the boot rules and keeps
  *    one `RegisteredContract` per tool name (compiled schemas, filled-in defaults, contract hash)
  *    holding one `ToolImplementation` per body (`sap`, `yonyou_nc`, `default`).
@@ -132,7 +133,7 @@ export interface ToolDeclaration<TInput = any, TOutput = any> {
   readonly redactNames?: boolean;
 }
 
-/** A declaration plus its body: what `defineTool` takes and the registry stores. */
+/** A declaration plus its body: what `contract.implement` returns and the registry stores. */
 export interface ToolDefinition<TInput = any, TOutput = any> extends ToolDeclaration<TInput, TOutput> {
   readonly execute: Callback<[input: TInput, ctx: ToolContext], ToolResult<TOutput>>;
 }

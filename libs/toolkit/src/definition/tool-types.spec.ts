@@ -5,39 +5,37 @@ import { CallContext } from '../execution/call-context.js';
 import type { ToolCallRequest } from '../execution/tool-call.js';
 import type { ToolContext } from '../execution/tool-context.js';
 import { defineConnector, type ConnectorDefinition } from './define-connector.js';
-import { defineTool, defineToolContract } from './define-tool.js';
+import { defineToolContract } from './define-tool-contract.js';
 import type { ToolDeclaration, ToolDefinition } from './tool-definition.js';
 
 // The assertions in this file are checked by `tsc` (the type check covers libs/**); at run time
 // `expectTypeOf` does nothing, so the few runtime checks below keep the spec honest.
 
-describe('defineTool infers its types from the schemas and the body', () => {
+describe('defineToolContract(...).implement(...) infers its types from the schemas and the body', () => {
   it('types the input from a Zod 4 schema, defaults filled in', () => {
-    const tool = defineTool({
+    const tool = defineToolContract({
       name: 'echo_text',
       description: 'Echoes its input.',
       inputSchema: z.object({ text: z.string(), times: z.number().int().default(1) }),
       risk: { level: 'L0' },
-      execute: (input) => {
-        expectTypeOf(input).toEqualTypeOf<{ text: string; times: number }>();
-        return { echoed: input.text.repeat(input.times) };
-      },
+    }).implement((input) => {
+      expectTypeOf(input).toEqualTypeOf<{ text: string; times: number }>();
+      return { echoed: input.text.repeat(input.times) };
     });
     expectTypeOf(tool).toEqualTypeOf<ToolDefinition<{ text: string; times: number }, { echoed: string }>>();
     expectTypeOf(tool).toExtend<ToolDeclaration>();
+    expect(tool).not.toHaveProperty('implementation');
   });
 
   it('infers the output from a sync, an async and a streaming body', () => {
     const base = { description: 'x', inputSchema: z.object({}), risk: { level: 'L0' } } as const;
-    const sync = defineTool({ ...base, name: 'sync_tool', execute: () => 42 });
-    const promised = defineTool({ ...base, name: 'async_tool', execute: async () => ({ ok: true }) });
-    const streamed = defineTool({
-      ...base,
-      name: 'stream_tool',
-      async *execute() {
-        yield { phase: 'half' as const };
-        yield { phase: 'done' as const };
-      },
+    const sync = defineToolContract({ ...base, name: 'sync_tool' }).implement(() => 42);
+    const promised = defineToolContract({ ...base, name: 'async_tool' }).implement(async () => ({
+      ok: true,
+    }));
+    const streamed = defineToolContract({ ...base, name: 'stream_tool' }).implement(async function* () {
+      yield { phase: 'half' as const };
+      yield { phase: 'done' as const };
     });
     expectTypeOf(sync).toEqualTypeOf<ToolDefinition<Record<string, never>, number>>();
     expectTypeOf(promised).toEqualTypeOf<ToolDefinition<Record<string, never>, { ok: boolean }>>();
@@ -46,22 +44,18 @@ describe('defineTool infers its types from the schemas and the body', () => {
     >();
   });
 
-  // TypeScript infers inside an object literal in source order: callbacks of the output
-  // (`toModelOutput`, `endsTurn`, `label.delta` / `complete`) get its type when they come after
-  // `execute`; written before it, they need their parameter annotated.
-  it('types the policy callbacks with the same input and output', () => {
-    defineTool({
+  // The contract is declared before its body: the policy callbacks of the output (`toModelOutput`,
+  // `endsTurn`, `label.complete`) get its type from `outputSchema` (or the second type argument).
+  it('types the policy callbacks with the same input, and the output of the output schema', () => {
+    const readLogs = defineToolContract({
       name: 'read_logs',
       description: 'Reads logs.',
       inputSchema: z.object({ service: z.string(), limit: z.number().optional() }),
+      outputSchema: z.object({ lines: z.array(z.string()) }),
       risk: { level: 'L1' },
       approvalKey: (input) => {
         expectTypeOf(input).toEqualTypeOf<{ service: string; limit?: number | undefined }>();
         return input.service;
-      },
-      execute: async ({ service }, ctx) => {
-        expectTypeOf(ctx).toEqualTypeOf<ToolContext>();
-        return { lines: [service] };
       },
       label: {
         start: ({ service }) => `reading ${service}`,
@@ -73,40 +67,43 @@ describe('defineTool infers its types from the schemas and the body', () => {
       toModelOutput: (output) => ({ type: 'text', value: output.lines.join('\n') }),
       endsTurn: (output) => output.lines.length === 0,
     });
+    readLogs.implement(async ({ service }, ctx) => {
+      expectTypeOf(ctx).toEqualTypeOf<ToolContext>();
+      return { lines: [service] };
+    });
+    // @ts-expect-error the body must return what the output schema describes
+    readLogs.implement(async () => ({ lines: 3 }));
   });
 
   it('refuses a body that reads a field the schema does not declare', () => {
-    defineTool({
+    defineToolContract({
       name: 'strict_input',
       description: 'x',
       inputSchema: z.object({ service: z.string() }),
       risk: { level: 'L0' },
       // @ts-expect-error `region` is not part of the input schema
-      execute: ({ region }) => region,
-    });
+    }).implement(({ region }) => region);
   });
 
   it('types the input from a Zod 3-API schema, and a dynamic JSON Schema as a plain record', () => {
-    defineTool({
+    defineToolContract({
       name: 'zod3_tool',
       description: 'x',
       inputSchema: z3.object({ id: z3.number() }),
       risk: { level: 'L0' },
-      execute: (input) => {
-        expectTypeOf(input).toEqualTypeOf<{ id: number }>();
-        return input.id;
-      },
+    }).implement((input) => {
+      expectTypeOf(input).toEqualTypeOf<{ id: number }>();
+      return input.id;
     });
-    defineTool({
+    defineToolContract({
       name: 'dynamic_tool',
       description: 'x',
       dynamic: true,
       inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
       risk: { level: 'L0' },
-      execute: (input) => {
-        expectTypeOf(input).toEqualTypeOf<Record<string, unknown>>();
-        return null;
-      },
+    }).implement((input) => {
+      expectTypeOf(input).toEqualTypeOf<Record<string, unknown>>();
+      return null;
     });
   });
 });

@@ -1,12 +1,26 @@
-import type { ToolDeclaration } from './tool-definition.js';
+import { defineToolContract, type ToolContract } from './define-tool-contract.js';
+import type { ToolDeclaration, ToolDefinition } from './tool-definition.js';
 
 const TOOL_METHOD = Symbol('toolgate:tool-method');
 
 /** What `@Tool` records about a method. */
 export interface ToolMethodMetadata {
-  readonly declaration: ToolDeclaration;
+  readonly contract: ToolContract<any, any>;
+  /** Which implementation of the contract the method is; `default` when absent. */
+  readonly implementation: string | undefined;
   /** The method body as written; only the executor calls it. */
   readonly original: (...args: any[]) => unknown;
+}
+
+/**
+ * The tool a decorated method of `instance` defines: exactly `contract.implement(method)` — what
+ * `@Tool` is sugar for.
+ */
+export function methodToolDefinition(meta: ToolMethodMetadata, instance: object): ToolDefinition {
+  const body = meta.original.bind(instance);
+  return meta.implementation === undefined
+    ? meta.contract.implement(body)
+    : meta.contract.implement(meta.implementation, body);
 }
 
 /** Runs a governed call for one decorated method of one instance. */
@@ -27,7 +41,10 @@ export class UngovernedToolCallError extends Error {
 }
 
 /**
- * Makes a provider method a tool. The decorator replaces the method: a direct call from other code
+ * Makes a provider method a tool: sugar for `defineToolContract(declaration).implement(method)`,
+ * found at boot on the providers of the app. Takes a declaration, a contract
+ * (`@Tool(getServiceStatusContract)`) or one implementation of it
+ * (`@Tool(contract.forImplementation('sap'))`). The decorator replaces the method: a direct call from other code
  * in the process goes through the same pipeline as a REST call — validation, approval, audit, time
  * limit. A tool body passes its own `ctx` so the nested call acts for the same caller
  * (`await this.getServiceStatus({ service }, ctx)`); code outside any call omits it and acts as
@@ -36,7 +53,11 @@ export class UngovernedToolCallError extends Error {
  * @Tool({ name: 'get_service_status', description: '...', inputSchema: z.object({ service: z.string() }), risk: { level: 'L0' } })
  * async getServiceStatus(input: { service: string }, ctx: ToolContext) { ... }
  */
-export function Tool(declaration: ToolDeclaration): MethodDecorator {
+export function Tool(declaration: ToolDeclaration | ToolContract<any, any>): MethodDecorator {
+  const contract: ToolContract<any, any> = isContract(declaration)
+    ? declaration
+    : defineToolContract(declaration as ToolDeclaration);
+  const implementation = (declaration as ToolDeclaration).implementation;
   return (_target, propertyKey, descriptor: PropertyDescriptor) => {
     const original = descriptor.value as ((...args: any[]) => unknown) | undefined;
     if (typeof original !== 'function') {
@@ -54,12 +75,16 @@ export function Tool(declaration: ToolDeclaration): MethodDecorator {
     Object.defineProperty(governedMethod, 'name', { value: original.name });
     Reflect.defineMetadata(
       TOOL_METHOD,
-      { declaration, original } satisfies ToolMethodMetadata,
+      { contract, implementation, original } satisfies ToolMethodMetadata,
       governedMethod,
     );
     descriptor.value = governedMethod;
     return descriptor;
   };
+}
+
+function isContract(value: ToolDeclaration | ToolContract<any, any>): value is ToolContract<any, any> {
+  return typeof (value as Partial<ToolContract<any, any>>).implement === 'function';
 }
 
 /** The `@Tool` metadata of a method, if it has any. */

@@ -3,7 +3,7 @@ import { Test } from '@nestjs/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { always } from '../definition/approval-policy.js';
-import { defineTool } from '../definition/define-tool.js';
+import { defineToolContract } from '../definition/define-tool-contract.js';
 import { Tool } from '../definition/tool.decorator.js';
 import { ToolCallFailedError, ToolError } from '../errors/toolgate-error.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
@@ -12,88 +12,87 @@ import { ToolkitModule } from '../toolkit.module.js';
 import { HookOrder, ToolCallHookProvider, type ToolCallHook } from './call-hooks.js';
 import type { ToolCall, ToolCallRequest, ToolCallResult } from './tool-call.js';
 import type { ToolContext } from './tool-context.js';
+import { settled as asPromise } from '../util/settled.js';
 import { ToolExecutor } from './tool-executor.js';
 
-const echo = defineTool({
+const echo = defineToolContract({
   name: 'echo_text',
   description: 'Echoes its input.',
   inputSchema: z.object({ text: z.string(), times: z.number().int().default(1) }),
   risk: { level: 'L0' },
-  execute: ({ text, times }) => ({ text: text.repeat(times) }),
-});
-const slow = defineTool({
+}).implement(({ text, times }) => ({ text: text.repeat(times) }));
+const slow = defineToolContract({
   name: 'slow_call',
   description: 'Waits longer than its limit.',
   inputSchema: z.object({}),
   risk: { level: 'L1' },
   timeoutMs: 50,
-  execute: (_input, ctx) =>
+}).implement(
+  (_input, ctx) =>
     new Promise((resolve) => {
       // Far past its limit, so that "did not wait" shows on any machine (was 300 ms).
       const t = setTimeout(() => resolve({ done: true }), 10_000);
       ctx.abortSignal.addEventListener('abort', () => clearTimeout(t));
     }),
-});
+);
 /** Declares no limit, so it runs under the default one; answers only when aborted. */
 const waitsForAbort = {
   started: 0,
   aborted: 0,
-  tool: defineTool({
+  tool: defineToolContract({
     name: 'waits_for_abort',
     description: 'Never answers on its own.',
     inputSchema: z.object({}),
     risk: { level: 'L0' },
-    execute: (_input, ctx) =>
+  }).implement(
+    (_input, ctx) =>
       new Promise<never>(() => {
         waitsForAbort.started++;
         ctx.abortSignal.addEventListener('abort', () => waitsForAbort.aborted++);
       }),
-  }),
+  ),
 };
-const failing = defineTool({
+const failing = defineToolContract({
   name: 'failing_call',
   description: 'Throws.',
   inputSchema: z.object({ typed: z.boolean() }),
   risk: { level: 'L1' },
-  execute: ({ typed }) => {
-    if (typed) throw new ToolError('SERVICE_NOT_FOUND', '服务 x 不存在', '用 list_services 查看');
-    const err = new Error(
-      'boom at https://user:secret@example.com/path?token=abc\n    at Object.<anonymous> (/x.js:1:1)',
-    );
-    throw err;
-  },
+}).implement(({ typed }) => {
+  if (typed) throw new ToolError('SERVICE_NOT_FOUND', '服务 x 不存在', '用 list_services 查看');
+  const err = new Error(
+    'boom at https://user:secret@example.com/path?token=abc\n    at Object.<anonymous> (/x.js:1:1)',
+  );
+  throw err;
 });
-const bad = defineTool({
+const bad = defineToolContract({
   name: 'bad_output',
   description: 'Returns what JSON cannot hold.',
   inputSchema: z.object({ kind: z.enum(['map', 'nan', 'date', 'cycle', 'deep']) }),
   outputSchema: z.object({ value: z.unknown() }),
   risk: { level: 'L0' },
-  execute: ({ kind }) => {
-    if (kind === 'map') return { value: new Map() };
-    if (kind === 'nan') return { value: Number.NaN };
-    if (kind === 'date') return { value: new Date('2026-01-02T03:04:05.006Z') };
-    if (kind === 'deep') {
-      let deep: unknown = 'bottom';
-      for (let i = 0; i < 200_000; i++) deep = { d: deep };
-      return { value: deep };
-    }
-    const o: Record<string, unknown> = {};
-    o.self = o;
-    return { value: o };
-  },
+}).implement(({ kind }) => {
+  if (kind === 'map') return { value: new Map() };
+  if (kind === 'nan') return { value: Number.NaN };
+  if (kind === 'date') return { value: new Date('2026-01-02T03:04:05.006Z') };
+  if (kind === 'deep') {
+    let deep: unknown = 'bottom';
+    for (let i = 0; i < 200_000; i++) deep = { d: deep };
+    return { value: deep };
+  }
+  const o: Record<string, unknown> = {};
+  o.self = o;
+  return { value: o };
 });
-const snapshots = defineTool({
+const snapshots = defineToolContract({
   name: 'make_report',
   description: 'Streams snapshots.',
   inputSchema: z.object({ project: z.string() }),
   risk: { level: 'L0' },
   label: { start: ({ project }) => `为 ${project} 生成报告`, delta: (_i, p: { phase: string }) => p.phase },
-  async *execute() {
-    yield { phase: 'collect', sections: 0 };
-    yield { phase: 'write', sections: 2 };
-    return { ignored: true };
-  },
+}).implement(async function* () {
+  yield { phase: 'collect', sections: 0 };
+  yield { phase: 'write', sections: 2 };
+  return { ignored: true };
 });
 
 @Injectable()
@@ -239,7 +238,9 @@ describe('ToolExecutor', () => {
     try {
       const before = { ...waitsForAbort };
       let settled: Awaited<ReturnType<ToolExecutor['run']>> | undefined;
-      void executor.run(request('waits_for_abort', {}, { locale: 'zh-CN' })).then((r) => (settled = r));
+      void asPromise(() => executor.run(request('waits_for_abort', {}, { locale: 'zh-CN' }))).then(
+        (r) => (settled = r),
+      );
       // The body starts after the pipeline's awaited steps; the fake clock does not move meanwhile
       // (vi.waitUntil would advance it, so this turns the real event loop instead).
       while (waitsForAbort.started === before.started) await turn();
@@ -393,7 +394,7 @@ describe('boot rules', () => {
     [{ ...base, timeoutMs: 30_001 }, 'timeoutMs must be'],
   ])('refuses %#', async (def, rule) => {
     await expect(boot([def])).rejects.toThrow(
-      new RegExp(`tool "\\S+" \\(defineTool in boot-spec\\): .*${rule}`),
+      new RegExp(`tool "\\S+" \\(forFeature in boot-spec\\): .*${rule}`),
     );
   });
 

@@ -25,6 +25,7 @@ import type {
 } from './tool-call.js';
 import { SYSTEM_PRINCIPAL } from './tool-context.js';
 import { uuidv7 } from '../util/ids.js';
+import type { MaybePromise } from '../util/and-then.js';
 import { settled } from '../util/settled.js';
 
 type BodyOutcome =
@@ -112,22 +113,17 @@ export class ToolExecutor {
     this.lateHooks = sorted.filter((h) => h.onLateCompletion);
   }
 
-  /** Runs one call through the whole pipeline. Never throws for anything a tool does. */
-  run(request: ToolCallRequest): Promise<ToolCallResult> {
-    // In its `toolgate.call` span when tracing is on (ADR 019); a plain call otherwise.
-    if (!tracingEnabled()) return settled(() => this.runPipeline(request));
-    return tracedCall(request, () => settled(() => this.runPipeline(request)));
-  }
-
   /**
-   * `run` without a promise when the call completes synchronously: a synchronous tool whose hooks
-   * all answer synchronously (an L0 call without quotas or approval) — the REST hot path, where
-   * every promise layer is an allocation and a trip through the microtask queue. Otherwise, and
-   * always when tracing (its span ends asynchronously), `run`'s promise. May throw synchronously
-   * what `run` would reject with.
+   * Runs one call through the whole pipeline; every outcome of the tool is the result's envelope.
+   * A plain value when the call completes synchronously — a synchronous tool whose hooks all answer
+   * synchronously (an L0 call without quotas or approval), the REST hot path, where every promise
+   * layer is an allocation and a trip through the microtask queue (ADR 022) — a promise otherwise,
+   * and always when tracing (its `toolgate.call` span ends asynchronously, ADR 019). A synchronous
+   * platform failure (a hook, not the tool) is thrown; `await` makes it the rejection.
    */
-  runNow(request: ToolCallRequest): ToolCallResult | Promise<ToolCallResult> {
-    return tracingEnabled() ? this.run(request) : this.runPipeline(request);
+  run(request: ToolCallRequest): MaybePromise<ToolCallResult> {
+    if (!tracingEnabled()) return this.runPipeline(request);
+    return tracedCall(request, () => settled(() => this.runPipeline(request)));
   }
 
   private runPipeline(request: ToolCallRequest): ToolCallResult | Promise<ToolCallResult> {

@@ -10,7 +10,7 @@ export type NormalizedRisk = Required<Omit<ToolRisk, 'estimatedDurationMs'>> &
 /** One body of a contract (`sap`, `yonyou_nc`, or `default` when a tool has only one). */
 export interface ToolImplementation extends Pick<ToolDefinition, 'execute'> {
   readonly name: string;
-  /** Where it was defined, for boot messages: `OpsTools.getServiceStatus` or `defineTool`. */
+  /** Where it was defined, for boot messages: `OpsTools.getServiceStatus` or `forFeature in OpsToolsModule`. */
   readonly source: string;
   /** Hash of the contract plus the implementation name, for the audit trail. */
   readonly definitionHash: string;

@@ -1,7 +1,11 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { DEFAULT_IMPLEMENTATION } from '../constants.js';
-import { getToolMethodMetadata, governInstanceMethod } from '../definition/tool.decorator.js';
+import {
+  getToolMethodMetadata,
+  governInstanceMethod,
+  methodToolDefinition,
+} from '../definition/tool.decorator.js';
 import { ToolCallHookProvider, type ToolCallHook } from '../execution/call-hooks.js';
 import type { EffectiveTool } from '../execution/tool-call.js';
 import { ToolExecutor } from '../execution/tool-executor.js';
@@ -17,7 +21,7 @@ interface PendingMethod {
 }
 
 /**
- * Finds every tool at boot — `@Tool` methods on providers and `defineTool` sets — and every
+ * Finds every tool at boot — `@Tool` methods on providers and `forFeature` sets — and every
  * pipeline hook, fills the registry, seals it, and puts decorated methods under governance.
  */
 @Injectable()
@@ -45,7 +49,7 @@ export class ToolExplorer implements OnModuleInit {
       if (!instance || typeof instance !== 'object') continue;
       if (instance instanceof ToolDefinitionSet) {
         for (const def of instance.definitions)
-          this.registry.register(def, `defineTool in ${instance.source}`);
+          this.registry.register(def, `forFeature in ${instance.source}`);
         for (const connector of instance.connectors) this.connectors.register(connector, instance.source);
         continue;
       }
@@ -56,20 +60,17 @@ export class ToolExplorer implements OnModuleInit {
         const source = `${instance.constructor.name}.${method}`;
         if (!wrapper.isDependencyTreeStatic()) {
           this.registry.reportProblem(
-            `tool "${meta.declaration.name}" (${source}): tools must live on singleton providers, not request-scoped ones`,
+            `tool "${meta.contract.name}" (${source}): tools must live on singleton providers, not request-scoped ones`,
           );
           continue;
         }
-        const impl = this.registry.register(
-          { ...meta.declaration, execute: meta.original.bind(instance) },
-          source,
-        );
+        const impl = this.registry.register(methodToolDefinition(meta, instance), source);
         if (impl) {
           pending.push({
             instance,
             method,
-            tool: meta.declaration.name,
-            implementation: meta.declaration.implementation ?? DEFAULT_IMPLEMENTATION,
+            tool: meta.contract.name,
+            implementation: meta.implementation ?? DEFAULT_IMPLEMENTATION,
           });
         }
       }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import * as z3 from 'zod/v3';
-import { defineTool } from '../definition/define-tool.js';
+import { defineToolContract } from '../definition/define-tool-contract.js';
 import type { ToolDefinition } from '../definition/tool-definition.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { toJsonSchema } from './json-schema.js';
@@ -50,14 +50,14 @@ const v3 = {
 };
 
 const tool = (schemas: { input: unknown; output: unknown }): ToolDefinition =>
-  defineTool({
+  // The output type is left open: the body returns what the schema's default completes.
+  defineToolContract<typeof v4.input, unknown>({
     name: 'read_logs',
     description: 'Reads the latest log lines of a service.',
     inputSchema: schemas.input as typeof v4.input,
     outputSchema: schemas.output as typeof v4.output,
     risk: { level: 'L0' },
-    execute: () => ({ lines: [], count: 0 }),
-  }) as ToolDefinition;
+  }).implement(() => ({ lines: [], count: 0 })) as ToolDefinition;
 
 function registered(definition: ToolDefinition) {
   const registry = new ToolRegistry();

@@ -77,7 +77,7 @@ export async function createToolTestBed(
     executor,
     registry,
     request,
-    run: (name, input, call) => executor.run(request(name, input, call)),
+    run: async (name, input, call) => executor.run(request(name, input, call)),
     close: () => moduleRef.close(),
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { IMPORTED_TOOL_NAME_PATTERN } from './constants.js';
-import { defaultToolgateName } from './upstream-admin.service.js';
-import { contractProblems } from './upstream-tenant-tools.js';
+import { IMPORTED_TOOL_NAME_PATTERN } from '../constants.js';
+import { defaultToolgateName } from './upstream-imports.js';
+import { contractProblems } from '../upstream-tenant-tools.js';
 
 describe('imported tool names and policy', () => {
   it('namespaces upstream names as <server>__<snake_case>', () => {

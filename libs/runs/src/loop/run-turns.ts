@@ -1,0 +1,155 @@
+import { Injectable } from '@nestjs/common';
+import { ModelError, type ModelTurn } from '@toolgate/models';
+import { TokenBudget } from '@toolgate/quotas';
+import { errorEnvelope, humanizeToolName } from '@toolgate/toolkit';
+import type { AgentRunEntity } from '../entities/agent-run.entity.js';
+import { RunStepEntity } from '../entities/run-step.entity.js';
+import { RunToolCallEntity } from '../entities/run-tool-call.entity.js';
+import { RunRepository, type RunEnding } from '../store/run.repository.js';
+import { usageOf, type Drive, type DriveOutcome } from './run-drive.js';
+import { RunEndings } from './run-endings.js';
+import { runCallId } from './run-ids.js';
+import { buildMessages, parseArguments } from './run-messages.js';
+
+/**
+ * One model turn of a drive: ask the model with the conversation so far, count its tokens, and
+ * store the turn with the calls it asks for before any of them runs (a takeover starts from there).
+ * A turn without calls is the run's answer: its end is stored with it.
+ */
+@Injectable()
+export class RunTurns {
+  constructor(
+    private readonly runs: RunRepository,
+    private readonly tenantTokens: TokenBudget,
+    private readonly endings: RunEndings,
+  ) {}
+
+  /** Takes the next turn: null when the run goes on to the turn's calls, else how the drive ends. */
+  async take(d: Drive): Promise<DriveOutcome | null> {
+    const stepIndex = d.steps.length;
+    d.emit('model_started', { step: stepIndex });
+    const startedAt = new Date();
+    let turn: ModelTurn;
+    try {
+      turn = await d.trace.modelCall(stepIndex, d.run.model, async () =>
+        d.client.complete({
+          model: d.model,
+          messages: this.messages(d, (d.history ??= await this.history(d.run))),
+          tools: d.tools,
+          parallelToolCalls: d.settings.maxParallelToolCalls > 1,
+          signal: d.signal,
+          onTextDelta: (delta) => d.emit('text_delta', { step: stepIndex, delta }),
+        }),
+      );
+    } catch (err) {
+      if (d.signal.aborted) return this.endings.interrupted(d);
+      const e = err instanceof ModelError ? err : new ModelError('MODEL_UNAVAILABLE', String(err));
+      return this.endings.fail(d, errorEnvelope(e.code, d.locale, { reason: e.reason }));
+    }
+    d.usage.inputTokens += turn.usage.inputTokens;
+    d.usage.outputTokens += turn.usage.outputTokens;
+    // Counted beside the turn's own write (never rejects); both are stored before any call runs.
+    const spent = this.tenantTokens.spend(d.ref.tenantId, turn.usage.inputTokens + turn.usage.outputTokens);
+    d.emit('model_finished', {
+      step: stepIndex,
+      text: turn.text,
+      toolCalls: turn.toolCalls.length,
+      usage: usageOf(turn.usage),
+    });
+
+    // The turn is stored before any of its calls runs: a takeover starts from here.
+    const step = Object.assign(new RunStepEntity(), {
+      ...d.ref,
+      stepIndex,
+      text: turn.text,
+      toolCalls: [...turn.toolCalls],
+      inputTokens: turn.usage.inputTokens,
+      outputTokens: turn.usage.outputTokens,
+      startedAt,
+      finishedAt: turn.toolCalls.length ? null : new Date(),
+    });
+    const calls = turn.toolCalls.map((c, callIndex) =>
+      Object.assign(new RunToolCallEntity(), {
+        ...d.ref,
+        stepIndex,
+        callIndex,
+        callId: runCallId(d.run.runId, stepIndex, callIndex),
+        attempt: 1,
+        tool: c.name.slice(0, 64),
+        input: parseArguments(c.arguments),
+        status: 'running',
+        approvalId: null,
+        result: null,
+        modelText: null,
+        updatedAt: new Date(),
+      }),
+    );
+    // A turn without calls ends the run: its end is stored with it.
+    const ending: RunEnding | undefined = calls.length
+      ? undefined
+      : { status: 'completed', output: turn.text ?? '', error: null, at: new Date() };
+    const [held] = await Promise.all([
+      this.runs.storeStep(
+        step,
+        calls,
+        {
+          owner: d.owner,
+          steps: stepIndex + 1,
+          inputTokens: d.usage.inputTokens,
+          outputTokens: d.usage.outputTokens,
+        },
+        { settled: d.settled, ending },
+      ),
+      spent,
+    ]);
+    d.settled = null;
+    d.steps.push(step);
+    d.calls.push(...calls);
+    for (const c of calls) d.fresh.add(c.callId);
+    if (!held) return 'stopped';
+    if (ending) {
+      this.endings.finished(d, ending);
+      return 'finished';
+    }
+    for (const c of calls)
+      d.emit('tool_call_requested', {
+        step: stepIndex,
+        callId: c.callId,
+        tool: c.tool,
+        input: c.input,
+        label: humanizeToolName(c.tool),
+      });
+    return null;
+  }
+
+  /** The model's conversation: instructions, the session so far, the question, the stored steps. */
+  private messages(d: Drive, history: { input: string; output: string }[]) {
+    return buildMessages(
+      d.settings.instructions,
+      history,
+      d.run.input,
+      d.steps.map((s) => ({
+        text: s.text,
+        toolCalls: s.toolCalls,
+        results: s.toolCalls.map(
+          (_, i) => d.calls.find((c) => c.stepIndex === s.stepIndex && c.callIndex === i)?.modelText ?? null,
+        ),
+      })),
+    );
+  }
+
+  /** Earlier completed runs of the session by the same key and agent type, oldest first. */
+  private async history(run: AgentRunEntity) {
+    const runs = await this.runs.session(run.tenantId, run.sessionId);
+    return runs
+      .filter(
+        (r) =>
+          r.runId !== run.runId &&
+          r.status === 'completed' &&
+          r.createdAt <= run.createdAt &&
+          r.principalId === run.principalId &&
+          r.agentType === run.agentType,
+      )
+      .map((r) => ({ input: r.input, output: r.output ?? '' }));
+  }
+}
