@@ -46,15 +46,32 @@ async function callTools(gw: TestGateway, key: string, n: number): Promise<void>
   }
 }
 
+/**
+ * The key an act needs: the gateway's platform admin key, or under the 等保 profile the separated
+ * administrator that holds the power (ADR 039): the audit admin for the trail, the system admin
+ * for retention settings and runs.
+ */
+const keys = new WeakMap<TestGateway, { audit?: string; system?: string }>();
+const asAdmin = (gw: TestGateway, duty: 'audit' | 'system') => keys.get(gw)?.[duty];
+async function separateDuties(gw: TestGateway): Promise<void> {
+  keys.set(gw, {
+    audit: await gw.createKey('audit_admin'),
+    system: await gw.createKey('system_admin'),
+  });
+}
 const checkpoint = async (gw: TestGateway, tenantId = 'acme') => {
-  const res = await gw.api('POST', '/v1/audit/checkpoints', { body: { tenantId } });
+  const res = await gw.api('POST', '/v1/audit/checkpoints', {
+    body: { tenantId },
+    key: asAdmin(gw, 'audit'),
+  });
   expect(res.status).toBe(201);
   return res.body.data.at(-1) as { seq: number };
 };
 const retentionOf = async (gw: TestGateway, tenantId = 'acme') =>
-  (await gw.api('GET', `/v1/audit/retention?tenantId=${tenantId}`)).body.data[0];
+  (await gw.api('GET', `/v1/audit/retention?tenantId=${tenantId}`, { key: asAdmin(gw, 'audit') })).body
+    .data[0];
 const verify = async (gw: TestGateway, mode = '') =>
-  (await gw.api('GET', `/v1/audit/verify?tenantId=acme${mode}`)).body.data;
+  (await gw.api('GET', `/v1/audit/verify?tenantId=acme${mode}`, { key: asAdmin(gw, 'audit') })).body.data;
 const eventsOf = async (gw: TestGateway, event: string) =>
   (await gw.api('GET', `/v1/audit/events?tenantId=acme&event=${event}&limit=50`)).body.data.items as {
     details: Record<string, any>;
@@ -325,6 +342,7 @@ describe('retention under the 等保 profile: the floor, and the purge through t
       env.DATABASE_PURGE_URL = `mysql://${purgeUser}:${purgePassword}@127.0.0.1:3306/${database}`;
     }
     gw = await startTestGateway({ db, env });
+    await separateDuties(gw);
     sql = await openRawSql(gw.db);
     key = await gw.createKey('agent', 'acme');
     if (mariadb) {
@@ -350,7 +368,11 @@ describe('retention under the 等保 profile: the floor, and the purge through t
   });
 
   it('refuses a retention below the six-month floor with a clear envelope, and keeps the floor when the platform asks less', async () => {
-    const refused = await gw.api('PUT', '/v1/admin/tenants/acme/retention', { body: { days: 30 } });
+    const system = asAdmin(gw, 'system');
+    const refused = await gw.api('PUT', '/v1/admin/tenants/acme/retention', {
+      body: { days: 30 },
+      key: system,
+    });
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({
       code: 'RETENTION_BELOW_FLOOR',
@@ -364,9 +386,9 @@ describe('retention under the 等保 profile: the floor, and the purge through t
       retentionSource: 'floor',
       floorDays: 180,
     });
-    expect((await gw.api('PUT', '/v1/admin/tenants/acme/retention', { body: { days: 200 } })).status).toBe(
-      200,
-    );
+    expect(
+      (await gw.api('PUT', '/v1/admin/tenants/acme/retention', { body: { days: 200 }, key: system })).status,
+    ).toBe(200);
   });
 
   it('purges archived events past retention through the exemption only; every other DELETE is still refused, and verify passes', async () => {
@@ -375,7 +397,9 @@ describe('retention under the 等保 profile: the floor, and the purge through t
     await callTools(gw, key, 2);
 
     // Today nothing is 200 days old: archived, not purged.
-    const today = (await gw.api('POST', '/v1/admin/retention/run?tenantId=acme')).body.data[0];
+    const today = (
+      await gw.api('POST', '/v1/admin/retention/run?tenantId=acme', { key: asAdmin(gw, 'system') })
+    ).body.data[0];
     expect(today).toMatchObject({ archivedThroughSeq: cp.seq, purgedThroughSeq: 0 });
 
     // The same job, measured 201 days on (the route never takes a time; the job does, for this).
@@ -419,6 +443,7 @@ describe.skipIf(testDatabaseKind() !== 'mariadb')(
           TOOLGATE_COMPLIANCE_PROFILE: 'dengbao3',
         },
       });
+      await separateDuties(gw);
     });
     afterAll(async () => {
       await gw?.close();

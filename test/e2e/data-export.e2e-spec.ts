@@ -35,6 +35,7 @@ const ALLOWED = tenant(
 
 describe('cross-border guard and processing records (dengbao3 profile)', () => {
   let gw: TestGateway;
+  let auditAdmin: string;
   const keys: Record<string, string> = {};
 
   beforeAll(async () => {
@@ -46,6 +47,8 @@ describe('cross-border guard and processing records (dengbao3 profile)', () => {
       imports: [TestToolsModule],
     });
     for (const t of ['pipl_blocked', 'pipl_allowed']) keys[t] = await gw.createKey('agent', t);
+    // The trail and the processing records are the audit admin's to read under the profile (ADR 039).
+    auditAdmin = await gw.createKey('audit_admin');
   });
   afterAll(async () => {
     await gw?.close();
@@ -68,7 +71,7 @@ describe('cross-border guard and processing records (dengbao3 profile)', () => {
       },
     });
   const records = async (tenantId: string) =>
-    (await gw.api('GET', `/v1/admin/tenants/${tenantId}/processing-records`)).body.data;
+    (await gw.api('GET', `/v1/admin/tenants/${tenantId}/processing-records`, { key: auditAdmin })).body.data;
 
   it('refuses a call that would send a classified field outside mainland China without a legal basis', async () => {
     const res = await contact('pipl_blocked');
@@ -89,6 +92,7 @@ describe('cross-border guard and processing records (dengbao3 profile)', () => {
           await gw.api(
             'GET',
             '/v1/audit/events?tenantId=pipl_blocked&event=access_denied&code=DATA_EXPORT_BLOCKED',
+            { key: auditAdmin },
           )
         ).body.data.items as any[];
         return items.length === 2 && items;

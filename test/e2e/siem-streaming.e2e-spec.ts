@@ -166,9 +166,11 @@ egress:
     });
     const seen = () => Math.min(...Object.values(arrivals()).map((a) => a.length));
 
-    // 1. The receivers die mid-stream (rsyslogd killed, the HTTPS server cut), and come back.
+    // 1. The receivers die mid-stream (rsyslogd stopped, the HTTPS server cut), and come back.
+    // SIGTERM for rsyslogd: syslog has no acknowledgement, so what a SIGKILLed rsyslogd had read but
+    // not yet written is lost to any sender (ADR 038 §3: its durability is the receiver's own).
     await waitFor(() => seen() >= 100, { timeoutMs: 60_000, what: 'the first 100 events at every receiver' });
-    await Promise.all([syslogTcp.stop('SIGKILL'), syslogTls.stop('SIGKILL'), https.kill()]);
+    await Promise.all([syslogTcp.stop('SIGTERM'), syslogTls.stop('SIGTERM'), https.kill()]);
     // The forwarder meets the dead receivers (failed attempts, a growing lag) while calls go on.
     await waitFor(
       async () => {

@@ -112,12 +112,15 @@ describe('redaction of adversarial input (ReDoS)', () => {
     await compare('restart_service', restarts, approvalIds);
 
     // The strings were read, not skipped: the phone in front of each is masked where it landed.
+    // A 900 kB input is stored capped (ADR 036): its redacted start is in the capped value's head.
     const story = await gw.api('GET', `/v1/audit/calls/${callIds[0]}`, { key: auditor });
     const started = story.body.data.events.find((e: any) => e.event === 'started');
-    expect(started.input.service.slice(0, 12)).toBe('138****5678 ');
+    expect(started.input).toMatchObject({ capped: true });
+    expect(JSON.stringify(started.input)).toContain('138****5678 ');
+    expect(JSON.stringify(started.input)).not.toContain(HOSTILE_TEXT_PHONE);
     for (const approvalId of [approvalIds[0], approvalIds.at(-1)]) {
       const approval = await gw.api('GET', `/v1/approvals/${approvalId}`, { key: approver });
-      expect(approval.body.data.input.reason.slice(0, 12)).toBe('138****5678 ');
+      expect(approval.text).toContain('138****5678 ');
       expect(approval.text).not.toContain(HOSTILE_TEXT_PHONE);
     }
   });

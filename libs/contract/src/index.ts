@@ -218,3 +218,5 @@ export { retentionQuery } from './schemas/retention.schema.js';
 export { setRetentionBody } from './schemas/retention.schema.js';
 export { tenantRetentionSchema } from './schemas/retention.schema.js';
 export { toolCallCheckSchema } from './schemas/policy.schema.js';
+export type { AuditSink } from './schemas/audit-sinks.schema.js';
+export type { VerifyJob } from './schemas/audit.schema.js';

@@ -48,7 +48,7 @@ export default function AuditPage() {
   const [verdict, setVerdict] = useState<Verification | null>(null);
   const broken = brokenEvents(verdict);
   // Sinks carry every tenant's events: the platform's auditors and admins only (ADR 038).
-  const seesSinks = me.tenantId === null && (me.role === 'auditor' || me.role === 'platform_admin');
+  const seesSinks = holds(me, 'trail.sinks');
   const asked = params.get('view');
   const view = asked === 'events' || (asked === 'sinks' && seesSinks) ? asked : 'calls';
   const tenantIds = (tenants.data ?? []).map((x) => x.id);

@@ -1,6 +1,6 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
+import { AdminPower, CurrentPrincipal, type Principal } from '@toolgate/auth';
 import { processingRecordSchema, type ProcessingRecordEntry } from '@toolgate/contract';
 import { ProcessingRecords } from '@toolgate/data-protection';
 import { ok } from '@toolgate/toolkit';
@@ -10,7 +10,7 @@ import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 /** CONTRACT.md "Admin": a tenant's processing records (PIPL 第55–56条, ADR 040). */
 @ApiTags('admin')
 @ApiBearerAuth()
-@Roles('platform_admin', 'tenant_admin', 'auditor')
+@AdminPower('trail.read')
 @Controller('v1/admin')
 export class ProcessingRecordsController {
   constructor(private readonly records: ProcessingRecords) {}

@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SiemForwarder } from '@toolgate/audit';
-import { CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
+import { AdminPower, CurrentPrincipal, type Principal } from '@toolgate/auth';
 import {
   auditDeadLettersQuery,
   auditDeadLettersSchema,
@@ -20,7 +20,7 @@ function platformOnly(p: Principal): void {
 /** CONTRACT.md "Audit": the SIEM sinks the trail streams to (ADR 038). */
 @ApiTags('audit')
 @ApiBearerAuth()
-@Roles('auditor', 'platform_admin')
+@AdminPower('trail.sinks')
 @Controller('v1/audit/sinks')
 export class AuditSinksController {
   constructor(private readonly siem: SiemForwarder) {}

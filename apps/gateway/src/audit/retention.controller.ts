@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RetentionJob, RetentionPolicy } from '@toolgate/audit';
-import { canAccessTenant, CurrentPrincipal, Roles, type Principal } from '@toolgate/auth';
+import { AdminPower, canAccessTenant, CurrentPrincipal, type Principal } from '@toolgate/auth';
 import {
   legalHoldBody,
   retentionQuery,
@@ -30,7 +30,7 @@ export class RetentionController {
   ) {}
 
   @Get('audit/retention')
-  @Roles('auditor', 'platform_admin', 'tenant_admin')
+  @AdminPower('trail.read')
   @ApiOperation({
     operationId: 'listAuditRetention',
     summary: 'Retention, legal hold, archived and purged, per tenant',
@@ -47,7 +47,7 @@ export class RetentionController {
   }
 
   @Put('admin/tenants/:tenantId/retention')
-  @Roles('platform_admin', 'tenant_admin')
+  @AdminPower('tenants')
   @ApiOperation({
     operationId: 'setTenantRetention',
     summary: 'Set a tenant’s audit retention',
@@ -66,7 +66,7 @@ export class RetentionController {
   }
 
   @Put('admin/tenants/:tenantId/legal-hold')
-  @Roles('platform_admin', 'tenant_admin')
+  @AdminPower('tenants')
   @ApiOperation({
     operationId: 'setLegalHold',
     summary: 'Put a tenant’s trail on legal hold',
@@ -85,7 +85,7 @@ export class RetentionController {
   }
 
   @Delete('admin/tenants/:tenantId/legal-hold')
-  @Roles('platform_admin', 'tenant_admin')
+  @AdminPower('tenants')
   @ApiOperation({
     operationId: 'releaseLegalHold',
     summary: 'Lift a tenant’s legal hold',
@@ -100,7 +100,7 @@ export class RetentionController {
 
   @Post('admin/retention/run')
   @HttpCode(200)
-  @Roles('platform_admin')
+  @AdminPower('tenants')
   @ApiOperation({
     operationId: 'runRetention',
     summary: 'Archive and purge now',
@@ -108,8 +108,10 @@ export class RetentionController {
       'Runs the scheduled job at once (every chain, or `tenantId`): archives closed ranges, then purges archived ranges older than each tenant’s retention unless it is on hold. Answers each tenant’s retention afterwards.',
   })
   @ApiEnvelope([tenantRetentionSchema])
-  async run(@Query({ schema: retentionQuery }) q: RetentionQuery) {
-    await this.job.run(q.tenantId);
-    return ok((await this.job.status(q.tenantId ? [q.tenantId] : null)).map(toRetentionView));
+  async run(@CurrentPrincipal() actor: Principal, @Query({ schema: retentionQuery }) q: RetentionQuery) {
+    // A tenant's administrator runs it for its own tenant only; platform administrators for any.
+    const tenantId = actor.tenantId ? tenantInScope(actor, q.tenantId ?? actor.tenantId) : q.tenantId;
+    await this.job.run(tenantId);
+    return ok((await this.job.status(tenantId ? [tenantId] : null)).map(toRetentionView));
   }
 }

@@ -21,6 +21,8 @@ export const ADMIN_POWERS = [
   'trail.export',
   'trail.verify',
   'checkpoints',
+  // The SIEM sinks carry every tenant's events: platform administrators only (ADR 038).
+  'trail.sinks',
   // Aggregate counts of calls, for every administrator's overview.
   'stats',
 ] as const;
@@ -57,6 +59,7 @@ export const POWER_RULES: Readonly<Record<AdminPower, PowerRule>> = {
   'trail.export': { separated: AUDIT, tenantRoles: ['auditor', 'tenant_admin'] },
   'trail.verify': { separated: AUDIT, tenantRoles: ['auditor', 'tenant_admin'] },
   checkpoints: { separated: AUDIT, tenantRoles: ['auditor'] },
+  'trail.sinks': { separated: AUDIT, tenantRoles: [] },
   stats: { separated: ALL, tenantRoles: ['tenant_admin', 'auditor'] },
 };
 
