@@ -21,6 +21,7 @@ import { AuditEventEntity } from './entities/audit-event.entity.js';
 import { AuditOpenCallEntity } from './entities/audit-open-call.entity.js';
 import { EvidenceBuilder } from './evidence/evidence-builder.js';
 import { AuditHook } from './hooks/audit.hook.js';
+import { L0AccessSwitch } from './hooks/l0-access-switch.js';
 import { AuditEventsRepository } from './query/audit-events.repository.js';
 import { AuditQueries } from './query/audit-queries.js';
 import { VerifyJobs } from './query/verify-jobs.js';
@@ -68,6 +69,7 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<AuditOptions>(
     // The calls lib's reader shows a call's result to other readers redacted as the trail stores it.
     { provide: CALL_RESULT_REDACTION, useExisting: TenantRedaction },
     AuditHook,
+    L0AccessSwitch,
     AuditTrail,
     AuditReconciler,
     EvidenceBuilder,

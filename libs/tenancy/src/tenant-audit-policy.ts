@@ -47,6 +47,16 @@ export class TenantAuditPolicy implements AuditPolicySource, RetentionPolicySour
    * type the run resolved: the tenant row as cached with its bindings (no read per run; a change
    * through this gateway applies at once, elsewhere within the bindings' cache time).
    */
+  /**
+   * Whether the tenant's read-only (L0) calls are recorded as `accessed` events: on unless its file
+   * says `audit: { l0Access: false }` (issue 23). The tenant row as cached with its bindings.
+   */
+  async recordsL0Access(tenantId: string): Promise<boolean> {
+    const tenant = await this.bindings.tenant(tenantId);
+    const parsed = tenantAuditSettingsSchema.safeParse(tenant?.settings?.audit ?? {});
+    return !parsed.success || parsed.data.l0Access !== false;
+  }
+
   async recordsRunText(tenantId: string): Promise<boolean> {
     const tenant = await this.bindings.tenant(tenantId);
     const parsed = tenantAuditSettingsSchema.safeParse(tenant?.settings?.audit ?? {});

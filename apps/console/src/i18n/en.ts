@@ -339,6 +339,7 @@ export const en: Record<MessageKey, string> = {
   'audit.field.keyId': 'key id {id}',
   'event.started': 'started',
   'event.finished': 'finished',
+  'event.accessed': 'read (L0)',
   'event.late_completion': 'late completion',
   'event.not_executed': 'not executed',
   'event.interrupted': 'interrupted',

@@ -332,6 +332,7 @@ export const zhCN = {
   'audit.field.keyId': '密钥 ID {id}',
   'event.started': '开始执行',
   'event.finished': '执行结束',
+  'event.accessed': '只读调用（L0）',
   'event.late_completion': '超时后完成',
   'event.not_executed': '未执行',
   'event.interrupted': '中断',

@@ -57,6 +57,7 @@ const CALL_EVENTS = new Set([
   'approval_decided',
   'started',
   'finished',
+  'accessed',
   'not_executed',
   'interrupted',
   'late_completion',
@@ -222,6 +223,14 @@ export function foldCallEvent(row: CallRow | undefined, e: AuditEventRecord): Ca
       if (r.state === 'pending_approval') r.state = 'running';
       break;
     case 'finished':
+      close(r, e, e.status === 'ok' ? 'succeeded' : 'failed', e.status === 'ok' ? null : e.code);
+      r.durationMs = e.durationMs;
+      break;
+    case 'accessed':
+      // An L0 call's one event: its start, input and outcome together.
+      requester();
+      if (e.input !== null && e.input !== undefined) r.input = e.input;
+      r.startedAt = e.occurredAt;
       close(r, e, e.status === 'ok' ? 'succeeded' : 'failed', e.status === 'ok' ? null : e.code);
       r.durationMs = e.durationMs;
       break;

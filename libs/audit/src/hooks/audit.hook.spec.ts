@@ -6,8 +6,9 @@ import type { AuditWriter } from '../chain/audit-writer.js';
 import { DEFAULT_REDACTION_POLICY, Redactor } from '../redaction/redactor.js';
 import type { TenantRedaction } from '../redaction/tenant-redaction.js';
 import { AuditHook } from './audit.hook.js';
+import type { L0AccessSwitch } from './l0-access-switch.js';
 
-function l1Call(): ToolCall {
+function l1Call(level = 'L1'): ToolCall {
   return {
     id: 'call-1',
     startedAt: Date.now(),
@@ -22,7 +23,7 @@ function l1Call(): ToolCall {
       locale: 'en',
     },
     tool: {
-      contract: { name: 'record_note', risk: { level: 'L1' }, sensitivePaths: [] },
+      contract: { name: 'record_note', risk: { level }, sensitivePaths: [] },
       implementation: { name: 'default', definitionHash: 'h' },
       timeoutMs: 10_000,
       approval: 'never',
@@ -31,10 +32,12 @@ function l1Call(): ToolCall {
   } as unknown as ToolCall;
 }
 
-function hookWith(outcome: 'written' | 'dropped') {
+function hookWith(outcome: 'written' | 'dropped', l0Access: boolean | Promise<boolean> = false) {
   const writer = { append: vi.fn(async () => [outcome]), ensure: vi.fn() };
+  const redactor = new Redactor(DEFAULT_REDACTION_POLICY, Buffer.from('k'));
   const redaction = {
-    redactorFor: async () => new Redactor(DEFAULT_REDACTION_POLICY, Buffer.from('k')),
+    redactorFor: async () => redactor,
+    redactorNow: () => redactor,
   } as unknown as TenantRedaction;
   const options = { auditL0: false, writeDeadlineMs: 1_000 } as AuditOptions;
   const hook = new AuditHook(
@@ -42,6 +45,7 @@ function hookWith(outcome: 'written' | 'dropped') {
     redaction,
     { instanceId: 'gw-1' } as InstanceRegistry,
     options,
+    { recordsFor: () => l0Access } as unknown as L0AccessSwitch,
   );
   return { hook, writer };
 }
@@ -58,5 +62,32 @@ describe('AuditHook', () => {
     expect(stop?.envelope.code).toBe('AUDIT_UNAVAILABLE');
     // The start on record is another run's: this one closes nothing.
     expect(writer.ensure).not.toHaveBeenCalled();
+  });
+
+  it('records an L0 call as one accessed event after it ran, without a promise, and none when the tenant says not', async () => {
+    const result = { envelope: { data: { up: true }, status: 'ok' }, durationMs: 3.4 } as never;
+    const on = hookWith('written', true);
+    const call = l1Call('L0');
+    expect(on.hook.beforeExecute(call)).toBeUndefined();
+    expect(on.hook.afterCall(call, result)).toBeUndefined();
+    expect(on.writer.append).not.toHaveBeenCalled();
+    expect(on.writer.ensure).toHaveBeenCalledTimes(1);
+    const [[drafts]] = on.writer.ensure.mock.calls as unknown as [[{ event: string; status: string }[]]];
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]).toMatchObject({
+      event: 'accessed',
+      status: 'ok',
+      callId: 'call-1',
+      tool: 'record_note',
+    });
+
+    const off = hookWith('written', false);
+    expect(off.hook.afterCall(l1Call('L0'), result)).toBeUndefined();
+    expect(off.writer.ensure).not.toHaveBeenCalled();
+
+    // A tenant not asked before: recorded once its answer comes.
+    const first = hookWith('written', Promise.resolve(true));
+    first.hook.afterCall(l1Call('L0'), result);
+    await vi.waitFor(() => expect(first.writer.ensure).toHaveBeenCalledTimes(1));
   });
 });

@@ -16,7 +16,9 @@ import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import { PLATFORM_TENANT } from '../audit-event.js';
 import { AuditWriter } from '../chain/audit-writer.js';
 import { TenantRedaction } from '../redaction/tenant-redaction.js';
+import type { Redactor } from '../redaction/redactor.js';
 import { CallEventFactory } from './call-event-factory.js';
+import { L0AccessSwitch } from './l0-access-switch.js';
 import { bothSidecars } from './call-record-sink.js';
 
 const STARTED = Symbol('audit.started');
@@ -31,12 +33,15 @@ const FACTORY = Symbol('audit.factory');
 @ToolCallHookProvider({ order: HookOrder.AUDIT })
 export class AuditHook implements ToolCallHook {
   private readonly logger = new Logger('Audit');
+  /** One event factory per tenant redactor for L0 access records (not one per call). */
+  private readonly accessFactories = new WeakMap<Redactor, CallEventFactory>();
 
   constructor(
     private readonly writer: AuditWriter,
     private readonly redaction: TenantRedaction,
     private readonly instances: InstanceRegistry,
     @Inject(AUDIT_OPTIONS) private readonly options: AuditOptions,
+    private readonly l0Access: L0AccessSwitch,
     // The calls lib's records move in the same transaction as the events that tell their story;
     // optional so that the trail works without call records (the audit lib's own specs).
     @Optional() private readonly records?: CallRecordsSink,
@@ -68,7 +73,40 @@ export class AuditHook implements ToolCallHook {
   }
 
   afterCall(call: ToolCall, result: ToolCallResult): Promise<void> | undefined {
-    return this.audited(call) ? this.finish(call, result) : undefined;
+    if (this.audited(call)) return this.finish(call, result);
+    this.recordAccess(call, result);
+    return undefined;
+  }
+
+  /**
+   * An L0 call not audited in full is still on the trail (issue 23): one `accessed` event after it
+   * ran, handed to the writer's group commit and never waited for — the answer does not pay for
+   * the trail, and a write that fails is retried like every closing event. Synchronous when the
+   * tenant's switch and redactor are known (the L0 path has no promise, ADR 022).
+   */
+  private recordAccess(call: ToolCall, result: ToolCallResult): void {
+    const tenantId = call.request.tenant?.id ?? PLATFORM_TENANT;
+    const on = this.l0Access.recordsFor(tenantId);
+    if (on === false) return;
+    const redactor = this.redaction.redactorNow(tenantId);
+    if (on === true && !(redactor instanceof Promise)) return this.writeAccess(call, result, redactor);
+    void Promise.all([on, redactor]).then(
+      ([yes, r]) => (yes ? this.writeAccess(call, result, r) : undefined),
+      (err: Error) => this.logger.error(`cannot record the L0 call ${call.id}: ${err.message}`),
+    );
+  }
+
+  private writeAccess(call: ToolCall, result: ToolCallResult, redactor: Redactor): void {
+    let factory = this.accessFactories.get(redactor);
+    if (!factory) {
+      factory = new CallEventFactory(redactor, this.instances.instanceId);
+      this.accessFactories.set(redactor, factory);
+    }
+    try {
+      this.writer.ensure([factory.accessed(call, result)]);
+    } catch (err) {
+      this.logger.error(`cannot record the L0 call ${call.id}: ${(err as Error).message}`);
+    }
   }
 
   onLateCompletion(call: ToolCall, outcome: LateOutcome): Promise<void> | undefined {

@@ -120,6 +120,22 @@ export class CallEventFactory {
     return stored;
   }
 
+  /**
+   * `accessed`: an L0 call in one event, after it ran (issue 23) — when it started, its redacted
+   * input, status, code and duration; no output summary (reads are many, and cheap to record).
+   */
+  accessed(call: ToolCall, result: ToolCallResult): AuditEventDraft {
+    const ok = isOk(result.envelope);
+    return this.draft(call, {
+      event: 'accessed',
+      occurredAt: new Date(call.startedAt),
+      input: storedInput(this.redactor, call.input ?? call.rawInput ?? null, call.tool.contract),
+      status: ok ? 'ok' : 'error',
+      code: ok ? null : (result.envelope as ErrorEnvelope).code,
+      durationMs: Math.round(result.durationMs),
+    });
+  }
+
   /** `finished`: status, code, duration, output summary or the redacted error. */
   finished(call: ToolCall, result: ToolCallResult): AuditEventDraft {
     const durationMs = Math.round(result.durationMs);

@@ -28,6 +28,14 @@ export const tenantAuditSettingsSchema = z.strictObject({
   redaction: redactionSettingsSchema.optional(),
   /** Agent runs' questions, answers and model text in the trail (redacted like inputs); off by default. */
   runText: z.boolean().optional(),
+  /**
+   * Read-only (L0) calls recorded as `accessed` events after they run (batched, never waited for);
+   * on by default (issue 23).
+   */
+  l0Access: z
+    .boolean()
+    .optional()
+    .describe('record read-only (L0) calls as `accessed` events, after they run; on by default'),
   /** Days the trail stays in the database once archived (ADR 037); never below the platform's floor. */
   retentionDays: z.number().int().min(0).max(36_500).optional(),
 });
@@ -37,6 +45,8 @@ export type TenantAuditSettings = z.infer<typeof tenantAuditSettingsSchema>;
 export interface AuditPolicySource {
   /** The tenant's own settings (`{}` when it sets none); `null` when no such tenant is visible. */
   redactionFor(tenantId: string): Promise<RedactionSettings | null>;
+  /** Whether the tenant records its L0 calls (`audit.l0Access`, true unless it says false). */
+  recordsL0Access?(tenantId: string): Promise<boolean>;
 }
 export const AUDIT_POLICY_SOURCE = Symbol('AUDIT_POLICY_SOURCE');
 
@@ -62,6 +72,12 @@ export class TenantRedaction implements CallResultRedaction {
 
   async redactorFor(tenantId: string): Promise<Redactor> {
     return (await this.redactors.get(tenantId)) ?? this.build(tenantId, {});
+  }
+
+  /** {@link redactorFor} without a promise when the tenant's redactor is cached (L0 access records). */
+  redactorNow(tenantId: string): Redactor | Promise<Redactor> {
+    const cached = this.redactors.get(tenantId);
+    return cached instanceof Promise ? this.redactorFor(tenantId) : (cached ?? this.build(tenantId, {}));
   }
 
   /**

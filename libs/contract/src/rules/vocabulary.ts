@@ -94,6 +94,8 @@ export type RunEventType = (typeof RUN_EVENT_TYPES)[number];
 export const AUDIT_EVENT_TYPES = [
   'started',
   'finished',
+  // An L0 call, recorded once after it ran (issue 23): batched, never waited for before the tool runs.
+  'accessed',
   'late_completion',
   'not_executed',
   'interrupted',

@@ -5,6 +5,7 @@ import { isAuditEventType as isKnownEvent } from '@toolgate/contract/rules';
 const COLORS: Record<string, string> = {
   started: 'blue',
   finished: 'green',
+  accessed: 'cyan',
   late_completion: 'gold',
   not_executed: 'volcano',
   interrupted: 'red',
