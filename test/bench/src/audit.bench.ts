@@ -22,23 +22,29 @@ export async function auditedThroughput(
   durationS: number,
   rounds = 3,
 ): Promise<{ auditedL1OverL0: number; addedP99Ms: number }> {
-  const gateway = await startPinned<{ port: number; agentKey: string }>('bench-server.js', SERVER_CPU, env);
+  const gateway = await startPinned<{ port: number; agentKey: string; quietKey: string }>(
+    'bench-server.js',
+    SERVER_CPU,
+    env,
+  );
   const base = `http://127.0.0.1:${gateway.info.port}/v1/agents/bench/tools`;
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${gateway.info.agentKey}` };
+  const quiet = { 'content-type': 'application/json', authorization: `Bearer ${gateway.info.quietKey}` };
   const targets = {
     L0: { url: `${base}/bench_noop/invoke`, body: JSON.stringify({ input: {} }) },
+    L0quiet: { url: `${base}/bench_noop/invoke`, body: JSON.stringify({ input: {} }), headers: quiet },
     L1: {
       url: `${base}/bench_record/invoke`,
       body: JSON.stringify({ input: { note: '客户 13812345678 来电，要求回访' } }),
     },
   };
-  const runs: Record<string, Run[]> = { L0: [], L1: [] };
+  const runs: Record<string, Run[]> = { L0: [], L0quiet: [], L1: [] };
   // Where an audited call's time goes: the gateway's core, and the database server's (local here).
   const dbPid = localDatabasePid();
   try {
     for (let r = 0; r < rounds; r++) {
       for (const [name, t] of Object.entries(targets))
-        runs[name]!.push(await measure({ ...t, headers, pid: gateway.pid, dbPid }, 64, durationS));
+        runs[name]!.push(await measure({ headers, ...t, pid: gateway.pid, dbPid }, 64, durationS));
     }
   } finally {
     await gateway.stop();
@@ -55,13 +61,33 @@ export async function auditedThroughput(
     };
   };
   const l0 = summary('L0');
+  const l0quiet = summary('L0quiet');
   const l1 = summary('L1');
   const ratio = l1.rps / l0.rps;
   printTable(
     `Audited calls over REST on MariaDB, c=64, median of ${rounds} alternating ${durationS} s runs`,
     ['call', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'MariaDB CPU µs/req', 'errors', 'L1 ÷ L0'],
     [
-      ['L0 no-op (not audited)', l0.rps, l0.p50, l0.p99, l0.cpu, l0.dbCpu ?? '—', l0.errors, '—'],
+      [
+        'L0 no-op, not recorded (audit.l0Access: false)',
+        l0quiet.rps,
+        l0quiet.p50,
+        l0quiet.p99,
+        l0quiet.cpu,
+        l0quiet.dbCpu ?? '—',
+        l0quiet.errors,
+        '—',
+      ],
+      [
+        'L0 no-op, one accessed event after it answers (default)',
+        l0.rps,
+        l0.p50,
+        l0.p99,
+        l0.cpu,
+        l0.dbCpu ?? '—',
+        l0.errors,
+        `${(l0.rps / l0quiet.rps).toFixed(2)}× of not recorded`,
+      ],
       [
         'L1 (started + finished durable, redacted)',
         l1.rps,

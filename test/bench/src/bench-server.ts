@@ -25,12 +25,14 @@ async function main(): Promise<void> {
   const keys = app.get(ApiKeyService);
   const key = await keys.create(null, { name: 'bench agent', role: 'agent', tenantId: 'bench' });
   const approver = await keys.create(null, { name: 'bench approver', role: 'approver', tenantId: 'bench' });
+  // The same agent type in a tenant whose L0 calls are not recorded (the audit section compares).
+  const quiet = await keys.create(null, { name: 'bench quiet agent', role: 'agent', tenantId: 'benchquiet' });
   const wideKey = wide.length
     ? (await keys.create(null, { name: 'bench wide agent', role: 'agent', tenantId: 'benchwide' })).key
     : undefined;
   const port = Number(new URL(await app.getUrl()).port);
   process.stdout.write(
-    `${JSON.stringify({ port, agentKey: key.key, approverKey: approver.key, wideKey })}\n`,
+    `${JSON.stringify({ port, agentKey: key.key, approverKey: approver.key, wideKey, quietKey: quiet.key })}\n`,
   );
   const stop = async () => {
     await app.close();

@@ -63,3 +63,9 @@ agentTypes:
     tools:
       - bench_noop
 `;
+
+/** The same tenant with L0 access records off (`audit.l0Access: false`): what they cost is the difference. */
+export const BENCH_QUIET_TENANT_YAML = BENCH_TENANT_YAML.replace(
+  'id: bench\nname: Benchmark',
+  'id: benchquiet\nname: Benchmark, L0 calls not recorded',
+).concat('audit:\n  l0Access: false\n');

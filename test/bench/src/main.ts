@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { approvalLatency } from './approvals.bench.js';
 import { auditedThroughput, writerThroughput } from './audit.bench.js';
 import { cryptoSuiteCost } from './crypto-suite.bench.js';
-import { BENCH_TENANT_YAML } from './bench-tools.js';
+import { BENCH_TENANT_YAML, BENCH_QUIET_TENANT_YAML } from './bench-tools.js';
 import { makeConfigDir } from '../../support/config-dir.js';
 import { createTestDatabase } from '../../support/test-database.js';
 import { consoleFirstRender } from './console.bench.js';
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
   const durationS = args.includes('--duration') ? Number(args[args.indexOf('--duration') + 1]) : 5;
   const timedRuns = args.includes('--runs') ? Number(args[args.indexOf('--runs') + 1]) : 500;
-  const configDir = makeConfigDir({ bench: BENCH_TENANT_YAML });
+  const configDir = makeConfigDir({ bench: BENCH_TENANT_YAML, benchquiet: BENCH_QUIET_TENANT_YAML });
   const common = () => ({
     TOOLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'toolgate-bench-data-')),
     TOOLGATE_CONFIG_DIR: configDir,
