@@ -242,5 +242,16 @@ describe('audit evidence outside the gateway', () => {
       { problem: expect.stringContaining(`event seq ${a.seq} (id ${a.id})`), eventId: a.id, seq: a.seq },
       { problem: expect.stringContaining(`event seq ${b.seq} (id ${b.id})`), eventId: b.id, seq: b.seq },
     ]);
+    // The console's language: the same breaks in Chinese, events still named by seq and id.
+    const zh = (
+      await gw.api('GET', '/v1/audit/verify?tenantId=acme', {
+        key: auditor,
+        headers: { 'accept-language': 'zh-CN' },
+      })
+    ).body.data;
+    expect(zh.tenants[0].breaks[0]).toMatchObject({
+      eventId: a.id,
+      problem: `事件（序号 ${a.seq}，ID ${a.id}）校验不通过：写入后被修改，或在没有链密钥的情况下被伪造`,
+    });
   });
 });

@@ -36,6 +36,7 @@ export type { SqlStatement } from './chain/audit-chain.repository.js';
 export { AuditWriter } from './chain/audit-writer.js';
 export { faceOf, runContextOf } from './hooks/call-event-factory.js';
 export type { Verification, TenantVerification } from './chain/chain-verifier.js';
+export { localizedProblem, localizedVerification } from './chain/chain-problems.js';
 export { CheckpointRefusedError, CheckpointService } from './chain/checkpoint.service.js';
 export type { CheckpointRefusal, CheckpointRun } from './chain/checkpoint.service.js';
 export type { StoredCheckpoint } from './chain/checkpoint.repository.js';

@@ -8,6 +8,7 @@ import {
   auditListQuerySchema,
   auditPrincipalsQuerySchema,
   AuditQueries,
+  localizedVerification,
   VerifyJobs,
   type AuditCallsQuery,
   type AuditPrincipalsQuery,
@@ -18,6 +19,8 @@ import {
   type AuditVerifyQuery,
 } from '@toolgate/audit';
 import { AdminPower, canAccessTenant, CurrentPrincipal, type Principal } from '@toolgate/auth';
+import type { Locale } from '@toolgate/toolkit';
+import { RequestLocale } from '../http/request-locale.js';
 import {
   auditCallPageSchema,
   auditEventViewSchema,
@@ -208,10 +211,12 @@ export class AuditController {
   async verify(
     @CurrentPrincipal() p: Principal,
     @Query({ schema: auditVerifyQuerySchema }) query: AuditVerifyQuery,
+    @RequestLocale() locale: Locale,
   ) {
     const verification = await this.audit.verify(query, p.tenantId);
     await this.acts.verified(p, { ...query }, verification);
-    return ok(verification);
+    // Problem texts in the caller's language (issue 23); the trail and the logs keep English.
+    return ok(localizedVerification(verification, locale));
   }
 
   @Post('verify-jobs')
@@ -245,8 +250,9 @@ export class AuditController {
     description: 'Its progress (`checked` of `total` events) and, once done, the verification.',
   })
   @ApiEnvelope(verifyJobSchema, { errors: ['NOT_FOUND'] })
-  verifyJob(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
-    return ok(this.jobs.get(id, p.tenantId));
+  verifyJob(@CurrentPrincipal() p: Principal, @Param('id') id: string, @RequestLocale() locale: Locale) {
+    const job = this.jobs.get(id, p.tenantId);
+    return ok(job.result ? { ...job, result: localizedVerification(job.result, locale) } : job);
   }
 
   @Get('checkpoints')
