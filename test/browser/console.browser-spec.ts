@@ -317,6 +317,34 @@ describe('the admin console in a browser', () => {
     await page.close();
   });
 
+  it('answers "what would this call meet?" in the bindings editor without running anything', async () => {
+    const page = await open(acmeAdmin, '/bindings?tenant=acme&agent=ops_assistant');
+    const panel = page.getByTestId('try-it');
+    await panel.waitFor();
+    await page.getByTestId('try-it-tool').click();
+    await page
+      .locator(
+        '.ant-select-item-option[title="restart_service"], .ant-select-item-option:has-text("restart_service")',
+      )
+      .first()
+      .click();
+    const result = page.getByTestId('try-it-result');
+    // restart_service is L3: a valid input waits for an approver; nothing restarts.
+    await page
+      .getByTestId('try-it-input')
+      .fill('{"service": "payment-api", "reason": "滚动发布后内存泄漏，需要重启"}');
+    await page.getByTestId('try-it-check').click();
+    await expect.poll(() => result.getAttribute('data-next')).toBe('park');
+    expect(await result.innerText()).toContain('等待审批');
+    // An input the tool would refuse says why.
+    await page.getByTestId('try-it-input').fill('{"service": "payment-api"}');
+    await page.getByTestId('try-it-check').click();
+    await expect.poll(() => result.getAttribute('data-next')).toBe('refuse');
+    expect(await result.innerText()).toContain('INVALID_INPUT');
+    await screenshot(page, 'bindings-try-it');
+    await page.close();
+  });
+
   it("exports a tenant's YAML and importing it back changes nothing", async () => {
     const page = await open(TEST_ADMIN_KEY, '/bindings?tenant=globex&agent=contract_review&tab=yaml');
     await page.getByTestId('yaml-panel').waitFor();

@@ -40,6 +40,8 @@ const OPERATION_IDS: Record<string, string> = {
   'GET /v1/agents/{agentType}/tools': 'listAgentTools',
   'POST /v1/agents/{agentType}/tools/{toolName}/invoke': 'invokeTool',
   'POST /v1/agents/{agentType}/tools/{toolName}/check': 'checkToolCall',
+  'POST /v1/admin/tenants/{tenantId}/agent-types/{agentType}/tools/{toolName}/check':
+    'checkToolCallForTenant',
   'GET /v1/calls/{callId}': 'getCall',
   'POST /v1/agents/{agentType}/runs': 'startRun',
   'GET /v1/runs': 'listRuns',

@@ -344,6 +344,31 @@ describe('rules on arguments (issue 26)', () => {
     expect(ran).toEqual(before);
   });
 
+  it('answers the same for the bindings editor, as any agent key or as one of them (the console’s try it)', async () => {
+    const asAdmin = (tool: string, body: unknown, key = admin, tenant = 'rulesco') =>
+      gw.api('POST', `/v1/admin/tenants/${tenant}/agent-types/finance/tools/${tool}/check`, { key, body });
+    const before = { ...ran };
+    const large = await asAdmin('refund_order', { input: { orderId: 'o-9', amount: 60_000 } });
+    expect(large.status, large.text).toBe(200);
+    expect(large.body.data).toMatchObject({
+      next: 'refuse',
+      code: 'POLICY_DENIED',
+      rule: { id: 'refund-too-large' },
+    });
+    // A principal-scoped rule: any agent key is refused the ledger, the auditor bot is not.
+    const anyKey = await asAdmin('read_ledger', { input: {} });
+    expect(anyKey.body.data).toMatchObject({ next: 'refuse', rule: { id: 'auditors-only' } });
+    const botId = (await gw.api('GET', '/v1/me', { key: auditorBot })).body.data.principalId as string;
+    const asBot = await asAdmin('read_ledger', { input: {}, keyId: botId });
+    expect(asBot.body.data).toMatchObject({ next: 'run', rule: null });
+    // Another tenant's admin, an approver, an unknown key: refused; nothing ran.
+    const globexAdmin = await gw.createKey('tenant_admin', 'globex');
+    expect((await asAdmin('refund_order', { input: {} }, globexAdmin)).status).toBe(404);
+    expect((await asAdmin('refund_order', { input: {} }, approver)).status).toBe(403);
+    expect((await asAdmin('read_ledger', { input: {}, keyId: 'nope' })).status).toBe(404);
+    expect(ran).toEqual(before);
+  });
+
   it('checks exactly what the call then meets, for generated inputs', async () => {
     // What the invoke answer's status says happened: ran, parked, or refused.
     const happened = (status: number) => ({ 200: 'run', 202: 'park', 403: 'refuse' })[status];

@@ -1,6 +1,7 @@
 /** Typed calls of the admin API (CONTRACT.md "Admin") and `GET /v1/me`. */
 import { withQuery, type ApiClient } from './client';
 import type {
+  ToolCallCheck,
   ApiKeyView,
   BindingHistoryEntry,
   BindingPreview,
@@ -80,3 +81,17 @@ export const getStats = (
   query: { from: string; to: string; bucketMinutes: number },
   signal?: AbortSignal,
 ) => api.request<Stats>('GET', withQuery('/v1/admin/stats', query), { signal });
+
+/** What a call of a saved binding's tool with this input would meet (the bindings editor's "try it"). */
+export const checkToolCall = (
+  api: ApiClient,
+  tenantId: string,
+  agentType: string,
+  toolName: string,
+  body: { input: unknown; keyId?: string },
+) =>
+  api.request<ToolCallCheck>(
+    'POST',
+    `/v1/admin/tenants/${encodeURIComponent(tenantId)}/agent-types/${encodeURIComponent(agentType)}/tools/${encodeURIComponent(toolName)}/check`,
+    { body },
+  );

@@ -76,6 +76,7 @@ export type {
   UpstreamView as Upstream,
   Verification,
   VerifyJob,
+  ToolCallCheck,
 } from '@toolgate/contract';
 
 // Upstream answers the contract names as schemas only: their shapes, inferred (types, no Zod at run time).

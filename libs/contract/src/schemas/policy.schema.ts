@@ -8,6 +8,17 @@ export const checkToolCallBody = z.strictObject({
 });
 export type CheckToolCallBody = z.infer<typeof checkToolCallBody>;
 
+/**
+ * Body of `POST /v1/admin/tenants/:tenantId/agent-types/:agentType/tools/:toolName/check` (the
+ * console's "try it"): the input, and the agent key to decide as (any agent key of the tenant when
+ * absent: rules on the principal see role `agent` and no key id).
+ */
+export const adminCheckToolCallBody = z.strictObject({
+  input: z.unknown().describe('The tool input to decide on; nothing runs'),
+  keyId: z.string().min(1).max(64).optional().describe('Decide as this agent key of the tenant'),
+});
+export type AdminCheckToolCallBody = z.infer<typeof adminCheckToolCallBody>;
+
 /** The rule that decided a call: which, of which binding version, and what it said. */
 export const decidingRuleSchema = named(
   'DecidingRule',

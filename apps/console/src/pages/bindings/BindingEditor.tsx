@@ -10,6 +10,7 @@ import { EditorProblems } from './EditorProblems';
 import { EditorStatus } from './EditorStatus';
 import { PreviewModal } from './PreviewModal';
 import { ToolsTable } from './ToolsTable';
+import { TryItPanel } from './TryItPanel';
 import { useBindingDraft } from './useBindingDraft';
 
 interface Props {
@@ -80,6 +81,7 @@ export function BindingEditor({ tenantId, binding, catalog, agentTypes }: Props)
         onSave={save}
         onClose={editor.closePreview}
       />
+      <TryItPanel tenantId={tenantId} agentType={base.agentType} tools={base.tools.map((b) => b.name)} />
     </div>
   );
 }
