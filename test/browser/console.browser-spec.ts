@@ -486,6 +486,32 @@ describe('the admin console in a browser', () => {
     await page.close();
   });
 
+  it("shows a tenant's processing records with the cross-border transfers marked", async () => {
+    // Declared in the tenant file (PIPL 第55–56条), imported as an admin would.
+    const exported = await gw.api('GET', '/v1/admin/tenants/acme/export', { key: acmeAdmin });
+    expect(exported.status).toBe(200);
+    const yaml = `${exported.text.trimEnd()}
+dataProtection:
+  recipients:
+    ops_eu: { region: DE }
+  records:
+    - { tool: read_logs, purpose: 运维排障, categories: [contact], recipient: ops_eu, legalBasis: contract }
+`;
+    const imported = await gw.api('POST', '/v1/admin/tenants/acme/import', {
+      key: acmeAdmin,
+      body: { yaml },
+    });
+    expect(imported.status, imported.text).toBe(200);
+    const page = await open(auditor, '/audit?view=processing');
+    // A platform-wide auditor may not list tenants: it names one.
+    await page.getByTestId('processing-tenant').locator('input').fill('acme');
+    const table = page.getByTestId('processing-records');
+    await expect.poll(() => table.innerText()).toContain('运维排障');
+    expect(await table.innerText()).toContain('出境，未声明依据');
+    await screenshot(page, 'audit-processing-records');
+    await page.close();
+  });
+
   it('opens the audit browser at once with 100,000 events in the store, one page at a time', async () => {
     await seedAuditEvents(gw, 100_000);
     const page = await open(auditor);

@@ -2,6 +2,7 @@
 import { withQuery, type ApiClient } from './client';
 import type {
   ToolCallCheck,
+  ProcessingRecordEntry,
   ApiKeyView,
   BindingHistoryEntry,
   BindingPreview,
@@ -94,4 +95,12 @@ export const checkToolCall = (
     'POST',
     `/v1/admin/tenants/${encodeURIComponent(tenantId)}/agent-types/${encodeURIComponent(agentType)}/tools/${encodeURIComponent(toolName)}/check`,
     { body },
+  );
+
+/** A tenant's processing records (PIPL 第55–56条) and the calls that sent classified fields to each recipient. */
+export const listProcessingRecords = (api: ApiClient, tenantId: string, signal?: AbortSignal) =>
+  api.request<ProcessingRecordEntry[]>(
+    'GET',
+    `/v1/admin/tenants/${encodeURIComponent(tenantId)}/processing-records`,
+    { signal },
   );

@@ -77,6 +77,7 @@ export type {
   Verification,
   VerifyJob,
   ToolCallCheck,
+  ProcessingRecordEntry,
 } from '@toolgate/contract';
 
 // Upstream answers the contract names as schemas only: their shapes, inferred (types, no Zod at run time).

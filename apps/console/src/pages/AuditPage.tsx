@@ -15,6 +15,7 @@ import { CursorPager } from '../components/CursorPager';
 import { PAGE_SIZES } from './audit/audit-events';
 import { CallsView } from './audit/CallsView';
 import { CallTimeline } from './audit/CallTimeline';
+import { ProcessingRecordsView } from './audit/ProcessingRecordsView';
 import { SinksView } from './audit/SinksView';
 import { EventDrawer } from './audit/EventDrawer';
 import { ExportButton } from './audit/ExportButton';
@@ -50,7 +51,8 @@ export default function AuditPage() {
   // Sinks carry every tenant's events: the platform's auditors and admins only (ADR 038).
   const seesSinks = holds(me, 'trail.sinks');
   const asked = params.get('view');
-  const view = asked === 'events' || (asked === 'sinks' && seesSinks) ? asked : 'calls';
+  const view =
+    asked === 'events' || asked === 'processing' || (asked === 'sinks' && seesSinks) ? asked : 'calls';
   const tenantIds = (tenants.data ?? []).map((x) => x.id);
   return (
     <Card title={t('audit.title')} data-testid="audit-page">
@@ -74,6 +76,13 @@ export default function AuditPage() {
                 verdict={verdict}
                 onVerdict={setVerdict}
               />
+            ),
+          },
+          {
+            key: 'processing',
+            label: <span data-testid="audit-tab-processing">{t('audit.tab.processing')}</span>,
+            children: view === 'processing' && (
+              <ProcessingRecordsView tenantId={me.tenantId} tenants={tenantIds} />
             ),
           },
           ...(seesSinks
