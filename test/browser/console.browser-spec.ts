@@ -481,7 +481,8 @@ describe('the admin console in a browser', () => {
     const flag = page.getByTestId('event-broken');
     await flag.waitFor();
     expect(await flag.innerText()).toContain('未通过校验');
-    expect(await flag.innerText()).toContain(`(id ${victim})`);
+    // In the console's language, the event named by seq and id (issue 23).
+    expect(await flag.innerText()).toContain(`ID ${victim}）校验不通过`);
     await screenshot(page, 'audit-broken-event');
     await page.close();
   });
