@@ -15,6 +15,7 @@ import { DemoBackends, OpsSimulator } from '@toolgate/tool-packs/testing';
 import {
   callApi,
   createTestDatabase,
+  openRawSql,
   makeConfigDir,
   startGatewayProcess,
   startTestGateway,
@@ -257,6 +258,18 @@ describe('approvals through MCP tasks', () => {
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ service: 'payment-api' });
     expect(await client.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: 'completed' });
+    // The stored answer waits for tasks/result sealed at rest, never in clear (ADR 036).
+    const sql = await openRawSql(gw.db);
+    try {
+      const [row] = await sql.query<{ result: unknown }>('SELECT result FROM mcp_tasks WHERE task_id = ?', [
+        task.taskId,
+      ]);
+      const stored = typeof row!.result === 'string' ? row!.result : JSON.stringify(row!.result);
+      expect(stored).toMatch(/tg1:/);
+      expect(stored).not.toContain('payment-api');
+    } finally {
+      await sql.close();
+    }
   });
 
   it('refuses a task-augmented call of a meta-tool that answers at once (no taskSupport listed): -32601', async () => {

@@ -1,4 +1,4 @@
-import { dateTime3, jsonColumn } from '@toolgate/database';
+import { dateTime3, inFlightJson, jsonColumn } from '@toolgate/database';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
@@ -31,8 +31,11 @@ export class McpTaskEntity {
   @Column({ type: 'varchar', length: 16 })
   status!: McpTaskRowStatus;
 
-  /** The CallToolResult of a call that ended without parking. */
-  @Column(jsonColumn({ nullable: true }))
+  /**
+   * The CallToolResult of a call that ended without parking: the caller's own answer, kept until
+   * `tasks/result` reads it or the task expires, so sealed at rest like other in-flight data (ADR 036).
+   */
+  @Column(jsonColumn({ nullable: true, transformer: inFlightJson }))
   result!: Record<string, unknown> | null;
 
   @Column({ name: 'ttl_ms', type: 'bigint' })
