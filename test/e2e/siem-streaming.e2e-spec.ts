@@ -210,7 +210,20 @@ egress:
     );
     expect(sinks.map((s) => s.name)).toEqual(['syslog-tcp', 'syslog-tls', 'https', 'picky']);
 
-    const chain = await committed();
+    // A sink counts a batch delivered once the receiver has read it; rsyslogd writes its file a
+    // moment later (omfile's buffer), so the files are awaited, the chain re-read each time (a
+    // hang guard far above the time it takes; a lost event still fails below).
+    const chain = await waitFor(
+      async () => {
+        const now = await committed();
+        const all = Object.values(arrivals()).every((keys) => {
+          const seen = new Set(keys);
+          return [...now.keys()].every((k) => seen.has(k));
+        });
+        return all && now;
+      },
+      { timeoutMs: 30_000, intervalMs: 250, what: 'every committed event in every receiver' },
+    ).catch(() => committed());
     const incidents = 2; // the receivers' death, the gateway's
     for (const [sink, keys] of Object.entries(arrivals())) {
       const counts = tally(keys);
