@@ -31,13 +31,26 @@ export async function restThroughput(
   durationS: number,
 ): Promise<{ governedOverNest: number; governedOverFastify: number }> {
   const body = JSON.stringify({ input: {} });
-  const gateway = await startPinned<{ port: number; agentKey: string }>('bench-server.js', SERVER_CPU, env);
+  const gateway = await startPinned<{ port: number; agentKey: string; quietKey: string }>(
+    'bench-server.js',
+    SERVER_CPU,
+    env,
+  );
   const plain = await startPinned<{ port: number }>('plain-fastify-server.js', SERVER_CPU, {});
   const json = { 'content-type': 'application/json' };
   const base = `http://127.0.0.1:${gateway.info.port}`;
   const targets: Target[] = [
+    // The pipeline's own cost (issues 12 and 25 compare it with bare routes): a tenant whose L0
+    // calls are not recorded. The default, with one `accessed` event per L0 call, is its own row.
     {
       name: 'governed',
+      url: `${base}/v1/agents/bench/tools/bench_noop/invoke`,
+      body,
+      headers: { ...json, authorization: `Bearer ${gateway.info.quietKey}` },
+      pid: gateway.pid,
+    },
+    {
+      name: 'recorded',
       url: `${base}/v1/agents/bench/tools/bench_noop/invoke`,
       body,
       headers: { ...json, authorization: `Bearer ${gateway.info.agentKey}` },
@@ -61,10 +74,22 @@ export async function restThroughput(
   }
   const rows = [32, 64].flatMap((c) => {
     const g = results[`governed c${c}`]!;
+    const r = results[`recorded c${c}`]!;
     const b = results[`bare c${c}`]!;
     const p = results[`plain c${c}`]!;
     return [
-      [`c=${c}`, ...runRow('governed invoke (Toolgate, L0 no-op)', g, '—')],
+      [
+        `c=${c}`,
+        ...runRow('governed invoke (Toolgate, L0 no-op; tenant with audit.l0Access: false)', g, '—'),
+      ],
+      [
+        `c=${c}`,
+        ...runRow(
+          'governed invoke, L0 recorded as an accessed event (the default; SQLite in the process)',
+          r,
+          `${(r.rps / g.rps).toFixed(2)}× of not recorded`,
+        ),
+      ],
       [
         `c=${c}`,
         ...runRow(
