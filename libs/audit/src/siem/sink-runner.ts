@@ -50,6 +50,14 @@ export class SinkRunner {
   private failuresInRow = 0;
   /** Failures of the current batch that the receiver answered (HTTP 5xx). */
   private answeredInRow = 0;
+  /**
+   * Syslog only: the last batch of each tenant counted delivered since the receiver last failed.
+   * Syslog has no acknowledgement, and a receiver that stops may close a connection cleanly after
+   * reading a batch it then never writes (seen with rsyslogd under load: ADR 038 §3). When the
+   * next connection fails, those batches are sent again: at most one batch per tenant per
+   * incident, the documented duplicates window, instead of a silent gap.
+   */
+  private readonly unconfirmed = new Map<string, { readonly from: number; readonly to: number }>();
   /** Events per batch now: halved to isolate a record the receiver refuses, grown back after. */
   private limit: number;
 
@@ -112,6 +120,7 @@ export class SinkRunner {
     const last = events.at(-1)!.seq;
     if (outcome.kind === 'delivered') {
       if (!(await this.state.advance(this.options.name, tenantId, cursor, last))) return null;
+      if (this.options.kind === 'syslog') this.unconfirmed.set(tenantId, { from: cursor, to: last });
       this.counters.sent += events.length;
       this.counters.lastDeliveredAt = new Date();
       this.failuresInRow = 0;
@@ -123,6 +132,7 @@ export class SinkRunner {
     this.note(outcome.reason);
     if (outcome.kind === 'failed') {
       if (outcome.answered) this.answeredInRow++;
+      if (!outcome.answered) await this.resendUnconfirmed();
       if (!outcome.answered || this.answeredInRow < this.settings.maxAttempts) {
         this.backOff();
         return null;
@@ -147,6 +157,14 @@ export class SinkRunner {
     if (!(await this.state.advance(this.options.name, tenantId, cursor, e.seq, [dead]))) return null;
     this.counters.deadLettered++;
     return e.seq;
+  }
+
+  /** Moves each tenant's cursor back over its last unconfirmed syslog batch (compare-and-move: a cursor that moved on meanwhile is left). */
+  private async resendUnconfirmed(): Promise<void> {
+    const batches = [...this.unconfirmed];
+    this.unconfirmed.clear();
+    for (const [tenantId, { from, to }] of batches)
+      await this.state.advance(this.options.name, tenantId, to, from).catch(() => false);
   }
 
   private note(reason: string): void {
