@@ -24,7 +24,7 @@ export class AuditAlarmRelay implements OnApplicationBootstrap, OnApplicationShu
   ) {
     this.raised = new Counter({
       name: 'toolgate_audit_alarms_total',
-      help: 'Audit alarms raised on this gateway, by kind (audit_write_failed: calls fail closed; audit_chain_broken: a verification found the chain altered)',
+      help: 'Audit alarms raised on this gateway, by kind (audit_write_failed: calls fail closed; audit_chain_broken: a verification found the chain altered; audit_retention_failed: a tenant could not be archived or purged)',
       labelNames: ['kind'],
       registers: [metrics.registry],
     });
@@ -35,7 +35,8 @@ export class AuditAlarmRelay implements OnApplicationBootstrap, OnApplicationShu
       registers: [metrics.registry],
     });
     // Both kinds are exported from the start (at 0), so an alert rule sees the series before the first alarm.
-    for (const kind of ['audit_write_failed', 'audit_chain_broken']) this.raised.inc({ kind }, 0);
+    for (const kind of ['audit_write_failed', 'audit_chain_broken', 'audit_retention_failed'])
+      this.raised.inc({ kind }, 0);
   }
 
   onApplicationBootstrap(): void {

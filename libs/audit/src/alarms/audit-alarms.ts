@@ -5,7 +5,9 @@ export type AuditAlarmKind =
   /** An append was refused or not confirmed in time: calls fail closed (AUDIT_UNAVAILABLE). */
   | 'audit_write_failed'
   /** A verification, or a checkpoint's own, found the chain broken. */
-  | 'audit_chain_broken';
+  | 'audit_chain_broken'
+  /** A tenant's archive or purge failed: the trail is kept past its retention, or not yet archived (ADR 037). */
+  | 'audit_retention_failed';
 
 /** One alarm, as the trail raises it. */
 export interface AuditAlarm {

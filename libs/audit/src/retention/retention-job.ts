@@ -7,6 +7,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { runPeriodically } from '@toolgate/database';
+import { AuditAlarms } from '../alarms/audit-alarms.js';
 import { SiemForwarder } from '../siem/siem-forwarder.js';
 import { ARCHIVE_STORE, type ArchiveStore } from '../archive/archive-store.js';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
@@ -75,6 +76,8 @@ export class RetentionJob implements OnApplicationBootstrap, OnApplicationShutdo
     @Inject(AUDIT_OPTIONS) private readonly options: AuditOptions,
     // With SIEM sinks configured, nothing is purged before every sink has sent it (ADR 038).
     @Optional() private readonly siem?: SiemForwarder,
+    // A failed archive or purge is an alarm like a failed write (等保 8.1.4.3 d, ADR 039).
+    @Optional() private readonly alarms?: AuditAlarms,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -160,6 +163,7 @@ export class RetentionJob implements OnApplicationBootstrap, OnApplicationShutdo
       if (run.problem) {
         this.totals.failures++;
         this.logger.error(`retention of ${tenantId}: ${run.problem}`);
+        this.alarms?.raise('audit_retention_failed', run.problem, tenantId);
       }
       this.totals.archivedFiles += run.archivedFiles;
       this.totals.archivedEvents += run.archivedEvents;
