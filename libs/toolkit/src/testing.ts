@@ -8,6 +8,7 @@ export {
   cpuCostMs,
   cpuCostsMs,
   growth,
+  leastRatioCostsMs,
   LINEAR_GROWTH_LIMIT,
   MIN_MEASURABLE_MS,
   timesAsDear,

@@ -108,3 +108,22 @@ export const MIN_MEASURABLE_MS = 0.1;
  * quadratic scanner 16× and more), and a fixed cost per call makes small inputs relatively dear.
  */
 export const LINEAR_GROWTH_LIMIT = 10;
+
+/**
+ * {@link cpuCostsMs} of a plain and a hostile run, taken again (up to {@link GROWTH_ATTEMPTS}
+ * times) while the hostile one costs more than `bound` times the plain one; the attempt with the
+ * least ratio stands. Noise only adds cost, so a neighbour in the same worker cannot fail a linear
+ * reader, while a super-linear one stays over the bound on every attempt.
+ */
+export function leastRatioCostsMs(
+  plain: () => unknown,
+  hostile: () => unknown,
+  bound: number,
+): [plainMs: number, hostileMs: number] {
+  let best = cpuCostsMs([plain, hostile]) as [number, number];
+  for (let attempt = 1; attempt < GROWTH_ATTEMPTS && best[1] > bound * best[0]; attempt++) {
+    const again = cpuCostsMs([plain, hostile]) as [number, number];
+    if (again[1] / again[0] < best[1] / best[0]) best = again;
+  }
+  return best;
+}

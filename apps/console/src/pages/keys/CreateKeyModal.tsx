@@ -3,21 +3,14 @@ import { useCreateKey } from '../../api/mutations';
 import { useBindingsQuery, useTenantsQuery } from '../../api/queries';
 import type { CreatedKey, NewKey, Role } from '../../api/types';
 import { usePrincipal } from '../../auth/AuthContext';
+import { ROLES, SEPARATED_ROLES } from '@toolgate/contract/rules';
 import { FormModal } from '../../components/FormModal';
 import { useT } from '../../i18n';
 
-const ALL_ROLES: Role[] = [
-  'platform_admin',
-  'tenant_admin',
-  'approver',
-  'auditor',
-  'agent',
-  'system_admin',
-  'security_admin',
-  'audit_admin',
-];
+/** Every role, in the contract's order (one list: the API's). */
+const ALL_ROLES: readonly Role[] = ROLES;
 /** The administrators' roles: the platform admin's to give (ADR 039), and platform-wide. */
-const ADMINISTRATORS: Role[] = ['platform_admin', 'system_admin', 'security_admin', 'audit_admin'];
+const ADMINISTRATORS: readonly Role[] = ['platform_admin', ...SEPARATED_ROLES];
 /** The separated administrators, whose keys name the person who answers for them under the profile. */
 const SEPARATED: Role[] = ['system_admin', 'security_admin', 'audit_admin'];
 /** Roles a tenant admin may hand out (within its own tenant). */
@@ -34,7 +27,7 @@ interface Values {
 }
 
 /** The roles the viewer may hand out: as the gateway's key service decides. */
-function grantable(me: { role: Role; separatedDuties?: boolean }): Role[] {
+function grantable(me: { role: Role; separatedDuties?: boolean }): readonly Role[] {
   if (me.role === 'platform_admin') return me.separatedDuties ? ADMINISTRATORS : ALL_ROLES;
   return TENANT_GRANTABLE;
 }
