@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 /** Where the console is built to, and its sources. */
 export const CONSOLE_DIR = resolve('apps/console');
@@ -111,6 +111,35 @@ export async function signIn(page: Page, consoleUrl: string, key: string): Promi
   await page.getByTestId('api-key-input').fill(key);
   await page.getByTestId('sign-in-submit').click();
   await page.getByTestId('whoami').waitFor();
+}
+
+/** The open dropdown of an Ant Design select: a closed one stays in the page (hidden), and one
+ * that is closing keeps its place until its leave animation ends. */
+export const OPEN_DROPDOWN = '.ant-select-dropdown:not(.ant-select-dropdown-hidden):not(.ant-slide-up-leave)';
+/** An open dropdown that has finished opening (its options no longer move under the pointer). */
+const SETTLED_DROPDOWN = `${OPEN_DROPDOWN}:not(.ant-slide-up-appear):not(.ant-slide-up-enter)`;
+
+/**
+ * Picks an option of an Ant Design select and waits until the pick shows (`shows`). The option is
+ * clicked once the dropdown has finished opening; a pick that still does not show (Chromium 156 on
+ * CI lost one) is made again, up to three times, instead of failing a later wait.
+ */
+export async function chooseOption(
+  page: Page,
+  select: Locator,
+  option: string,
+  shows: Locator,
+): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    if ((await page.locator(OPEN_DROPDOWN).count()) === 0) await select.click();
+    await page.locator(SETTLED_DROPDOWN).locator(option).click();
+    try {
+      await shows.waitFor({ timeout: 5_000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
 }
 
 /** Saves a full-page screenshot as test-results/screenshots/<name>.png. */

@@ -8,8 +8,10 @@ import {
   type FakeMcpUpstream,
 } from '../support/fake-mcp-upstream.js';
 import {
+  chooseOption,
   ensureConsoleBuilt,
   launchConsoleBrowser,
+  OPEN_DROPDOWN,
   screenshot,
   signIn,
   type ConsoleBrowser,
@@ -75,7 +77,7 @@ describe('the upstream servers page and the quarantine review', () => {
       key: acmeAgent,
       body: { input },
     });
-  const dropdown = () => page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
+  const dropdown = () => page.locator(OPEN_DROPDOWN);
   const popconfirmOk = () =>
     page
       .locator('.ant-popconfirm:not(.ant-popover-hidden)')
@@ -129,11 +131,9 @@ describe('the upstream servers page and the quarantine review', () => {
     ).toEqual([]);
 
     // L3 says that every call will need an approval; the admin settles on L1.
-    await tool.getByTestId('import-risk').click();
-    await dropdown().locator('[data-risk="L3"]').click();
-    await tool.getByTestId('import-l3-approval').waitFor();
-    await tool.getByTestId('import-risk').click();
-    await dropdown().locator('[data-risk="L1"]').click();
+    const risk = tool.getByTestId('import-risk');
+    await chooseOption(page, risk, '[data-risk="L3"]', tool.getByTestId('import-l3-approval'));
+    await chooseOption(page, risk, '[data-risk="L1"]', risk.locator('[data-risk="L1"]'));
     await eventually(() => tool.getByTestId('import-l3-approval').count()).toBe(0);
     await dialog.getByTestId('import-bind-to').click();
     await dropdown().locator('.ant-select-item-option').filter({ hasText: 'ops_assistant' }).click();
