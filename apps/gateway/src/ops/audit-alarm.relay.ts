@@ -24,7 +24,7 @@ export class AuditAlarmRelay implements OnApplicationBootstrap, OnApplicationShu
   ) {
     this.raised = new Counter({
       name: 'toolgate_audit_alarms_total',
-      help: 'Audit alarms raised on this gateway, by kind (audit_write_failed: calls fail closed; audit_chain_broken: a verification found the chain altered; audit_retention_failed: a tenant could not be archived or purged)',
+      help: 'Audit alarms raised on this gateway, by kind (audit_write_failed: calls fail closed; audit_chain_broken: a verification found the chain altered; audit_retention_failed: a tenant could not be archived or purged; siem_sink_failing: a SIEM sink failed siem.alarmAfterFailures attempts in a row)',
       labelNames: ['kind'],
       registers: [metrics.registry],
     });
@@ -34,8 +34,13 @@ export class AuditAlarmRelay implements OnApplicationBootstrap, OnApplicationShu
       labelNames: ['kind'],
       registers: [metrics.registry],
     });
-    // Both kinds are exported from the start (at 0), so an alert rule sees the series before the first alarm.
-    for (const kind of ['audit_write_failed', 'audit_chain_broken', 'audit_retention_failed'])
+    // Every kind is exported from the start (at 0), so an alert rule sees the series before the first alarm.
+    for (const kind of [
+      'audit_write_failed',
+      'audit_chain_broken',
+      'audit_retention_failed',
+      'siem_sink_failing',
+    ])
       this.raised.inc({ kind }, 0);
   }
 

@@ -129,6 +129,15 @@ export const siemFileSchema = z.strictObject({
     .describe(
       'Failures in a row the receiver answered (HTTP 5xx) before the batch is split to find the record it cannot take (then a dead letter).',
     ),
+  alarmAfterFailures: z
+    .number()
+    .int()
+    .min(0)
+    .max(1000)
+    .optional()
+    .describe(
+      'Failed attempts in a row (unreachable, refused, 5xx) after which a sink raises the `siem_sink_failing` audit alarm (metric, log line, `notifications.alarms` channels); once per incident, again after a delivery. 0: never.',
+    ),
 });
 
 export type SiemFile = z.infer<typeof siemFileSchema>;

@@ -7,7 +7,9 @@ export type AuditAlarmKind =
   /** A verification, or a checkpoint's own, found the chain broken. */
   | 'audit_chain_broken'
   /** A tenant's archive or purge failed: the trail is kept past its retention, or not yet archived (ADR 037). */
-  | 'audit_retention_failed';
+  | 'audit_retention_failed'
+  /** A SIEM sink failed `siem.alarmAfterFailures` attempts in a row: central collection stopped (ADR 038). */
+  | 'siem_sink_failing';
 
 /** One alarm, as the trail raises it. */
 export interface AuditAlarm {

@@ -2,11 +2,13 @@ import {
   Inject,
   Injectable,
   Logger,
+  Optional,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { InstanceRegistry, runPeriodically } from '@toolgate/database';
 import { Egress } from '@toolgate/egress';
+import { AuditAlarms } from '../alarms/audit-alarms.js';
 import { AuditEventsRepository } from '../query/audit-events.repository.js';
 import { SIEM_OPTIONS, type SiemOptions, type SinkOptions } from './siem.options.js';
 import { SinkRunner, type EventReader, type SinkCounters } from './sink-runner.js';
@@ -73,6 +75,7 @@ export class SiemForwarder implements OnApplicationBootstrap, OnApplicationShutd
     events: AuditEventsRepository,
     egress: Egress,
     instances: InstanceRegistry,
+    @Optional() alarms?: AuditAlarms,
   ) {
     const read: EventReader = async (tenantId, afterSeq, head, limit) => {
       const chunks = events.bySeq(tenantId, afterSeq, head, limit);
@@ -84,8 +87,20 @@ export class SiemForwarder implements OnApplicationBootstrap, OnApplicationShutd
     // The holder is the instance id: a gateway restarted under the same id (after a crash) takes
     // its lease back at once; the cursors are where the dead process left them.
     const holder = instances.instanceId;
+    // A sink that keeps failing is an audit alarm (等保 2.0 8.1.5.4 d: collection stopped), like a failed write.
+    const alarm = (_sink: string, reason: string) => alarms?.raise('siem_sink_failing', reason);
     this.runners = sinks.map(
-      (sink) => new SinkRunner(sink, this.transportOf(sink, egress), state, read, settings, holder),
+      (sink) =>
+        new SinkRunner(
+          sink,
+          this.transportOf(sink, egress),
+          state,
+          read,
+          settings,
+          holder,
+          Math.random,
+          alarm,
+        ),
     );
   }
 

@@ -72,6 +72,11 @@ export interface SiemOptions {
    * record the receiver cannot take; a refused single record (4xx) is a dead letter at once.
    */
   readonly maxAttempts: number;
+  /**
+   * Failed attempts in a row after which a sink raises the `siem_sink_failing` audit alarm (等保
+   * 2.0 8.1.5.4 d: collection stopped); once per incident, again only after a delivery. 0: never.
+   */
+  readonly alarmAfterFailures: number;
 }
 
 /** The defaults of the settings file (`config/toolgate.yaml` shows them; a spec keeps the two equal). */
@@ -81,6 +86,7 @@ export const DEFAULT_SIEM_OPTIONS: Omit<SiemOptions, 'sinks'> = {
   retryBaseMs: 1_000,
   retryMaxMs: 60_000,
   maxAttempts: 8,
+  alarmAfterFailures: 5,
 };
 
 /** Defaults of each sink's own settings. */

@@ -26,6 +26,9 @@ export type EventReader = (
   limit: number,
 ) => Promise<readonly AuditEventRecord[]>;
 
+/** Told once per incident when a sink keeps failing (the `siem_sink_failing` audit alarm). */
+export type SinkAlarm = (sink: string, reason: string) => void;
+
 /** How a pass over one tenant ended. */
 type TenantPass = 'caught-up' | 'stop';
 
@@ -48,6 +51,10 @@ export class SinkRunner {
     holding: false,
   };
   private failuresInRow = 0;
+  /** Failed attempts since the last delivery (every kind), for the alarm. */
+  private failingSince = 0;
+  /** The alarm of this incident was raised: not again before a delivery. */
+  private alarmed = false;
   /** Failures of the current batch that the receiver answered (HTTP 5xx). */
   private answeredInRow = 0;
   /**
@@ -69,6 +76,7 @@ export class SinkRunner {
     private readonly settings: Omit<SiemOptions, 'sinks'>,
     private readonly holder: string,
     private readonly random: () => number = Math.random,
+    private readonly alarm?: SinkAlarm,
   ) {
     this.limit = options.batchSize;
   }
@@ -125,6 +133,8 @@ export class SinkRunner {
       this.counters.lastDeliveredAt = new Date();
       this.failuresInRow = 0;
       this.answeredInRow = 0;
+      this.failingSince = 0;
+      this.alarmed = false;
       this.counters.retryAt = null;
       this.limit = Math.min(this.options.batchSize, this.limit * 2);
       return last;
@@ -171,6 +181,17 @@ export class SinkRunner {
     this.counters.failures++;
     this.counters.lastError = reason;
     this.counters.lastErrorAt = new Date();
+    // Backoff keeps a sink quiet for up to retryMaxMs between attempts, so "keeps failing" is
+    // counted in attempts, not time: the alarm says central collection stopped, once per incident.
+    this.failingSince++;
+    const after = this.settings.alarmAfterFailures;
+    if (after > 0 && !this.alarmed && this.failingSince >= after) {
+      this.alarmed = true;
+      this.alarm?.(
+        this.options.name,
+        `SIEM sink ${this.options.name}: ${this.failingSince} attempts failed in a row (last: ${reason})`,
+      );
+    }
   }
 
   /** Exponential backoff with jitter (half to all of the step), capped. */
