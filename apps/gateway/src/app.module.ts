@@ -50,6 +50,7 @@ import { EnvelopeExceptionFilter } from './http/envelope-exception.filter.js';
 import { SchemaValidationPipe } from './http/schema-validation.pipe.js';
 import { OpsHttpModule } from './ops/ops-http.module.js';
 import { UpstreamsHttpModule } from './upstreams/upstreams-http.module.js';
+import { modelProviderRegions } from './settings/model-settings.js';
 import type { Settings } from './settings/settings.js';
 
 /** pino-http's options, with a stream of their own when one is given (`[options, stream]`). */
@@ -136,6 +137,9 @@ export class AppModule {
         DataProtectionModule.forRoot({
           ...DEFAULT_DATA_PROTECTION_OPTIONS,
           profile: settings.compliance.profile,
+          countsRetentionDays: settings.compliance.processingRecordsDays,
+          // Recipients of agent runs' model turns, with the regions they declare (ADR 047).
+          modelProviders: modelProviderRegions(settings.models),
           isGlobal: true,
         }),
         EgressModule.forRoot(settings.egress),

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { BindingResolver } from '@toolgate/tenancy';
 import {
   ErrorCode,
   errorEnvelope,
@@ -10,33 +9,28 @@ import {
   type ToolCallStop,
 } from '@toolgate/toolkit';
 import { sendsClassifiedFields } from './classified-fields.js';
+import { DataProtectionSections } from './data-protection-sections.js';
 import { DATA_PROTECTION_OPTIONS, type DataProtectionOptions } from './data-protection.options.js';
 import { ProcessingCounts } from './processing-counts.js';
-import {
-  isMainlandChina,
-  tenantDataProtectionSchema,
-  type TenantDataProtection,
-} from './tenant-data-protection.js';
-
-const EMPTY: TenantDataProtection = { recipients: {}, records: [] };
+import { RecipientRegions } from './recipient-regions.js';
+import { isMainlandChina } from './tenant-data-protection.js';
 
 /**
- * The cross-border guard and the processing counter (PIPL 第38–40, 55–56条; ADR 040). A call whose
- * input carries classified fields goes to the recipients its tool's processing records name (the
- * tenant file's `dataProtection.records`). Under `compliance.profile: dengbao3`, a recipient outside
- * mainland China (or of no declared region) without a declared legal basis refuses the call with
- * `DATA_EXPORT_BLOCKED` before anything runs or is approved; a call that passes is counted per
- * recipient. After the quotas, before the approval gate: nobody is asked to approve an export that
- * is not allowed.
+ * The cross-border guard and the processing counter (PIPL 第38–40, 55–56条; ADR 040, 047). A call
+ * whose input carries classified fields goes to the recipients its tool's processing records name
+ * (the tenant file's `dataProtection.records`) and, for an imported tool, to its upstream server
+ * whether a record names it or not. Each recipient's region is read from its own record (ADR 047).
+ * Under `compliance.profile: dengbao3`, a recipient outside mainland China (or of no declared
+ * region) without a declared legal basis refuses the call with `DATA_EXPORT_BLOCKED` before
+ * anything runs or is approved; a call that passes is counted per recipient. After the quotas,
+ * before the approval gate: nobody is asked to approve an export that is not allowed.
  */
 @Injectable()
 @ToolCallHookProvider({ order: HookOrder.QUOTAS + 10 })
 export class DataExportHook implements ToolCallHook {
-  /** Parsed sections by the settings object the resolver caches (a changed file is a new object). */
-  private readonly parsed = new WeakMap<object, TenantDataProtection>();
-
   constructor(
-    private readonly bindings: BindingResolver,
+    private readonly sections: DataProtectionSections,
+    private readonly regions: RecipientRegions,
     private readonly counts: ProcessingCounts,
     @Inject(DATA_PROTECTION_OPTIONS) private readonly options: DataProtectionOptions,
   ) {}
@@ -50,14 +44,23 @@ export class DataExportHook implements ToolCallHook {
 
   private async check(call: ToolCall, tenantId: string): Promise<ToolCallStop | undefined> {
     if (!sendsClassifiedFields(call)) return undefined;
-    const section = await this.sectionOf(tenantId);
+    const tenant = await this.sections.of(tenantId);
     const tool = call.tool.contract.name;
-    const recipients = [...new Set(section.records.filter((r) => r.tool === tool).map((r) => r.recipient))];
-    const verdicts = recipients.map((recipient) => {
-      const declared = section.recipients[recipient];
-      const outside = !isMainlandChina(declared?.region);
-      return { recipient, region: declared?.region, outside, allowed: !outside || !!declared?.crossBorder };
-    });
+    const own = call.tool.implementation.recipient;
+    const recipients = [
+      ...new Set([
+        ...(own ? [own.name] : []),
+        ...tenant.section.records.filter((r) => r.tool === tool).map((r) => r.recipient),
+      ]),
+    ];
+    const verdicts = await Promise.all(
+      recipients.map(async (recipient) => {
+        const { region, inProcess } = await this.regions.of(tenantId, recipient, tenant, own);
+        const outside = !inProcess && !isMainlandChina(region ?? undefined);
+        const basis = tenant.section.recipients[recipient]?.crossBorder;
+        return { recipient, region, outside, allowed: !outside || !!basis };
+      }),
+    );
     const blocked = this.options.profile === 'dengbao3' && verdicts.find((v) => !v.allowed);
     if (blocked)
       return {
@@ -65,23 +68,10 @@ export class DataExportHook implements ToolCallHook {
           ErrorCode.DATA_EXPORT_BLOCKED,
           call.request.locale,
           { recipient: blocked.recipient, region: blocked.region ?? '?' },
-          { recipient: blocked.recipient, region: blocked.region ?? null },
+          { recipient: blocked.recipient, region: blocked.region },
         ),
       };
     for (const v of verdicts) this.counts.count(tenantId, tool, v.recipient, v.outside);
     return undefined;
-  }
-
-  private async sectionOf(tenantId: string): Promise<TenantDataProtection> {
-    const settings = (await this.bindings.tenant(tenantId))?.settings;
-    if (!settings) return EMPTY;
-    let section = this.parsed.get(settings);
-    if (!section) {
-      // The tenant file was checked when it was saved; a section that no longer parses is none.
-      const result = tenantDataProtectionSchema.safeParse(settings.dataProtection ?? {});
-      section = result.success ? result.data : EMPTY;
-      this.parsed.set(settings, section);
-    }
-    return section;
   }
 }

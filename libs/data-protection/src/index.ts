@@ -1,10 +1,15 @@
 import { ProcessingCounts1765640500000 } from './migrations/1765640500000-processing-counts.js';
+import { ProcessingCountsLastAt1765640700000 } from './migrations/1765640700000-processing-counts-last-at.js';
 
-export { sendsClassifiedFields } from './classified-fields.js';
+export { hasValuesAt, sendsClassifiedFields } from './classified-fields.js';
 export { DataExportHook } from './data-export.hook.js';
 export { DataProtectionModule } from './data-protection.module.js';
-export { DEFAULT_DATA_PROTECTION_OPTIONS } from './data-protection.options.js';
-export type { DataProtectionOptions } from './data-protection.options.js';
+export { DEFAULT_DATA_PROTECTION_OPTIONS, PROCESSING_RECORDS_FLOOR_DAYS } from './data-protection.options.js';
+export type { DataProtectionOptions, ModelProviderRegion } from './data-protection.options.js';
+export { ModelTurnGuard } from './model-turn-guard.js';
+export type { ClassifiedResult } from './model-turn-guard.js';
+export { RecipientRegions } from './recipient-regions.js';
+export type { RegionSource, ResolvedRegion, UpstreamRegionLookup } from './recipient-regions.js';
 export { ProcessingCounts } from './processing-counts.js';
 export type { ProcessingCount } from './processing-counts.js';
 export { ProcessingRecords } from './processing-records.js';
@@ -16,7 +21,10 @@ export {
   tenantDataProtectionSchema,
 } from './tenant-data-protection.js';
 export type { ProcessingRecord, TenantDataProtection } from './tenant-data-protection.js';
-export { ProcessingCounts1765640500000 };
+export { ProcessingCounts1765640500000, ProcessingCountsLastAt1765640700000 };
 
 /** The data-protection lib's migrations, in order. */
-export const DATA_PROTECTION_MIGRATIONS = [ProcessingCounts1765640500000];
+export const DATA_PROTECTION_MIGRATIONS = [
+  ProcessingCounts1765640500000,
+  ProcessingCountsLastAt1765640700000,
+];

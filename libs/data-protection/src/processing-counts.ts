@@ -6,7 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { isMysql, runPeriodically } from '@toolgate/database';
+import { isMysql, runPeriodically, toSqlDateTime } from '@toolgate/database';
 import type { DataSource } from 'typeorm';
 import { DATA_PROTECTION_OPTIONS, type DataProtectionOptions } from './data-protection.options.js';
 import { ProcessingCountEntity } from './entities/processing-count.entity.js';
@@ -17,23 +17,35 @@ export interface ProcessingCount {
   readonly recipient: string;
   readonly calls: number;
   readonly crossBorder: number;
+  /** When a call was last counted; null for counters stored before it was kept. */
+  readonly lastCountedAt: Date | null;
 }
 
 const INSERT =
-  'INSERT INTO processing_counts (tenant_id, tool, recipient, calls, cross_border) VALUES (?, ?, ?, ?, ?)';
+  'INSERT INTO processing_counts (tenant_id, tool, recipient, calls, cross_border, last_at) VALUES (?, ?, ?, ?, ?, ?)';
+const DAY_MS = 86_400_000;
+
+interface Pending {
+  calls: number;
+  crossBorder: number;
+  lastAt: Date;
+}
 const SEP = '\u0000';
 
 /**
  * Counts calls that sent classified fields to a recipient. Counted in memory on the call's path
  * (no round trip per call) and added to the shared counters by one upsert per key every
  * `flushIntervalMs`, at shutdown and before a read; a gateway that dies loses at most that
- * interval's counts.
+ * interval's counts. The counters are the record of processing, not the trail: the trail's
+ * retention never removes them; a counter goes only `countsRetentionDays` (≥ 3 years under the
+ * profile) after the last call it counted (ADR 047).
  */
 @Injectable()
 export class ProcessingCounts implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('ProcessingCounts');
-  private pending = new Map<string, { calls: number; crossBorder: number }>();
+  private pending = new Map<string, Pending>();
   private stop?: () => void;
+  private stopPrune?: () => void;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -47,20 +59,43 @@ export class ProcessingCounts implements OnApplicationBootstrap, OnApplicationSh
         () => this.flush(),
         (err) => this.logger.warn(`processing counts not stored yet: ${err.message}`),
       );
+    if (this.options.countsPruneIntervalMs > 0)
+      this.stopPrune = runPeriodically(
+        this.options.countsPruneIntervalMs,
+        async () => void (await this.prune()),
+        (err) => this.logger.warn(`processing counts past their retention not removed: ${err.message}`),
+      );
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stop?.();
+    this.stopPrune?.();
     await this.flush().catch((err: Error) => this.logger.error(`processing counts lost: ${err.message}`));
   }
 
   /** One call of `tool` that sent classified fields to `recipient`. */
-  count(tenantId: string, tool: string, recipient: string, crossBorder: boolean): void {
+  count(tenantId: string, tool: string, recipient: string, crossBorder: boolean, at = new Date()): void {
     const key = [tenantId, tool, recipient].join(SEP);
-    const c = this.pending.get(key) ?? { calls: 0, crossBorder: 0 };
+    const c = this.pending.get(key) ?? { calls: 0, crossBorder: 0, lastAt: at };
     c.calls++;
     if (crossBorder) c.crossBorder++;
+    if (at > c.lastAt) c.lastAt = at;
     this.pending.set(key, c);
+  }
+
+  /**
+   * Removes the counters whose last call is older than `countsRetentionDays` before `now`; answers
+   * how many went. Counters without a last call (stored before it was kept) stay.
+   */
+  async prune(now = new Date()): Promise<number> {
+    const before = new Date(now.getTime() - this.options.countsRetentionDays * DAY_MS);
+    const result = await this.dataSource
+      .createQueryBuilder()
+      .delete()
+      .from(ProcessingCountEntity)
+      .where('last_at IS NOT NULL AND last_at < :before', { before: toSqlDateTime(before) })
+      .execute();
+    return result.affected ?? 0;
   }
 
   /** The tenant's counters, this gateway's pending counts added first. */
@@ -74,6 +109,7 @@ export class ProcessingCounts implements OnApplicationBootstrap, OnApplicationSh
       recipient: r.recipient,
       calls: r.calls,
       crossBorder: r.crossBorder,
+      lastCountedAt: r.lastAt,
     }));
   }
 
@@ -82,21 +118,28 @@ export class ProcessingCounts implements OnApplicationBootstrap, OnApplicationSh
     const batch = this.pending;
     if (!batch.size) return;
     this.pending = new Map();
+    // last_at only moves forward: another gateway may add an older batch after a newer one.
     const sql = isMysql(this.dataSource)
-      ? `${INSERT} ON DUPLICATE KEY UPDATE calls = calls + VALUES(calls), cross_border = cross_border + VALUES(cross_border)`
-      : `${INSERT} ON CONFLICT(tenant_id, tool, recipient) DO UPDATE SET calls = calls + excluded.calls, cross_border = cross_border + excluded.cross_border`;
+      ? `${INSERT} ON DUPLICATE KEY UPDATE calls = calls + VALUES(calls), cross_border = cross_border + VALUES(cross_border), last_at = GREATEST(COALESCE(last_at, VALUES(last_at)), VALUES(last_at))`
+      : `${INSERT} ON CONFLICT(tenant_id, tool, recipient) DO UPDATE SET calls = calls + excluded.calls, cross_border = cross_border + excluded.cross_border, last_at = MAX(COALESCE(last_at, excluded.last_at), excluded.last_at)`;
     const entries = [...batch];
     for (let i = 0; i < entries.length; i++) {
       const [key, c] = entries[i]!;
       try {
-        await this.dataSource.query(sql, [...key.split(SEP), c.calls, c.crossBorder]);
+        await this.dataSource.query(sql, [
+          ...key.split(SEP),
+          c.calls,
+          c.crossBorder,
+          toSqlDateTime(c.lastAt),
+        ]);
       } catch (err) {
         // This key and every one after it stay pending: counted again by the next flush.
         for (const [k, rest] of entries.slice(i)) {
-          const kept = this.pending.get(k) ?? { calls: 0, crossBorder: 0 };
+          const kept = this.pending.get(k) ?? { calls: 0, crossBorder: 0, lastAt: rest.lastAt };
           this.pending.set(k, {
             calls: kept.calls + rest.calls,
             crossBorder: kept.crossBorder + rest.crossBorder,
+            lastAt: kept.lastAt > rest.lastAt ? kept.lastAt : rest.lastAt,
           });
         }
         throw err;

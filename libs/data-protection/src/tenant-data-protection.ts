@@ -32,7 +32,7 @@ export const CROSS_BORDER_BASES = ['security_assessment', 'standard_contract', '
  * @example
  * dataProtection:
  *   recipients:
- *     sap: { region: CN }
+ *     sap: { region: CN }            # or `region: CN` in the connector's own block (ADR 047)
  *     crm_eu: { region: DE, crossBorder: { basis: standard_contract, reference: "SCC 2026-014" } }
  *   records:
  *     - { tool: save_contact, purpose: 客户回访, categories: [contact], recipient: crm_eu, legalBasis: consent }
@@ -42,8 +42,15 @@ export const tenantDataProtectionSchema = z.strictObject({
     .record(
       recipientName,
       z.strictObject({
-        /** ISO 3166-1 alpha-2; `CN` is mainland China (Hong Kong `HK`, Macao `MO`, Taiwan `TW` are outside it). */
-        region: z.string().regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 code, CN for mainland China'),
+        /**
+         * ISO 3166-1 alpha-2; `CN` is mainland China (Hong Kong `HK`, Macao `MO`, Taiwan `TW` are
+         * outside it). Optional since ADR 047: a connector, upstream or model provider declares its
+         * own; declared in both places and different, the one outside mainland China counts.
+         */
+        region: z
+          .string()
+          .regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 code, CN for mainland China')
+          .optional(),
         crossBorder: z
           .strictObject({
             basis: z.enum(CROSS_BORDER_BASES),

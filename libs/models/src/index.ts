@@ -9,6 +9,7 @@ export type {
   ModelTurn,
   ModelTurnRequest,
 } from './model-client.js';
+export { DEMO_PROVIDER } from './demo/demo-planner.js';
 export { ModelProviders } from './model-providers.js';
 export { ModelsModule } from './models.module.js';
 export { DEFAULT_MODELS_OPTIONS, DEFAULT_PROVIDER_OPTIONS } from './models.options.js';

@@ -10,6 +10,11 @@ export interface ModelProviderOptions {
   readonly timeoutMs: number;
   /** Retries of 429, 5xx and connection failures, with backoff: a model call has no side effect. */
   readonly maxRetries: number;
+  /**
+   * Where the provider processes what it is sent (ISO 3166-1 alpha-2, `CN` mainland China); absent:
+   * not declared, outside mainland China for the cross-border guard (ADR 047).
+   */
+  readonly region?: string;
 }
 
 /** Settings of the models lib. */

@@ -21,7 +21,7 @@ export { DEFAULT_TENANCY_OPTIONS } from './tenancy.options.js';
 export type { TenancyOptions } from './tenancy.options.js';
 export { TenantAdmin } from './tenant-admin.service.js';
 export { TenantAuditPolicy } from './tenant-audit-policy.js';
-export { TenantConnectors } from './tenant-connectors.js';
+export { connectorRegionOf, CONNECTOR_REGION_KEY, TenantConnectors } from './tenant-connectors.js';
 export { TenantRepository } from './tenant.repository.js';
 export { TENANT_TOOL_SOURCE } from './tenant-tool-source.js';
 export type { BlockedTool, TenantTools, TenantToolSource, ToolLookup } from './tenant-tool-source.js';

@@ -1,5 +1,6 @@
 import { canonicalJson, type ConnectorRegistry } from '@toolgate/toolkit';
 import { PLACEHOLDER, placeholdersIn } from './config/variables.js';
+import { CONNECTOR_REGION_KEY } from './tenant-connectors.js';
 
 /** The parts of a tenant an import may change (bindings are versioned and audited on their own). */
 export interface TenantFields {
@@ -81,6 +82,12 @@ export class TenantChange {
       if (section !== 'connectors') continue;
       if (field === undefined) {
         refused.push({ path: c.path, reason: 'adding or removing a connector is a platform-admin action' });
+      } else if (field === CONNECTOR_REGION_KEY) {
+        // A tenant admin who could move a connector "home" would switch the cross-border guard off.
+        refused.push({
+          path: c.path,
+          reason: 'where a connector processes data is a platform-admin setting',
+        });
       } else if (this.isSecret(c.path)) {
         refused.push({ path: c.path, reason: 'which secret a connector sends is a platform-admin setting' });
       } else if (this.isEndpoint(connector!, field, c)) {

@@ -12,6 +12,21 @@ import { ConfigVariables } from './config-variables.js';
 import { expandVariables, ForbiddenVariableError, MissingVariableError } from './config/variables.js';
 
 /**
+ * The key of a connector's block in a tenant file that is the gateway's, not the connector's:
+ * where the connector's backend processes data (ISO 3166-1 alpha-2, `CN` mainland China; ADR 047).
+ * Taken out before the connector's own schema sees the block.
+ */
+export const CONNECTOR_REGION_KEY = 'region';
+
+const REGION_PATTERN = /^[A-Z]{2}$/;
+
+/** The region a tenant's connector block declares; null when it declares none (or none valid). */
+export function connectorRegionOf(template: Record<string, unknown> | undefined): string | null {
+  const region = template?.[CONNECTOR_REGION_KEY];
+  return typeof region === 'string' && REGION_PATTERN.test(region) ? region : null;
+}
+
+/**
  * Builds and caches each tenant's connector clients from its configuration: placeholders are
  * expanded at this point only, so secrets live in the environment and in the client, nowhere else.
  */
@@ -78,9 +93,15 @@ export class TenantConnectors {
   ): { ok: true; value: unknown } | { ok: false; problem: string } {
     const connector = this.registry.get(name);
     if (!connector) return { ok: false, problem: 'no tool pack provides this connector' };
+    const { [CONNECTOR_REGION_KEY]: region, ...own } = template;
+    if (region !== undefined && (typeof region !== 'string' || !REGION_PATTERN.test(region)))
+      return {
+        ok: false,
+        problem: `${CONNECTOR_REGION_KEY}: an ISO 3166-1 alpha-2 code, CN for mainland China`,
+      };
     let expanded: unknown;
     try {
-      expanded = expandVariables(template, this.variables.lookupFor(tenantId));
+      expanded = expandVariables(own, this.variables.lookupFor(tenantId));
     } catch (err) {
       if (err instanceof MissingVariableError || err instanceof ForbiddenVariableError)
         return { ok: false, problem: err.message };

@@ -51,7 +51,11 @@ export { ToolExecutor } from './execution/tool-executor.js';
 export { ConnectorRegistry } from './registry/connector-registry.js';
 export { ToolRegistry } from './registry/tool-registry.js';
 export { checkContract } from './registry/definition-rules.js';
-export type { RegisteredContract, ToolImplementation } from './registry/registered-contract.js';
+export type {
+  ImplementationRecipient,
+  RegisteredContract,
+  ToolImplementation,
+} from './registry/registered-contract.js';
 export { ToolkitModule } from './toolkit.module.js';
 
 // Schemas and tool lists.

@@ -3,6 +3,7 @@ import { CreateUpstreams1764700300000 } from './migrations/1764700300000-create-
 import { UpstreamBaseUrl1764700390000 } from './migrations/1764700390000-upstream-base-url.js';
 import { UpstreamSecretNamespace1765200100000 } from './migrations/1765200100000-upstream-secret-namespace.js';
 import { UpstreamFingerprintVersion1765200280000 } from './migrations/1765200280000-upstream-fingerprint-version.js';
+import { UpstreamRegion1765640600000 } from './migrations/1765640600000-upstream-region.js';
 
 export type { UpstreamClient, UpstreamToolDefinition } from './sources/tool-source.js';
 export { describedFingerprintOf } from './fingerprint.js';
@@ -20,4 +21,5 @@ export const UPSTREAMS_MIGRATIONS = [
   UpstreamBaseUrl1764700390000,
   UpstreamSecretNamespace1765200100000,
   UpstreamFingerprintVersion1765200280000,
+  UpstreamRegion1765640600000,
 ];

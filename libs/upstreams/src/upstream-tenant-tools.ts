@@ -90,6 +90,7 @@ export class UpstreamTenantTools implements TenantToolSource {
       row.toolgateName,
       server.id,
       server.updatedAt.getTime(),
+      server.region ?? '',
       row.pinnedFingerprint,
       row.riskLevel,
       row.dataDomains.join(','),
@@ -110,6 +111,8 @@ export class UpstreamTenantTools implements TenantToolSource {
             name: 'default',
             source: `upstream ${server.name} (${server.kind})`,
             definitionHash: sha256Hex(`${checked.contract.contractHash}:${row.pinnedFingerprint}`),
+            // The call goes to this server: the cross-border guard reads its region (ADR 047).
+            recipient: { name: server.name, region: server.region ?? null },
             execute: (input: unknown, ctx: ToolContext) => this.call(server, row, timeoutMs, input, ctx),
           },
         ],

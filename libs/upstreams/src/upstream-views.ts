@@ -20,6 +20,7 @@ export function toUpstreamView(
     auth:
       server.authHeader && server.authEnv ? { header: server.authHeader, secretEnv: server.authEnv } : null,
     timeoutMs: server.timeoutMs,
+    region: server.region ?? null,
     tools: { active: count('active'), quarantined: count('quarantined'), removed: count('removed') },
     createdAt: server.createdAt.toISOString(),
     updatedAt: server.updatedAt.toISOString(),

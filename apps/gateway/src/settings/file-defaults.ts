@@ -2,6 +2,7 @@ import { DEFAULT_APPROVALS_OPTIONS } from '@toolgate/approvals';
 import { DEFAULT_AUDIT_OPTIONS, DEFAULT_REDACTION_POLICY, DEFAULT_SIEM_OPTIONS } from '@toolgate/audit';
 import { DEFAULT_AUTH_OPTIONS } from '@toolgate/auth';
 import { DEFAULT_CALLS_OPTIONS } from '@toolgate/calls';
+import { PROCESSING_RECORDS_FLOOR_DAYS } from '@toolgate/data-protection';
 import { DEFAULT_EGRESS_OPTIONS } from '@toolgate/egress';
 import { DEFAULT_INSTANCE_OPTIONS, DEFAULT_POOL_SIZE } from '@toolgate/database';
 import { DEFAULT_MCP_TASKS_OPTIONS } from '@toolgate/mcp';
@@ -23,7 +24,7 @@ export const FILE_DEFAULTS = {
   mcp: { allowedOrigins: [] as string[], tasksPollMs: DEFAULT_MCP_TASKS_OPTIONS.pollIntervalMs },
   auth: DEFAULT_AUTH_OPTIONS,
   tenancy: DEFAULT_TENANCY_OPTIONS,
-  compliance: { profile: 'off' },
+  compliance: { profile: 'off', processingRecordsDays: PROCESSING_RECORDS_FLOOR_DAYS },
   logLevel: 'info',
   audit: { ...DEFAULT_AUDIT_OPTIONS, redaction: DEFAULT_REDACTION_POLICY },
   // One section for two libs: parked calls (approvals) and their idempotency (calls).

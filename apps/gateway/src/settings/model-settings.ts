@@ -1,5 +1,7 @@
+import type { ModelProviderRegion } from '@toolgate/data-protection';
 import {
   DEFAULT_PROVIDER_OPTIONS,
+  DEMO_PROVIDER,
   type ModelProviderOptions,
   type ModelRef,
   type ModelsOptions,
@@ -12,6 +14,7 @@ import { SettingsError, type PlatformFile } from './platform-file.js';
 export interface ModelEnvironment {
   readonly TOOLGATE_MODEL_BASE_URL?: string;
   readonly TOOLGATE_MODEL_API_KEY?: string;
+  readonly TOOLGATE_MODEL_REGION?: string;
   readonly TOOLGATE_MODEL?: string;
 }
 
@@ -43,9 +46,12 @@ export function modelsSettings(
       ...providers[ENV_PROVIDER],
       baseUrl: shortcuts.TOOLGATE_MODEL_BASE_URL,
       ...(shortcuts.TOOLGATE_MODEL_API_KEY ? { apiKey: shortcuts.TOOLGATE_MODEL_API_KEY } : {}),
+      ...(shortcuts.TOOLGATE_MODEL_REGION ? { region: shortcuts.TOOLGATE_MODEL_REGION } : {}),
     };
   } else if (shortcuts.TOOLGATE_MODEL_API_KEY) {
     throw new SettingsError('TOOLGATE_MODEL_API_KEY is set without TOOLGATE_MODEL_BASE_URL');
+  } else if (shortcuts.TOOLGATE_MODEL_REGION) {
+    throw new SettingsError('TOOLGATE_MODEL_REGION is set without TOOLGATE_MODEL_BASE_URL');
   }
   return { providers, defaultModel: defaultModel(shortcuts.TOOLGATE_MODEL, providers) };
 }
@@ -72,4 +78,14 @@ function defaultModel(
     );
   }
   return ref;
+}
+
+/**
+ * The model providers as the cross-border guard of agent runs sees them (ADR 047): each configured
+ * one with the region it declares, and the built-in demo planner, which sends nothing anywhere.
+ */
+export function modelProviderRegions(models: ModelsOptions): Record<string, ModelProviderRegion> {
+  const regions: Record<string, ModelProviderRegion> = { [DEMO_PROVIDER]: { region: null, inProcess: true } };
+  for (const [name, p] of Object.entries(models.providers)) regions[name] = { region: p.region ?? null };
+  return regions;
 }

@@ -32,6 +32,13 @@ const modelProviderSchema = z.strictObject({
     .max(10)
     .optional()
     .describe('429, 5xx and connection failures are retried with backoff.'),
+  region: z
+    .string()
+    .regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 code, CN for mainland China')
+    .optional()
+    .describe(
+      'Where the provider processes what it is sent (ISO 3166-1 alpha-2; `CN` is mainland China, `HK`, `MO`, `TW` are not). Not declared: outside mainland China for the cross-border guard of agent runs ([ADR 047](adr/047-regions-on-the-records-and-model-turns.md)).',
+    ),
 });
 
 /** A browser origin, `scheme://host[:port]`, as the `Origin` header carries it: nothing after the port. */
@@ -240,6 +247,15 @@ export const platformFileSchema = z.strictObject({
         .optional()
         .describe(
           '`dengbao3`: the 等保 2.0 level 3 / PIPL profile. It makes the trail append-only in the database (triggers refuse UPDATE and DELETE on `audit_events` and `audit_checkpoints`, for every account) and separates the system, security and audit administrators (`platform_admin` only appoints them; every admin request is an event; [ADR 039](adr/039-separated-administrators-and-audit-alarms.md)); see docs/compliance/dengbao-pipl.md for what it covers and what is still to come. `TOOLGATE_COMPLIANCE_PROFILE` wins.',
+        ),
+      processingRecordsDays: z
+        .number()
+        .int()
+        .min(1)
+        .max(36_500)
+        .optional()
+        .describe(
+          "Days a processing record's call count is kept after the last call it counted (PIPL 第五十六条: at least 3 years). Kept apart from the audit trail: its retention and purge never touch them. With the `dengbao3` profile, less than 1095 is refused at start ([ADR 047](adr/047-regions-on-the-records-and-model-turns.md)).",
         ),
     })
     .optional()

@@ -1,5 +1,6 @@
 import type { ApprovalsOptions } from '@toolgate/approvals';
 import type { CallsOptions } from '@toolgate/calls';
+import { PROCESSING_RECORDS_FLOOR_DAYS } from '@toolgate/data-protection';
 import type { RunsOptions } from '@toolgate/runs';
 import {
   COMPLIANCE_RETENTION_FLOOR_DAYS,
@@ -77,7 +78,11 @@ export interface Settings {
     readonly purgeUrl?: string;
   };
   /** Regulatory profiles (`compliance.profile`, `TOOLGATE_COMPLIANCE_PROFILE`). */
-  readonly compliance: { readonly profile: 'off' | 'dengbao3' };
+  readonly compliance: {
+    readonly profile: 'off' | 'dengbao3';
+    /** Days processing counts are kept after their last call (≥ 1095 under the profile; ADR 047). */
+    readonly processingRecordsDays: number;
+  };
   /** The MCP endpoint's HTTP rules. */
   readonly mcp: {
     /**
@@ -211,6 +216,15 @@ export const envSchema = z.object({
     .optional()
     .describe('An OpenAI-compatible model provider named `default`, without a settings file.'),
   TOOLGATE_MODEL_API_KEY: z.string().min(1).optional().describe('The API key of that provider.'),
+  TOOLGATE_MODEL_REGION: z
+    .string()
+    .regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 code, CN for mainland China')
+    .optional()
+    .meta({
+      description:
+        'Where that provider processes what it is sent (ISO 3166-1 alpha-2, `CN` mainland China), for the cross-border guard.',
+      unset: 'not declared: outside mainland China under the profile',
+    }),
   TOOLGATE_MODEL: z
     .string()
     .regex(/^[a-z][a-z0-9_-]{0,31}\/\S+$/, 'use provider/model, e.g. default/qwen-plus')
@@ -302,7 +316,13 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const redisPrefix = e.TOOLGATE_REDIS_PREFIX ?? deploymentRedisPrefix(target);
   const profile =
     e.TOOLGATE_COMPLIANCE_PROFILE ?? file.compliance?.profile ?? FILE_DEFAULTS.compliance.profile;
-  const compliance: Settings['compliance'] = { profile };
+  const processingRecordsDays =
+    file.compliance?.processingRecordsDays ?? FILE_DEFAULTS.compliance.processingRecordsDays;
+  if (profile === 'dengbao3' && processingRecordsDays < PROCESSING_RECORDS_FLOOR_DAYS)
+    throw new SettingsError(
+      `compliance.processingRecordsDays is ${processingRecordsDays}: the dengbao3 profile keeps processing records at least ${PROCESSING_RECORDS_FLOOR_DAYS} days (PIPL 第五十六条, 3 years)`,
+    );
+  const compliance: Settings['compliance'] = { profile, processingRecordsDays };
   const audit = auditSettings(
     { ...file.audit, ...optional('cryptoSuite', e.TOOLGATE_AUDIT_CRYPTO_SUITE) },
     loadAuditKeyMaterial(

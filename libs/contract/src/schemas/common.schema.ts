@@ -24,6 +24,9 @@ export const TENANT_ID = z
   );
 
 /** An agent type: snake_case. */
+/** A region where data is processed: ISO 3166-1 alpha-2, `CN` for mainland China (ADR 047). */
+export const REGION = z.string().regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 code, CN for mainland China');
+
 export const AGENT_TYPE = z.string().regex(/^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/, 'use snake_case');
 
 /** One problem of a request body: `details.issues[]` of an INVALID_INPUT answer. */

@@ -67,6 +67,12 @@ export const processingRecordSchema = named(
       .string()
       .nullable()
       .describe('The recipient’s region (ISO 3166-1 alpha-2; CN is mainland China)'),
+    regionSource: z
+      .enum(['connector', 'upstream', 'model_provider', 'recipients'])
+      .nullable()
+      .describe(
+        'Which record declares the region: the connector’s block, the upstream, the model provider, or the tenant file’s dataProtection.recipients (ADR 047); null: none does',
+      ),
     crossBorder: z
       .boolean()
       .describe('The recipient is outside mainland China, or its region is not declared'),
@@ -77,7 +83,14 @@ export const processingRecordSchema = named(
     calls: z
       .number()
       .int()
-      .describe('Calls of the tool that sent classified fields to the recipient, every gateway together'),
+      .describe(
+        'Calls of the tool (and model turns of agent runs carrying its classified results, when the recipient is a model provider) that sent classified fields to the recipient, every gateway together',
+      ),
+    lastCountedAt: instant()
+      .nullable()
+      .describe(
+        'When a call was last counted; the count is kept compliance.processingRecordsDays after it (ADR 047)',
+      ),
   }),
 );
 export type ProcessingRecordEntry = z.infer<typeof processingRecordSchema>;

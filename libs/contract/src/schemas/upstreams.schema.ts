@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AGENT_TYPE, instant, riskLevelSchema } from './common.schema.js';
+import { AGENT_TYPE, instant, REGION, riskLevelSchema } from './common.schema.js';
 import { named } from './registry.js';
 
 const snake = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
@@ -38,6 +38,9 @@ export const registerUpstreamBody = z.strictObject({
     })
     .optional(),
   timeoutMs: z.number().int().min(1).max(30_000).optional(),
+  region: REGION.optional().describe(
+    'Where the source processes what it is sent (ISO 3166-1 alpha-2; CN is mainland China, HK, MO and TW are not). Not declared: outside mainland China for the cross-border guard (ADR 047)',
+  ),
 });
 export type RegisterUpstreamBody = z.infer<typeof registerUpstreamBody>;
 
@@ -50,6 +53,7 @@ export const upstreamViewSchema = named(
     baseUrl: z.string().nullable(),
     auth: z.object({ header: z.string(), secretEnv: z.string() }).nullable(),
     timeoutMs: z.number().int(),
+    region: z.string().nullable().describe('ISO 3166-1 alpha-2 as declared; null: not declared'),
     tools: z.object({ active: z.number().int(), quarantined: z.number().int(), removed: z.number().int() }),
     createdAt: instant(),
     updatedAt: instant(),

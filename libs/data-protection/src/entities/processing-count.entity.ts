@@ -1,3 +1,4 @@
+import { dateTime3 } from '@toolgate/database';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** Numbers past 2^31 arrive as text from mysql2. */
@@ -23,4 +24,8 @@ export class ProcessingCountEntity {
 
   @Column({ name: 'cross_border', type: 'bigint', transformer: bigintAsNumber })
   crossBorder!: number;
+
+  /** When a call was last counted: the counter is kept `countsRetentionDays` after it (ADR 047). */
+  @Column({ name: 'last_at', ...dateTime3({ nullable: true }) })
+  lastAt!: Date | null;
 }

@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { hasValuesAt, ModelTurnGuard, type ClassifiedResult } from '@toolgate/data-protection';
 import { ModelError, type ModelTurn } from '@toolgate/models';
 import { TokenBudget } from '@toolgate/quotas';
-import { errorEnvelope, humanizeToolName } from '@toolgate/toolkit';
+import { errorEnvelope, humanizeToolName, isOk, type Envelope, type ErrorEnvelope } from '@toolgate/toolkit';
 import type { AgentRunEntity } from '../entities/agent-run.entity.js';
 import { RunStepEntity } from '../entities/run-step.entity.js';
 import { RunToolCallEntity } from '../entities/run-tool-call.entity.js';
@@ -22,11 +23,16 @@ export class RunTurns {
     private readonly runs: RunRepository,
     private readonly tenantTokens: TokenBudget,
     private readonly endings: RunEndings,
+    @Optional() private readonly exportGuard?: ModelTurnGuard,
   ) {}
 
   /** Takes the next turn: null when the run goes on to the turn's calls, else how the drive ends. */
   async take(d: Drive): Promise<DriveOutcome | null> {
     const stepIndex = d.steps.length;
+    // Personal information from the tools' results goes to the model with the turn: the
+    // cross-border guard decides before anything is sent (ADR 047). Refused: the run fails.
+    const refused = await this.exportRefusal(d);
+    if (refused) return this.endings.fail(d, refused);
     d.emit('model_started', { step: stepIndex });
     const startedAt = new Date();
     let turn: ModelTurn;
@@ -120,6 +126,32 @@ export class RunTurns {
         label: humanizeToolName(c.tool),
       });
     return null;
+  }
+
+  /**
+   * DATA_EXPORT_BLOCKED when the turn would carry classified tool results to a model provider the
+   * tenant may not send them to; null otherwise (then counted). A result counts when the tool's
+   * answer has values in fields it marks classified — the answer itself, not a `toModelOutput`
+   * projection of it: a projection may still quote them.
+   */
+  private async exportRefusal(d: Drive): Promise<ErrorEnvelope | null> {
+    if (!this.exportGuard || !d.calls.length) return null;
+    const contracts = new Map(d.agent.tools(true).map((t) => [t.contract.name, t.contract]));
+    const lastStep = d.steps.at(-1)?.stepIndex;
+    const carried: ClassifiedResult[] = [];
+    for (const c of d.calls) {
+      const paths = contracts.get(c.tool)?.outputSensitivePaths;
+      const result = c.result as Envelope | null;
+      if (!paths?.length || !result || !isOk(result)) continue;
+      if (
+        hasValuesAt(
+          result.data,
+          paths.map((f) => f.path),
+        )
+      )
+        carried.push({ tool: c.tool, fresh: c.stepIndex === lastStep });
+    }
+    return this.exportGuard.check(d.ref.tenantId, d.model.provider, carried, d.locale);
   }
 
   /** The model's conversation: instructions, the session so far, the question, the stored steps. */

@@ -14,6 +14,18 @@ export interface ToolImplementation extends Pick<ToolDefinition, 'execute'> {
   readonly source: string;
   /** Hash of the contract plus the implementation name, for the audit trail. */
   readonly definitionHash: string;
+  /**
+   * Where this implementation sends a call's input, when that is a system outside the gateway the
+   * implementation itself stands for (an imported upstream): its name and declared region (ISO
+   * 3166-1 alpha-2, null when not declared). The cross-border guard reads it (ADR 047).
+   */
+  readonly recipient?: ImplementationRecipient;
+}
+
+/** The outside system an implementation sends to, with its declared region. */
+export interface ImplementationRecipient {
+  readonly name: string;
+  readonly region: string | null;
 }
 
 /** Declaration fields the registry keeps as written. */

@@ -97,6 +97,7 @@ export class UpstreamRegistration {
       authHeader: body.auth?.header.toLowerCase() ?? null,
       authEnv: body.auth?.secretEnv ?? null,
       timeoutMs: body.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
+      region: body.region ?? null,
       createdAt: now,
       updatedAt: now,
     });
@@ -121,6 +122,7 @@ export class UpstreamRegistration {
               sourceKind: server.kind,
               url: server.url,
               ...(server.baseUrl ? { baseUrl: server.baseUrl } : {}),
+              region: server.region,
             },
           },
         ]);

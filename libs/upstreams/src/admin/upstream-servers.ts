@@ -31,6 +31,15 @@ export class UpstreamServers {
     );
   }
 
+  /**
+   * The region an upstream of the tenant declares (null: none declared); undefined when the tenant
+   * has no upstream of that name. For the cross-border guard (ADR 047).
+   */
+  async regionOf(tenantId: string, name: string): Promise<string | null | undefined> {
+    const server = await this.repo.serverByName(tenantId, name);
+    return server ? (server.region ?? null) : undefined;
+  }
+
   /** One upstream and its imported tools. */
   async get(tenantId: string, name: string) {
     const server = await this.lookup.server(tenantId, name);

@@ -37,6 +37,14 @@ export class UpstreamServerEntity {
   @Column({ name: 'auth_env', type: 'varchar', length: 128, nullable: true })
   authEnv!: string | null;
 
+  /**
+   * Where the source processes what it is sent (ISO 3166-1 alpha-2, `CN` mainland China; ADR 047):
+   * the cross-border guard reads it for every call of its tools. Null: not declared (outside
+   * mainland China under the profile: fail closed).
+   */
+  @Column({ type: 'varchar', length: 2, nullable: true })
+  region!: string | null;
+
   @Column({ name: 'timeout_ms', type: 'int' })
   timeoutMs!: number;
 
