@@ -1,5 +1,7 @@
 import { makeConfigDir, startTestGateway, waitFor, type TestGateway } from '@toolgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { startFakeMcpUpstream, type FakeMcpUpstream } from '../support/fake-mcp-upstream.js';
 import { TestToolsModule } from './test-tools.js';
 
 // ADR 040, issue 24: processing records (PIPL 第55–56条) and the cross-border guard (第38–40条).
@@ -118,9 +120,11 @@ describe('cross-border guard and processing records (dengbao3 profile)', () => {
         recipient: 'crm_eu',
         legalBasis: 'consent',
         region: 'DE',
+        regionSource: 'recipients',
         crossBorder: true,
         crossBorderBasis: null,
         calls: 0,
+        lastCountedAt: null,
       },
     ]);
   });
@@ -188,5 +192,122 @@ describe('without the profile: counted, never refused', () => {
       crossBorderBasis: null,
       calls: 1,
     });
+  });
+});
+
+// ADR 047: the region is declared on the record the data goes to — a connector's block, an
+// upstream's registration, a model provider (data-export-runs.e2e-spec.ts) — and read from there.
+const REGIONS = `
+id: pipl_regions
+name: pipl_regions
+connectors:
+  ops_api: { baseUrl: 'https://ops.example.com', token: t, region: DE }
+agentTypes:
+  contacts:
+    tools:
+      - record_contact
+dataProtection:
+  recipients:
+    # Declared home here, abroad on the connector: the connector's DE counts (nothing moves a recipient home).
+    ops_api: { region: CN }
+  records:
+    - { tool: record_contact, purpose: 工单, categories: [contact], recipient: ops_api, legalBasis: contract }
+`;
+
+describe('regions declared on connectors and upstreams (dengbao3 profile)', () => {
+  let gw: TestGateway;
+  let upstream: FakeMcpUpstream;
+  let agent: string;
+  let admin: string;
+
+  beforeAll(async () => {
+    upstream = await startFakeMcpUpstream({
+      find_person: {
+        description: 'Finds a person by ID number.',
+        // Classified at the source: the gateway reads x-toolgate-pi from the imported schema.
+        inputSchema: { idNumber: z.string().meta({ 'x-toolgate-pi': 'sensitive_personal' }) },
+        handler: () => ({ content: [{ type: 'text', text: 'found' }] }),
+      },
+    });
+    gw = await startTestGateway({
+      env: {
+        TOOLGATE_CONFIG_DIR: makeConfigDir({ pipl_regions: REGIONS }),
+        TOOLGATE_COMPLIANCE_PROFILE: 'dengbao3',
+        TOOLGATE_UPSTREAM_REFRESH_MS: '600000',
+      },
+      imports: [TestToolsModule],
+    });
+    agent = await gw.createKey('agent', 'pipl_regions');
+    admin = await gw.createKey('tenant_admin', 'pipl_regions');
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await upstream?.close();
+  });
+
+  it('reads a connector’s region from its block in the tenant file', async () => {
+    const res = await gw.api('POST', '/v1/agents/contacts/tools/record_contact/invoke', {
+      key: agent,
+      body: {
+        input: {
+          name: 'n',
+          phone: 'p',
+          idNumber: 'i',
+          bankCard: 'b',
+          email: 'e',
+          password: 'x',
+          secretAnswer: 's',
+        },
+      },
+    });
+    expect(res.status, res.text).toBe(403);
+    expect(res.body).toMatchObject({
+      code: 'DATA_EXPORT_BLOCKED',
+      details: { recipient: 'ops_api', region: 'DE' },
+    });
+    const records = (await gw.api('GET', '/v1/admin/tenants/pipl_regions/processing-records', { key: admin }))
+      .body.data;
+    expect(records).toEqual([
+      expect.objectContaining({
+        recipient: 'ops_api',
+        region: 'DE',
+        regionSource: 'connector',
+        crossBorder: true,
+      }),
+    ]);
+  });
+
+  it('guards an imported tool by its upstream’s declared region, with no processing record naming it', async () => {
+    const base = '/v1/admin/tenants/pipl_regions/upstreams';
+    const bad = await gw.api('POST', base, {
+      key: admin,
+      body: { name: 'people', url: upstream.url, region: 'us' },
+    });
+    expect(bad.status).toBe(400);
+    const created = await gw.api('POST', base, {
+      key: admin,
+      body: { name: 'people', url: upstream.url, region: 'US' },
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.data.upstream.region).toBe('US');
+    const imported = await gw.api('POST', `${base}/people/import`, {
+      key: admin,
+      body: { tools: [{ name: 'find_person', riskLevel: 'L1' }], bindTo: ['contacts'] },
+    });
+    expect(imported.status, imported.text).toBe(200);
+    const call = (idNumber: string) =>
+      gw.api('POST', '/v1/agents/contacts/tools/people__find_person/invoke', {
+        key: agent,
+        body: { input: { idNumber } },
+      });
+    const refused = await call('110101199003074578');
+    expect(refused.status, refused.text).toBe(403);
+    expect(refused.body).toMatchObject({
+      code: 'DATA_EXPORT_BLOCKED',
+      details: { recipient: 'people', region: 'US' },
+    });
+    expect(upstream.calls).toEqual([]);
+    const listed = (await gw.api('GET', base, { key: admin })).body.data;
+    expect(listed).toEqual([expect.objectContaining({ name: 'people', region: 'US' })]);
   });
 });

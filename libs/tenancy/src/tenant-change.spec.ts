@@ -67,6 +67,8 @@ describe('TenantChange', () => {
     ]);
     expect(refused((t) => (t.connectors.other = { a: 1 }))).toEqual(['connectors.other']);
     expect(refused((t) => delete t.connectors.erp)).toEqual(['connectors.erp']);
+    // Where a connector processes data (ADR 047): moving it "home" would switch the cross-border guard off.
+    expect(refused((t) => (t.connectors.erp.region = 'CN'))).toEqual(['connectors.erp.region']);
   });
 
   it('keeps mapping Feishu users to people for platform admins; a tenant admin may only remove one', () => {
