@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { modelProviderRegions } from './model-settings.js';
 import { loadSettings } from './settings.js';
 
 const KEY = 'sk-test-0123456789abcdef';
@@ -72,5 +73,35 @@ describe('models settings', () => {
     expect(() => settingsWith('{}', { TOOLGATE_MODEL: 'openai/gpt-4o' })).toThrow(/provider openai/);
     expect(() => settingsWith('{}', { TOOLGATE_MODEL: 'gpt-4o' })).toThrow(/TOOLGATE_MODEL/);
     expect(() => settingsWith('{}', { TOOLGATE_MODEL_API_KEY: KEY })).toThrow(/TOOLGATE_MODEL_BASE_URL/);
+  });
+
+  it('takes each provider’s region (ADR 047), the shortcut’s from TOOLGATE_MODEL_REGION, and the demo as in-process', () => {
+    const settings = settingsWith(DEEPSEEK.replace('maxRetries: 1', 'region: CN'), {
+      DEEPSEEK_API_KEY: KEY,
+      TOOLGATE_MODEL_BASE_URL: 'https://api.openai.com/v1',
+      TOOLGATE_MODEL_REGION: 'US',
+    });
+    expect(settings.models.providers.deepseek?.region).toBe('CN');
+    expect(settings.models.providers.default?.region).toBe('US');
+    expect(modelProviderRegions(settings.models)).toEqual({
+      demo: { region: null, inProcess: true },
+      deepseek: { region: 'CN' },
+      default: { region: 'US' },
+    });
+    expect(() =>
+      settingsWith(DEEPSEEK.replace('maxRetries: 1', 'region: cn'), { DEEPSEEK_API_KEY: KEY }),
+    ).toThrow(/ISO 3166-1 alpha-2/);
+    expect(() => settingsWith('{}', { TOOLGATE_MODEL_REGION: 'US' })).toThrow(
+      /without TOOLGATE_MODEL_BASE_URL/,
+    );
+  });
+
+  it('keeps processing records 3 years at least under the dengbao3 profile', () => {
+    expect(settingsWith('{}').compliance.processingRecordsDays).toBe(1095);
+    const short = 'compliance:\n  processingRecordsDays: 400\n';
+    expect(settingsWith(short).compliance.processingRecordsDays).toBe(400);
+    expect(() => settingsWith(short, { TOOLGATE_COMPLIANCE_PROFILE: 'dengbao3' })).toThrow(
+      /processingRecordsDays is 400: .* at least 1095 days/,
+    );
   });
 });
