@@ -309,5 +309,26 @@ describe('regions declared on connectors and upstreams (dengbao3 profile)', () =
     expect(upstream.calls).toEqual([]);
     const listed = (await gw.api('GET', base, { key: admin })).body.data;
     expect(listed).toEqual([expect.objectContaining({ name: 'people', region: 'US' })]);
+
+    // Declared home afterwards: the next call reads the new region and goes through, counted.
+    const moved = await gw.api('PATCH', `${base}/people`, { key: admin, body: { region: 'CN' } });
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.body.data.upstream.region).toBe('CN');
+    const passed = await call('110101199003074578');
+    expect(passed.body.status, passed.text).toBe('ok');
+    expect(upstream.calls).toHaveLength(1);
+    const changed = (
+      await gw.api('GET', '/v1/audit/events?tenantId=pipl_regions&event=upstream_changed', {
+        key: await gw.createKey('audit_admin'),
+      })
+    ).body.data.items as any[];
+    expect(changed.map((e) => e.details)).toContainEqual(
+      expect.objectContaining({
+        kind: 'server_changed',
+        upstream: 'people',
+        before: { region: 'US' },
+        after: { region: 'CN' },
+      }),
+    );
   });
 });

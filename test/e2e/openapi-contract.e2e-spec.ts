@@ -77,6 +77,7 @@ const OPERATION_IDS: Record<string, string> = {
   'POST /v1/admin/tenants/{tenantId}/upstreams': 'registerUpstream',
   'GET /v1/admin/tenants/{tenantId}/upstreams': 'listUpstreams',
   'GET /v1/admin/tenants/{tenantId}/upstreams/{name}': 'getUpstream',
+  'PATCH /v1/admin/tenants/{tenantId}/upstreams/{name}': 'updateUpstream',
   'DELETE /v1/admin/tenants/{tenantId}/upstreams/{name}': 'deleteUpstream',
   'GET /v1/admin/tenants/{tenantId}/upstreams/{name}/tools': 'listUpstreamTools',
   'POST /v1/admin/tenants/{tenantId}/upstreams/{name}/import': 'importUpstreamTools',

@@ -178,6 +178,7 @@ export {
   registerUpstreamBody,
   registerUpstreamResultSchema,
   reviewUpstreamToolBody,
+  updateUpstreamBody,
   upstreamDetailSchema,
   upstreamLiveToolSchema,
   upstreamToolDefinitionSchema,
@@ -190,6 +191,7 @@ export type {
   RefreshUpstreamResult,
   RegisterUpstreamBody,
   ReviewUpstreamToolBody,
+  UpdateUpstreamBody,
   UpstreamView,
 } from './schemas/upstreams.schema.js';
 export type { AdminPower } from './rules/admin-powers.js';

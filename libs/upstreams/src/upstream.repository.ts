@@ -54,6 +54,16 @@ export class UpstreamRepository {
     await em.insert(UpstreamServerEntity, row);
   }
 
+  async setServerRegion(
+    em: EntityManager,
+    tenantId: string,
+    serverId: string,
+    region: string | null,
+    at: Date,
+  ): Promise<void> {
+    await em.update(UpstreamServerEntity, { tenantId, id: serverId }, { region, updatedAt: at });
+  }
+
   async deleteServer(em: EntityManager, tenantId: string, serverId: string): Promise<void> {
     await em.delete(UpstreamToolEntity, { tenantId, serverId });
     await em.delete(UpstreamServerEntity, { tenantId, id: serverId });

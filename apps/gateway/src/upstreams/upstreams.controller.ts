@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminPower, CurrentPrincipal, type Principal } from '@toolgate/auth';
 import {
@@ -10,6 +10,7 @@ import {
   registerUpstreamBody,
   registerUpstreamResultSchema,
   reviewUpstreamToolBody,
+  updateUpstreamBody,
   upstreamDetailSchema,
   upstreamLiveToolSchema,
   upstreamToolDiffSchema,
@@ -17,6 +18,7 @@ import {
   type ImportUpstreamToolsBody,
   type RegisterUpstreamBody,
   type ReviewUpstreamToolBody,
+  type UpdateUpstreamBody,
 } from '@toolgate/contract';
 import { ok } from '@toolgate/toolkit';
 import { UpstreamImports, UpstreamRegistration, UpstreamReviews, UpstreamServers } from '@toolgate/upstreams';
@@ -82,6 +84,25 @@ export class UpstreamsController {
     @Param('name') name: string,
   ) {
     return ok(await this.servers.get(tenantInScope(actor, tenantId), name));
+  }
+
+  @Patch(':name')
+  @ApiOperation({
+    operationId: 'updateUpstream',
+    summary: 'Declare where an upstream processes data',
+    description:
+      'Sets the region (ISO 3166-1 alpha-2; null: not declared) the cross-border guard reads for the upstream’s tools (ADR 047); audited as upstream_changed server_changed with before and after. Answers the upstream and its imported tools.',
+  })
+  @ApiEnvelope(upstreamDetailSchema, { errors: ['NOT_FOUND'] })
+  async update(
+    @CurrentPrincipal() actor: Principal,
+    @Param('tenantId') tenantId: string,
+    @Param('name') name: string,
+    @Body({ schema: updateUpstreamBody }) body: UpdateUpstreamBody,
+  ) {
+    return ok(
+      await this.servers.setRegion(tenantInScope(actor, tenantId), name, body.region, actorOf(actor)),
+    );
   }
 
   @Delete(':name')

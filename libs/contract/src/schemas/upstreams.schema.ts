@@ -44,6 +44,14 @@ export const registerUpstreamBody = z.strictObject({
 });
 export type RegisterUpstreamBody = z.infer<typeof registerUpstreamBody>;
 
+/** Changing a registered upstream: where it processes what it is sent (ADR 047). */
+export const updateUpstreamBody = z.strictObject({
+  region: REGION.nullable().describe(
+    'ISO 3166-1 alpha-2 (CN is mainland China); null: not declared, outside mainland China for the cross-border guard',
+  ),
+});
+export type UpdateUpstreamBody = z.infer<typeof updateUpstreamBody>;
+
 export const upstreamViewSchema = named(
   'Upstream',
   z.object({

@@ -47,6 +47,34 @@ export class UpstreamServers {
     return { upstream: toUpstreamView(server, tools), imported: tools.map(toImportedView) };
   }
 
+  /**
+   * Declares where the upstream processes what it is sent (ADR 047), audited as `upstream_changed`
+   * `server_changed` with the region before and after. Its tools' calls read it from the next call.
+   */
+  async setRegion(tenantId: string, name: string, region: string | null, actor: AuditActor) {
+    const server = await this.lookup.server(tenantId, name);
+    const before = server.region ?? null;
+    const at = new Date();
+    await this.repo.run(async (em) => {
+      await this.repo.setServerRegion(em, tenantId, server.id, region, at);
+      await this.audit.recordIn(em, [
+        {
+          event: 'upstream_changed',
+          tenantId,
+          actor,
+          details: {
+            kind: 'server_changed',
+            upstream: server.name,
+            before: { region: before },
+            after: { region },
+          },
+        },
+      ]);
+    });
+    this.pinning.changed(tenantId);
+    return this.get(tenantId, name);
+  }
+
   /** Deletes the server and its imported tools; bindings naming them stop resolving them. */
   async remove(tenantId: string, name: string, actor: AuditActor): Promise<void> {
     const server = await this.lookup.server(tenantId, name);
