@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { AutoComplete, Space, Table, Tag } from 'antd';
+import { AutoComplete, Space, Table, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { listProcessingRecords } from '../../api/admin';
 import { useApiClient } from '../../api/ApiClientContext';
@@ -57,7 +57,10 @@ export function ProcessingRecordsView(props: { tenantId: string | null; tenants:
             title: t('audit.processing.region'),
             render: (_, r) => (
               <Space>
-                {r.region ?? '—'}
+                {/* Where the region was read from (ADR 047): the record the data goes to, or the tenant file. */}
+                <Tooltip title={t(`audit.processing.regionSource.${r.regionSource ?? 'none'}`)}>
+                  <span data-testid="processing-region">{r.region ?? '—'}</span>
+                </Tooltip>
                 {r.crossBorder && (
                   <Tag color={r.crossBorderBasis ? 'gold' : 'red'}>
                     {r.crossBorderBasis
@@ -69,7 +72,22 @@ export function ProcessingRecordsView(props: { tenantId: string | null; tenants:
             ),
           },
           { title: t('audit.processing.legalBasis'), dataIndex: 'legalBasis' },
-          { title: t('audit.processing.calls'), dataIndex: 'calls', align: 'right' },
+          {
+            title: t('audit.processing.calls'),
+            align: 'right',
+            render: (_, r) =>
+              r.lastCountedAt ? (
+                <Tooltip
+                  title={t('audit.processing.lastCountedAt', {
+                    at: new Date(r.lastCountedAt).toLocaleString(),
+                  })}
+                >
+                  {r.calls}
+                </Tooltip>
+              ) : (
+                r.calls
+              ),
+          },
         ]}
       />
     </Space>

@@ -17,7 +17,11 @@ interface Values {
   authHeader?: string;
   secretEnv?: string;
   timeoutMs?: number | null;
+  region?: string;
 }
+
+/** ISO 3166-1 alpha-2, as the gateway checks it (CN: mainland China). */
+const REGION = /^[A-Z]{2}$/;
 
 /**
  * Registers an outside tool source. The secret itself never passes through the console: the admin
@@ -43,6 +47,7 @@ export function RegisterUpstreamModal(props: {
     if (v.authHeader?.trim() && v.secretEnv?.trim())
       body.auth = { header: v.authHeader.trim(), secretEnv: v.secretEnv.trim() };
     if (v.timeoutMs) body.timeoutMs = v.timeoutMs;
+    if (v.region?.trim()) body.region = v.region.trim().toUpperCase();
     const registered = await register.mutateAsync(body);
     form.resetFields();
     props.onRegistered(registered);
@@ -125,6 +130,21 @@ export function RegisterUpstreamModal(props: {
           style={{ width: 200 }}
           data-testid="upstream-timeout"
         />
+      </Form.Item>
+      {/* Where the source processes data: the cross-border guard reads it for every call (ADR 047). */}
+      <Form.Item
+        name="region"
+        label={t('upstreams.region')}
+        extra={t('upstreams.regionHint')}
+        rules={[
+          {
+            pattern: REGION,
+            message: t('upstreams.regionHint'),
+            transform: (v?: string) => v?.trim().toUpperCase(),
+          },
+        ]}
+      >
+        <Input placeholder="CN" maxLength={2} style={{ width: 120 }} data-testid="upstream-region" />
       </Form.Item>
     </FormModal>
   );
