@@ -21,6 +21,9 @@ export interface AuditAlarm {
   readonly at: Date;
 }
 
+/** Alarms kept for the first listener at most (raised before it subscribed). */
+const MAX_EARLY_ALARMS = 100;
+
 /** Hears alarms; must not throw (a failure is logged and dropped). */
 export type AuditAlarmListener = (alarm: AuditAlarm) => void;
 
@@ -33,21 +36,32 @@ export type AuditAlarmListener = (alarm: AuditAlarm) => void;
 export class AuditAlarms {
   private readonly logger = new Logger('AuditAlarms');
   private readonly listeners = new Set<AuditAlarmListener>();
+  /**
+   * Alarms raised before anyone listened (a sink failing while the gateway still boots: its
+   * forwarder starts before the relay subscribes), handed to the first listener. Bounded.
+   */
+  private early: AuditAlarm[] | null = [];
 
-  /** Adds a listener; answers the function that removes it. */
+  /** Adds a listener; answers the function that removes it. The first one hears what came before it. */
   subscribe(listener: AuditAlarmListener): () => void {
     this.listeners.add(listener);
+    const early = this.early;
+    this.early = null;
+    for (const alarm of early ?? []) this.tell(listener, alarm);
     return () => this.listeners.delete(listener);
   }
 
   raise(kind: AuditAlarmKind, reason: string, tenantId?: string): void {
     const alarm: AuditAlarm = { kind, reason, at: new Date(), ...(tenantId ? { tenantId } : {}) };
-    for (const listener of this.listeners) {
-      try {
-        listener(alarm);
-      } catch (err) {
-        this.logger.warn(`an audit alarm listener failed: ${(err as Error).message}`);
-      }
+    if (this.early && this.early.length < MAX_EARLY_ALARMS) this.early.push(alarm);
+    for (const listener of this.listeners) this.tell(listener, alarm);
+  }
+
+  private tell(listener: AuditAlarmListener, alarm: AuditAlarm): void {
+    try {
+      listener(alarm);
+    } catch (err) {
+      this.logger.warn(`an audit alarm listener failed: ${(err as Error).message}`);
     }
   }
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AuditAlarms, type AuditAlarm } from '../alarms/audit-alarms.js';
 import { draftEvent, type AuditEventRecord } from '../audit-fields.js';
 import { DEFAULT_SIEM_OPTIONS, DEFAULT_SINK_OPTIONS, type SinkOptions } from './siem.options.js';
 import { SinkRunner } from './sink-runner.js';
@@ -85,5 +86,21 @@ describe('SinkRunner alarm', () => {
     for (let i = 0; i < 4; i++) await r.pass(new Date(Date.now() + 1_000));
     expect(r.counters.failures).toBe(4);
     expect(heard).toEqual([]);
+  });
+});
+
+describe('AuditAlarms', () => {
+  it('hands the alarms raised before anyone listened to the first listener (a sink failing during boot)', () => {
+    const alarms = new AuditAlarms();
+    alarms.raise('siem_sink_failing', 'SIEM sink soc: 5 attempts failed in a row');
+    const first: AuditAlarm[] = [];
+    const second: AuditAlarm[] = [];
+    alarms.subscribe((a) => first.push(a));
+    alarms.subscribe((a) => second.push(a));
+    expect(first.map((a) => a.kind)).toEqual(['siem_sink_failing']);
+    expect(second).toEqual([]);
+    alarms.raise('audit_write_failed', 'no confirmation');
+    expect(first.map((a) => a.kind)).toEqual(['siem_sink_failing', 'audit_write_failed']);
+    expect(second.map((a) => a.kind)).toEqual(['audit_write_failed']);
   });
 });
