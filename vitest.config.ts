@@ -50,6 +50,9 @@ export default defineConfig({
             'test/docs/**/*.spec.ts',
           ],
           globalSetup: [],
+          // Hang guards, not speed claims: vitest's 5 s default failed a worker-thread spec on a busy machine.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
           // One worker imports Nest, TypeORM and the libs once for many files (import was most of the
           // run's time). Rules for specs that share a worker: docs/contributing.md, "The suite's time".
           isolate: false,
