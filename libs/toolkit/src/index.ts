@@ -32,6 +32,7 @@ export { errorEnvelope, ToolCallFailedError, ToolError, ToolgateError } from './
 // Running tools: registry, executor and the pipeline hooks.
 export { MAX_INPUT_DEPTH } from './constants.js';
 export { HookOrder, ToolCallHookProvider } from './execution/call-hooks.js';
+export { replaceCallInput, rewriteCallOutput } from './execution/call-rewrites.js';
 export { notePolicyDecision, policyDecisionDetails, policyDecisionOf } from './execution/policy-decision.js';
 export type { PolicyDecision } from './execution/policy-decision.js';
 export type { ToolCallHook } from './execution/call-hooks.js';

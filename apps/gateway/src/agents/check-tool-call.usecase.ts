@@ -76,9 +76,17 @@ export class CheckToolCallUseCase {
         code: ErrorCode.POLICY_DENIED,
         reason: reasonOf(match, c.locale),
       });
+    // What a mask or limit rule would do on the way (the bucket is not counted, nor looked up).
+    const mask = then === 'mask' ? match?.rule.mask : undefined;
+    const limit = then === 'limit' ? match?.rule.limit : undefined;
+    const onTheWay: Partial<ToolCallCheck> = {
+      ...(mask ? { masked: { input: mask.input ?? [], output: mask.output ?? [] } } : {}),
+      ...(limit ? { limit } : {}),
+    };
     // The approval gate's own decision, as it would take it (a grant of an `once` tool is not looked up).
     const l3 = tool.contract.risk.level === 'L3';
-    if (then !== 'require_approval' && !l3 && tool.approval === 'never') return answer({ rule, next: 'run' });
+    if (then !== 'require_approval' && !l3 && tool.approval === 'never')
+      return answer({ rule, next: 'run', ...onTheWay });
     const tenant = await this.bindings.tenant(c.tenantId);
     const settings = tenantApprovalSettingsSchema.safeParse(tenant?.settings.approvals ?? {});
     const platformRequired = l3 && settings.success && settings.data.twoApproversForL3 ? 2 : 1;
@@ -88,6 +96,8 @@ export class CheckToolCallUseCase {
       next: 'park',
       approvers: Math.max(platformRequired, ruled?.approvers ?? 1),
       expiresInMs: Math.min(this.approvals.expiryMs, ruled?.expiresInMs ?? this.approvals.expiryMs),
+      approverGroup: ruled?.approverGroup ?? null,
+      ...onTheWay,
     });
   }
 }

@@ -1,7 +1,25 @@
-import type { ApprovalMode } from './vocabulary.js';
+import type { ApprovalMode, PiClass } from './vocabulary.js';
 
 /** What a matching rule does to a call (issue 26). */
-export type RuleOutcome = 'allow' | 'deny' | 'require_approval';
+export type RuleOutcome = 'allow' | 'deny' | 'require_approval' | 'mask' | 'limit';
+
+/**
+ * A `mask` rule's fields: paths (dot-separated, `*` for every array element or record value) into
+ * the input, redacted before the tool runs, and into the result, redacted before it goes back.
+ */
+export interface RuleMask {
+  input?: string[];
+  output?: string[];
+  /** How the fields are masked: `personal` keeps a partial mask (`138****5678`); otherwise sealed. */
+  piClass?: PiClass;
+}
+
+/** A `limit` rule's bucket: at most `max` matching calls per window, per key or for the tenant. */
+export interface RuleLimit {
+  max: number;
+  per: 'minute' | 'hour' | 'day';
+  scope: 'key' | 'tenant';
+}
 
 /**
  * One rule on a bound tool's calls: `when` is a CEL expression over `input`, `principal`, `tool`,
@@ -17,6 +35,12 @@ export interface ToolRule {
   approvers?: number;
   /** require_approval: how long the approval waits (ms); never longer than the platform's expiry. */
   expiresInMs?: number;
+  /** require_approval: only members of this approver group (tenant `approvals.groups`) may decide. */
+  approverGroup?: string;
+  /** mask: the fields redacted. */
+  mask?: RuleMask;
+  /** limit: the quota bucket matching calls count against. */
+  limit?: RuleLimit;
 }
 
 /** One entry of a binding: a tool, the overrides that tighten it, and its rules. */

@@ -1,11 +1,60 @@
 import { z } from 'zod';
 import { AGENT_INSTRUCTIONS_MAX, AGENT_RUN_LIMITS, AGENT_SUB_AGENTS_MAX } from '../rules/agent-run-limits.js';
-import type { BindingDiff, BindingTool, ToolRule } from '../rules/binding-diff.js';
+import type { BindingDiff, BindingTool, RuleLimit, RuleMask, ToolRule } from '../rules/binding-diff.js';
 import { RULE_LIMITS } from '../rules/rule-limits.js';
+import { PI_CLASSES } from '../rules/vocabulary.js';
 import { AGENT_TYPE, approvalModeSchema, instant, issueSchema, riskLevelSchema } from './common.schema.js';
 import { named } from './registry.js';
 
 const reasonText = z.string().trim().min(1).max(RULE_LIMITS.reasonChars);
+
+/** A field path of a mask rule: `customer.idNumber`, `items.*.card` (`*`: every element or value). */
+const maskPath = z
+  .string()
+  .max(300)
+  .regex(/^(?:[A-Za-z0-9_$-]+|\*)(?:\.(?:[A-Za-z0-9_$-]+|\*))*$/, 'dot-separated field names, * for every element')
+  .refine((p) => p.split('.').length <= RULE_LIMITS.maskPathDepth, {
+    message: `at most ${RULE_LIMITS.maskPathDepth} segments`,
+  });
+
+/** What a `mask` rule redacts: fields of the input (before the tool runs) and of the result. */
+export const ruleMaskSchema = named(
+  'RuleMask',
+  z
+    .strictObject({
+      input: z.array(maskPath).optional().describe('Input fields redacted before the tool sees them'),
+      output: z.array(maskPath).optional().describe('Result fields redacted before the caller or model sees them'),
+      piClass: z
+        .enum(PI_CLASSES)
+        .optional()
+        .describe('personal: a partial mask (138****5678); otherwise sealed as [REDACTED]'),
+    })
+    .refine((m) => (m.input?.length ?? 0) + (m.output?.length ?? 0) > 0, {
+      message: 'name at least one input or output field',
+    })
+    .refine((m) => (m.input?.length ?? 0) + (m.output?.length ?? 0) <= RULE_LIMITS.maskPaths, {
+      message: `at most ${RULE_LIMITS.maskPaths} fields`,
+    }),
+) satisfies z.ZodType<RuleMask>;
+
+/** A `limit` rule's bucket: at most `max` matching calls per minute, hour or day, per key or tenant. */
+export const ruleLimitSchema = named(
+  'RuleLimit',
+  z.strictObject({
+    max: z.number().int().min(1).max(RULE_LIMITS.limitMax),
+    per: z.enum(['minute', 'hour', 'day']),
+    scope: z.enum(['key', 'tenant']).default('key'),
+  }),
+) satisfies z.ZodType<RuleLimit, unknown>;
+
+/** The fields that belong to one outcome only. */
+const OUTCOME_FIELDS = {
+  approvers: 'require_approval',
+  expiresInMs: 'require_approval',
+  approverGroup: 'require_approval',
+  mask: 'mask',
+  limit: 'limit',
+} as const;
 
 /**
  * A rule on one bound tool's calls (issue 26): the first rule, in written order, whose `when` (a
@@ -26,10 +75,18 @@ export const toolRuleSchema = named(
         .min(1)
         .max(RULE_LIMITS.expressionChars)
         .describe('A CEL expression over input, principal, tool, now, face and run'),
-      then: z.enum(['allow', 'deny', 'require_approval']),
+      then: z.enum(['allow', 'deny', 'require_approval', 'mask', 'limit']),
       reason: z.strictObject({ en: reasonText, zh: reasonText }).optional(),
       approvers: z.number().int().min(1).max(RULE_LIMITS.approvers).optional(),
       expiresInMs: z.number().int().min(60_000).max(RULE_LIMITS.expiresInMs).optional(),
+      approverGroup: z
+        .string()
+        .max(64)
+        .regex(/^[a-z0-9]+(?:[-_][a-z0-9]+)*$/, 'a group of the tenant file\'s approvals.groups')
+        .optional()
+        .describe('require_approval: only members of this group may decide'),
+      mask: ruleMaskSchema.optional(),
+      limit: ruleLimitSchema.optional(),
     })
     .superRefine((r, ctx) => {
       if (r.then === 'deny' && !r.reason)
@@ -38,14 +95,19 @@ export const toolRuleSchema = named(
           path: ['reason'],
           message: 'a deny rule needs a reason in en and zh',
         });
-      if (r.then !== 'require_approval' && (r.approvers !== undefined || r.expiresInMs !== undefined))
-        ctx.addIssue({
-          code: 'custom',
-          path: [r.approvers !== undefined ? 'approvers' : 'expiresInMs'],
-          message: 'approvers and expiresInMs belong to require_approval rules',
-        });
+      for (const [field, outcome] of Object.entries(OUTCOME_FIELDS))
+        if (r.then !== outcome && r[field as keyof typeof OUTCOME_FIELDS] !== undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: [field],
+            message: `${field} belongs to ${outcome} rules`,
+          });
+      if (r.then === 'mask' && !r.mask)
+        ctx.addIssue({ code: 'custom', path: ['mask'], message: 'a mask rule names its fields in mask' });
+      if (r.then === 'limit' && !r.limit)
+        ctx.addIssue({ code: 'custom', path: ['limit'], message: 'a limit rule names its bucket in limit' });
     }),
-) satisfies z.ZodType<ToolRule>;
+) satisfies z.ZodType<ToolRule, unknown>;
 
 /** One tool in a binding: which tool, which implementation, which (tighten-only) overrides, its rules. */
 export const bindingToolSchema = named(

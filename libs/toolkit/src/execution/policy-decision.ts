@@ -1,4 +1,4 @@
-import type { RuleOutcome } from '@toolgate/contract/rules';
+import type { RuleLimit, RuleMask, RuleOutcome } from '@toolgate/contract/rules';
 import type { ToolCall } from './tool-call.js';
 
 /**
@@ -15,6 +15,12 @@ export interface PolicyDecision {
   /** require_approval: approvers needed and how long the approval waits (ms; absent: the platform's). */
   readonly approvers?: number;
   readonly expiresInMs?: number;
+  /** require_approval: only members of this approver group (tenant `approvals.groups`) may decide. */
+  readonly approverGroup?: string;
+  /** mask: the fields redacted (the policy hook applies them). */
+  readonly mask?: RuleMask;
+  /** limit: the bucket the call counts against (the quotas lib's rule-limit hook takes it). */
+  readonly limit?: RuleLimit;
 }
 
 const DECISION = Symbol('policy.decision');
@@ -29,7 +35,10 @@ export function policyDecisionOf(call: ToolCall): PolicyDecision | undefined {
   return call.state.get(DECISION) as PolicyDecision | undefined;
 }
 
-/** The decision as audit details show it: `{ rule: { id, bindingVersion, then, failed? } }`. */
+/**
+ * The decision as audit details show it: `{ rule: { id, bindingVersion, then, failed?, mask?,
+ * limit?, approverGroup? } }` (the masked paths, never the values).
+ */
 export function policyDecisionDetails(call: ToolCall): { rule?: Record<string, unknown> } {
   const d = policyDecisionOf(call);
   if (!d) return {};
@@ -39,6 +48,9 @@ export function policyDecisionDetails(call: ToolCall): { rule?: Record<string, u
       bindingVersion: d.bindingVersion,
       then: d.then,
       ...(d.failed ? { failed: true } : {}),
+      ...(d.mask ? { mask: d.mask } : {}),
+      ...(d.limit ? { limit: d.limit } : {}),
+      ...(d.approverGroup ? { approverGroup: d.approverGroup } : {}),
     },
   };
 }
