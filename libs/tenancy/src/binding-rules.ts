@@ -70,6 +70,9 @@ export function bindTool(entry: BindingTool, registry: ToolLookup, bindingVersio
       approval: entry.approval ?? declared,
       bindingVersion,
       ...(entry.rules?.length ? { rules: entry.rules } : {}),
+      ...(entry.guardrails && (entry.guardrails.input || entry.guardrails.output)
+        ? { guardrails: entry.guardrails }
+        : {}),
     },
   };
 }

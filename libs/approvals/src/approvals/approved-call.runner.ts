@@ -1,4 +1,4 @@
-import type { ToolRule } from '@toolgate/contract/rules';
+import type { ToolGuardrails, ToolRule } from '@toolgate/contract/rules';
 import { Injectable, Logger } from '@nestjs/common';
 import { PrincipalStanding, standingLostEnvelope } from '@toolgate/auth';
 import { InstanceRegistry } from '@toolgate/database';
@@ -127,6 +127,7 @@ export class ApprovedCallRunner {
         bindingVersion: record.bindingVersion,
         // The binding's rules: only a mask rule's result fields act on an approved call (PolicyHook).
         ...(rulesOf(agentType, record.tool) ?? {}),
+        ...(guardrailsOf(agentType, record.tool) ?? {}),
       },
       input: record.input,
       tenant: { id: record.tenantId },
@@ -159,4 +160,13 @@ function rulesOf(
 ): { rules: readonly ToolRule[] } | undefined {
   const rules = agentType?.tools.get(tool)?.rules;
   return rules?.length ? { rules } : undefined;
+}
+
+/** The current binding's guardrails of a tool: an approved call's result is checked like any other. */
+function guardrailsOf(
+  agentType: { tools: ReadonlyMap<string, { guardrails?: ToolGuardrails }> } | null | undefined,
+  tool: string,
+): { guardrails: ToolGuardrails } | undefined {
+  const guardrails = agentType?.tools.get(tool)?.guardrails;
+  return guardrails ? { guardrails } : undefined;
 }

@@ -43,13 +43,36 @@ export interface ToolRule {
   limit?: RuleLimit;
 }
 
-/** One entry of a binding: a tool, the overrides that tighten it, and its rules. */
+/** The personal-data patterns a content guardrail looks for (the audit redactor's value patterns). */
+export type GuardrailPii = 'cn_id' | 'mobile' | 'bank_card' | 'email';
+
+/**
+ * One side of a tool's content guardrails (issue 26, ADR 045): what to look for and what to do when
+ * found. `mask` replaces what was found, `block` refuses (input: the tool does not run; output: the
+ * result is withheld), `require_approval` (input only) parks the call for a person.
+ */
+export interface GuardrailCheck {
+  pii?: GuardrailPii[];
+  secrets?: boolean;
+  /** Instruction-like text (a prompt-injection heuristic); output only. */
+  injection?: boolean;
+  action: 'mask' | 'block' | 'require_approval';
+}
+
+/** A bound tool's content guardrails: on the input before it runs, on the result before it goes back. */
+export interface ToolGuardrails {
+  input?: GuardrailCheck;
+  output?: GuardrailCheck;
+}
+
+/** One entry of a binding: a tool, the overrides that tighten it, its rules and its guardrails. */
 export interface BindingTool {
   name: string;
   implementation?: string;
   timeoutMs?: number;
   approval?: ApprovalMode;
   rules?: ToolRule[];
+  guardrails?: ToolGuardrails;
 }
 
 /** What a change does to one agent type's binding: tools added, removed, and changed (from → to). */
@@ -73,12 +96,12 @@ function canonical(value: unknown): string {
   );
 }
 
-/** Same fields, same values (strings and numbers; rules compare by their JSON, in written order). */
+/** Same fields, same values (strings and numbers; rules and guardrails compare by their JSON). */
 function sameEntry(a: BindingTool, b: BindingTool): boolean {
   const keysA = Object.keys(a).sort();
   const keysB = Object.keys(b).sort();
   const same = (k: keyof BindingTool) =>
-    k === 'rules' ? canonical(a.rules) === canonical(b.rules) : a[k] === b[k];
+    k === 'rules' || k === 'guardrails' ? canonical(a[k]) === canonical(b[k]) : a[k] === b[k];
   return (
     keysA.length === keysB.length && keysA.every((k, i) => k === keysB[i] && same(k as keyof BindingTool))
   );

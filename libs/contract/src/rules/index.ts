@@ -13,7 +13,17 @@ export {
   tenantEnvNamespace,
 } from './secret-namespaces.js';
 export type { SecretFamily } from './secret-namespaces.js';
-export type { BindingDiff, BindingTool, RuleLimit, RuleMask, RuleOutcome, ToolRule } from './binding-diff.js';
+export type {
+  BindingDiff,
+  BindingTool,
+  GuardrailCheck,
+  GuardrailPii,
+  RuleLimit,
+  RuleMask,
+  RuleOutcome,
+  ToolGuardrails,
+  ToolRule,
+} from './binding-diff.js';
 export {
   APPROVAL_MODES,
   APPROVAL_STATUSES,

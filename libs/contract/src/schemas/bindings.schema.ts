@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { AGENT_INSTRUCTIONS_MAX, AGENT_RUN_LIMITS, AGENT_SUB_AGENTS_MAX } from '../rules/agent-run-limits.js';
-import type { BindingDiff, BindingTool, RuleLimit, RuleMask, ToolRule } from '../rules/binding-diff.js';
+import type {
+  BindingDiff,
+  BindingTool,
+  GuardrailCheck,
+  RuleLimit,
+  RuleMask,
+  ToolGuardrails,
+  ToolRule,
+} from '../rules/binding-diff.js';
 import { RULE_LIMITS } from '../rules/rule-limits.js';
 import { PI_CLASSES } from '../rules/vocabulary.js';
 import { AGENT_TYPE, approvalModeSchema, instant, issueSchema, riskLevelSchema } from './common.schema.js';
@@ -109,6 +117,44 @@ export const toolRuleSchema = named(
     }),
 ) satisfies z.ZodType<ToolRule, unknown>;
 
+/** One side of a tool's content guardrails (ADR 045): what is looked for, and what is done when found. */
+const guardrailCheckSchema = (side: 'input' | 'output') =>
+  z
+    .strictObject({
+      pii: z
+        .array(z.enum(['cn_id', 'mobile', 'bank_card', 'email']))
+        .optional()
+        .describe('personal data by the redactor\'s patterns: cn_id, mobile, bank_card, email'),
+      secrets: z.boolean().optional().describe('API keys, tokens, private keys'),
+      injection: z.boolean().optional().describe('instruction-like text (a prompt-injection heuristic); output only'),
+      action: z
+        .enum(side === 'input' ? ['mask', 'block', 'require_approval'] : ['mask', 'block'])
+        .describe(
+          side === 'input'
+            ? 'mask: replaced before the tool runs; block: refused; require_approval: parked for a person'
+            : 'mask: replaced before the result goes back; block: the result is withheld',
+        ),
+    })
+    .superRefine((c, ctx) => {
+      if (!c.pii?.length && !c.secrets && !c.injection)
+        ctx.addIssue({ code: 'custom', message: 'a guardrail looks for pii, secrets or injection' });
+      if (side === 'input' && c.injection)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['injection'],
+          message: 'instruction-like text is looked for in results (output), not inputs',
+        });
+    }) satisfies z.ZodType<GuardrailCheck>;
+
+/** A bound tool's content guardrails: checks on its input before it runs and its result after. */
+export const toolGuardrailsSchema = named(
+  'ToolGuardrails',
+  z.strictObject({
+    input: guardrailCheckSchema('input').optional(),
+    output: guardrailCheckSchema('output').optional(),
+  }),
+) satisfies z.ZodType<ToolGuardrails>;
+
 /** One tool in a binding: which tool, which implementation, which (tighten-only) overrides, its rules. */
 export const bindingToolSchema = named(
   'BindingTool',
@@ -129,8 +175,9 @@ export const bindingToolSchema = named(
         });
       })
       .optional(),
+    guardrails: toolGuardrailsSchema.optional(),
   }),
-) satisfies z.ZodType<BindingTool>;
+) satisfies z.ZodType<BindingTool, unknown>;
 
 /** A binding entry as written in a file or an admin request: a bare tool name is shorthand for { name }. */
 export const bindingToolEntrySchema = z.union([

@@ -56,6 +56,14 @@ export const toolCallCheckSchema = named(
       .nullable()
       .optional()
       .describe('a mask rule: the input fields redacted before the tool runs, the result fields after'),
+    guardrail: z
+      .object({
+        found: z.array(z.string()).describe('What the input guardrail found: pii:cn_id, secret:jwt, …'),
+        action: z.enum(['mask', 'block', 'require_approval']),
+      })
+      .nullable()
+      .optional()
+      .describe("The tool's input guardrail, when it finds something in this input (ADR 045)"),
     limit: z
       .object({
         max: z.number().int(),

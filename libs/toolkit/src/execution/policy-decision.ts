@@ -24,6 +24,31 @@ export interface PolicyDecision {
 }
 
 const DECISION = Symbol('policy.decision');
+const FINDINGS = Symbol('policy.guardrails');
+
+/** What a content guardrail found in a call (ADR 045): where, what kinds (never the values), what it did. */
+export interface GuardrailFinding {
+  readonly side: 'input' | 'output';
+  /** `pii:cn_id`, `secret:private_key`, `injection:ignore_instructions`, … */
+  readonly found: readonly string[];
+  readonly action: 'mask' | 'block' | 'require_approval';
+}
+
+/** Notes what a guardrail found, for the approval gate and the call's audit events. */
+export function noteGuardrailFinding(call: ToolCall, finding: GuardrailFinding): void {
+  const before = (call.state.get(FINDINGS) as GuardrailFinding[] | undefined) ?? [];
+  // A streamed result is checked per snapshot: the same finding is noted once.
+  const same = (f: GuardrailFinding) =>
+    f.side === finding.side && f.action === finding.action && f.found.join() === finding.found.join();
+  if (!before.some(same)) call.state.set(FINDINGS, [...before, finding]);
+}
+
+/** What the guardrails found in `call` so far. */
+export function guardrailFindingsOf(call: ToolCall): readonly GuardrailFinding[] {
+  // Only calls with guardrails are looked at: the common call never makes its state map.
+  if (!call.tool.guardrails) return [];
+  return (call.state.get(FINDINGS) as GuardrailFinding[] | undefined) ?? [];
+}
 
 /** Notes the rule that decided `call`. */
 export function notePolicyDecision(call: ToolCall, decision: PolicyDecision): void {
@@ -39,10 +64,17 @@ export function policyDecisionOf(call: ToolCall): PolicyDecision | undefined {
  * The decision as audit details show it: `{ rule: { id, bindingVersion, then, failed?, mask?,
  * limit?, approverGroup? } }` (the masked paths, never the values).
  */
-export function policyDecisionDetails(call: ToolCall): { rule?: Record<string, unknown> } {
-  const d = policyDecisionOf(call);
-  if (!d) return {};
+export function policyDecisionDetails(call: ToolCall): {
+  rule?: Record<string, unknown>;
+  guardrails?: readonly GuardrailFinding[];
+} {
+  const findings = guardrailFindingsOf(call);
+  const flagged = findings.length ? { guardrails: findings } : {};
+  // Only calls with rules or guardrails have a decision to read (no state map made otherwise).
+  const d = call.tool.rules?.length ? policyDecisionOf(call) : undefined;
+  if (!d) return flagged;
   return {
+    ...flagged,
     rule: {
       id: d.ruleId,
       bindingVersion: d.bindingVersion,
