@@ -3,7 +3,7 @@
  * private keys. Each pattern opens with a fixed literal and has only bounded quantifiers over a
  * character class that cannot match what follows it: no nested or adjacent ambiguous quantifiers,
  * so the backtracking engine does a bounded amount of work per start position and the scan stays
- * linear in the text (the `secret` spec holds a hostile input next to a plain one). Never
+ * linear in the text (content-scan.spec scans hostile runs that open patterns and close none). Never
  * tenant-written: tenants pick kinds, not patterns.
  */
 export const SECRET_PATTERNS: readonly { readonly kind: string; readonly pattern: RegExp }[] = [
