@@ -15,7 +15,12 @@ const lookupCustomer = defineToolContract({
   risk: { level: 'L1' },
 }).implement((input) => {
   seen.lookup.push(input);
-  return { customerId: input.customerId, name: '张三', phone: '13812345678', idNumber: input.idNumber ?? null };
+  return {
+    customerId: input.customerId,
+    name: '张三',
+    phone: '13812345678',
+    idNumber: input.idNumber ?? null,
+  };
 });
 const payRefund = defineToolContract({
   name: 'pay_refund',
@@ -155,8 +160,8 @@ describe('rule outcomes mask and limit, approver groups, content guardrails (iss
     gw.api('POST', `/v1/agents/${agentType}/tools/${tool}/check`, { key: financeBot, body: { input } });
   const eventsOf = (callId: string, event = 'finished') =>
     waitFor(async () => {
-      const events = (await gw.api('GET', `/v1/audit/calls/${callId}`, { key: auditor })).body.data?.events as
-        any[] | undefined;
+      const events = (await gw.api('GET', `/v1/audit/calls/${callId}`, { key: auditor })).body.data
+        ?.events as any[] | undefined;
       return events?.some((e) => e.event === event) ? events : undefined;
     });
 
@@ -165,7 +170,12 @@ describe('rule outcomes mask and limit, approver groups, content guardrails (iss
     const res = await invoke('lookup_customer', { customerId: 'c-1', idNumber: ID_NUMBER });
     expect(res.status, res.text).toBe(200);
     expect(seen.lookup.slice(before)).toEqual([{ customerId: 'c-1', idNumber: '[REDACTED]' }]);
-    expect(res.body.data).toEqual({ customerId: 'c-1', name: '张三', phone: '[REDACTED]', idNumber: '[REDACTED]' });
+    expect(res.body.data).toEqual({
+      customerId: 'c-1',
+      name: '张三',
+      phone: '[REDACTED]',
+      idNumber: '[REDACTED]',
+    });
     const events = await eventsOf(res.headers.get('x-call-id')!);
     const started = events.find((e) => e.event === 'started');
     expect(JSON.stringify(started)).not.toContain('19491231');
@@ -211,7 +221,8 @@ describe('rule outcomes mask and limit, approver groups, content guardrails (iss
     const before = seen.wire;
     const parked = await invoke('wire_funds', { to: 'acct-1', amount: 5000 });
     expect(parked.status, parked.text).toBe(202);
-    const approval = (await gw.api('GET', `/v1/approvals/${parked.body.approvalId}`, { key: approver })).body.data;
+    const approval = (await gw.api('GET', `/v1/approvals/${parked.body.approvalId}`, { key: approver })).body
+      .data;
     expect(approval).toMatchObject({ approverGroup: 'finance-leads', requiredApprovals: 1 });
     const refused = await gw.api('POST', `/v1/approvals/${parked.body.approvalId}/approve`, {
       key: approver,
@@ -258,11 +269,13 @@ describe('rule outcomes mask and limit, approver groups, content guardrails (iss
     const clean = await invoke('send_message', { to: 'x', body: 'hello' }, financeBot, 'review');
     expect(clean.status).toBe(200);
     expect(seen.message.length).toBe(before + 2);
-    expect((await check('send_message', { to: 'x', body: `key ${AWS_KEY}` }, 'ops')).body.data).toMatchObject({
-      next: 'refuse',
-      code: 'POLICY_DENIED',
-      guardrail: { found: ['secret:aws_access_key'], action: 'block' },
-    });
+    expect((await check('send_message', { to: 'x', body: `key ${AWS_KEY}` }, 'ops')).body.data).toMatchObject(
+      {
+        next: 'refuse',
+        code: 'POLICY_DENIED',
+        guardrail: { found: ['secret:aws_access_key'], action: 'block' },
+      },
+    );
   });
 
   it('guards content on the result: instruction-like text masked, or the result withheld', async () => {
@@ -273,7 +286,11 @@ describe('rule outcomes mask and limit, approver groups, content guardrails (iss
     const events = await eventsOf(masked.headers.get('x-call-id')!);
     const finished = events.find((e) => e.event === 'finished');
     expect(finished.details.guardrails).toEqual([
-      { side: 'output', found: ['injection:ignore_instructions', 'injection:tool_instruction'], action: 'mask' },
+      {
+        side: 'output',
+        found: ['injection:ignore_instructions', 'injection:tool_instruction'],
+        action: 'mask',
+      },
     ]);
     const blocked = await invoke('fetch_page', { text: INJECTED }, financeBot, 'ops');
     expect(blocked.status).toBe(403);
@@ -286,9 +303,9 @@ describe('rule outcomes mask and limit, approver groups, content guardrails (iss
   });
 
   it('keeps the new fields through save checks, the export and the YAML round trip', async () => {
-    const current = (await gw.api('GET', '/v1/admin/tenants/outcomesco/bindings', { key: admin })).body.data.find(
-      (b: any) => b.agentType === 'finance',
-    );
+    const current = (
+      await gw.api('GET', '/v1/admin/tenants/outcomesco/bindings', { key: admin })
+    ).body.data.find((b: any) => b.agentType === 'finance');
     const unknownGroup = await gw.api('PUT', '/v1/admin/tenants/outcomesco/agents/finance/bindings', {
       key: admin,
       body: {

@@ -138,7 +138,9 @@ export class CallQuotas implements OnApplicationShutdown {
     try {
       hit = await this.store.hit(counter, windowMs);
     } catch (err) {
-      this.logger.warn(`quota store unavailable, rule ${ask.ruleId}'s limit refuses: ${(err as Error).message}`);
+      this.logger.warn(
+        `quota store unavailable, rule ${ask.ruleId}'s limit refuses: ${(err as Error).message}`,
+      );
       return errorEnvelope(
         ErrorCode.RATE_LIMITED,
         ask.locale,
@@ -148,7 +150,12 @@ export class CallQuotas implements OnApplicationShutdown {
     }
     if (hit.count <= limit.max) return null;
     const retryAfterSeconds = Math.max(1, Math.ceil(hit.resetMs / 1000));
-    return errorEnvelope(ErrorCode.RATE_LIMITED, ask.locale, { quota }, { retryAfterSeconds, rule: ask.ruleId, limit });
+    return errorEnvelope(
+      ErrorCode.RATE_LIMITED,
+      ask.locale,
+      { quota },
+      { retryAfterSeconds, rule: ask.ruleId, limit },
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {

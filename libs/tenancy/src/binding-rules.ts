@@ -111,7 +111,9 @@ export function bindingProblems(
 }
 
 /** The approver groups a tenant's settings (or file) declare: `approvals.groups`'s names. */
-export function approverGroupsOf(settings: { readonly [section: string]: unknown } | null | undefined): Set<string> {
+export function approverGroupsOf(
+  settings: { readonly [section: string]: unknown } | null | undefined,
+): Set<string> {
   const approvals = settings?.approvals as { groups?: Record<string, unknown> } | undefined;
   const groups = approvals?.groups;
   return new Set(groups && typeof groups === 'object' ? Object.keys(groups) : []);

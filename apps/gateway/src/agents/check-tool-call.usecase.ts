@@ -102,8 +102,7 @@ export class CheckToolCallUseCase {
     // The approval gate's own decision, as it would take it (a grant of an `once` tool is not looked up).
     const l3 = tool.contract.risk.level === 'L3';
     const asks = then === 'require_approval' || guardrail?.action === 'require_approval';
-    if (!asks && !l3 && tool.approval === 'never')
-      return answer({ rule, next: 'run', ...onTheWay });
+    if (!asks && !l3 && tool.approval === 'never') return answer({ rule, next: 'run', ...onTheWay });
     const tenant = await this.bindings.tenant(c.tenantId);
     const settings = tenantApprovalSettingsSchema.safeParse(tenant?.settings.approvals ?? {});
     const platformRequired = l3 && settings.success && settings.data.twoApproversForL3 ? 2 : 1;

@@ -82,7 +82,9 @@ export class ApprovalService {
     const tenant = await this.bindings?.tenant(approval.tenantId);
     const settings = tenantApprovalSettingsSchema.safeParse(tenant?.settings.approvals ?? {});
     const members = (settings.success && settings.data.groups?.[group]) || [];
-    return members.includes(actor.principalId) || (people.decider !== null && members.includes(people.decider));
+    return (
+      members.includes(actor.principalId) || (people.decider !== null && members.includes(people.decider))
+    );
   }
 
   /**

@@ -10,7 +10,10 @@ export const tenantApprovalSettingsSchema = z.strictObject({
    */
   groups: z
     .record(
-      z.string().max(64).regex(/^[a-z0-9]+(?:[-_][a-z0-9]+)*$/, 'lower-case letters and digits, single - or _ between'),
+      z
+        .string()
+        .max(64)
+        .regex(/^[a-z0-9]+(?:[-_][a-z0-9]+)*$/, 'lower-case letters and digits, single - or _ between'),
       z.array(z.string().min(1).max(128)).min(1).max(200),
     )
     .optional(),

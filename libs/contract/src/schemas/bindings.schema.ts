@@ -20,7 +20,10 @@ const reasonText = z.string().trim().min(1).max(RULE_LIMITS.reasonChars);
 const maskPath = z
   .string()
   .max(300)
-  .regex(/^(?:[A-Za-z0-9_$-]+|\*)(?:\.(?:[A-Za-z0-9_$-]+|\*))*$/, 'dot-separated field names, * for every element')
+  .regex(
+    /^(?:[A-Za-z0-9_$-]+|\*)(?:\.(?:[A-Za-z0-9_$-]+|\*))*$/,
+    'dot-separated field names, * for every element',
+  )
   .refine((p) => p.split('.').length <= RULE_LIMITS.maskPathDepth, {
     message: `at most ${RULE_LIMITS.maskPathDepth} segments`,
   });
@@ -31,7 +34,10 @@ export const ruleMaskSchema = named(
   z
     .strictObject({
       input: z.array(maskPath).optional().describe('Input fields redacted before the tool sees them'),
-      output: z.array(maskPath).optional().describe('Result fields redacted before the caller or model sees them'),
+      output: z
+        .array(maskPath)
+        .optional()
+        .describe('Result fields redacted before the caller or model sees them'),
       piClass: z
         .enum(PI_CLASSES)
         .optional()
@@ -90,7 +96,7 @@ export const toolRuleSchema = named(
       approverGroup: z
         .string()
         .max(64)
-        .regex(/^[a-z0-9]+(?:[-_][a-z0-9]+)*$/, 'a group of the tenant file\'s approvals.groups')
+        .regex(/^[a-z0-9]+(?:[-_][a-z0-9]+)*$/, "a group of the tenant file's approvals.groups")
         .optional()
         .describe('require_approval: only members of this group may decide'),
       mask: ruleMaskSchema.optional(),
@@ -124,9 +130,12 @@ const guardrailCheckSchema = (side: 'input' | 'output') =>
       pii: z
         .array(z.enum(['cn_id', 'mobile', 'bank_card', 'email']))
         .optional()
-        .describe('personal data by the redactor\'s patterns: cn_id, mobile, bank_card, email'),
+        .describe("personal data by the redactor's patterns: cn_id, mobile, bank_card, email"),
       secrets: z.boolean().optional().describe('API keys, tokens, private keys'),
-      injection: z.boolean().optional().describe('instruction-like text (a prompt-injection heuristic); output only'),
+      injection: z
+        .boolean()
+        .optional()
+        .describe('instruction-like text (a prompt-injection heuristic); output only'),
       action: z
         .enum(side === 'input' ? ['mask', 'block', 'require_approval'] : ['mask', 'block'])
         .describe(

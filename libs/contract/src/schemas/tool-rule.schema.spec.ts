@@ -8,8 +8,12 @@ const issues = (value: unknown) => {
 
 describe('rule and guardrail fields (issue 26)', () => {
   it('takes mask and limit rules with their own fields only', () => {
-    expect(issues({ id: 'm', when: 'true', then: 'mask', mask: { input: ['customer.idNumber', 'items.*.card'] } })).toEqual([]);
-    expect(toolRuleSchema.parse({ id: 'l', when: 'true', then: 'limit', limit: { max: 5, per: 'hour' } }).limit).toEqual({
+    expect(
+      issues({ id: 'm', when: 'true', then: 'mask', mask: { input: ['customer.idNumber', 'items.*.card'] } }),
+    ).toEqual([]);
+    expect(
+      toolRuleSchema.parse({ id: 'l', when: 'true', then: 'limit', limit: { max: 5, per: 'hour' } }).limit,
+    ).toEqual({
       max: 5,
       per: 'hour',
       scope: 'key',
@@ -21,7 +25,9 @@ describe('rule and guardrail fields (issue 26)', () => {
     expect(
       issues({ id: 'x', when: 'true', then: 'allow', limit: { max: 1, per: 'day' }, approverGroup: 'leads' }),
     ).toEqual([expect.stringMatching(/^approverGroup: /), expect.stringMatching(/^limit: /)]);
-    expect(issues({ id: 'a', when: 'true', then: 'require_approval', approverGroup: 'finance-leads' })).toEqual([]);
+    expect(
+      issues({ id: 'a', when: 'true', then: 'require_approval', approverGroup: 'finance-leads' }),
+    ).toEqual([]);
   });
 
   it('takes guardrails per side: injection on results only, require_approval on inputs only', () => {
@@ -33,8 +39,18 @@ describe('rule and guardrail fields (issue 26)', () => {
       },
     });
     expect(ok.success).toBe(true);
-    expect(bindingToolSchema.safeParse({ name: 't', guardrails: { input: { injection: true, action: 'block' } } }).success).toBe(false);
-    expect(bindingToolSchema.safeParse({ name: 't', guardrails: { output: { secrets: true, action: 'require_approval' } } }).success).toBe(false);
-    expect(bindingToolSchema.safeParse({ name: 't', guardrails: { input: { action: 'block' } } }).success).toBe(false);
+    expect(
+      bindingToolSchema.safeParse({ name: 't', guardrails: { input: { injection: true, action: 'block' } } })
+        .success,
+    ).toBe(false);
+    expect(
+      bindingToolSchema.safeParse({
+        name: 't',
+        guardrails: { output: { secrets: true, action: 'require_approval' } },
+      }).success,
+    ).toBe(false);
+    expect(
+      bindingToolSchema.safeParse({ name: 't', guardrails: { input: { action: 'block' } } }).success,
+    ).toBe(false);
   });
 });

@@ -60,6 +60,9 @@ export function policyDecisionOf(call: ToolCall): PolicyDecision | undefined {
   return call.state.get(DECISION) as PolicyDecision | undefined;
 }
 
+/** What a call no rule decided and no guardrail flagged adds to its events: nothing. */
+const NO_DETAILS: Readonly<Record<never, never>> = Object.freeze({});
+
 /**
  * The decision as audit details show it: `{ rule: { id, bindingVersion, then, failed?, mask?,
  * limit?, approverGroup? } }` (the masked paths, never the values).
@@ -69,20 +72,17 @@ export function policyDecisionDetails(call: ToolCall): {
   guardrails?: readonly GuardrailFinding[];
 } {
   const findings = guardrailFindingsOf(call);
-  const flagged = findings.length ? { guardrails: findings } : {};
-  // Only calls with rules or guardrails have a decision to read (no state map made otherwise).
+  // Only calls with rules have a decision to read (no state map made otherwise).
   const d = call.tool.rules?.length ? policyDecisionOf(call) : undefined;
-  if (!d) return flagged;
-  return {
-    ...flagged,
-    rule: {
-      id: d.ruleId,
-      bindingVersion: d.bindingVersion,
-      then: d.then,
-      ...(d.failed ? { failed: true } : {}),
-      ...(d.mask ? { mask: d.mask } : {}),
-      ...(d.limit ? { limit: d.limit } : {}),
-      ...(d.approverGroup ? { approverGroup: d.approverGroup } : {}),
-    },
+  if (!d) return findings.length ? { guardrails: findings } : NO_DETAILS;
+  const rule = {
+    id: d.ruleId,
+    bindingVersion: d.bindingVersion,
+    then: d.then,
+    ...(d.failed ? { failed: true } : {}),
+    ...(d.mask ? { mask: d.mask } : {}),
+    ...(d.limit ? { limit: d.limit } : {}),
+    ...(d.approverGroup ? { approverGroup: d.approverGroup } : {}),
   };
+  return findings.length ? { rule, guardrails: findings } : { rule };
 }
