@@ -51,7 +51,7 @@ describe('Feishu app tokens are kept per tenant, app and secret', () => {
   const announce = async (tenant: 'acme' | 'globex') => {
     const parked = await gw.api('POST', '/v1/agents/ops_assistant/tools/restart_service/invoke', {
       key: agents[tenant],
-      body: { input: { service: 'payment-api', reason: 'memory leak' } },
+      body: { input: { service: 'order-api', reason: 'memory leak' } },
     });
     expect(parked.status).toBe(202);
     const [message] = await waitFor(() => {

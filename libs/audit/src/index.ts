@@ -80,7 +80,7 @@ export type {
   AuditListQuery,
   AuditVerifyQuery,
 } from './query/audit-query.js';
-export { DEFAULT_REDACTION_POLICY, Redactor } from './redaction/redactor.js';
+export { DEFAULT_REDACTION_POLICY, REDACTED, Redactor } from './redaction/redactor.js';
 export type { RedactionPolicy } from './redaction/redactor.js';
 export {
   AUDIT_POLICY_SOURCE,
@@ -93,7 +93,7 @@ export type {
   RedactionSettings,
   TenantAuditSettings,
 } from './redaction/tenant-redaction.js';
-export { VALUE_PATTERNS } from './redaction/value-patterns.js';
+export { findSpans, maskSpan, VALUE_PATTERNS } from './redaction/value-patterns.js';
 export { checkArchive, describeArchive, isArchiveDir, readArchiveDir } from './retention/archive-check.js';
 export type { ArchiveReport, ArchivedTenantReport } from './retention/archive-check.js';
 export { ARCHIVE_KIND } from './retention/archive-format.js';

@@ -1,4 +1,5 @@
 // Public surface of the policy lib: tenants' rules on a tool's calls (issue 26, ADR 041).
+export { scanContent } from './guardrails/content-scan.js';
 export { PolicyModule } from './policy.module.js';
 export { compileRule, RuleCompileError } from './rule-compiler.js';
 export type { CompiledRule, RuleFacts } from './rule-compiler.js';

@@ -1,24 +1,32 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AuditTrail } from '@toolgate/audit';
+import { AuditTrail, PLATFORM_TENANT, TenantRedaction } from '@toolgate/audit';
 import {
   ErrorCode,
   errorEnvelope,
   HookOrder,
   notePolicyDecision,
+  replaceCallInput,
+  rewriteCallOutput,
   ToolCallHookProvider,
+  type PolicyDecision,
   type ToolCall,
   type ToolCallHook,
   type ToolCallStop,
 } from '@toolgate/toolkit';
 import { outcomeOf, reasonOf, type RuleMatch } from './rule-decision.js';
+import { maskInput, outputMasker } from './rule-mask.js';
 import { ToolPolicy } from './tool-policy.js';
 
 /**
  * The tenant's rules in the call pipeline (issue 26): after quotas, before the approval gate. The
  * first matching rule decides: `deny` (or a rule that cannot be evaluated) refuses the call with
  * POLICY_DENIED and the rule's reason, recorded as an `access_denied` event naming the rule;
- * `require_approval` is noted for the approval gate, which parks the call; `allow` lets it go on
- * (the tool's own approval still applies). A call a person approved is not asked again.
+ * `require_approval` is noted for the approval gate, which parks the call; `limit` is noted for the
+ * quotas' rule-limit hook, which counts it in the rule's bucket; `mask` redacts the named input
+ * fields here (the tool, the gate and the trail see the masked input) and the named result fields
+ * when the tool returns; `allow` lets it go on (the tool's own approval still applies). A call a
+ * person approved is not decided again; only a mask on its result is applied (re-evaluated on the
+ * parked input, which was masked already).
  */
 @Injectable()
 @ToolCallHookProvider({ order: HookOrder.POLICY })
@@ -28,27 +36,32 @@ export class PolicyHook implements ToolCallHook {
   constructor(
     private readonly policy: ToolPolicy,
     private readonly trail: AuditTrail,
+    private readonly redaction: TenantRedaction,
   ) {}
 
   // Synchronous: a tool without rules, the common case, pays one property read.
-  beforeExecute(call: ToolCall): ToolCallStop | undefined {
-    if (!call.tool.rules?.length || call.request.approval) return undefined;
+  beforeExecute(call: ToolCall): Promise<ToolCallStop | undefined> | ToolCallStop | undefined {
+    if (!call.tool.rules?.length) return undefined;
     const match = this.policy.decideCall(call);
     if (!match) return undefined;
     const then = outcomeOf(match);
-    notePolicyDecision(call, {
-      ruleId: match.rule.id,
-      bindingVersion: call.tool.bindingVersion,
-      then,
-      failed: match.failed,
-      ...(then === 'require_approval'
-        ? {
-            approvers: match.rule.approvers ?? 1,
-            ...(match.rule.expiresInMs ? { expiresInMs: match.rule.expiresInMs } : {}),
-          }
-        : {}),
-    });
-    return then === 'deny' ? this.refuse(call, match) : undefined;
+    if (call.request.approval) {
+      return then === 'mask' && match.rule.mask?.output?.length ? this.mask(call, match, false) : undefined;
+    }
+    notePolicyDecision(call, decisionOf(call, match));
+    if (then === 'deny') return this.refuse(call, match);
+    if (then === 'mask') return this.mask(call, match, true);
+    return undefined;
+  }
+
+  /** Applies a mask rule with the tenant's redactor: the input now, the result when it comes. */
+  private async mask(call: ToolCall, match: RuleMatch, input: boolean): Promise<undefined> {
+    const mask = match.rule.mask!;
+    const redactor = await this.redaction.redactorFor(call.request.tenant?.id ?? PLATFORM_TENANT);
+    if (input && mask.input?.length) replaceCallInput(call, maskInput(redactor, call.input, mask));
+    const rewrite = outputMasker(redactor, mask);
+    if (rewrite) rewriteCallOutput(call, rewrite);
+    return undefined;
   }
 
   private refuse(call: ToolCall, match: RuleMatch): ToolCallStop {
@@ -95,4 +108,25 @@ export class PolicyHook implements ToolCallHook {
     );
     return { envelope };
   }
+}
+
+/** What the hooks after this one (approval gate, rule limits, audit) read of the deciding rule. */
+function decisionOf(call: ToolCall, match: RuleMatch): PolicyDecision {
+  const then = outcomeOf(match);
+  const r = match.rule;
+  return {
+    ruleId: r.id,
+    bindingVersion: call.tool.bindingVersion,
+    then,
+    failed: match.failed,
+    ...(then === 'require_approval'
+      ? {
+          approvers: r.approvers ?? 1,
+          ...(r.expiresInMs ? { expiresInMs: r.expiresInMs } : {}),
+          ...(r.approverGroup ? { approverGroup: r.approverGroup } : {}),
+        }
+      : {}),
+    ...(then === 'mask' && r.mask ? { mask: r.mask } : {}),
+    ...(then === 'limit' && r.limit ? { limit: r.limit } : {}),
+  };
 }

@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { GuardrailHook } from './guardrails/guardrail.hook.js';
 import { PolicyHook } from './policy.hook.js';
 import { RuleBook } from './rule-book.js';
 import { ToolPolicy } from './tool-policy.js';
@@ -10,7 +11,7 @@ import { ToolPolicy } from './tool-policy.js';
  */
 @Global()
 @Module({
-  providers: [RuleBook, ToolPolicy, PolicyHook],
+  providers: [RuleBook, ToolPolicy, PolicyHook, GuardrailHook],
   exports: [ToolPolicy],
 })
 export class PolicyModule {}

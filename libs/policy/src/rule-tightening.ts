@@ -12,7 +12,7 @@ export interface RuledTool {
 /** One problem of a tool's rules: which rule, which field, what is wrong. */
 export interface RuleProblem {
   readonly index: number;
-  readonly field: 'when' | 'then';
+  readonly field: 'when' | 'then' | 'approverGroup';
   readonly problem: string;
 }
 
@@ -22,7 +22,12 @@ export interface RuleProblem {
  * away an approval the tool requires (an L3 tool always asks). Approver counts and expiries cannot
  * loosen either: the gate takes the larger count and the shorter expiry (by construction, not here).
  */
-export function ruleProblems(rules: readonly ToolRule[], tool: RuledTool): RuleProblem[] {
+export function ruleProblems(
+  rules: readonly ToolRule[],
+  tool: RuledTool,
+  /** The tenant's approver groups (`approvals.groups`); a rule naming another group is refused. */
+  approverGroups: ReadonlySet<string> = new Set(),
+): RuleProblem[] {
   const problems: RuleProblem[] = [];
   rules.forEach((rule, index) => {
     try {
@@ -31,6 +36,12 @@ export function ruleProblems(rules: readonly ToolRule[], tool: RuledTool): RuleP
       const why = err instanceof RuleCompileError ? err.message : String(err);
       problems.push({ index, field: 'when', problem: `tool "${tool.name}", rule "${rule.id}": ${why}` });
     }
+    if (rule.approverGroup && !approverGroups.has(rule.approverGroup))
+      problems.push({
+        index,
+        field: 'approverGroup',
+        problem: `tool "${tool.name}", rule "${rule.id}": approver group "${rule.approverGroup}" is not one of the tenant's approvals.groups (${[...approverGroups].join(', ') || 'none'})`,
+      });
     const approval = tool.riskLevel === 'L3' ? 'always' : tool.approval;
     if (rule.then === 'allow' && approval !== 'never') {
       problems.push({

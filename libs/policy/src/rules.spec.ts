@@ -112,4 +112,32 @@ describe('rules in CEL (ADR 041)', () => {
     const strict = [rule('no', 'true'), rule('ask', 'input.x > 1', 'require_approval')];
     expect(ruleProblems(strict, { name: 't', riskLevel: 'L3', approval: 'always' })).toEqual([]);
   });
+
+  it('refuses an approver group the tenant does not have', () => {
+    const ask: ToolRule = {
+      id: 'big',
+      when: 'input.amount > 1000',
+      then: 'require_approval',
+      approverGroup: 'finance-leads',
+    };
+    const tool = { name: 't', riskLevel: 'L2', approval: 'never' } as const;
+    expect(ruleProblems([ask], tool)[0]).toMatchObject({ index: 0, field: 'approverGroup' });
+    expect(ruleProblems([ask], tool, new Set(['finance-leads']))).toEqual([]);
+  });
+
+  it('takes mask and limit as outcomes that let the call go on: never hidden from a listing', () => {
+    const listing = facts({ input: null });
+    const masks: ToolRule = { id: 'm', when: 'true', then: 'mask', mask: { input: ['idNumber'] } };
+    const limits: ToolRule = {
+      id: 'l',
+      when: 'true',
+      then: 'limit',
+      limit: { max: 5, per: 'hour', scope: 'key' },
+    };
+    expect(deniesEveryCall(compile(masks, rule('all', 'true')), listing)).toBe(false);
+    expect(deniesEveryCall(compile(limits, rule('all', 'true')), listing)).toBe(false);
+    expect(outcomeOf(firstMatch(compile(limits), facts())!)).toBe('limit');
+    // Neither loosens the tool's approval: allowed on an L3 tool.
+    expect(ruleProblems([masks, limits], { name: 't', riskLevel: 'L3', approval: 'always' })).toEqual([]);
+  });
 });

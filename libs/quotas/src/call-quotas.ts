@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { RULE_LIMIT_WINDOWS_MS, type RuleLimit } from '@toolgate/contract/rules';
 import { RefreshingCache } from '@toolgate/database';
 import { BindingResolver } from '@toolgate/tenancy';
 import {
@@ -27,6 +28,17 @@ export interface QuotaAsk {
    */
   readonly tool: string | null;
   readonly face: CallFace | undefined;
+  readonly locale: Locale;
+}
+
+/** A call counted in a tenant rule's `limit` bucket. */
+export interface RuleLimitAsk {
+  readonly tenantId: string;
+  readonly agentType: string;
+  readonly tool: string;
+  readonly ruleId: string;
+  readonly principalId: string | undefined;
+  readonly limit: RuleLimit;
   readonly locale: Locale;
 }
 
@@ -107,6 +119,43 @@ export class CallQuotas implements OnApplicationShutdown {
         return { quota: q, retryAfterSeconds: Math.max(1, Math.ceil(hit.resetMs / 1000)) };
     }
     return null;
+  }
+
+  /**
+   * Counts a call a tenant rule's `limit` matched (issue 26) in the rule's bucket: the same store
+   * and fixed windows as the call quotas, one counter per tenant, agent type, tool, rule and key
+   * (or the tenant). Null while the bucket has room, else the quotas' RATE_LIMITED envelope naming
+   * the rule. Unlike the call quotas, a store outage refuses (fail closed, ADR 041): a rule is a
+   * tenant's restriction on what a call carries, not the platform's protection of itself.
+   */
+  async takeRuleLimit(ask: RuleLimitAsk): Promise<ErrorEnvelope | null> {
+    const { limit } = ask;
+    const windowMs = RULE_LIMIT_WINDOWS_MS[limit.per];
+    const who = limit.scope === 'key' ? `key:${ask.principalId ?? 'system'}` : 'tenant';
+    const counter = `${ask.tenantId}:rule:${ask.agentType}:${ask.tool}:${ask.ruleId}:${who}`;
+    const quota = `${limit.max}/${limit.per} ${limit.scope === 'key' ? 'per key' : 'per tenant'} (rule ${ask.ruleId} on ${ask.tool})`;
+    let hit: WindowCount;
+    try {
+      hit = await this.store.hit(counter, windowMs);
+    } catch (err) {
+      this.logger.warn(
+        `quota store unavailable, rule ${ask.ruleId}'s limit refuses: ${(err as Error).message}`,
+      );
+      return errorEnvelope(
+        ErrorCode.RATE_LIMITED,
+        ask.locale,
+        { quota },
+        { retryAfterSeconds: 5, rule: ask.ruleId, limit, unavailable: true },
+      );
+    }
+    if (hit.count <= limit.max) return null;
+    const retryAfterSeconds = Math.max(1, Math.ceil(hit.resetMs / 1000));
+    return errorEnvelope(
+      ErrorCode.RATE_LIMITED,
+      ask.locale,
+      { quota },
+      { retryAfterSeconds, rule: ask.ruleId, limit },
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -4,6 +4,7 @@ import { CallQuotas } from './call-quotas.js';
 import { KeyConcurrency } from './concurrency/key-concurrency.js';
 import { TenantTokenDayEntity } from './entities/tenant-token-day.entity.js';
 import { QuotaHook } from './quota.hook.js';
+import { RuleLimitHook } from './rule-limit.hook.js';
 import { QUOTAS_OPTIONS, type QuotasOptions } from './quotas.options.js';
 import { TokenBudget } from './tokens/token-budget.js';
 import { TokenDayRepository } from './tokens/token-day.repository.js';
@@ -23,7 +24,7 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<QuotasOptions>
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([TenantTokenDayEntity])],
-  providers: [CallQuotas, QuotaHook, TokenDayRepository, TokenBudget, KeyConcurrency],
+  providers: [CallQuotas, QuotaHook, RuleLimitHook, TokenDayRepository, TokenBudget, KeyConcurrency],
   exports: [CallQuotas, TokenBudget, KeyConcurrency],
 })
 export class QuotasModule extends ConfigurableModuleClass {}

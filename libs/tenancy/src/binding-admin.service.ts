@@ -14,7 +14,7 @@ import {
 import { ErrorCode, ToolgateError, type EffectiveTool } from '@toolgate/toolkit';
 import { storedRunSettings, subAgentProblems } from './agent-run-settings.js';
 import { BindingResolver } from './binding-resolver.js';
-import { bindingProblems, bindTool } from './binding-rules.js';
+import { approverGroupsOf, bindingProblems, bindTool } from './binding-rules.js';
 import type { BindingTool } from './config/tenant-file.schema.js';
 import type { AgentBindingEntity } from './entities/agent-binding.entity.js';
 import { TenantRepository } from './tenant.repository.js';
@@ -112,7 +112,7 @@ export class BindingAdmin {
       currentVersion: current?.version ?? 0,
       effective,
       problems: [
-        ...bindingProblems(tools, lookup).map((p) => ({
+        ...bindingProblems(tools, lookup, await this.approverGroups(tenantId)).map((p) => ({
           path: `tools.${p.index}.${p.field}`,
           message: p.problem,
         })),
@@ -134,7 +134,7 @@ export class BindingAdmin {
     const rows = await this.tenants.bindingsOf(tenantId);
     const lookup = await this.resolver.lookupFor(tenantId);
     const problems: Issue[] = [
-      ...bindingProblems(change.tools, lookup).map((p) => ({
+      ...bindingProblems(change.tools, lookup, await this.approverGroups(tenantId)).map((p) => ({
         path: `tools.${p.index}.${p.field}`,
         message: p.problem,
       })),
@@ -199,6 +199,11 @@ export class BindingAdmin {
           diff: withDiff.get(r)!,
         }) satisfies BindingHistoryEntry,
     );
+  }
+
+  /** The tenant's approver groups, which its rules may name (issue 26). */
+  private async approverGroups(tenantId: string): Promise<Set<string>> {
+    return approverGroupsOf((await this.tenants.findTenant(tenantId))?.settings);
   }
 
   private async requireTenant(tenantId: string): Promise<void> {

@@ -70,6 +70,9 @@ export function bindTool(entry: BindingTool, registry: ToolLookup, bindingVersio
       approval: entry.approval ?? declared,
       bindingVersion,
       ...(entry.rules?.length ? { rules: entry.rules } : {}),
+      ...(entry.guardrails && (entry.guardrails.input || entry.guardrails.output)
+        ? { guardrails: entry.guardrails }
+        : {}),
     },
   };
 }
@@ -82,7 +85,12 @@ export interface BindingProblem {
 }
 
 /** Checks a whole binding: every entry, and no tool twice. Returns every problem found. */
-export function bindingProblems(tools: readonly BindingTool[], registry: ToolLookup): BindingProblem[] {
+export function bindingProblems(
+  tools: readonly BindingTool[],
+  registry: ToolLookup,
+  /** The tenant's approver groups, which `require_approval` rules may name. */
+  approverGroups: ReadonlySet<string> = new Set(),
+): BindingProblem[] {
   const problems: BindingProblem[] = [];
   const seen = new Set<string>();
   tools.forEach((entry, index) => {
@@ -95,9 +103,18 @@ export function bindingProblems(tools: readonly BindingTool[], registry: ToolLoo
       // Rules compile under ADR 041's limits and only tighten what the tool (as bound) declares.
       const t = bound.tool;
       const ruled = { name: entry.name, riskLevel: t.contract.risk.level, approval: t.approval };
-      for (const p of ruleProblems(entry.rules, ruled))
+      for (const p of ruleProblems(entry.rules, ruled, approverGroups))
         problems.push({ index, field: `rules.${p.index}.${p.field}`, problem: p.problem });
     }
   });
   return problems;
+}
+
+/** The approver groups a tenant's settings (or file) declare: `approvals.groups`'s names. */
+export function approverGroupsOf(
+  settings: { readonly [section: string]: unknown } | null | undefined,
+): Set<string> {
+  const approvals = settings?.approvals as { groups?: Record<string, unknown> } | undefined;
+  const groups = approvals?.groups;
+  return new Set(groups && typeof groups === 'object' ? Object.keys(groups) : []);
 }

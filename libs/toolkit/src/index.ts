@@ -32,8 +32,15 @@ export { errorEnvelope, ToolCallFailedError, ToolError, ToolgateError } from './
 // Running tools: registry, executor and the pipeline hooks.
 export { MAX_INPUT_DEPTH } from './constants.js';
 export { HookOrder, ToolCallHookProvider } from './execution/call-hooks.js';
-export { notePolicyDecision, policyDecisionDetails, policyDecisionOf } from './execution/policy-decision.js';
-export type { PolicyDecision } from './execution/policy-decision.js';
+export { replaceCallInput, rewriteCallOutput } from './execution/call-rewrites.js';
+export {
+  guardrailFindingsOf,
+  noteGuardrailFinding,
+  notePolicyDecision,
+  policyDecisionDetails,
+  policyDecisionOf,
+} from './execution/policy-decision.js';
+export type { GuardrailFinding, PolicyDecision } from './execution/policy-decision.js';
 export type { ToolCallHook } from './execution/call-hooks.js';
 export { humanizeToolName } from './execution/labels.js';
 export type {

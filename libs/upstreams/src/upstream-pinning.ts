@@ -12,6 +12,7 @@ import {
   pinnable,
 } from './fingerprint.js';
 import type { UpstreamCallPlan, UpstreamToolDefinition } from './sources/tool-source.js';
+import { instructionLikeIn } from './instruction-like.js';
 import { UpstreamConnections } from './upstream-connections.js';
 import { listLive } from './upstream-failures.js';
 import { UpstreamTenantTools } from './upstream-tenant-tools.js';
@@ -114,6 +115,9 @@ function changeDetails(
   if (change.pendingDefinition) {
     details.pendingFingerprint = change.pendingFingerprint;
     details.changedFields = changedFields(row.pinnedDefinition, change.pendingDefinition);
+    // The new definition waits for review: the reviewer is told if it now speaks to the model.
+    const instructionLike = instructionLikeIn(change.pendingDefinition);
+    if (instructionLike.length) details.instructionLike = instructionLike;
   }
   if (change.pinnedDefinition) {
     // A re-pin under a new fingerprint scheme: the trail keeps the plan it took.

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AgentFactory, type AgentPrincipal } from '@toolgate/agents';
 import { APPROVALS_OPTIONS, tenantApprovalSettingsSchema, type ApprovalsOptions } from '@toolgate/approvals';
 import type { Issue, ToolCallCheck } from '@toolgate/contract';
-import { outcomeOf, principalFacts, reasonOf, toolFacts, ToolPolicy } from '@toolgate/policy';
+import { outcomeOf, principalFacts, reasonOf, scanContent, toolFacts, ToolPolicy } from '@toolgate/policy';
 import { BindingResolver } from '@toolgate/tenancy';
 import { ErrorCode, invalidInputEnvelope, type Locale } from '@toolgate/toolkit';
 
@@ -76,9 +76,33 @@ export class CheckToolCallUseCase {
         code: ErrorCode.POLICY_DENIED,
         reason: reasonOf(match, c.locale),
       });
+    // What a mask or limit rule would do on the way (the bucket is not counted, nor looked up).
+    const mask = then === 'mask' ? match?.rule.mask : undefined;
+    const limit = then === 'limit' ? match?.rule.limit : undefined;
+    // The input guardrail, as the pipeline's guardrail hook would find (after the rules).
+    const check = tool.guardrails?.input;
+    const found = check ? scanContent(checked.value, check, false).found : [];
+    const guardrail = found.length && check ? { found: [...found], action: check.action } : undefined;
+    const onTheWay: Partial<ToolCallCheck> = {
+      ...(mask ? { masked: { input: mask.input ?? [], output: mask.output ?? [] } } : {}),
+      ...(limit ? { limit } : {}),
+      ...(guardrail ? { guardrail } : {}),
+    };
+    if (guardrail?.action === 'block')
+      return answer({
+        rule,
+        next: 'refuse',
+        code: ErrorCode.POLICY_DENIED,
+        reason:
+          c.locale === 'en'
+            ? `the input carries what this tool may not receive (${found.join(', ')})`
+            : `输入中含有该工具不得接收的内容（${found.join(', ')}）`,
+        ...onTheWay,
+      });
     // The approval gate's own decision, as it would take it (a grant of an `once` tool is not looked up).
     const l3 = tool.contract.risk.level === 'L3';
-    if (then !== 'require_approval' && !l3 && tool.approval === 'never') return answer({ rule, next: 'run' });
+    const asks = then === 'require_approval' || guardrail?.action === 'require_approval';
+    if (!asks && !l3 && tool.approval === 'never') return answer({ rule, next: 'run', ...onTheWay });
     const tenant = await this.bindings.tenant(c.tenantId);
     const settings = tenantApprovalSettingsSchema.safeParse(tenant?.settings.approvals ?? {});
     const platformRequired = l3 && settings.success && settings.data.twoApproversForL3 ? 2 : 1;
@@ -88,6 +112,8 @@ export class CheckToolCallUseCase {
       next: 'park',
       approvers: Math.max(platformRequired, ruled?.approvers ?? 1),
       expiresInMs: Math.min(this.approvals.expiryMs, ruled?.expiresInMs ?? this.approvals.expiryMs),
+      approverGroup: ruled?.approverGroup ?? null,
+      ...onTheWay,
     });
   }
 }

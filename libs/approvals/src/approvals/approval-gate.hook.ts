@@ -9,6 +9,7 @@ import {
   cleanErrorMessage,
   ErrorCode,
   errorEnvelope,
+  guardrailFindingsOf,
   HookOrder,
   humanizeToolName,
   policyDecisionDetails,
@@ -62,7 +63,11 @@ export class ApprovalGate implements ToolCallHook {
   beforeExecute(call: ToolCall): Promise<ToolCallStop | undefined> | undefined {
     if (call.request.approval) return undefined; // resuming a call a person approved
     // A tenant's rule that requires approval asks for this call, whatever the tool's mode (issue 26).
-    const ruled = policyDecisionOf(call)?.then === 'require_approval';
+    // So does a content guardrail that found what its input check asks a person about (ADR 045).
+    const ruled =
+      policyDecisionOf(call)?.then === 'require_approval' ||
+      (call.tool.guardrails !== undefined &&
+        guardrailFindingsOf(call).some((f) => f.action === 'require_approval'));
     const mode: ApprovalMode =
       call.tool.contract.risk.level === 'L3' || ruled ? 'always' : call.tool.approval;
     return mode === 'never' ? undefined : this.gate(call, mode);
@@ -141,6 +146,7 @@ export class ApprovalGate implements ToolCallHook {
       mode: p.mode,
       grantKey: p.grantKey,
       required,
+      approverGroup: ruled?.approverGroup ?? null,
       createdAt: now,
       expiresAt: new Date(now.getTime() + expiryMs),
       decidedAt: null,
@@ -164,6 +170,7 @@ export class ApprovalGate implements ToolCallHook {
             ...(promptError ? { promptError } : {}),
             mode: p.mode,
             required,
+            ...(approval.approverGroup ? { approverGroup: approval.approverGroup } : {}),
             expiresAt: approval.expiresAt.toISOString(),
             inputDigest: digest,
             ...policyDecisionDetails(call),

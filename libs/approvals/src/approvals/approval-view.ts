@@ -20,6 +20,7 @@ export function toApprovalView(a: ApprovalEntity, decisions: readonly ApprovalDe
     status: a.status,
     mode: a.mode as ApprovalMode,
     requiredApprovals: a.required,
+    ...(a.approverGroup ? { approverGroup: a.approverGroup } : {}),
     decisions: decisions.map((d) => ({
       approverId: d.approverId,
       ...(d.approverType === 'api_key' || d.approverType === 'user' ? { approverType: d.approverType } : {}),

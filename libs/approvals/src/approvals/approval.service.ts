@@ -1,6 +1,7 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
 import { AuditTrail, PLATFORM_TENANT, type SqlStatement } from '@toolgate/audit';
 import { KeyOwners } from '@toolgate/auth';
+import { BindingResolver } from '@toolgate/tenancy';
 import { errorEnvelope, ErrorCode, ToolgateError, type CallPrincipal, type Locale } from '@toolgate/toolkit';
 import type { EntityManager } from 'typeorm';
 import {
@@ -17,6 +18,7 @@ import { ApprovalDecisions, type ApprovalDecision } from './approval-decisions.j
 import { toApprovalView, type ApprovalView } from './approval-view.js';
 import { approvalNotFound, ApprovalRepository } from './approval.repository.js';
 import { ApprovedCallRunner } from './approved-call.runner.js';
+import { tenantApprovalSettingsSchema } from './tenant-approval-settings.js';
 import { ApprovalWakeups } from '../wakeups/approval-wakeups.js';
 
 const DECIDERS = new Set(['approver', 'tenant_admin']);
@@ -66,7 +68,24 @@ export class ApprovalService {
     @Optional() private readonly decisions?: ApprovalDecisions,
     @Optional() private readonly keys?: KeyOwners,
     @Optional() private readonly wakeups?: ApprovalWakeups,
+    @Optional() private readonly bindings?: BindingResolver,
   ) {}
+
+  /**
+   * Whether the decider is a member of the approval's group (a rule's `approverGroup`, issue 26),
+   * as the tenant file says now: by key id, signed-in person, or the person owning the key. A
+   * group the tenant no longer has has no members: its approval can only be denied or expire.
+   */
+  private async inGroup(approval: ApprovalEntity, actor: Decider, people: DecisionPeople): Promise<boolean> {
+    const group = approval.approverGroup;
+    if (!group) return true;
+    const tenant = await this.bindings?.tenant(approval.tenantId);
+    const settings = tenantApprovalSettingsSchema.safeParse(tenant?.settings.approvals ?? {});
+    const members = (settings.success && settings.data.groups?.[group]) || [];
+    return (
+      members.includes(actor.principalId) || (people.decider !== null && members.includes(people.decider))
+    );
+  }
 
   /**
    * The person behind the decider (a signed-in person is one; a key may record its owner) and
@@ -198,6 +217,15 @@ export class ApprovalService {
     if (decisions.some(samePerson)) {
       throw new ToolgateError(ErrorCode.FORBIDDEN, {
         details: { reason: 'this approver has already decided; a second approver must be someone else' },
+      });
+    }
+    // A denial by anyone who may decide stands; an approval needs a member of the rule's group.
+    if (decision === 'approve' && !(await this.inGroup(approval, actor, people))) {
+      throw new ToolgateError(ErrorCode.FORBIDDEN, {
+        details: {
+          reason: `only members of the approver group "${approval.approverGroup}" may approve this call`,
+          approverGroup: approval.approverGroup,
+        },
       });
     }
     const decider = deciderOf(actor);

@@ -1,3 +1,4 @@
+import type { ToolGuardrails, ToolRule } from '@toolgate/contract/rules';
 import { Injectable, Logger } from '@nestjs/common';
 import { PrincipalStanding, standingLostEnvelope } from '@toolgate/auth';
 import { InstanceRegistry } from '@toolgate/database';
@@ -124,6 +125,9 @@ export class ApprovedCallRunner {
         timeoutMs: record.timeoutMs,
         approval: record.approvalMode as never,
         bindingVersion: record.bindingVersion,
+        // The binding's rules: only a mask rule's result fields act on an approved call (PolicyHook).
+        ...(rulesOf(agentType, record.tool) ?? {}),
+        ...(guardrailsOf(agentType, record.tool) ?? {}),
       },
       input: record.input,
       tenant: { id: record.tenantId },
@@ -147,4 +151,22 @@ export class ApprovedCallRunner {
       attributes: { approvalId: approval.id },
     });
   }
+}
+
+/** The current binding's rules of a tool, as an EffectiveTool's field, when it has any. */
+function rulesOf(
+  agentType: { tools: ReadonlyMap<string, { rules?: readonly ToolRule[] }> } | null | undefined,
+  tool: string,
+): { rules: readonly ToolRule[] } | undefined {
+  const rules = agentType?.tools.get(tool)?.rules;
+  return rules?.length ? { rules } : undefined;
+}
+
+/** The current binding's guardrails of a tool: an approved call's result is checked like any other. */
+function guardrailsOf(
+  agentType: { tools: ReadonlyMap<string, { guardrails?: ToolGuardrails }> } | null | undefined,
+  tool: string,
+): { guardrails: ToolGuardrails } | undefined {
+  const guardrails = agentType?.tools.get(tool)?.guardrails;
+  return guardrails ? { guardrails } : undefined;
 }

@@ -63,6 +63,10 @@ export class ApprovalEntity {
   @Column({ type: 'int' })
   required!: number;
 
+  /** Issue 26: only members of this group (tenant `approvals.groups`) decide; null: any approver. */
+  @Column({ name: 'approver_group', type: 'varchar', length: 64, nullable: true })
+  approverGroup!: string | null;
+
   @Column({ name: 'created_at', ...dateTime3() })
   createdAt!: Date;
 

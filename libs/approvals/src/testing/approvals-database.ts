@@ -4,6 +4,7 @@ import { ApprovalRepository } from '../approvals/approval.repository.js';
 import { ApprovalDecisionEntity } from '../entities/approval-decision.entity.js';
 import { ApprovalGrantEntity } from '../entities/approval-grant.entity.js';
 import { ApprovalEntity } from '../entities/approval.entity.js';
+import { APPROVALS_MIGRATIONS } from '../migrations/index.js';
 
 /** The approvals tables in an in-memory SQLite database, migrated, with the lib's repositories on top. */
 export interface ApprovalsDatabase extends CallsDatabase {
@@ -12,6 +13,13 @@ export interface ApprovalsDatabase extends CallsDatabase {
 
 export async function approvalsDatabase(): Promise<ApprovalsDatabase> {
   const db = await callsDatabase([ApprovalEntity, ApprovalDecisionEntity, ApprovalGrantEntity]);
+  // The tables come with the calls lib's migrations (before ADR 031); the lib's own go on top.
+  const runner = db.dataSource.createQueryRunner();
+  try {
+    for (const Migration of APPROVALS_MIGRATIONS) await new Migration().up(runner);
+  } finally {
+    await runner.release();
+  }
   return { ...db, approvals: new ApprovalRepository(db.dataSource, db.transactions, db.calls) };
 }
 

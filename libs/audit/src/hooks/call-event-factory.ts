@@ -67,7 +67,7 @@ export class CallEventFactory {
     // The tenant's rule that decided the call, if one did (issue 26).
     const rule = policyDecisionDetails(call);
     const context =
-      run || face || traceId || rule.rule
+      run || face || traceId || rule.rule || rule.guardrails
         ? { ...run, ...(face ? { face } : {}), ...(traceId ? { traceId } : {}), ...rule }
         : null;
     return draftEvent({

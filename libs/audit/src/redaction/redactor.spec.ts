@@ -139,3 +139,35 @@ describe('fingerprint budget', () => {
     },
   );
 });
+
+describe('Redactor.maskFields (issue 26: a rule’s or guardrail’s mask)', () => {
+  const redactor = new Redactor(DEFAULT_REDACTION_POLICY, Buffer.alloc(32, 1));
+  it('masks only the named fields, by class, and shares what no path reaches', () => {
+    const input = {
+      customer: { name: '张三', idNumber: '11010519491231002X', phone: '13812345678', note: '13812345678' },
+      items: [
+        { card: '6222020200112233445', sku: 'a' },
+        { card: '6222020200112233446', sku: 'b' },
+      ],
+      untouched: { token: 'keep-me' },
+    };
+    const masked = redactor.maskFields(input, [
+      { path: ['customer', 'idNumber'], piClass: 'sensitive_personal' },
+      { path: ['customer', 'phone'], piClass: 'personal' },
+      { path: ['items', '*', 'card'], piClass: 'sensitive_personal' },
+      { path: ['nowhere', 'x'], piClass: 'sensitive_personal' },
+    ]) as typeof input;
+    expect(masked.customer).toEqual({
+      name: '张三',
+      idNumber: '[REDACTED]',
+      phone: '138****5678',
+      note: '13812345678',
+    });
+    expect(masked.items.map((i) => i.card)).toEqual(['[REDACTED]', '[REDACTED]']);
+    expect(masked.items[0]!.sku).toBe('a');
+    // No secret-key sealing, no pattern scan outside the paths; untouched branches are shared.
+    expect(masked.untouched).toBe(input.untouched);
+    expect(input.customer.idNumber).toBe('11010519491231002X');
+    expect(redactor.maskFields(input, [{ path: ['missing'], piClass: 'personal' }])).toBe(input);
+  });
+});

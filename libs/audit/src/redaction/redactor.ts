@@ -81,6 +81,17 @@ export class Redactor {
     return this.budgeted(names, () => this.walk(value, fields, 0));
   }
 
+  /**
+   * A copy of `value` with only the named fields replaced as their class says (issue 26: a rule's
+   * or guardrail's `mask`, applied to what the tool or the model sees): nothing else is touched —
+   * no pattern scan, no secret keys — and what no path reaches is shared, not copied. Paths use
+   * `*` for every array element or record value; a path that reaches nothing masks nothing.
+   */
+  maskFields(value: unknown, fields: readonly MarkedField[]): unknown {
+    if (!fields.length) return value;
+    return this.budgeted(false, () => this.maskAt(value, fields, 0));
+  }
+
   /** Redacts the values inside one string. */
   redactText(text: string, names = false): string {
     return this.budgeted(names, () => this.redactSpans(text));
@@ -176,6 +187,31 @@ export class Redactor {
       return value.map((v) => this.walk(v, childPaths, depth + 1));
     }
     return this.walkObject(value as Record<string, unknown>, paths, depth);
+  }
+
+  private maskAt(value: unknown, paths: readonly MarkedField[], depth: number): unknown {
+    const here = paths.find((p) => p.path.length === depth);
+    if (here) return value === undefined || value === null ? value : this.sealed(value, here.piClass);
+    if (value === null || typeof value !== 'object') return value;
+    if (Array.isArray(value)) {
+      let out: unknown[] | undefined;
+      value.forEach((v, i) => {
+        const child = paths.filter((p) => p.path[depth] === '*' || p.path[depth] === String(i));
+        if (!child.length) return;
+        const masked = this.maskAt(v, child, depth + 1);
+        if (masked !== v) (out ??= [...value])[i] = masked;
+      });
+      return out ?? value;
+    }
+    const record = value as Record<string, unknown>;
+    let out: Record<string, unknown> | undefined;
+    for (const key of Object.keys(record)) {
+      const child = paths.filter((p) => p.path[depth] === key || p.path[depth] === '*');
+      if (!child.length) continue;
+      const masked = this.maskAt(record[key], child, depth + 1);
+      if (masked !== record[key]) setOwn((out ??= { ...record }), key, masked);
+    }
+    return out ?? value;
   }
 
   /** An integer is digits like any other; larger numbers have lost their digits already. */

@@ -4,7 +4,7 @@ export type { AdminPower, PowerRule } from './admin-powers.js';
 export { AGENT_INSTRUCTIONS_MAX, AGENT_RUN_LIMITS, AGENT_SUB_AGENTS_MAX } from './agent-run-limits.js';
 export { allowedApprovals, isAtLeastAsStrict } from './approval-order.js';
 export { diffBindings, isEmptyDiff, withoutUnsetFields } from './binding-diff.js';
-export { RULE_LIMITS } from './rule-limits.js';
+export { RULE_LIMIT_WINDOWS_MS, RULE_LIMITS } from './rule-limits.js';
 export {
   isTenantEnvName,
   MAX_SECRET_ENV_LENGTH,
@@ -13,7 +13,17 @@ export {
   tenantEnvNamespace,
 } from './secret-namespaces.js';
 export type { SecretFamily } from './secret-namespaces.js';
-export type { BindingDiff, BindingTool, RuleOutcome, ToolRule } from './binding-diff.js';
+export type {
+  BindingDiff,
+  BindingTool,
+  GuardrailCheck,
+  GuardrailPii,
+  RuleLimit,
+  RuleMask,
+  RuleOutcome,
+  ToolGuardrails,
+  ToolRule,
+} from './binding-diff.js';
 export {
   APPROVAL_MODES,
   APPROVAL_STATUSES,

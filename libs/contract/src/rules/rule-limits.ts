@@ -20,4 +20,13 @@ export const RULE_LIMITS = {
   approvers: 5,
   /** The longest approval expiry a rule may set (7 days). */
   expiresInMs: 7 * 24 * 3_600_000,
+  /** Field paths one mask rule may name (input and output together). */
+  maskPaths: 50,
+  /** Segments of one mask path. */
+  maskPathDepth: 16,
+  /** The most calls a limit rule's bucket may allow per window. */
+  limitMax: 1_000_000,
 } as const;
+
+/** A `limit` rule's windows, in milliseconds. */
+export const RULE_LIMIT_WINDOWS_MS = { minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;

@@ -83,6 +83,10 @@ export const approvalViewSchema = named(
     status: approvalStatusSchema,
     mode: approvalModeSchema,
     requiredApprovals: z.number().int(),
+    approverGroup: z
+      .string()
+      .optional()
+      .describe("A tenant rule's approver group: only its members (approvals.groups) may decide"),
     decisions: z.array(approvalDecisionSchema),
     createdAt: instant(),
     expiresAt: instant(),

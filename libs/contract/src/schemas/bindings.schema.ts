@@ -1,11 +1,74 @@
 import { z } from 'zod';
 import { AGENT_INSTRUCTIONS_MAX, AGENT_RUN_LIMITS, AGENT_SUB_AGENTS_MAX } from '../rules/agent-run-limits.js';
-import type { BindingDiff, BindingTool, ToolRule } from '../rules/binding-diff.js';
+import type {
+  BindingDiff,
+  BindingTool,
+  GuardrailCheck,
+  RuleLimit,
+  RuleMask,
+  ToolGuardrails,
+  ToolRule,
+} from '../rules/binding-diff.js';
 import { RULE_LIMITS } from '../rules/rule-limits.js';
+import { PI_CLASSES } from '../rules/vocabulary.js';
 import { AGENT_TYPE, approvalModeSchema, instant, issueSchema, riskLevelSchema } from './common.schema.js';
 import { named } from './registry.js';
 
 const reasonText = z.string().trim().min(1).max(RULE_LIMITS.reasonChars);
+
+/** A field path of a mask rule: `customer.idNumber`, `items.*.card` (`*`: every element or value). */
+const maskPath = z
+  .string()
+  .max(300)
+  .regex(
+    /^(?:[A-Za-z0-9_$-]+|\*)(?:\.(?:[A-Za-z0-9_$-]+|\*))*$/,
+    'dot-separated field names, * for every element',
+  )
+  .refine((p) => p.split('.').length <= RULE_LIMITS.maskPathDepth, {
+    message: `at most ${RULE_LIMITS.maskPathDepth} segments`,
+  });
+
+/** What a `mask` rule redacts: fields of the input (before the tool runs) and of the result. */
+export const ruleMaskSchema = named(
+  'RuleMask',
+  z
+    .strictObject({
+      input: z.array(maskPath).optional().describe('Input fields redacted before the tool sees them'),
+      output: z
+        .array(maskPath)
+        .optional()
+        .describe('Result fields redacted before the caller or model sees them'),
+      piClass: z
+        .enum(PI_CLASSES)
+        .optional()
+        .describe('personal: a partial mask (138****5678); otherwise sealed as [REDACTED]'),
+    })
+    .refine((m) => (m.input?.length ?? 0) + (m.output?.length ?? 0) > 0, {
+      message: 'name at least one input or output field',
+    })
+    .refine((m) => (m.input?.length ?? 0) + (m.output?.length ?? 0) <= RULE_LIMITS.maskPaths, {
+      message: `at most ${RULE_LIMITS.maskPaths} fields`,
+    }),
+) satisfies z.ZodType<RuleMask>;
+
+/** A `limit` rule's bucket: at most `max` matching calls per minute, hour or day, per key or tenant. */
+export const ruleLimitSchema = named(
+  'RuleLimit',
+  z.strictObject({
+    max: z.number().int().min(1).max(RULE_LIMITS.limitMax),
+    per: z.enum(['minute', 'hour', 'day']),
+    scope: z.enum(['key', 'tenant']).default('key'),
+  }),
+) satisfies z.ZodType<RuleLimit, unknown>;
+
+/** The fields that belong to one outcome only. */
+const OUTCOME_FIELDS = {
+  approvers: 'require_approval',
+  expiresInMs: 'require_approval',
+  approverGroup: 'require_approval',
+  mask: 'mask',
+  limit: 'limit',
+} as const;
 
 /**
  * A rule on one bound tool's calls (issue 26): the first rule, in written order, whose `when` (a
@@ -26,10 +89,18 @@ export const toolRuleSchema = named(
         .min(1)
         .max(RULE_LIMITS.expressionChars)
         .describe('A CEL expression over input, principal, tool, now, face and run'),
-      then: z.enum(['allow', 'deny', 'require_approval']),
+      then: z.enum(['allow', 'deny', 'require_approval', 'mask', 'limit']),
       reason: z.strictObject({ en: reasonText, zh: reasonText }).optional(),
       approvers: z.number().int().min(1).max(RULE_LIMITS.approvers).optional(),
       expiresInMs: z.number().int().min(60_000).max(RULE_LIMITS.expiresInMs).optional(),
+      approverGroup: z
+        .string()
+        .max(64)
+        .regex(/^[a-z0-9]+(?:[-_][a-z0-9]+)*$/, "a group of the tenant file's approvals.groups")
+        .optional()
+        .describe('require_approval: only members of this group may decide'),
+      mask: ruleMaskSchema.optional(),
+      limit: ruleLimitSchema.optional(),
     })
     .superRefine((r, ctx) => {
       if (r.then === 'deny' && !r.reason)
@@ -38,14 +109,60 @@ export const toolRuleSchema = named(
           path: ['reason'],
           message: 'a deny rule needs a reason in en and zh',
         });
-      if (r.then !== 'require_approval' && (r.approvers !== undefined || r.expiresInMs !== undefined))
+      for (const [field, outcome] of Object.entries(OUTCOME_FIELDS))
+        if (r.then !== outcome && r[field as keyof typeof OUTCOME_FIELDS] !== undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: [field],
+            message: `${field} belongs to ${outcome} rules`,
+          });
+      if (r.then === 'mask' && !r.mask)
+        ctx.addIssue({ code: 'custom', path: ['mask'], message: 'a mask rule names its fields in mask' });
+      if (r.then === 'limit' && !r.limit)
+        ctx.addIssue({ code: 'custom', path: ['limit'], message: 'a limit rule names its bucket in limit' });
+    }),
+) satisfies z.ZodType<ToolRule, unknown>;
+
+/** One side of a tool's content guardrails (ADR 045): what is looked for, and what is done when found. */
+const guardrailCheckSchema = (side: 'input' | 'output') =>
+  z
+    .strictObject({
+      pii: z
+        .array(z.enum(['cn_id', 'mobile', 'bank_card', 'email']))
+        .optional()
+        .describe("personal data by the redactor's patterns: cn_id, mobile, bank_card, email"),
+      secrets: z.boolean().optional().describe('API keys, tokens, private keys'),
+      injection: z
+        .boolean()
+        .optional()
+        .describe('instruction-like text (a prompt-injection heuristic); output only'),
+      action: z
+        .enum(side === 'input' ? ['mask', 'block', 'require_approval'] : ['mask', 'block'])
+        .describe(
+          side === 'input'
+            ? 'mask: replaced before the tool runs; block: refused; require_approval: parked for a person'
+            : 'mask: replaced before the result goes back; block: the result is withheld',
+        ),
+    })
+    .superRefine((c, ctx) => {
+      if (!c.pii?.length && !c.secrets && !c.injection)
+        ctx.addIssue({ code: 'custom', message: 'a guardrail looks for pii, secrets or injection' });
+      if (side === 'input' && c.injection)
         ctx.addIssue({
           code: 'custom',
-          path: [r.approvers !== undefined ? 'approvers' : 'expiresInMs'],
-          message: 'approvers and expiresInMs belong to require_approval rules',
+          path: ['injection'],
+          message: 'instruction-like text is looked for in results (output), not inputs',
         });
-    }),
-) satisfies z.ZodType<ToolRule>;
+    }) satisfies z.ZodType<GuardrailCheck>;
+
+/** A bound tool's content guardrails: checks on its input before it runs and its result after. */
+export const toolGuardrailsSchema = named(
+  'ToolGuardrails',
+  z.strictObject({
+    input: guardrailCheckSchema('input').optional(),
+    output: guardrailCheckSchema('output').optional(),
+  }),
+) satisfies z.ZodType<ToolGuardrails>;
 
 /** One tool in a binding: which tool, which implementation, which (tighten-only) overrides, its rules. */
 export const bindingToolSchema = named(
@@ -67,8 +184,9 @@ export const bindingToolSchema = named(
         });
       })
       .optional(),
+    guardrails: toolGuardrailsSchema.optional(),
   }),
-) satisfies z.ZodType<BindingTool>;
+) satisfies z.ZodType<BindingTool, unknown>;
 
 /** A binding entry as written in a file or an admin request: a bare tool name is shorthand for { name }. */
 export const bindingToolEntrySchema = z.union([

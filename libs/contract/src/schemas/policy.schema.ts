@@ -25,7 +25,7 @@ export const decidingRuleSchema = named(
   z.object({
     id: z.string(),
     bindingVersion: z.number().int().nullable(),
-    then: z.enum(['allow', 'deny', 'require_approval']),
+    then: z.enum(['allow', 'deny', 'require_approval', 'mask', 'limit']),
     failed: z
       .boolean()
       .describe('true: the rule could not be evaluated on this input, and the call is refused (fail closed)'),
@@ -46,6 +46,33 @@ export const toolCallCheckSchema = named(
       .describe('run: the tool would run; park: it would wait for approvers; refuse: it would be refused'),
     approvers: z.number().int().nullable().describe('park: how many approvers must approve'),
     expiresInMs: z.number().int().nullable().describe('park: how long the approval would wait'),
+    approverGroup: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('park: the approver group whose members may decide (null: any approver of the tenant)'),
+    masked: z
+      .object({ input: z.array(z.string()), output: z.array(z.string()) })
+      .nullable()
+      .optional()
+      .describe('a mask rule: the input fields redacted before the tool runs, the result fields after'),
+    guardrail: z
+      .object({
+        found: z.array(z.string()).describe('What the input guardrail found: pii:cn_id, secret:jwt, …'),
+        action: z.enum(['mask', 'block', 'require_approval']),
+      })
+      .nullable()
+      .optional()
+      .describe("The tool's input guardrail, when it finds something in this input (ADR 045)"),
+    limit: z
+      .object({
+        max: z.number().int(),
+        per: z.enum(['minute', 'hour', 'day']),
+        scope: z.enum(['key', 'tenant']),
+      })
+      .nullable()
+      .optional()
+      .describe('a limit rule: the bucket the call would count against (a full bucket answers RATE_LIMITED)'),
     code: z
       .string()
       .nullable()

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ConnectorRegistry, ToolRegistry } from '@toolgate/toolkit';
-import { bindingProblems } from '../binding-rules.js';
+import { approverGroupsOf, bindingProblems } from '../binding-rules.js';
 import { TenantConnectors } from '../tenant-connectors.js';
 import type { LoadedTenantFile } from './tenant-file.loader.js';
 import { sharedVariableNamespace, tenantVariablePrefix } from './tenant-variables.js';
@@ -21,8 +21,9 @@ export class TenantFileCheck {
       const line = f.lineOf(path);
       return `${f.file}: ${path.join('.')}${line ? ` (line ${line})` : ''}`;
     };
+    const groups = approverGroupsOf(f.tenant);
     for (const [agentType, a] of Object.entries(f.tenant.agentTypes)) {
-      for (const p of bindingProblems(a.tools, this.tools))
+      for (const p of bindingProblems(a.tools, this.tools, groups))
         problems.push(`${at(['agentTypes', agentType, 'tools'])}: ${p.problem}`);
     }
     for (const [name, template] of Object.entries(f.tenant.connectors)) {

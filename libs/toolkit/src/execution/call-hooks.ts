@@ -28,6 +28,10 @@ export const HookOrder = {
   METRICS: 0,
   QUOTAS: 20,
   POLICY: 60,
+  /** A tenant rule's `limit` bucket, counted once the rule decided (issue 26). */
+  RULE_LIMIT: 70,
+  /** Content guardrails on the input, after the rules, before approval (issue 26, ADR 045). */
+  GUARDRAILS: 80,
   APPROVAL: 100,
   AUDIT: 200,
 } as const;

@@ -1,4 +1,4 @@
-import type { ToolRule } from '@toolgate/contract/rules';
+import type { ToolGuardrails, ToolRule } from '@toolgate/contract/rules';
 import type { ApprovalMode } from '../definition/approval-policy.js';
 import type { ToolModelOutput } from '../definition/tool-definition.js';
 import type { Envelope, ErrorEnvelope } from '../errors/envelope.js';
@@ -21,6 +21,8 @@ export interface EffectiveTool {
   readonly bindingVersion: number | null;
   /** The tenant's rules on this tool's calls (issue 26), as written in the binding; absent: none. */
   readonly rules?: readonly ToolRule[];
+  /** The tenant's content guardrails on this tool (issue 26, ADR 045); absent: none. */
+  readonly guardrails?: ToolGuardrails;
 }
 
 /** A partial result or activity text of a running call, for streaming clients. */

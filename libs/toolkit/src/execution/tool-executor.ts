@@ -62,12 +62,15 @@ class PipelineCall implements ToolCall {
   readonly tool: EffectiveTool;
   readonly rawInput: unknown;
   private stateMap: Map<symbol, unknown> | undefined = undefined;
+  /** A hook's rewrite of the result (call-rewrites.ts: a rule's or guardrail's mask); usually none. */
+  outputRewrite: ((output: unknown) => unknown) | undefined = undefined;
 
   constructor(
     readonly id: string,
     readonly request: ToolCallRequest,
     readonly ctx: CallContext,
-    readonly input: unknown,
+    /** Writable only through replaceCallInput (call-rewrites.ts), before the tool runs. */
+    public input: unknown,
     readonly startedAt: number,
   ) {
     this.tool = request.tool;
@@ -410,7 +413,9 @@ export class ToolExecutor {
       seen = true;
       if (ctx.aborted) break;
       if (call.request.onEvent) {
-        call.request.onEvent({ type: 'partial', data: snapshot });
+        // A masked result is masked in its partial snapshots too.
+        const rewrite = (call as PipelineCall).outputRewrite;
+        call.request.onEvent({ type: 'partial', data: rewrite ? rewrite(snapshot) : snapshot });
         this.emitLabel(call, 'delta', snapshot);
       }
     }
@@ -438,6 +443,15 @@ export class ToolExecutor {
     }
     const checked = this.checkOutput(call, outcome.output);
     if ('envelope' in checked) return this.result(call.id, checked.envelope, 'executed', t0);
+    const rewrite = (call as PipelineCall).outputRewrite;
+    if (rewrite) {
+      try {
+        checked.value = rewrite(checked.value);
+      } catch (err) {
+        // A rewrite that fails (a guardrail that blocks) withholds the result, never passes it on.
+        return this.result(call.id, envelopeForThrown(err, locale), 'executed', t0);
+      }
+    }
     const contract = call.tool.contract;
     let modelOutput;
     if (contract.toModelOutput) {

@@ -7,6 +7,8 @@ import { IMPORTED_TOOL_NAME_PATTERN } from '../constants.js';
 import { UpstreamToolEntity } from '../entities/upstream-tool.entity.js';
 import { FINGERPRINT_VERSION, fingerprintOf, pinnable } from '../fingerprint.js';
 import { MAX_TOOL_NAME_LENGTH, snakeName } from '../openapi/tool-names.js';
+import { instructionLikeIn } from '../instruction-like.js';
+import type { UpstreamToolDefinition } from '../sources/tool-source.js';
 import { UpstreamConnections } from '../upstream-connections.js';
 import { alreadyExists, invalidRequest, listLive } from '../upstream-failures.js';
 import { UpstreamPinning } from '../upstream-pinning.js';
@@ -114,6 +116,7 @@ export class UpstreamImports {
               upstreamTool: r.upstreamName,
               fingerprint: r.pinnedFingerprint,
               dataDomains: r.dataDomains,
+              ...flagged(r.pinnedDefinition),
             },
           })),
         );
@@ -148,4 +151,10 @@ export class UpstreamImports {
     );
     return { agentType, version: saved.version };
   }
+}
+
+/** `instructionLike`: what in an imported definition reads as instructions to the model (ADR 045). */
+function flagged(definition: UpstreamToolDefinition): { instructionLike?: readonly string[] } {
+  const found = instructionLikeIn(definition);
+  return found.length ? { instructionLike: found } : {};
 }

@@ -97,6 +97,29 @@ export function TryItPanel(props: { tenantId: string; agentType: string; tools: 
                     {result.code}: {result.reason}
                   </Descriptions.Item>
                 )}
+                {result.approverGroup && (
+                  <Descriptions.Item label={t('bindings.tryIt.approverGroup')}>
+                    {result.approverGroup}
+                  </Descriptions.Item>
+                )}
+                {result.masked && (
+                  <Descriptions.Item label={t('bindings.tryIt.masked')}>
+                    {[
+                      ...result.masked.input.map((p) => `input.${p}`),
+                      ...result.masked.output.map((p) => `output.${p}`),
+                    ].join(', ')}
+                  </Descriptions.Item>
+                )}
+                {result.limit && (
+                  <Descriptions.Item label={t('bindings.tryIt.limit')}>
+                    {`${result.limit.max} / ${result.limit.per} (${result.limit.scope})`}
+                  </Descriptions.Item>
+                )}
+                {result.guardrail && (
+                  <Descriptions.Item label={t('bindings.tryIt.guardrail')}>
+                    {`${result.guardrail.found.join(', ')} → ${result.guardrail.action}`}
+                  </Descriptions.Item>
+                )}
               </Descriptions>
             }
           />

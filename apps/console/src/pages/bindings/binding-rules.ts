@@ -16,8 +16,9 @@ export function normalize(entry: BindingTool): BindingTool {
   if (entry.implementation) out.implementation = entry.implementation;
   if (entry.timeoutMs !== undefined && entry.timeoutMs !== null) out.timeoutMs = entry.timeoutMs;
   if (entry.approval) out.approval = entry.approval;
-  // The editor has no form for rules yet (issue 26): they are carried through untouched, never dropped.
+  // The editor has no form for rules or guardrails yet (issue 26): carried through, never dropped.
   if (entry.rules?.length) out.rules = entry.rules;
+  if (entry.guardrails) out.guardrails = entry.guardrails;
   return out;
 }
 
@@ -52,6 +53,12 @@ export const generalIssues = (issues: readonly Issue[]) => issues.filter((i) => 
 export function describeEntry(entry: BindingTool): string {
   const parts = Object.entries(normalize(entry))
     .filter(([k]) => k !== 'name')
-    .map(([k, v]) => (k === 'rules' && Array.isArray(v) ? `rules=${v.length}` : `${k}=${String(v)}`));
+    .map(([k, v]) =>
+      k === 'rules' && Array.isArray(v)
+        ? `rules=${v.length}`
+        : k === 'guardrails' && v && typeof v === 'object'
+          ? `guardrails=${Object.keys(v).join('+')}`
+          : `${k}=${String(v)}`,
+    );
   return parts.length ? parts.join(', ') : '—';
 }
