@@ -1,4 +1,5 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { OpsSimulator } from '@toolgate/tool-packs/testing';
 import {
   callApi,
@@ -111,7 +112,8 @@ describe.skipIf(testDatabaseKind() !== 'mariadb')(
       await ops?.close();
       // The next run (and the bench) finds three nodes: a node this file killed is started again.
       await startGaleraCluster().catch(() => undefined);
-      await db?.drop();
+      // GALERA_KEEP_DB=1 leaves the database for a look at what went wrong.
+      if (!process.env.GALERA_KEEP_DB) await db?.drop();
     }, 180_000);
 
     it('loses and duplicates no event across two nodes, one killed mid-load, and every chain verifies', async () => {
@@ -134,7 +136,11 @@ describe.skipIf(testDatabaseKind() !== 'mariadb')(
         `galera: ${CALLS} audited calls over two gateways on two nodes in ${seconds.toFixed(1)} s = ${(CALLS / seconds).toFixed(0)} calls/s, node 3 killed at ${Math.floor(CALLS / 3)}; ${conflicts} certification conflicts retried`,
       );
       const bad = outcomes.filter((o) => o.status !== 200);
-      if (bad.length) console.log(bad.slice(0, 5), a.output.join('').slice(-2000), b.output.join('').slice(-2000));
+      if (bad.length) {
+        console.log(db.name, bad.slice(0, 3));
+        if (process.env.GALERA_KEEP_DB)
+          for (const [i, g] of [a, b].entries()) writeFileSync(`/tmp/galera-gw${i + 1}.log`, g.output.join('\n'));
+      }
       expect(bad).toEqual([]);
       expect(outcomes.filter((o) => o.outcome === 'SERVICE_NOT_FOUND')).toHaveLength(Math.ceil(CALLS / 100));
 
