@@ -139,7 +139,8 @@ describe.skipIf(testDatabaseKind() !== 'mariadb')(
       if (bad.length) {
         console.log(db.name, bad.slice(0, 3));
         if (process.env.GALERA_KEEP_DB)
-          for (const [i, g] of [a, b].entries()) writeFileSync(`/tmp/galera-gw${i + 1}.log`, g.output.join('\n'));
+          for (const [i, g] of [a, b].entries())
+            writeFileSync(`/tmp/galera-gw${i + 1}.log`, g.output.join('\n'));
       }
       expect(bad).toEqual([]);
       expect(outcomes.filter((o) => o.outcome === 'SERVICE_NOT_FOUND')).toHaveLength(Math.ceil(CALLS / 100));
@@ -192,7 +193,8 @@ describe.skipIf(testDatabaseKind() !== 'mariadb')(
       const approved = await api(b, 'POST', `/v1/approvals/${parked.body.approvalId}/approve`, approver, {});
       expect(approved.body.data.call.status).toBe('succeeded');
       await waitFor(
-        async () => (await api(a, 'GET', `/v1/calls/${parked.body.callId}`, agent)).body.data.status === 'succeeded',
+        async () =>
+          (await api(a, 'GET', `/v1/calls/${parked.body.callId}`, agent)).body.data.status === 'succeeded',
         { what: 'the call to read succeeded through node 1' },
       );
       expect(ops.stats.restarts).toBe(before + 1);

@@ -103,7 +103,9 @@ export async function galeraNodeState(node: GaleraNode): Promise<{ size: number;
     const [rows] = await c.query(
       `SHOW GLOBAL STATUS WHERE Variable_name IN ('wsrep_cluster_size', 'wsrep_local_state_comment')`,
     );
-    const v = Object.fromEntries((rows as { Variable_name: string; Value: string }[]).map((r) => [r.Variable_name, r.Value]));
+    const v = Object.fromEntries(
+      (rows as { Variable_name: string; Value: string }[]).map((r) => [r.Variable_name, r.Value]),
+    );
     return { size: Number(v.wsrep_cluster_size), state: String(v.wsrep_local_state_comment) };
   } finally {
     await c.end();

@@ -45,7 +45,8 @@ export async function withClusterLock<T>(
         () => false, // duplicate key or certification conflict: another gateway holds it
       );
     if (taken) break;
-    if (Date.now() > deadline) throw new Error(`could not take the cluster lock ${name} within ${options.waitSeconds} s`);
+    if (Date.now() > deadline)
+      throw new Error(`could not take the cluster lock ${name} within ${options.waitSeconds} s`);
     await new Promise((r) => setTimeout(r, 250 + Math.random() * 250));
   }
   try {
