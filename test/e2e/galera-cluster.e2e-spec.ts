@@ -51,6 +51,7 @@ describe.skipIf(testDatabaseKind() !== 'mariadb')(
     let b: GatewayProcess; // on node 2
     let agent: string;
     let approver: string;
+    let env: Record<string, string>;
 
     const api = (
       gw: GatewayProcess,
@@ -79,7 +80,7 @@ describe.skipIf(testDatabaseKind() !== 'mariadb')(
       db = await createGaleraDatabase();
       ops = new OpsSimulator();
       await ops.start();
-      const env = {
+      env = {
         TOOLGATE_DEMO: 'off',
         TOOLGATE_ADMIN_KEY: ADMIN,
         TOOLGATE_CONFIG_DIR: makeConfigDir(
@@ -177,6 +178,10 @@ describe.skipIf(testDatabaseKind() !== 'mariadb')(
         expect(verify.checked).toBeGreaterThanOrEqual(2 * CALLS);
       }
 
+      // No optimistic batch committed beside a head it did not move (ADR 042: no multi-statement
+      // transactions on Galera).
+      for (const gw of [a, b]) expect(gw.output.join('')).not.toContain('did not match its newest event');
+
       // The killed node rejoins (IST) and holds the same trail.
       await startGaleraCluster([3]);
       expect(await galeraNodeState(3)).toEqual({ size: 3, state: 'Synced' });
@@ -212,6 +217,33 @@ describe.skipIf(testDatabaseKind() !== 'mariadb')(
       expect(new Set(answers.map((x) => JSON.stringify(x.body))).size).toBe(1);
       expect(new Set(answers.map((x) => x.headers.get('x-call-id'))).size).toBe(1);
       expect(ops.stats.requests - before).toBe(1);
+    });
+
+    it('has a primary key on every table, and the dengbao3 triggers refuse edits on every node', async () => {
+      // Galera certifies rows by their keys: a table without a primary key would be certified and
+      // applied by whole row.
+      expect(
+        await db.query(
+          1,
+          `SELECT t.TABLE_NAME AS name FROM information_schema.TABLES t WHERE t.TABLE_SCHEMA = DATABASE() AND t.TABLE_TYPE = 'BASE TABLE' AND NOT EXISTS (SELECT 1 FROM information_schema.TABLE_CONSTRAINTS c WHERE c.TABLE_SCHEMA = t.TABLE_SCHEMA AND c.TABLE_NAME = t.TABLE_NAME AND c.CONSTRAINT_TYPE = 'PRIMARY KEY')`,
+        ),
+      ).toEqual([]);
+      // A gateway under the profile on node 3 installs the append-only triggers (DDL, replicated in
+      // total order); nodes 1 and 2 then refuse an UPDATE of the trail as well.
+      const guarded = await startGatewayProcess({
+        ...env,
+        DATABASE_URL: db.url(3),
+        TOOLGATE_INSTANCE_ID: 'gw-node3',
+        TOOLGATE_COMPLIANCE_PROFILE: 'dengbao3',
+      });
+      await guarded.stop();
+      for (const node of [1, 2] as const)
+        await expect(db.query(node, `UPDATE audit_events SET code = 'EDITED' WHERE seq = 1`)).rejects.toThrow(
+          /append-only/,
+        );
+      // Writes through the two gateways still append.
+      const after = await invoke(b, 'read_logs', { service: 'payment-api', limit: 1 });
+      expect(after.status).toBe(200);
     });
   },
 );
