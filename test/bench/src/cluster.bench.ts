@@ -16,7 +16,8 @@ const CONCURRENCY = 64;
 
 interface ClusterRun {
   readonly seconds: number;
-  readonly failed: number;
+  /** Calls not answered 200, with their status and code. */
+  readonly failed: number | string;
   readonly lost: number;
   readonly duplicated: number;
   readonly conflicts: number | undefined;
@@ -31,7 +32,7 @@ interface ClusterRun {
 async function twoGateways(
   urls: [string, string],
   calls: number,
-): Promise<Pick<ClusterRun, 'seconds' | 'failed' | 'verified'>> {
+): Promise<Pick<ClusterRun, 'seconds' | 'failed' | 'verified'> & { answered: string[] }> {
   const env = {
     TOOLGATE_DEMO: 'on',
     TOOLGATE_ADMIN_KEY: ADMIN,
@@ -56,6 +57,7 @@ async function twoGateways(
         body: { name: 'bench', role: 'agent', tenantId: 'acme' },
       })
     ).body.data.key;
+    const answeredIds: string[] = [];
     const t0 = Date.now();
     const statuses = await runLoad(calls, CONCURRENCY, async (i) => {
       const res = await fetch(`${gateways[i % 2]!.url}/v1/agents/ops_assistant/tools/read_logs/invoke`, {
@@ -63,11 +65,14 @@ async function twoGateways(
         headers: { authorization: `Bearer ${agent}`, 'content-type': 'application/json' },
         body: JSON.stringify({ input: { service: 'payment-api', limit: 5 } }),
       });
-      await res.arrayBuffer();
-      return res.status;
+      const body = (await res.json().catch(() => ({}))) as { code?: string };
+      if (res.status === 200) answeredIds.push(res.headers.get('x-call-id') ?? '');
+      return res.status === 200 ? 'ok' : `${res.status} ${body.code ?? ''}`.trim();
     });
     const seconds = (Date.now() - t0) / 1000;
-    const answered = statuses.filter((s) => s === 200).length;
+    const answered = statuses.filter((s) => s === 'ok').length;
+    const refused = new Map<string, number>();
+    for (const s of statuses) if (s !== 'ok') refused.set(s, (refused.get(s) ?? 0) + 1);
     await callApi(gateways[1]!.url, 'POST', '/v1/audit/checkpoints', { key: ADMIN, body: {} });
     const verify = (await callApi(gateways[0]!.url, 'GET', '/v1/audit/verify', { key: ADMIN })).body.data as {
       ok: boolean;
@@ -76,7 +81,11 @@ async function twoGateways(
     };
     return {
       seconds,
-      failed: calls - answered,
+      answered: answeredIds,
+      failed:
+        answered === calls
+          ? 0
+          : `${calls - answered} (${[...refused].map(([k, n]) => `${k} ×${n}`).join(', ')})`,
       verified: verify.ok
         ? `ok, ${verify.checked.toLocaleString('en-US')} events`
         : `BROKEN: ${verify.problem}`,
@@ -86,22 +95,28 @@ async function twoGateways(
   }
 }
 
-/** Lost and duplicated, counted with `query` on the database the gateways wrote. */
+/**
+ * Lost: calls answered 200 whose `started` or `finished` is not stored (each missing event counted);
+ * duplicated: events stored more than once for one call. Counted with `query` on the database.
+ */
 async function audit(
   query: (sql: string) => Promise<Record<string, unknown>[]>,
-  answered: number,
+  answered: readonly string[],
 ): Promise<{ lost: number; duplicated: number }> {
-  const n = async (sql: string) => Number((await query(sql))[0]!.n);
-  const started = await n(
-    `SELECT COUNT(*) AS n FROM audit_events WHERE tenant_id = 'acme' AND tool = 'read_logs' AND event = 'started'`,
+  const rows = await query(
+    `SELECT call_id, SUM(event = 'started') AS started, SUM(event = 'finished') AS finished FROM audit_events WHERE tenant_id = 'acme' AND tool = 'read_logs' GROUP BY call_id`,
   );
-  const finished = await n(
-    `SELECT COUNT(*) AS n FROM audit_events WHERE tenant_id = 'acme' AND tool = 'read_logs' AND event = 'finished'`,
+  const stored = new Map(
+    rows.map((r) => [String(r.call_id), { started: Number(r.started), finished: Number(r.finished) }]),
   );
-  const duplicated = await n(
-    `SELECT COALESCE(SUM(c - 1), 0) AS n FROM (SELECT COUNT(*) AS c FROM audit_events WHERE call_id IS NOT NULL GROUP BY call_id, event HAVING COUNT(*) > 1) d`,
-  );
-  return { lost: Math.max(0, answered - started) + Math.max(0, answered - finished), duplicated };
+  let lost = 0;
+  let duplicated = 0;
+  for (const id of answered) {
+    const e = stored.get(id) ?? { started: 0, finished: 0 };
+    lost += (e.started ? 0 : 1) + (e.finished ? 0 : 1);
+  }
+  for (const e of stored.values()) duplicated += Math.max(0, e.started - 1) + Math.max(0, e.finished - 1);
+  return { lost, duplicated };
 }
 
 /**
@@ -129,7 +144,7 @@ export async function clusterThroughput(calls: number): Promise<void> {
     const nodes: [GaleraNode, GaleraNode] = [1, 2];
     const run = await twoGateways([galera.url(nodes[0]), galera.url(nodes[1])], calls);
     const conflicts = (await galeraConflicts()) - before;
-    const counted = await audit((sql) => galera.query(2, sql), calls - run.failed);
+    const counted = await audit((sql) => galera.query(2, sql), run.answered);
     rows.push(row('Galera, 3 nodes, gateways on nodes 1 and 2', calls, { ...run, ...counted, conflicts }));
   } finally {
     await galera.drop();
@@ -147,7 +162,7 @@ export async function clusterThroughput(calls: number): Promise<void> {
     });
     const counted = await audit(
       async (sql) => (await conn.query(sql))[0] as Record<string, unknown>[],
-      calls - run.failed,
+      run.answered,
     );
     await conn.end();
     rows.push(
