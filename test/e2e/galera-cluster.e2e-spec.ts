@@ -98,10 +98,20 @@ describe.skipIf(testDatabaseKind() !== 'mariadb')(
         TOOLGATE_REDIS_PREFIX: `test-${randomBytes(4).toString('hex')}`,
       };
       // Booted together on two nodes: they race to migrate (the cluster-wide migration lock).
-      [a, b] = await Promise.all([
+      const booted = await Promise.allSettled([
         startGatewayProcess({ ...env, DATABASE_URL: db.url(1), TOOLGATE_INSTANCE_ID: 'gw-node1' }),
         startGatewayProcess({ ...env, DATABASE_URL: db.url(2), TOOLGATE_INSTANCE_ID: 'gw-node2' }),
       ]);
+      // One that failed to boot must not leave the other running after the file.
+      const failed = booted.find((r) => r.status === 'rejected');
+      if (failed) {
+        await Promise.all(booted.map((r) => (r.status === 'fulfilled' ? r.value.stop() : undefined)));
+        throw failed.reason;
+      }
+      [a, b] = booted.map((r) => (r as PromiseFulfilledResult<GatewayProcess>).value) as [
+        GatewayProcess,
+        GatewayProcess,
+      ];
       const createKey = async (role: string) =>
         (await api(a, 'POST', '/v1/admin/keys', ADMIN, { name: role, role, tenantId: 'umbrella' })).body.data
           .key as string;
