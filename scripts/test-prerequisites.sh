@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # What `npm test` needs outside node_modules, made ready before the suite runs, so that
 # `npm ci && npm test` works on a fresh machine: MariaDB and Redis answering on 127.0.0.1, Debian's
-# Chromium with a CJK font for the browser tests, Debian's rsyslog for the SIEM tests, and Node 24
-# for the second run (scripts/node24.sh).
+# Chromium with a CJK font for the browser tests, Debian's rsyslog for the SIEM tests, a three-node
+# MariaDB Galera cluster on loopback (scripts/galera-cluster.sh, ADR 042) for the cluster spec, and
+# Node 24 for the second run (scripts/node24.sh).
 # Whatever is already there is left alone (well under a second then). What this script may not do
 # itself (not root, no apt-get) fails at once with one line naming what to install or start.
 set -euo pipefail
@@ -84,6 +85,23 @@ if ! rsyslog_ready; then
     fail "apt-get could not install rsyslog and rsyslog-gnutls"
   rsyslog_ready || fail "rsyslogd is still missing at /usr/sbin/rsyslogd after apt-get install"
 fi
+
+# Debian's galera-4 (with rsync and lsof for a node's full-snapshot transfer) and a three-node cluster
+# on 127.0.0.1:3311-3313 for test/e2e/galera-cluster.e2e-spec.ts; a running cluster is left alone,
+# a fresh one takes about 40 s, a node rejoining about 15 s. It never touches the server on 3306.
+galera_ready() { [ -e /usr/lib/galera/libgalera_smm.so ] && command -v rsync >/dev/null && command -v lsof >/dev/null; }
+if ! galera_ready; then
+  is_root && command -v apt-get >/dev/null ||
+    fail "the Galera cluster spec needs Debian's galera-4, rsync and lsof: install them (as root: apt-get install galera-4 rsync lsof)"
+  echo "test prerequisites: installing Debian's galera-4, rsync and lsof"
+  galera_install() {
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends galera-4 rsync lsof >/dev/null
+  }
+  galera_install 2>/dev/null || { apt-get update >/dev/null && galera_install; } ||
+    fail "apt-get could not install galera-4, rsync and lsof"
+  galera_ready || fail "/usr/lib/galera/libgalera_smm.so is still missing after apt-get install galera-4"
+fi
+bash scripts/galera-cluster.sh start >/dev/null || fail "the Galera test cluster did not start (scripts/galera-cluster.sh status)"
 
 # Node 24 and a better-sqlite3 built for it, for the second run of the unit and SQLite suites.
 bash scripts/node24.sh provision

@@ -39,3 +39,14 @@ export {
   HOSTILE_TEXT_PHONE,
   plainTextsLike,
 } from './hostile-redaction.js';
+export {
+  createGaleraDatabase,
+  GALERA_NODES,
+  galeraConflicts,
+  galeraConnection,
+  galeraNodeState,
+  galeraPort,
+  killGaleraNode,
+  startGaleraCluster,
+} from './galera.js';
+export type { GaleraDatabase, GaleraNode } from './galera.js';

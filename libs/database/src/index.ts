@@ -14,7 +14,13 @@ export type { AppendOnlyTables } from './migration-runner.js';
 export type { PurgeExemption } from './append-only.js';
 export { PeriodicSweep, runPeriodically } from './periodic.js';
 export { PLATFORM_TENANT } from './platform-tenant.js';
-export { isMysql, isRetryableTransactionError, isUniqueViolation, mysqlLiteral } from './sql-dialect.js';
+export {
+  isDeadlock,
+  isMysql,
+  isRetryableTransactionError,
+  isUniqueViolation,
+  mysqlLiteral,
+} from './sql-dialect.js';
 export { fromSqlDateTime, toSqlDateTime } from './sql-time.js';
 export { RefreshingCache } from './refreshing-cache.js';
 export { TransactionRunner } from './transaction-runner.js';

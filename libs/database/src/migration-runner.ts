@@ -1,10 +1,13 @@
 import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { guardAppendOnly, guardedTables, liftAppendOnly, type PurgeExemption } from './append-only.js';
+import { isGaleraNode, withClusterLock } from './cluster-lock.js';
 import { isMysql } from './sql-dialect.js';
 
 const LOCK_NAME = 'toolgate_migrations';
 const LOCK_WAIT_SECONDS = 120;
+/** Galera: a migrating gateway killed mid-way frees the cluster lock after this long. */
+const LOCK_LEASE_SECONDS = 600;
 
 /** Tables the database keeps append-only: `guard` installs their triggers, `known` are lifted around migrations. */
 export interface AppendOnlyTables {
@@ -16,7 +19,8 @@ export interface AppendOnlyTables {
 
 /**
  * Runs pending migrations. On MySQL a named lock serializes gateways that boot together on one
- * database, so exactly one of them migrates and the others find the work done. Append-only guards
+ * database, so exactly one of them migrates and the others find the work done. On a Galera node a
+ * named lock holds on that node only (ADR 042): there a lock row does it, cluster-wide. Append-only guards
  * come off for the migrations (which may rewrite rows) and go back on after them, and are installed
  * when `appendOnly.guard` asks; a deployment that never asked keeps none.
  */
@@ -42,6 +46,13 @@ export async function runMigrationsLocked(
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {
+    if (await isGaleraNode(runner))
+      return await withClusterLock(
+        runner,
+        LOCK_NAME,
+        { waitSeconds: LOCK_WAIT_SECONDS, leaseSeconds: LOCK_LEASE_SECONDS },
+        report,
+      );
     const [row] = (await runner.query('SELECT GET_LOCK(?, ?) AS acquired', [
       LOCK_NAME,
       LOCK_WAIT_SECONDS,

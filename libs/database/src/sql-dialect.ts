@@ -21,6 +21,16 @@ export function isUniqueViolation(err: unknown): boolean {
   );
 }
 
+/**
+ * True when a transaction was rolled back whole as a deadlock's victim — on Galera also when it lost
+ * certification to a transaction of another node (ER_LOCK_DEADLOCK, "WSREP detected
+ * deadlock/conflict"; ADR 042).
+ */
+export function isDeadlock(err: unknown): boolean {
+  const e = err as { errno?: number; driverError?: { errno?: number } } | undefined;
+  return (e?.driverError?.errno ?? e?.errno) === 1213;
+}
+
 /** True for errors a transaction may simply be retried after (deadlock, lock wait timeout). */
 export function isRetryableTransactionError(err: unknown): boolean {
   const e = err as { errno?: number; driverError?: { errno?: number } } | undefined;

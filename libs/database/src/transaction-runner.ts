@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager, QueryResult } from 'typeorm';
-import { isMysql } from './sql-dialect.js';
+import { isDeadlock, isMysql } from './sql-dialect.js';
 
 /** Seconds a MySQL transaction waits for a row lock before giving up (the default is 50). */
 const LOCK_WAIT_SECONDS = 5;
@@ -11,6 +11,26 @@ const SESSION_SETTINGS = [
   'SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED',
   `SET SESSION innodb_lock_wait_timeout = ${LOCK_WAIT_SECONDS}`,
 ];
+
+/**
+ * Runs of one transaction that a deadlock rolled back whole. On Galera a certification conflict is
+ * the same error (ER_LOCK_DEADLOCK) at COMMIT or at the next statement (ADR 042): the transaction
+ * lost to one committed on another node, and running it again sees that one's rows — the claim
+ * already taken, the key already stored — exactly as a writer that waited for its lock would.
+ */
+const DEADLOCK_ATTEMPTS = 4;
+
+/** Runs `attempt` again after a deadlock, a few times, each after a short random pause. */
+async function retryingDeadlocks<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (n >= DEADLOCK_ATTEMPTS || !isDeadlock(err)) throw err;
+      await new Promise((r) => setTimeout(r, Math.random() * 10 * n));
+    }
+  }
+}
 
 /** A parameterised statement that changes rows (INSERT, UPDATE, DELETE). */
 export interface WriteStatement {
@@ -25,6 +45,9 @@ export interface WriteStatement {
  * connection. Correctness comes from row locks (`SELECT … FOR UPDATE`) and unique keys, not from
  * gap locks, which under REPEATABLE READ only turned concurrent writers into deadlocks.
  *
+ * A transaction a deadlock (or, on Galera, a certification conflict) rolled back is run again, a
+ * few times: `work` must have no effect outside the transaction before it commits.
+ *
  * SQLite: a single connection, and TypeORM turns a second concurrent transaction on it into a
  * savepoint of the first — one flow's rollback would undo another's work. Transactions queue.
  * Never call `run` from inside `run`: pass the EntityManager down.
@@ -33,11 +56,31 @@ export interface WriteStatement {
 export class TransactionRunner {
   private tail: Promise<unknown> = Promise.resolve();
   private readonly prepared = new WeakSet<object>();
+  /**
+   * Whether the server is a Galera node (wsrep on), read once. There a transaction never goes as
+   * one multi-statement packet (ADR 042): a replicated transaction that wins a conflict aborts the
+   * local one mid-packet, and the packet's remaining statements then run, and commit, outside any
+   * transaction — a batch's rows without its head move. One statement per round trip there.
+   */
+  private galera: Promise<boolean> | undefined;
+  private onGalera = false;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
+  private isGalera(): Promise<boolean> {
+    this.galera ??= this.dataSource
+      .query(`SHOW VARIABLES LIKE 'wsrep_on'`)
+      .then((rows: { Value?: string }[]) => String(rows[0]?.Value ?? '').toUpperCase() === 'ON')
+      .then(
+        (on) => (this.onGalera = on),
+        () => ((this.galera = undefined), false), // asked again next time
+      );
+    return this.galera;
+  }
+
   run<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    if (isMysql(this.dataSource)) return this.runMysql(work);
+    if (isMysql(this.dataSource))
+      return this.isGalera().then(() => retryingDeadlocks(() => this.runMysql(work)));
     const result = this.tail.then(() => this.dataSource.transaction(work));
     this.tail = result.catch(() => undefined);
     return result;
@@ -70,21 +113,26 @@ export class TransactionRunner {
    * Runs write statements in one transaction and answers how many rows each changed. MySQL: all
    * of them, with START and COMMIT (and a new connection's settings), in one round trip
    * (multipleStatements); a failing statement stops the rest and the transaction is rolled back.
-   * SQLite: one by one in a queued transaction.
+   * SQLite: one by one in a queued transaction. A deadlock runs them again (a claim another node's
+   * writer won then changes no row, as it would have after waiting for its lock).
    */
   writeAll(statements: readonly WriteStatement[]): Promise<number[]> {
     if (!isMysql(this.dataSource)) return this.run((em) => this.writeIn(em, statements));
-    return this.writeAllMysql(statements);
+    return this.isGalera().then((galera) =>
+      galera
+        ? this.run((em) => this.writeIn(em, statements))
+        : retryingDeadlocks(() => this.writeAllMysql(statements)),
+    );
   }
 
   /**
    * Runs write statements inside the caller's transaction (`em`) and answers how many rows each
-   * changed: in one round trip on MySQL (multipleStatements), one by one on SQLite.
+   * changed: in one round trip on MySQL (multipleStatements), one by one on SQLite and on Galera.
    */
   async writeIn(em: EntityManager, statements: readonly WriteStatement[]): Promise<number[]> {
     const runner = em.queryRunner;
     if (!runner?.isTransactionActive) throw new Error('writeIn runs inside a transaction');
-    if (isMysql(this.dataSource) && statements.length > 1) {
+    if (isMysql(this.dataSource) && statements.length > 1 && !this.onGalera) {
       const results = (await runner.query(
         statements.map((s) => s.sql).join(';\n'),
         statements.flatMap((s) => s.params),

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { approvalLatency } from './approvals.bench.js';
 import { auditedThroughput, writerThroughput } from './audit.bench.js';
+import { clusterThroughput } from './cluster.bench.js';
 import { cryptoSuiteCost } from './crypto-suite.bench.js';
 import { BENCH_TENANT_YAML, BENCH_QUIET_TENANT_YAML } from './bench-tools.js';
 import { makeConfigDir } from '../../support/config-dir.js';
@@ -21,7 +22,8 @@ import { tracingCost } from './tracing.bench.js';
 
 /**
  * `npm run bench`: prints tables of measured numbers. `--only <section>` runs one section
- * (inprocess, rest, adapter, audit, writer, suites, approvals, console, runs, mcp, tracing, latency);
+ * (inprocess, rest, adapter, audit, writer, suites, approvals, console, runs, mcp, tracing, latency,
+ * cluster); `--calls <n>` the audited calls of the cluster section (default 20,000);
  * `--duration <s>` sets the length of each load run (default 5 s); `--runs <n>` the number of
  * sequential runs the runs section times (default 500). TOOLGATE_BENCH_CPU_PROF=<dir> makes the
  * runs section's gateway write a CPU profile there (node --cpu-prof) when it stops.
@@ -34,6 +36,7 @@ async function main(): Promise<void> {
   const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
   const durationS = args.includes('--duration') ? Number(args[args.indexOf('--duration') + 1]) : 5;
   const timedRuns = args.includes('--runs') ? Number(args[args.indexOf('--runs') + 1]) : 500;
+  const clusterCalls = args.includes('--calls') ? Number(args[args.indexOf('--calls') + 1]) : 20_000;
   const configDir = makeConfigDir({ bench: BENCH_TENANT_YAML, benchquiet: BENCH_QUIET_TENANT_YAML });
   const common = () => ({
     TOOLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'toolgate-bench-data-')),
@@ -74,6 +77,8 @@ async function main(): Promise<void> {
   if (!only || only === 'tracing') await tracingCost(sqliteEnv(), durationS);
   // The absolute latency figures the specs no longer assert (issue 27): printed beside their targets.
   if (!only || only === 'latency') await latencyFigures(['sqlite', 'mariadb']);
+  // Two gateways on two nodes of a Galera cluster (ADR 042), beside the same load on one server.
+  if (!only || only === 'cluster') await clusterThroughput(clusterCalls);
   if (args.includes('--write-docs')) process.stdout.write(`\nwrote ${await writeRunToDocs(args)}\n`);
 }
 

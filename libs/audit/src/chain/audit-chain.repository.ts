@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { isMysql, isUniqueViolation, toSqlDateTime, TransactionRunner } from '@toolgate/database';
+import {
+  isMysql,
+  isRetryableTransactionError,
+  isUniqueViolation,
+  toSqlDateTime,
+  TransactionRunner,
+} from '@toolgate/database';
 import type { DataSource, EntityManager, EntitySubscriberInterface } from 'typeorm';
 import { AUDIT_OPTIONS, linkKeysOf, type AuditOptions } from '../audit.options.js';
 import { GENESIS_HASH } from '../audit-event.js';
@@ -309,6 +315,10 @@ export class AuditChainRepository {
           this.view.forget(tenants);
           // The batches queued after it were built on the heads it would have left.
           this.unknownAhead(tenants);
+          // A Galera certification conflict (ADR 042): a gateway on another node committed a batch
+          // of this chain first, and this one was rolled back whole at COMMIT (a head row's move is
+          // in every batch, so two can never both commit). Reload and rebuild, as for a seq taken.
+          if (isRetryableTransactionError(err)) continue;
           // Another gateway took a seq: reload and rebuild. A dedupe key already stored (a retry
           // of a write that did commit): the locked path drops it. Anything else: the caller's.
           if (!isUniqueViolation(err)) throw err;

@@ -16,6 +16,9 @@ import {
   type Sidecar,
 } from './audit-chain.repository.js';
 
+/** Tries of one batch on errors that roll it back whole (deadlock, Galera certification conflict). */
+const APPEND_ATTEMPTS = 8;
+
 /** The audit store did not confirm a write in time, or refused it. */
 export class AuditUnavailableError extends Error {
   constructor(reason: string, options?: { cause?: unknown }) {
@@ -220,13 +223,19 @@ export class AuditWriter implements OnApplicationShutdown {
     }
   }
 
-  /** A deadlock rolls the whole batch back, so it is safe (and usually enough) to try again. */
+  /**
+   * A deadlock rolls the whole batch back, so it is safe (and usually enough) to try again. On
+   * Galera a certification conflict is the same error at COMMIT (ADR 042), and the locked path's
+   * row locks do not reach the other nodes: two nodes' writers can meet several times in a row, so
+   * the attempts are more and spread by a short random pause.
+   */
   private async appendWithRetry(entries: ChainEntry[]): Promise<EntryOutcome[]> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.chain.append(entries);
       } catch (err) {
-        if (attempt >= 3 || !isRetryableTransactionError(err)) throw err;
+        if (attempt >= APPEND_ATTEMPTS || !isRetryableTransactionError(err)) throw err;
+        await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
       }
     }
   }
