@@ -178,7 +178,11 @@ describe('HttpMultiplexTransport', () => {
       const r = recorder();
       transport.deliver([checkedCall(1)], false, callerOf('k'), r.writer);
       expect(r.out.ended[0]!.responses).toEqual([
-        { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Unknown tool: x', data: { code: 'TOOL_NOT_FOUND' } } },
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          error: { code: -32602, message: 'Unknown tool: x', data: { code: 'TOOL_NOT_FOUND' } },
+        },
       ]);
     });
 

@@ -34,8 +34,8 @@ export class Exchange {
   private slots = 0;
   /** Answers wait until every message was delivered: a synchronous one must not end the exchange early. */
   private delivering = true;
-  /** Internal ids of its requests still in flight. */
-  readonly inFlight = new Set<number>();
+  /** Internal ids of its requests still in flight (none for an exchange answered at once). */
+  private inFlight: Set<number> | undefined;
   private streaming = false;
   /** Responses by slot (holes for requests not answered yet, or cancelled). */
   private readonly responses: (JSONRPCMessage | undefined)[] = [];
@@ -44,6 +44,20 @@ export class Exchange {
     private readonly writer: McpReplyWriter,
     private readonly batch: boolean,
   ) {}
+
+  /** Its requests in flight now. */
+  requestsInFlight(): number[] {
+    return this.inFlight ? [...this.inFlight] : [];
+  }
+
+  /** A request of the exchange is in flight under internal id `id` (until `landed`). */
+  inFlightAs(id: number): void {
+    (this.inFlight ??= new Set()).add(id);
+  }
+
+  landed(id: number): void {
+    this.inFlight?.delete(id);
+  }
 
   /** A request of the exchange awaits its response: its slot, for `respond`. */
   opened(): number {
@@ -220,7 +234,11 @@ export class HttpMultiplexTransport implements Transport {
     const keyPrefix = `${caller.principal.principalId}\n`;
     for (const message of messages) {
       if (isRequest(message)) {
-        if (this.directToolCall && isCheckedToolCall(message) && !(message.params.task && this.acceptsTasks())) {
+        if (
+          this.directToolCall &&
+          isCheckedToolCall(message) &&
+          !(message.params.task && this.acceptsTasks())
+        ) {
           this.callDirect(message, this.directToolCall, caller, exchange, keyPrefix);
           continue;
         }
@@ -229,7 +247,7 @@ export class HttpMultiplexTransport implements Transport {
         const slot = exchange.opened();
         this.pending.set(id, { clientId: message.id, slot, cancelKey, exchange, caller });
         this.byClient.set(cancelKey, id);
-        exchange.inFlight.add(id);
+        exchange.inFlightAs(id);
         const params =
           this.acceptsTasks() || !message.params?.task ? message.params : withoutTask(message.params);
         this.onmessage?.({ ...message, params, id });
@@ -278,7 +296,7 @@ export class HttpMultiplexTransport implements Transport {
     const pending: Pending = { clientId, slot, cancelKey, exchange, caller, direct: request };
     this.pending.set(id, pending);
     this.byClient.set(cancelKey, id);
-    exchange.inFlight.add(id);
+    exchange.inFlightAs(id);
     const settled = (response: JSONRPCMessage): void => {
       if (this.pending.get(id) !== pending) return; // cancelled: nothing is answered
       request.ended = true;
@@ -303,7 +321,7 @@ export class HttpMultiplexTransport implements Transport {
    * run to their end and their answers go nowhere.
    */
   clientGone(exchange: Exchange): void {
-    for (const id of [...exchange.inFlight]) {
+    for (const id of exchange.requestsInFlight()) {
       const pending = this.pending.get(id);
       if (!(pending?.stopOnDisconnect || pending?.direct?.stopOnDisconnect)) continue;
       const reason = 'the client closed the connection';
@@ -345,7 +363,8 @@ export class HttpMultiplexTransport implements Transport {
     const id = this.byClient.get(keyPrefix + typeof requestId + String(requestId));
     const pending = id === undefined ? undefined : this.pending.get(id);
     if (id === undefined || !pending) return;
-    if (pending.direct) pending.direct.abort(typeof params?.reason === 'string' ? params.reason : 'cancelled');
+    if (pending.direct)
+      pending.direct.abort(typeof params?.reason === 'string' ? params.reason : 'cancelled');
     else
       this.onmessage?.({
         jsonrpc: '2.0',
@@ -358,7 +377,7 @@ export class HttpMultiplexTransport implements Transport {
 
   private settle(id: number, pending: Pending): void {
     this.pending.delete(id);
-    pending.exchange.inFlight.delete(id);
+    pending.exchange.landed(id);
     if (this.byClient.get(pending.cancelKey) === id) this.byClient.delete(pending.cancelKey);
   }
 }

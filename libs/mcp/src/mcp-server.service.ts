@@ -35,11 +35,7 @@ import {
   type ToolCallEvent,
   type ToolCallResult,
 } from '@toolgate/toolkit';
-import {
-  HttpMultiplexTransport,
-  type Exchange,
-  type McpReplyWriter,
-} from './http-multiplex-transport.js';
+import { HttpMultiplexTransport, type Exchange, type McpReplyWriter } from './http-multiplex-transport.js';
 import type { McpCaller } from './mcp-caller.js';
 import { envelopeResult, toCallToolResult } from './mcp-results.js';
 import { MCP_TASK_SUPPORT, type McpTaskSupport } from './mcp-task-support.js';
@@ -331,7 +327,6 @@ export class McpServerService implements OnModuleInit {
     }
     return envelopeResult(envelope, caller.locale);
   }
-
 }
 
 /**

@@ -23,7 +23,10 @@ const ToolCallMessageSchema = z.strictObject({
 });
 
 /** A `tools/call` request checked by `checkToolCall`: its params are the SDK's `CallToolRequest` params. */
-export type CheckedToolCall = JSONRPCRequest & { readonly method: 'tools/call'; params: CallToolRequest['params'] };
+export type CheckedToolCall = JSONRPCRequest & {
+  readonly method: 'tools/call';
+  params: CallToolRequest['params'];
+};
 
 /** The messages `checkToolCall` produced: only those take the direct path (ADR 044). */
 const checked = new WeakSet<object>();

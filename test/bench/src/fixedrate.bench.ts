@@ -45,13 +45,21 @@ function fixedRate(t: Target, rate: number): Promise<Percentiles> {
     warmupS: WARMUP_S,
     sockets: SOCKETS,
   };
-  const args = ['-c', String(LOAD_CPU), process.execPath, join(here, 'fixed-rate-load.js'), JSON.stringify(spec)];
+  const args = [
+    '-c',
+    String(LOAD_CPU),
+    process.execPath,
+    join(here, 'fixed-rate-load.js'),
+    JSON.stringify(spec),
+  ];
   return new Promise((resolve, reject) => {
     const child = spawn('taskset', args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.on('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(out) as Percentiles) : reject(new Error(`fixed-rate load exited with ${code}`)),
+      code === 0
+        ? resolve(JSON.parse(out) as Percentiles)
+        : reject(new Error(`fixed-rate load exited with ${code}`)),
     );
   });
 }
@@ -92,7 +100,11 @@ export async function fixedRateLatency(env: Record<string, string>): Promise<Rec
         method: 'tools/call',
         params: { name: 'bench_noop', arguments: {} },
       }),
-      headers: { ...auth, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      headers: {
+        ...auth,
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+      },
     },
   ];
   const runs: Record<string, Percentiles[]> = {};
