@@ -11,10 +11,16 @@ import { Agent, request } from 'node:http';
  * correction records the rest with a 1 ms interval (`Math.ceil(1 / rate)`). That is latency at
  * saturation again, not at a steady rate.
  *
+ * A server that cannot keep the rate falls behind without bound; the load stops waiting
+ * `GRACE_MS` after the last request was due, and a request still unanswered then counts as
+ * `late`, with the latency it had reached by then (a lower bound, so p99 is not flattered).
+ *
  * Input: one JSON argument {url, body, headers, rate, durationS, warmupS, sockets}. Output: one
- * JSON line {sent, ok, failed, rate, p50Ms, p95Ms, p99Ms, maxMs} over the requests due after the
- * warm-up.
+ * JSON line {sent, ok, failed, late, rate, p50Ms, p95Ms, p99Ms, maxMs} over the requests due after
+ * the warm-up.
  */
+const GRACE_MS = 3000;
+
 interface LoadSpec {
   readonly url: string;
   readonly body: string;
@@ -37,32 +43,41 @@ function run(spec: LoadSpec): Promise<Record<string, number>> {
   let sent = 0;
   let settled = 0;
   let failed = 0;
+  let late = 0;
+  let finished = false;
   const start = performance.now() + 50;
   const intervalMs = 1000 / spec.rate;
   return new Promise((resolve) => {
     const done = (): void => {
+      if (finished) return;
+      finished = true;
       agent.destroy();
       const sorted = Float64Array.from(latencies).sort();
       const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
       const measuredS = spec.durationS;
       resolve({
         sent: total - measuredFrom,
-        ok: sorted.length,
+        ok: sorted.length - late,
         failed,
-        rate: sorted.length / measuredS,
+        late,
+        rate: (sorted.length - late) / measuredS,
         p50Ms: at(0.5),
         p95Ms: at(0.95),
         p99Ms: at(0.99),
         maxMs: sorted[sorted.length - 1] ?? NaN,
       });
     };
+    const pending = new Map<number, number>();
     const send = (i: number): void => {
       const due = start + i * intervalMs;
+      if (i >= measuredFrom) pending.set(i, due);
       const req = request(
         { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers, agent },
         (res) => {
           res.on('data', () => undefined);
           res.on('end', () => {
+            if (finished) return;
+            pending.delete(i);
             const ok = res.statusCode !== undefined && res.statusCode < 300;
             if (i >= measuredFrom) {
               if (ok) latencies.push(performance.now() - due);
@@ -73,6 +88,8 @@ function run(spec: LoadSpec): Promise<Record<string, number>> {
         },
       );
       req.on('error', () => {
+        if (finished) return;
+        pending.delete(i);
         if (i >= measuredFrom) failed++;
         if (++settled === total) done();
       });
@@ -83,6 +100,14 @@ function run(spec: LoadSpec): Promise<Record<string, number>> {
       const now = performance.now();
       while (sent < total && start + sent * intervalMs <= now) send(sent++);
       if (sent < total) setTimeout(tick, Math.max(0, Math.min(1, start + sent * intervalMs - now)));
+      else setTimeout(giveUp, GRACE_MS);
+    };
+    const giveUp = (): void => {
+      if (finished) return;
+      const now = performance.now();
+      for (const due of pending.values()) latencies.push(now - due);
+      late = pending.size;
+      done();
     };
     setTimeout(tick, 50);
   });
