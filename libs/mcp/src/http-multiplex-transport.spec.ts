@@ -2,6 +2,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { HttpMultiplexTransport, type McpReplyWriter } from './http-multiplex-transport.js';
 import type { McpCaller } from './mcp-caller.js';
+import { checkToolCall } from './tool-call-message.js';
 
 const callerOf = (keyId: string) => ({ principal: { principalId: keyId } }) as unknown as McpCaller;
 
@@ -70,7 +71,8 @@ describe('HttpMultiplexTransport', () => {
     await transport.send({ jsonrpc: '2.0', id: ids[1]!, result: {} });
     expect(r.out.ended).toEqual([]);
     await transport.send({ jsonrpc: '2.0', id: ids[0]!, error: { code: -32602, message: 'no' } });
-    expect(r.out.ended[0]!.responses.map((m) => (m as { id: string }).id)).toEqual(['y', 'x']);
+    // In the batch's order, whichever was answered first (ADR 044: a direct call answers at once).
+    expect(r.out.ended[0]!.responses.map((m) => (m as { id: string }).id)).toEqual(['x', 'y']);
     expect(r.out.ended[0]!.batch).toBe(true);
   });
 
@@ -143,5 +145,97 @@ describe('HttpMultiplexTransport', () => {
     const withTasks = setUp(true);
     withTasks.transport.deliver([call(1, { task: { ttl: 1000 } })], false, callerOf('k'), recorder().writer);
     expect((withTasks.delivered[0] as { params: object }).params).toHaveProperty('task', { ttl: 1000 });
+  });
+
+  describe('the direct path of checked tools/call requests (ADR 044)', () => {
+    const checkedCall = (id: string | number, name = 'noop') =>
+      checkToolCall({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } })!;
+
+    it('answers a synchronous call before deliver returns, in the batch order, beside a Protocol request', async () => {
+      const { transport, delivered } = setUp();
+      transport.directToolCall = (params) => ({ content: [], structuredContent: { name: params.name } });
+      const r = recorder();
+      const ping: JSONRPCMessage = { jsonrpc: '2.0', id: 'p', method: 'ping' };
+      transport.deliver([ping, checkedCall(7, 'a')], true, callerOf('k'), r.writer);
+      // Only ping went to the Protocol; the exchange waits for it.
+      expect(delivered.map((m) => (m as { method: string }).method)).toEqual(['ping']);
+      expect(r.out.ended).toEqual([]);
+      await transport.send({ jsonrpc: '2.0', id: (delivered[0] as { id: number }).id, result: {} });
+      expect(r.out.ended[0]!.responses).toEqual([
+        { jsonrpc: '2.0', id: 'p', result: {} },
+        { jsonrpc: '2.0', id: 7, result: { content: [], structuredContent: { name: 'a' } } },
+      ]);
+      const single = recorder();
+      transport.deliver([checkedCall(8)], false, callerOf('k'), single.writer);
+      expect(single.out.ended).toHaveLength(1);
+    });
+
+    it('answers what the handler throws as the JSON-RPC error the Protocol would', () => {
+      const { transport } = setUp();
+      transport.directToolCall = () => {
+        throw Object.assign(new Error('Unknown tool: x'), { code: -32602, data: { code: 'TOOL_NOT_FOUND' } });
+      };
+      const r = recorder();
+      transport.deliver([checkedCall(1)], false, callerOf('k'), r.writer);
+      expect(r.out.ended[0]!.responses).toEqual([
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          error: { code: -32602, message: 'Unknown tool: x', data: { code: 'TOOL_NOT_FOUND' } },
+        },
+      ]);
+    });
+
+    it('cancels a pending call on notifications/cancelled of the same key, and on a gone client when asked to', async () => {
+      const { transport } = setUp();
+      const seen: { aborted: boolean; reason: unknown }[] = [];
+      transport.directToolCall = (_params, request) => {
+        request.stopWhenClientGone();
+        return new Promise((resolve) => {
+          request.signal.addEventListener('abort', () => {
+            seen.push({ aborted: request.signal.aborted, reason: request.signal.reason });
+            resolve({ content: [] });
+          });
+        });
+      };
+      const r = recorder();
+      transport.deliver([checkedCall('c')], false, callerOf('k1'), r.writer);
+      // Another key's cancellation of the same client id reaches nothing.
+      transport.deliver(
+        [{ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'c' } }],
+        false,
+        callerOf('k2'),
+        recorder().writer,
+      );
+      expect(seen).toEqual([]);
+      transport.deliver(
+        [{ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'c', reason: 'user' } }],
+        false,
+        callerOf('k1'),
+        recorder().writer,
+      );
+      expect(seen).toHaveLength(1);
+      await Promise.resolve();
+      // Cancelled: answered with nothing (202), and the late result goes nowhere.
+      expect(r.out.ended).toEqual([{ responses: [], batch: false }]);
+      const gone = recorder();
+      const exchange = transport.deliver([checkedCall('d')], false, callerOf('k1'), gone.writer);
+      transport.clientGone(exchange);
+      expect(seen).toHaveLength(2);
+      expect((seen[1]!.reason as DOMException).name).toBe('AbortError');
+    });
+
+    it('leaves unchecked tools/call messages and task-augmented ones (tasks served) to the Protocol', () => {
+      const { transport, delivered } = setUp(true);
+      transport.directToolCall = () => ({ content: [] });
+      const withTask = checkToolCall({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'noop', task: { ttl: 1000 } },
+      })!;
+      transport.deliver([call(1), withTask], true, callerOf('k'), recorder().writer);
+      expect(delivered).toHaveLength(2);
+    });
   });
 });

@@ -1,7 +1,8 @@
 // Every export is public API of @toolgate/mcp: Toolgate as an MCP server, each agent type of a
 // tenant served over Streamable HTTP (issue 11).
 
-export type { McpReplyWriter } from './http-multiplex-transport.js';
+export type { Exchange as McpExchange, McpReplyWriter } from './http-multiplex-transport.js';
+export { checkToolCall } from './tool-call-message.js';
 export type { McpCaller } from './mcp-caller.js';
 export { McpServerService } from './mcp-server.service.js';
 export { checkModernMessage, unsupportedVersion } from './modern-request.js';

@@ -21,18 +21,21 @@ import {
 import { searchDeferred, unwrapToolCall, type AgentInvokeOptions } from '@toolgate/agents';
 import { CallReaderService, IdempotencyService, requestDigest } from '@toolgate/calls';
 import {
+  andThen,
   ErrorCode,
   mcpMessage,
   ok,
   ToolgateError,
+  type CallAbortSignal,
   type EffectiveTool,
   type Envelope,
   type ErrorEnvelope,
   type Locale,
+  type MaybePromise,
   type ToolCallEvent,
   type ToolCallResult,
 } from '@toolgate/toolkit';
-import { HttpMultiplexTransport, type McpReplyWriter } from './http-multiplex-transport.js';
+import { HttpMultiplexTransport, type Exchange, type McpReplyWriter } from './http-multiplex-transport.js';
 import type { McpCaller } from './mcp-caller.js';
 import { envelopeResult, toCallToolResult } from './mcp-results.js';
 import { MCP_TASK_SUPPORT, type McpTaskSupport } from './mcp-task-support.js';
@@ -48,6 +51,45 @@ import {
 import { traceparentOf } from './traceparent.js';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/**
+ * What `tools/call` needs of the request it answers, whichever way it came: the direct path
+ * (`DirectRequest`, ADR 044) or the SDK's `Protocol` (a task-augmented call, `SdkToolCall`).
+ */
+interface ToolCallContext {
+  readonly caller: McpCaller;
+  /** Fires on `notifications/cancelled`, and on a gone client once `stopWhenClientGone` was called. */
+  readonly signal: CallAbortSignal;
+  /** The request's internal id where the `Protocol` handles it (what a task is created with). */
+  readonly requestId?: RequestId;
+  stopWhenClientGone(): void;
+  notify(method: string, params: Record<string, unknown>): void;
+}
+
+/** A `tools/call` the SDK's `Protocol` delivered (a task-augmented call, or one the route did not check). */
+class SdkToolCall implements ToolCallContext {
+  readonly caller: McpCaller;
+  readonly signal: CallAbortSignal;
+  readonly requestId: RequestId;
+
+  constructor(
+    private readonly extra: Extra,
+    private readonly transport: HttpMultiplexTransport,
+  ) {
+    this.caller = transport.callerOf(extra.requestId);
+    this.signal = extra.signal;
+    this.requestId = extra.requestId;
+  }
+
+  stopWhenClientGone(): void {
+    this.transport.stopOnDisconnect(this.requestId);
+  }
+
+  notify(method: string, params: Record<string, unknown>): void {
+    // A client gone or a reply already ended loses a progress note, never the call.
+    this.extra.sendNotification({ method, params } as ServerNotification).catch(() => undefined);
+  }
+}
 
 /**
  * Toolgate as an MCP server: ONE SDK `Server` per process, on a transport that multiplexes the
@@ -71,6 +113,7 @@ export class McpServerService implements OnModuleInit {
     this.lists = new McpToolLists(tasks !== undefined);
     this.server = new Server(MCP_SERVER_INFO, { capabilities: this.capabilities });
     this.transport = new HttpMultiplexTransport(() => this.tasks !== undefined);
+    this.transport.directToolCall = (params, request) => this.answerToolCall(params, request);
   }
 
   async onModuleInit(): Promise<void> {
@@ -94,11 +137,9 @@ export class McpServerService implements OnModuleInit {
       const list = this.lists.of(caller.agent, caller.locale);
       return isModernVersion(caller.protocolVersion) ? list.modernResult : list.result;
     });
-    this.handle(CallToolRequestSchema, async (request, extra) => {
-      const caller = callerOf(extra.requestId);
-      const result = await this.callTool(request, extra, caller);
-      return isModernVersion(caller.protocolVersion) ? asModernResult(result) : result;
-    });
+    this.handle(CallToolRequestSchema, (request, extra) =>
+      this.answerToolCall(request.params, new SdkToolCall(extra, this.transport)),
+    );
     this.tasks?.install(this.server, callerOf, (id) => this.transport.stopOnDisconnect(id));
     await this.server.connect(this.transport);
   }
@@ -146,31 +187,45 @@ export class McpServerService implements OnModuleInit {
   }
 
   /**
-   * Hands the messages of one HTTP request to the server; the writer carries the answers back.
-   * Answers a function to call if the HTTP client goes away before the end.
+   * Hands the messages of one HTTP request to the server; the writer carries the answers back
+   * (before this returns, when every request of it completed synchronously). Answers the exchange,
+   * for `clientGone` if the HTTP client goes away before the end.
    */
   deliver(
     messages: readonly JSONRPCMessage[],
     batch: boolean,
     caller: McpCaller,
     writer: McpReplyWriter,
-  ): () => void {
-    const exchange = this.transport.deliver(messages, batch, caller, writer);
-    return () => this.transport.clientGone(exchange);
+  ): Exchange {
+    return this.transport.deliver(messages, batch, caller, writer);
   }
 
-  private async callTool(
-    request: CallToolRequest,
-    extra: Extra,
-    caller: McpCaller,
-  ): Promise<CallToolResult | CreateTaskResult> {
+  /** The HTTP client of `exchange` went away before its answer (see HttpMultiplexTransport.clientGone). */
+  clientGone(exchange: Exchange): void {
+    this.transport.clientGone(exchange);
+  }
+
+  /** `tools/call`: the result as the request's revision wants it; a value when the call completed synchronously. */
+  private answerToolCall(
+    params: CallToolRequest['params'],
+    request: ToolCallContext,
+  ): MaybePromise<CallToolResult | CreateTaskResult> {
+    const result = this.callTool(params, request);
+    return isModernVersion(request.caller.protocolVersion) ? andThen(result, asModernResult) : result;
+  }
+
+  private callTool(
+    params: CallToolRequest['params'],
+    request: ToolCallContext,
+  ): MaybePromise<CallToolResult | CreateTaskResult> {
+    const caller = request.caller;
     const { agent, locale } = caller;
-    const { name, arguments: args = {} } = request.params;
+    const { name, arguments: args = {} } = params;
     const target = this.lists.of(agent, locale).targets.get(name);
     if (!target) throw unknownTool(name, locale);
     const modern = isModernVersion(caller.protocolVersion);
     // On 2026-07-28 tasks are an extension this server does not offer: a task request runs plainly.
-    const task = modern ? undefined : (request.params as { task?: { ttl?: number } }).task;
+    const task = modern ? undefined : (params as { task?: { ttl?: number } }).task;
     // The meta-tools answer at once and list no taskSupport: a task request for them is refused
     // as the 2025-11-25 spec says for tools that do not support tasks.
     if (task && this.tasks && (target.kind === 'status' || target.kind === 'search'))
@@ -187,35 +242,37 @@ export class McpServerService implements OnModuleInit {
       if (!agent.binding.tools.has(unwrapped.name)) throw unknownTool(unwrapped.name, locale);
       ({ name: toolName, input } = unwrapped);
     }
-    const meta = request.params._meta as Record<string, unknown> | undefined;
+    const meta = params._meta as Record<string, unknown> | undefined;
     const traceparent = traceparentOf(meta?.traceparent, caller.traceparent);
     if (task && this.tasks) {
+      // The transport sends task-augmented calls through the Protocol, which gives them an id.
+      if (request.requestId === undefined) throw new Error('a task-augmented tools/call needs a request id');
       return this.tasks.createTask({
         caller,
         toolName,
         input: (input ?? {}) as Record<string, unknown>,
         task,
         traceparent,
-        requestId: extra.requestId,
+        requestId: request.requestId,
       });
     }
     const tool = agent.tool(toolName);
     // A gone client stops a read-only call (nobody to answer); L1+ runs to its end, as on REST.
     // On 2026-07-28 closing the response is the client's way to cancel (Cancellation): any call.
-    if (modern || tool.contract.risk.level === 'L0') this.transport.stopOnDisconnect(extra.requestId);
+    if (modern || tool.contract.risk.level === 'L0') request.stopWhenClientGone();
     const progressToken = meta?.progressToken;
     const options: AgentInvokeOptions = {
       locale,
-      signal: extra.signal,
+      signal: request.signal,
       face: 'mcp',
       traceparent,
       attributes: { keyId: caller.principal.principalId },
       onEvent:
         typeof progressToken === 'string' || typeof progressToken === 'number'
-          ? progressReporter(progressToken, (n) => void this.notifyProgress(extra, n))
+          ? progressReporter(progressToken, (n) => request.notify('notifications/progress', n))
           : undefined,
     };
-    if (!mayPark(tool)) return toCallToolResult(await agent.invoke(toolName, input, options), locale);
+    if (!mayPark(tool)) return andThen(agent.invoke(toolName, input, options), toCallToolResult, locale);
     return this.invokeParkedOnce(caller, toolName, input, options);
   }
 
@@ -269,14 +326,6 @@ export class McpServerService implements OnModuleInit {
       envelope = err.toEnvelope(caller.locale);
     }
     return envelopeResult(envelope, caller.locale);
-  }
-
-  private notifyProgress(
-    extra: Extra,
-    params: { progressToken: string | number; progress: number; message?: string },
-  ): Promise<void> {
-    // A client gone or a reply already ended loses a progress note, never the call.
-    return extra.sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
   }
 }
 

@@ -11,7 +11,9 @@ export type FigureKey =
   | 'governedOverFastify'
   | 'writerEventsPerSec'
   | 'approveToResultOverL1P50'
-  | 'deadGatewayPickupMs';
+  | 'deadGatewayPickupMs'
+  | 'mcpOverRest'
+  | 'fixedRateL1P95AddedMs';
 
 interface FigureSpec {
   readonly label: string;
@@ -63,6 +65,19 @@ export const FIGURES: Readonly<Record<FigureKey, FigureSpec>> = {
     target: { max: 200 },
     baseline: 'up to 2,000 ms (polling)',
     format: millis,
+  },
+  // Issue 25.
+  mcpOverRest: {
+    label: 'MCP tools/call ÷ REST invoke req/s, same tool and server, c=64',
+    target: { min: 0.8 },
+    baseline: '0.49× (0.50×)',
+    format: ratio,
+  },
+  fixedRateL1P95AddedMs: {
+    label: 'audited L1 p95 added at 2,000 req/s, MariaDB',
+    target: { max: 10 },
+    baseline: 'not measured before issue 25',
+    format: (v) => `${v.toFixed(1)} ms`,
   },
 };
 

@@ -7,10 +7,11 @@ import {
   JSONRPCMessageSchema,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
-import { AgentFactory } from '@toolgate/agents';
-import { ApiKeyService, PRINCIPAL_PROPERTY } from '@toolgate/auth';
+import { AgentFactory, type Agent } from '@toolgate/agents';
+import { ApiKeyService, PRINCIPAL_PROPERTY, type Principal } from '@toolgate/auth';
 import {
   checkModernMessage,
+  checkToolCall,
   ERROR_META,
   isModernVersion,
   McpServerService,
@@ -22,9 +23,9 @@ import {
   type McpCaller,
   type McpReplyWriter,
 } from '@toolgate/mcp';
-import { SpanName } from '@toolgate/telemetry';
+import { SpanName, tracingEnabled } from '@toolgate/telemetry';
 import { inInboundSpan } from '../telemetry/inbound-span.js';
-import { ErrorCode, mcpMessage, type ErrorEnvelope } from '@toolgate/toolkit';
+import { andThen, ErrorCode, mcpMessage, type ErrorEnvelope, type MaybePromise } from '@toolgate/toolkit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { answerForError } from '../http/error-envelope.js';
 import { statusOfThrown } from '../http/error-status.js';
@@ -57,6 +58,125 @@ class McpHttpError extends Error {
   }
 }
 
+/** What the route's steps use, looked up once on the first request. */
+interface McpDeps {
+  readonly keys: ApiKeyService;
+  readonly agents: AgentFactory;
+  readonly mcp: McpServerService;
+}
+
+/**
+ * One MCP POST on its way through the steps, and the writer of its answer (one object for both:
+ * ADR 022's fixed-shape state instead of closures per request). The answer is JSON when no stream
+ * is needed, SSE once a notification comes; every refusal answered inside it is recorded.
+ */
+class McpPost implements McpReplyWriter {
+  version!: string;
+  principal!: Principal;
+  messages!: JSONRPCMessage[];
+  batch = false;
+  readonly canStream: boolean;
+  /** The answer has ended; `finish` resolves the handler's promise when it ends later. */
+  ended = false;
+  finish: (() => void) | undefined;
+  private streaming = false;
+  private hasToolCalls = false;
+
+  constructor(
+    readonly request: McpRequest,
+    readonly reply: FastifyReply,
+    readonly deps: McpDeps,
+  ) {
+    const accept = request.headers.accept ?? '';
+    this.canStream = accept.includes('text/event-stream') || accept.includes('*/*');
+  }
+
+  /** The messages of the body, checked (tools/call in one pass: ADR 044). */
+  read(body: unknown): void {
+    ({ messages: this.messages, batch: this.batch } = messagesOf(body, this.version));
+    for (const message of this.messages)
+      if ('method' in message && message.method === 'tools/call') this.hasToolCalls = true;
+  }
+
+  event(message: JSONRPCMessage): void {
+    if (this.hasToolCalls) recordRefusal(this, message);
+    const raw = this.reply.raw;
+    if (!this.streaming) {
+      this.streaming = true;
+      openEventStream(this.reply);
+    }
+    if (!raw.destroyed && !raw.writableEnded) raw.write(`event: message\ndata: ${jsonOf(message)}\n\n`);
+  }
+
+  end(responses: JSONRPCMessage[], batch: boolean): void {
+    if (this.hasToolCalls) for (const message of responses) recordRefusal(this, message);
+    const { reply } = this;
+    const raw = reply.raw;
+    if (this.streaming) {
+      if (!raw.writableEnded) raw.end();
+    } else if (!reply.sent && !raw.destroyed) {
+      if (responses.length === 0) void reply.status(202).send();
+      else
+        void reply
+          .status(200)
+          .type('application/json; charset=utf-8')
+          .send(batch ? `[${responses.map(jsonOf).join(',')}]` : bodyOf(responses[0]!));
+    }
+    this.ended = true;
+    this.finish?.();
+  }
+}
+
+/**
+ * version → key → messages → agent → deliver. Synchronous end to end when the key and the agent
+ * are cached and the call completes synchronously (the REST invoke route's hot path, ADR 022 and
+ * ADR 044); from the first step that answers a promise, the rest follow it (`andThen`). Throws (or
+ * rejects with) what the refusal answers.
+ */
+function post(x: McpPost): MaybePromise<void> {
+  x.version = protocolVersionOf(x.request);
+  const principal = x.deps.keys.authorize(x.request.headers.authorization, ['agent']);
+  const agent = andThen(principal, checkMessages, x);
+  return andThen(agent, deliver, x);
+}
+
+/** The body as JSON-RPC messages (refused before any is handled), then the key's agent. */
+function checkMessages(principal: Principal, x: McpPost): MaybePromise<Agent> {
+  const { request } = x;
+  x.principal = principal;
+  // The refusal recorder reads who asked from here, as it does after the REST guard.
+  (request as unknown as Record<string, unknown>)[PRINCIPAL_PROPERTY] = principal;
+  x.read(request.body);
+  if (isModernVersion(x.version)) checkModern(request, x.messages, x.version);
+  return x.deps.agents.create(principal.tenantId!, request.params.agentType, principal);
+}
+
+/** Hands the messages to the server; a promise only while an answer is still to come. */
+function deliver(agent: Agent, x: McpPost): MaybePromise<void> {
+  const { request, reply, principal } = x;
+  const caller: McpCaller = {
+    principal,
+    tenantId: principal.tenantId!,
+    agent,
+    locale: localeOf(request as never),
+    traceparent: traceparentOf(request.headers.traceparent),
+    protocolVersion: x.version,
+  };
+  const exchange = x.deps.mcp.deliver(x.messages, x.batch, caller, x);
+  if (x.ended) return undefined;
+  return new Promise<void>((done) => {
+    x.finish = done;
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableEnded) {
+        x.deps.mcp.clientGone(exchange);
+        // Nothing will be sent: Fastify is told so rather than left waiting for an answer.
+        if (!reply.sent) reply.hijack();
+      }
+      done();
+    });
+  });
+}
+
 /**
  * `POST /mcp/:agentType`: the MCP Streamable HTTP endpoint of one agent type, stateless (no
  * session: any gateway answers any request). Registered on Fastify directly, like the invoke
@@ -69,54 +189,24 @@ export function registerMcpRoute(
   bodyLimit: number,
   allowedOrigins: readonly string[],
 ): void {
-  let deps: { keys: ApiKeyService; agents: AgentFactory; mcp: McpServerService } | undefined;
+  let deps: McpDeps | undefined;
   const resolve = () =>
     (deps ??= {
       keys: app.get(ApiKeyService),
       agents: app.get(AgentFactory),
       mcp: app.get(McpServerService),
     });
+  const refuse = (request: FastifyRequest, reply: FastifyReply, err: unknown): void =>
+    void sendRpcError(reply, err instanceof McpHttpError ? err : fromError(err, request, bodyLimit));
 
-  const handle = async (request: McpRequest, reply: FastifyReply): Promise<void> => {
-    const { keys, agents, mcp } = resolve();
-    const version = protocolVersionOf(request);
-    const locale = localeOf(request as never);
-    let principal;
+  /** `post` with its refusals answered; a promise only while an answer is pending. */
+  const answer = (request: McpRequest, reply: FastifyReply): void | Promise<void> => {
     try {
-      principal = await keys.authorize(request.headers.authorization, ['agent']);
+      const pending = post(new McpPost(request, reply, resolve()));
+      if (pending) return pending.catch((err: unknown) => refuse(request, reply, err));
     } catch (err) {
-      throw fromError(err, request, bodyLimit);
+      refuse(request, reply, err);
     }
-    // The refusal recorder reads who asked from here, as it does after the REST guard.
-    (request as unknown as Record<string, unknown>)[PRINCIPAL_PROPERTY] = principal;
-    const { messages, batch } = messagesOf(request.body, version);
-    if (isModernVersion(version)) checkModern(request, messages, version);
-    let agent;
-    try {
-      agent = await agents.create(principal.tenantId!, request.params.agentType, principal);
-    } catch (err) {
-      throw fromError(err, request, bodyLimit);
-    }
-    const caller: McpCaller = {
-      principal,
-      tenantId: principal.tenantId!,
-      agent,
-      locale,
-      traceparent: traceparentOf(request.headers.traceparent),
-      protocolVersion: version,
-    };
-    await new Promise<void>((done) => {
-      const writer = recordingRefusals(request, messages, replyWriter(request, reply, done));
-      const clientGone = mcp.deliver(messages, batch, caller, writer);
-      reply.raw.once('close', () => {
-        if (!reply.raw.writableEnded) {
-          clientGone();
-          // Nothing will be sent: Fastify is told so rather than left waiting for an answer.
-          if (!reply.sent) reply.hijack();
-        }
-        done();
-      });
-    });
   };
 
   const fastify = app.getHttpAdapter().getInstance();
@@ -133,12 +223,12 @@ export function registerMcpRoute(
         sendRpcError(reply, new McpHttpError(answer.status, code, answer.envelope.error, answer.envelope));
       },
     },
+    // As on REST invoke: a call that completes synchronously is answered before the handler
+    // returns, which then returns nothing (a synchronous handler's value is a payload to Fastify).
     (request: McpRequest, reply: FastifyReply) =>
-      inInboundSpan(SpanName.MCP, MCP_PATH, request, reply, () =>
-        handle(request, reply).catch((err: unknown) =>
-          sendRpcError(reply, err instanceof McpHttpError ? err : fromError(err, request, bodyLimit)),
-        ),
-      ),
+      tracingEnabled()
+        ? inInboundSpan(SpanName.MCP, MCP_PATH, request, reply, async () => answer(request, reply))
+        : answer(request, reply),
   );
   // The refusal carries the error envelope in `data`, like every other refusal of the route.
   const notAllowed = (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
@@ -221,6 +311,8 @@ function messagesOf(body: unknown, version: string): { messages: JSONRPCMessage[
 }
 
 function checked(message: unknown): JSONRPCMessage {
+  const call = checkToolCall(message);
+  if (call) return call;
   const parsed = JSONRPCMessageSchema.safeParse(message);
   if (parsed.success) return parsed.data;
   throw new McpHttpError(
@@ -259,42 +351,28 @@ function sendRpcError(reply: FastifyReply, err: McpHttpError): FastifyReply {
 }
 
 /**
- * A writer that hands every refusal answered inside a response to the refusal recorder, as REST's
- * refusals are (issue 23): a `tools/call` result with `isError` whose envelope (`_meta`) carries a
- * recorded code, or a JSON-RPC error carrying one in `data` (an unknown tool). The answer itself
- * is 200 over MCP, so the status recorded is the one REST gives the same code.
+ * Hands a refusal answered inside a response to the refusal recorder, as REST's refusals are
+ * (issue 23): a `tools/call` result with `isError` whose envelope (`_meta`) carries a recorded
+ * code, or a JSON-RPC error carrying one in `data` (an unknown tool). The answer itself is 200 over
+ * MCP, so the status recorded is the one REST gives the same code. The tool's name is looked up
+ * only for a refusal (most answers are not).
  */
-function recordingRefusals(
-  request: FastifyRequest,
-  messages: readonly JSONRPCMessage[],
-  writer: McpReplyWriter,
-): McpReplyWriter {
-  let tools: Map<string | number, string> | undefined;
-  for (const message of messages) {
-    if (!('method' in message) || message.method !== 'tools/call' || !('id' in message)) continue;
-    const name = (message.params as { name?: unknown } | undefined)?.name;
-    if (typeof name === 'string') (tools ??= new Map()).set(message.id, name.slice(0, 200));
-  }
-  if (!tools) return writer;
-  const note = (message: JSONRPCMessage): void => {
-    const id = 'id' in message ? message.id : undefined;
-    const tool = id === undefined ? undefined : tools.get(id);
-    if (tool === undefined) return;
-    const envelope = refusalEnvelopeOf(message);
-    if (!envelope) return;
-    noteRefusal(request, { status: statusOfThrown(envelope.code), envelope, callId: envelope.callId, tool });
-  };
-  return {
-    canStream: writer.canStream,
-    event(message) {
-      note(message);
-      writer.event(message);
-    },
-    end(responses, batch) {
-      for (const message of responses) note(message);
-      writer.end(responses, batch);
-    },
-  };
+function recordRefusal(x: McpPost, message: JSONRPCMessage): void {
+  const id = 'id' in message ? message.id : undefined;
+  if (id === undefined) return;
+  const envelope = refusalEnvelopeOf(message);
+  if (!envelope) return;
+  const call = x.messages.find(
+    (m) => 'method' in m && m.method === 'tools/call' && 'id' in m && m.id === id,
+  ) as { params?: { name?: unknown } } | undefined;
+  const name = call?.params?.name;
+  if (typeof name !== 'string') return;
+  noteRefusal(x.request, {
+    status: statusOfThrown(envelope.code),
+    envelope,
+    callId: envelope.callId,
+    tool: name.slice(0, 200),
+  });
 }
 
 /** The error envelope a response carries: an `isError` tool result's `_meta`, or an error's `data`. */
@@ -307,36 +385,6 @@ function refusalEnvelopeOf(message: JSONRPCMessage): ErrorEnvelope | undefined {
         : undefined;
   const code = (candidate as { code?: unknown } | undefined)?.code;
   return typeof code === 'string' ? (candidate as ErrorEnvelope) : undefined;
-}
-
-/** Answers over the Fastify reply: JSON when no stream is needed, SSE once a notification comes. */
-function replyWriter(request: FastifyRequest, reply: FastifyReply, done: () => void): McpReplyWriter {
-  const accept = request.headers.accept ?? '';
-  let open = false;
-  const raw = reply.raw;
-  return {
-    canStream: accept.includes('text/event-stream') || accept.includes('*/*'),
-    event(message) {
-      if (!open) {
-        open = true;
-        openEventStream(reply);
-      }
-      if (!raw.destroyed && !raw.writableEnded) raw.write(`event: message\ndata: ${jsonOf(message)}\n\n`);
-    },
-    end(responses, batch) {
-      if (open) {
-        if (!raw.writableEnded) raw.end();
-      } else if (!reply.sent && !raw.destroyed) {
-        if (responses.length === 0) void reply.status(202).send();
-        else
-          void reply
-            .status(200)
-            .type('application/json; charset=utf-8')
-            .send(batch ? `[${responses.map(jsonOf).join(',')}]` : bodyOf(responses[0]!));
-      }
-      done();
-    },
-  };
 }
 
 /** A message's JSON as text (stream events, batches). */
