@@ -142,6 +142,34 @@ describe('the audit trail', () => {
     expect((await gw.api('GET', '/v1/audit/events', { key: agent })).status).toBe(403);
   });
 
+  it('keeps only the indexes the chain needs on audit_events, and still answers the tool and actor filters (ADR 043)', async () => {
+    const names = (
+      gw.db.kind === 'sqlite'
+        ? await sql.query<{ name: string }>(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'audit_events'",
+          )
+        : (await sql.query<{ Key_name: string }>('SHOW INDEX FROM audit_events')).map((r) => ({
+            name: r.Key_name,
+          }))
+    ).map((r) => r.name);
+    expect(names).toEqual(
+      expect.arrayContaining(['uq_audit_tenant_seq', 'idx_audit_tenant_time', 'idx_audit_call']),
+    );
+    expect(names).not.toContain('idx_audit_tool');
+    expect(names).not.toContain('idx_audit_actor');
+
+    await invoke('record_note', { note: 'found by its actor' });
+    const mine = await gw.api('GET', '/v1/audit/events?tenantId=initech&tool=record_note&limit=1', {
+      key: auditorAll,
+    });
+    const actorId = mine.body.data.items[0].actor.id;
+    const byActor = await gw.api('GET', `/v1/audit/events?tenantId=initech&actorId=${actorId}&limit=50`, {
+      key: auditorAll,
+    });
+    expect(byActor.body.data.items.length).toBeGreaterThan(1);
+    expect(byActor.body.data.items.every((e: any) => e.actor.id === actorId)).toBe(true);
+  });
+
   it('exports CSV that Excel opens with Chinese intact, and JSON Lines', async () => {
     const csv = await gw.api('GET', '/v1/audit/export?format=csv&tenantId=initech&tool=record_contact', {
       key: auditorAll,

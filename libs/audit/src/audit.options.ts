@@ -14,6 +14,12 @@ export interface AuditOptions {
   readonly auditL0: boolean;
   /** How long a call waits for its audit write; part of the call's own time budget. */
   readonly writeDeadlineMs: number;
+  /**
+   * Whether an L1+ call answers only once its `finished` event is durable (true), or once it is
+   * queued to the group commit (false; ADR 043): fail-closed needs only `started` durable before
+   * the tool runs, and the queued event is retried until it is stored.
+   */
+  readonly finishedBeforeAnswer: boolean;
   /** Events per transaction at most. */
   readonly maxBatch: number;
   /**
@@ -99,6 +105,7 @@ export const DEFAULT_AUDIT_OPTIONS: Omit<
 > & { readonly retention: RetentionOptions } = {
   auditL0: false,
   writeDeadlineMs: 2_000,
+  finishedBeforeAnswer: true,
   maxBatch: 500,
   writerLanes: 4,
   batchesInFlight: 2,

@@ -1,3 +1,6 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AuditWriter, CheckpointService, draftEvent, type AuditEventDraft } from '@toolgate/audit';
 import { createGateway } from '../../../apps/gateway/src/bootstrap.js';
 import { loadSettings } from '../../../apps/gateway/src/settings/settings.js';
@@ -27,6 +30,17 @@ export async function auditedThroughput(
     SERVER_CPU,
     env,
   );
+  // The same database and core, answering once `finished` is queued (ADR 043); idle while the
+  // other is measured.
+  const queued = await startPinned<{ port: number; agentKey: string }>('bench-server.js', SERVER_CPU, {
+    ...env,
+    TOOLGATE_CONFIG_DIR: withPlatformSetting(
+      env.TOOLGATE_CONFIG_DIR!,
+      'finishedBeforeAnswer: true',
+      'finishedBeforeAnswer: false',
+    ),
+    TOOLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'toolgate-bench-data-')),
+  });
   const base = `http://127.0.0.1:${gateway.info.port}/v1/agents/bench/tools`;
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${gateway.info.agentKey}` };
   const quiet = { 'content-type': 'application/json', authorization: `Bearer ${gateway.info.quietKey}` };
@@ -37,17 +51,23 @@ export async function auditedThroughput(
       url: `${base}/bench_record/invoke`,
       body: JSON.stringify({ input: { note: '客户 13812345678 来电，要求回访' } }),
     },
+    L1queued: {
+      url: `http://127.0.0.1:${queued.info.port}/v1/agents/bench/tools/bench_record/invoke`,
+      body: JSON.stringify({ input: { note: '客户 13812345678 来电，要求回访' } }),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${queued.info.agentKey}` },
+      pid: queued.pid,
+    },
   };
-  const runs: Record<string, Run[]> = { L0: [], L0quiet: [], L1: [] };
+  const runs: Record<string, Run[]> = { L0: [], L0quiet: [], L1: [], L1queued: [] };
   // Where an audited call's time goes: the gateway's core, and the database server's (local here).
-  const dbPid = localDatabasePid();
+  const dbPid = localDatabasePid(Number(new URL(env.DATABASE_URL!).port || 3306));
   try {
     for (let r = 0; r < rounds; r++) {
       for (const [name, t] of Object.entries(targets))
-        runs[name]!.push(await measure({ headers, ...t, pid: gateway.pid, dbPid }, 64, durationS));
+        runs[name]!.push(await measure({ headers, pid: gateway.pid, ...t, dbPid }, 64, durationS));
     }
   } finally {
-    await gateway.stop();
+    await Promise.all([gateway.stop(), queued.stop()]);
   }
   const summary = (name: string) => {
     const r = runs[name]!;
@@ -63,6 +83,7 @@ export async function auditedThroughput(
   const l0 = summary('L0');
   const l0quiet = summary('L0quiet');
   const l1 = summary('L1');
+  const l1queued = summary('L1queued');
   const ratio = l1.rps / l0.rps;
   printTable(
     `Audited calls over REST on MariaDB, c=64, median of ${rounds} alternating ${durationS} s runs`,
@@ -98,10 +119,31 @@ export async function auditedThroughput(
         l1.errors,
         `${ratio.toFixed(2)}× (target ≥ 0.5×)`,
       ],
+      [
+        'L1, answered once finished is queued (audit.finishedBeforeAnswer: false)',
+        l1queued.rps,
+        l1queued.p50,
+        l1queued.p99,
+        l1queued.cpu,
+        l1queued.dbCpu ?? '—',
+        l1queued.errors,
+        `${(l1queued.rps / l0.rps).toFixed(2)}×`,
+      ],
       ['p99 latency added by auditing', '', '', l1.p99 - l0.p99, '', '', '', ''],
     ],
   );
   return { auditedL1OverL0: ratio, addedP99Ms: l1.p99 - l0.p99 };
+}
+
+/** A copy of the config directory whose `toolgate.yaml` says `to` where it said `from`. */
+function withPlatformSetting(configDir: string, from: string, to: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'toolgate-config-'));
+  cpSync(configDir, dir, { recursive: true });
+  const file = join(dir, 'toolgate.yaml');
+  const yaml = readFileSync(file, 'utf8');
+  if (!yaml.includes(from)) throw new Error(`toolgate.yaml does not say ${from}`);
+  writeFileSync(file, yaml.replace(from, to));
+  return dir;
 }
 
 /** An admin-style audit event for load: its content does not matter, its size is realistic. */

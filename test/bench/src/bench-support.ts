@@ -152,10 +152,16 @@ export interface Run extends LoadResult {
 }
 
 /**
- * The local MySQL/MariaDB server's process id (`pidof mariadbd`, then `mysqld`), or undefined when
+ * The local MySQL/MariaDB server's process id (the one listening on `port`, else `pidof mariadbd`,
+ * then `mysqld`), or undefined when
  * none runs here (a remote database): where the database's share of a request is measured.
  */
-export function localDatabasePid(): number | undefined {
+export function localDatabasePid(port = 3306): number | undefined {
+  // The server on the port the bench uses: other MariaDB servers may run beside it (a test
+  // cluster), and `pidof -s` would name any one of them.
+  const listening = spawnSync('ss', ['-Hltnp', `sport = :${port}`], { encoding: 'utf8' });
+  const owner = /pid=(\d+)/.exec(listening.stdout ?? '');
+  if (listening.status === 0 && owner) return Number(owner[1]);
   for (const name of ['mariadbd', 'mysqld']) {
     const found = spawnSync('pidof', ['-s', name], { encoding: 'utf8' });
     const pid = Number(found.stdout?.trim());

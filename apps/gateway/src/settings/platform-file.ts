@@ -276,6 +276,12 @@ export const platformFileSchema = z.strictObject({
         .describe(
           'An L1+ call fails closed (`AUDIT_UNAVAILABLE`, the tool not run) when its `started` event is not durable by then.',
         ),
+      finishedBeforeAnswer: z
+        .boolean()
+        .optional()
+        .describe(
+          'An L1+ call answers once its `finished` event is durable (`true`), or once it is queued to the group commit (`false`: one commit less on every call’s latency; for those milliseconds `GET /v1/calls/:callId` still says `running`, and a gateway that dies in them leaves the call `interrupted` in the trail although its caller got the answer; [ADR 043](adr/043-a-lean-chain.md)). `started` is durable before the tool runs either way.',
+        ),
       maxBatch: z
         .number()
         .int()

@@ -487,7 +487,10 @@ export class AuditChainRepository {
     }
     const callOf = (e: ChainEntry) => `${e.draft.tenantId}/${e.draft.callId}`;
     const closedCalls = new Set(closed.map(callOf));
+    const openedCalls = new Set(opened.map(callOf));
     const stillOpen = opened.filter((e) => !closedCalls.has(callOf(e)));
+    // A call opened and closed in this batch never had its row: nothing to delete (ADR 043).
+    const closedEarlier = closed.filter((e) => !openedCalls.has(callOf(e)));
     if (stillOpen.length)
       statements.push({
         sql: `INSERT INTO audit_open_calls (call_id, tenant_id, tool, instance_id, started_at) VALUES ${stillOpen.map(() => '(?,?,?,?,?)').join(',')}`,
@@ -499,10 +502,10 @@ export class AuditChainRepository {
           toSqlDateTime(e.draft.occurredAt),
         ]),
       });
-    if (closed.length)
+    if (closedEarlier.length)
       statements.push({
-        sql: `DELETE FROM audit_open_calls WHERE ${closed.map(() => '(tenant_id = ? AND call_id = ?)').join(' OR ')}`,
-        params: closed.flatMap((e) => [e.draft.tenantId, e.draft.callId]),
+        sql: `DELETE FROM audit_open_calls WHERE ${closedEarlier.map(() => '(tenant_id = ? AND call_id = ?)').join(' OR ')}`,
+        params: closedEarlier.flatMap((e) => [e.draft.tenantId, e.draft.callId]),
       });
     entries.forEach((entry, i) => {
       if (outcomes[i] === 'written' && entry.sidecar) statements.push(...entry.sidecar(dialect));

@@ -26,7 +26,6 @@ export class AuditEventEntity {
   @Column({ name: 'call_id', type: 'varchar', length: 64, nullable: true })
   callId!: string | null;
 
-  @Index('idx_audit_tool')
   @Column({ type: 'varchar', length: 64, nullable: true })
   tool!: string | null;
 
@@ -45,7 +44,6 @@ export class AuditEventEntity {
   @Column({ name: 'actor_type', type: 'varchar', length: 16 })
   actorType!: string;
 
-  @Index('idx_audit_actor')
   @Column({ name: 'actor_id', type: 'varchar', length: 64 })
   actorId!: string;
 

@@ -32,14 +32,18 @@ function l1Call(level = 'L1'): ToolCall {
   } as unknown as ToolCall;
 }
 
-function hookWith(outcome: 'written' | 'dropped', l0Access: boolean | Promise<boolean> = false) {
+function hookWith(
+  outcome: 'written' | 'dropped',
+  l0Access: boolean | Promise<boolean> = false,
+  finishedBeforeAnswer = true,
+) {
   const writer = { append: vi.fn(async () => [outcome]), ensure: vi.fn() };
   const redactor = new Redactor(DEFAULT_REDACTION_POLICY, Buffer.from('k'));
   const redaction = {
     redactorFor: async () => redactor,
     redactorNow: () => redactor,
   } as unknown as TenantRedaction;
-  const options = { auditL0: false, writeDeadlineMs: 1_000 } as AuditOptions;
+  const options = { auditL0: false, writeDeadlineMs: 1_000, finishedBeforeAnswer } as AuditOptions;
   const hook = new AuditHook(
     writer as unknown as AuditWriter,
     redaction,
@@ -89,5 +93,26 @@ describe('AuditHook', () => {
     const first = hookWith('written', Promise.resolve(true));
     first.hook.afterCall(l1Call('L0'), result);
     await vi.waitFor(() => expect(first.writer.ensure).toHaveBeenCalledTimes(1));
+  });
+
+  it('waits for finished to be durable by default, and only queues it with finishedBeforeAnswer: false (ADR 043)', async () => {
+    const result = {
+      envelope: { data: { ok: true }, status: 'ok' },
+      durationMs: 2,
+      output: { ok: true },
+    } as never;
+    for (const durable of [true, false]) {
+      const { hook, writer } = hookWith('written', false, durable);
+      const call = l1Call();
+      expect(await hook.beforeExecute(call)).toBeUndefined();
+      await hook.afterCall(call, result);
+      const events = (calls: unknown[][]) =>
+        calls.map(([drafts]) => (drafts as { event: string }[])[0]!.event);
+      // `started` is awaited either way: fail-closed does not move.
+      expect(events(writer.append.mock.calls as unknown[][])).toEqual(
+        durable ? ['started', 'finished'] : ['started'],
+      );
+      expect(events(writer.ensure.mock.calls as unknown[][])).toEqual(durable ? [] : ['finished']);
+    }
   });
 });

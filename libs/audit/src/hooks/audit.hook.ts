@@ -158,6 +158,13 @@ export class AuditHook implements ToolCallHook {
       this.logger.error(`cannot record the outcome of ${call.id}: ${(err as Error).message}`);
       return;
     }
+    if (this.options.finishedBeforeAnswer === false && drafts.length === 1) {
+      // `started` was durable before the tool ran (fail-closed, ADR 004): the answer may leave
+      // while `finished` waits for its group commit, retried until stored (ADR 043). Only when
+      // said: options built without the field keep the durable answer.
+      this.writer.ensure(drafts, { sidecar });
+      return;
+    }
     try {
       await this.writer.append(drafts, this.deadline(call), { sidecar });
     } catch {
