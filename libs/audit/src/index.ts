@@ -18,6 +18,9 @@ export { CheckpointArchive } from './archive/checkpoint-archive.js';
 export { DirectoryArchiveStore } from './archive/directory-archive-store.js';
 export { draftEvent } from './audit-fields.js';
 export { unzipFiles, zipFiles } from './evidence/zip.js';
+export { ZipFile } from './evidence/zip-file.js';
+export { ZipStreamWriter } from './evidence/zip-writer.js';
+export type { EvidencePlan, EvidenceWritten } from './evidence/evidence-builder.js';
 export type { AuditEventDraft } from './audit-fields.js';
 export { AuditModule } from './audit.module.js';
 export { DEFAULT_AUDIT_OPTIONS } from './audit.options.js';
@@ -140,5 +143,5 @@ export const AUDIT_MIGRATIONS = [
 ];
 export { AuditUnavailableError } from './chain/audit-writer.js';
 export type { EvidenceManifest } from './evidence/evidence-format.js';
-export { checkEvidence } from './evidence/evidence-check.js';
+export { checkEvidence, checkEvidenceStream } from './evidence/evidence-check.js';
 export type { VerifyJob } from './query/verify-jobs.js';

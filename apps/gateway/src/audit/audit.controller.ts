@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Logger, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   auditEvidenceQuerySchema,
@@ -51,6 +51,8 @@ import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 @AdminPower('trail.read')
 @Controller('v1/audit')
 export class AuditController {
+  private readonly logger = new Logger('AuditEvidence');
+
   constructor(
     private readonly audit: AuditQueries,
     private readonly jobs: VerifyJobs,
@@ -186,17 +188,28 @@ export class AuditController {
     @Query({ schema: auditEvidenceQuerySchema }) query: AuditEvidenceQuery,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const { zip, manifest } = await this.audit.evidence(query, p.tenantId);
-    await this.acts.evidenceDownloaded(p, manifest, zip.length);
-    const stamp = manifest.generatedAt.replace(/[:.]/g, '-');
-    await reply
-      .header('content-type', 'application/zip')
-      .header(
-        'content-disposition',
-        `attachment; filename="toolgate-evidence-${encodeURIComponent(manifest.tenantId)}-${stamp}.zip"`,
-      )
-      .header('cache-control', 'no-store')
-      .send(zip);
+    // Refused (broken chain, no tenant) while an error can still be an envelope; on the record
+    // before a byte leaves, with the range and count the file will hold (its size is not known
+    // yet: it is streamed, ADR 046).
+    const plan = await this.audit.evidencePlan(query, p.tenantId);
+    const expected = this.audit.expectedEvidence(plan);
+    await this.acts.evidenceDownloaded(p, expected, null);
+    const stamp = expected.generatedAt.replace(/[:.]/g, '-');
+    reply.hijack();
+    reply.raw.writeHead(200, {
+      'content-type': 'application/zip',
+      'content-disposition': `attachment; filename="toolgate-evidence-${encodeURIComponent(expected.tenantId)}-${stamp}.zip"`,
+      'cache-control': 'no-store',
+    });
+    try {
+      await this.audit.writeEvidence(plan, reply.raw);
+      reply.raw.end();
+    } catch (err) {
+      // Headers are gone: a cut connection is how the client learns the file is incomplete (the
+      // ZIP has no end record then, and no manifest signature).
+      this.logger.error(`evidence of ${plan.tenantId} failed mid-stream: ${(err as Error).message}`);
+      reply.raw.destroy(err as Error);
+    }
   }
 
   @Get('verify')
