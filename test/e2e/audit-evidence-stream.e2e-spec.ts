@@ -82,8 +82,9 @@ describe('evidence streamed without a size cap', () => {
     expect(manifest.events).toBe(plan.end - plan.start);
     const eventsBytes = manifest.files.find((f) => f.name === 'events.jsonl')!.bytes;
     // Held in memory, the events alone would be more than their file's size (the old builder kept
-    // every line, then the ZIP); streamed, what stays reachable is about one page of them.
-    expect(peak / eventsBytes, `peak ${peak} B live for ${eventsBytes} B of events`).toBeLessThan(0.25);
+    // every line, then the ZIP: over 2× it); streamed, what stays reachable is about one page of
+    // them (0.2× of 33 MB when written).
+    expect(peak / eventsBytes, `peak ${peak} B live for ${eventsBytes} B of events`).toBeLessThan(0.5);
   }, 300_000);
 
   it('serves it over HTTP as a ZIP the offline verifier accepts, reading it as a stream', async () => {

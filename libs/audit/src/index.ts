@@ -7,6 +7,7 @@ import { CheckpointAlgorithm1765640400000 } from './migrations/1765640400000-che
 import { AuditCalls1765400300000 } from './migrations/1765400300000-audit-calls.js';
 import { AuditSinks1765403800000 } from './migrations/1765403800000-audit-sinks.js';
 import { AuditRetention1765500100000 } from './migrations/1765500100000-audit-retention.js';
+import { AuditVerifyJobs1765700100000 } from './migrations/1765700100000-verify-jobs.js';
 
 export { AUDIT_EVENT_TYPES, CLOSING_EVENTS, GENESIS_HASH, PLATFORM_TENANT } from './audit-event.js';
 export type { AuditActor, AuditEventType, OutputSummary } from './audit-event.js';
@@ -118,6 +119,7 @@ export {
   AuditCalls1765400300000,
   AuditSinks1765403800000,
   AuditRetention1765500100000,
+  AuditVerifyJobs1765700100000,
   CheckpointAlgorithm1765640400000,
   CheckpointPublicDigest1765400100000,
   CreateAudit1764480200000,
@@ -140,6 +142,7 @@ export const AUDIT_MIGRATIONS = [
   AuditSinks1765403800000,
   AuditRetention1765500100000,
   CheckpointAlgorithm1765640400000,
+  AuditVerifyJobs1765700100000,
 ];
 export { AuditUnavailableError } from './chain/audit-writer.js';
 export type { EvidenceManifest } from './evidence/evidence-format.js';

@@ -239,7 +239,7 @@ export class AuditController {
     operationId: 'startVerifyJob',
     summary: 'Verify the whole chain in the background',
     description:
-      'Starts a full verification of the tenant given (or every tenant a reader of all tenants may see) and answers at once with the job; poll it for progress and the result. Jobs live in the gateway that runs them.',
+      'Starts a full verification of the tenant given (or every tenant a reader of all tenants may see) and answers at once with the job; poll it for progress and the result. Jobs are stored: any gateway answers them, and a job whose gateway stopped is answered `failed`.',
   })
   @ApiEnvelope(verifyJobSchema, { status: 202 })
   async startVerifyJob(
@@ -260,11 +260,12 @@ export class AuditController {
   @ApiOperation({
     operationId: 'getVerifyJob',
     summary: 'A background verification',
-    description: 'Its progress (`checked` of `total` events) and, once done, the verification.',
+    description:
+      'Its progress (`checked` of `total` events, at most a second behind on another gateway) and, once done, the verification; kept a week after it ends. A job whose gateway stopped before it finished is `failed`.',
   })
   @ApiEnvelope(verifyJobSchema, { errors: ['NOT_FOUND'] })
-  verifyJob(@CurrentPrincipal() p: Principal, @Param('id') id: string, @RequestLocale() locale: Locale) {
-    const job = this.jobs.get(id, p.tenantId);
+  async verifyJob(@CurrentPrincipal() p: Principal, @Param('id') id: string, @RequestLocale() locale: Locale) {
+    const job = await this.jobs.get(id, p.tenantId);
     return ok(job.result ? { ...job, result: localizedVerification(job.result, locale) } : job);
   }
 
