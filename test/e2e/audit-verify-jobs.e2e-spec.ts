@@ -2,7 +2,7 @@ import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { toSqlDateTime } from '@toolgate/database';
 import { openRawSql, startTestGateway, type RawSql, type TestGateway } from '@toolgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { createTestDatabase, type TestDatabase } from '@toolgate/testing';
 
 // ADR 046: verify jobs live in the database, so any gateway answers them, a job whose gateway
 // died is seen as such, and a finished job stays readable for a while.
