@@ -125,6 +125,7 @@ export async function trailFigures(env: Record<string, string>, count: number): 
  */
 async function generate(writer: AuditWriter, from: number, to: number): Promise<number> {
   let next = from;
+  let call = from;
   const batch = () => {
     const drafts: AuditEventDraft[] = [];
     while (drafts.length < 1000 && next < to) {
@@ -142,8 +143,9 @@ async function generate(writer: AuditWriter, from: number, to: number): Promise<
         next++;
         continue;
       }
-      const n = next;
-      const callId = `019b${n.toString(16).padStart(8, '0')}-0000-7000-8000-000000000000`;
+      // Call numbers, not event numbers, pick the call's properties (calls are 2 or 4 events long).
+      const n = call++;
+      const callId = `019b${next.toString(16).padStart(8, '0')}-0000-7000-8000-000000000000`;
       const l2 = n % 5 === 0;
       const common = {
         tenantId: TENANT,
@@ -166,7 +168,11 @@ async function generate(writer: AuditWriter, from: number, to: number): Promise<
             event: 'approval_decided',
             actor: { type: 'user', id: APPROVERS[n % APPROVERS.length]! },
             approverId: APPROVERS[n % APPROVERS.length]!,
-            details: { decision: 'approved', approverName: APPROVERS[n % APPROVERS.length] },
+            details: {
+              decision: 'approve',
+              outcome: 'approved',
+              approver: { type: 'user', id: APPROVERS[n % APPROVERS.length], name: APPROVERS[n % APPROVERS.length] },
+            },
           }),
         );
       }
@@ -214,7 +220,7 @@ async function callsP95(
     ['person (key name)', 'person=agent-key-7'],
     ['requester (id)', `requester=${KEYS[3]}`],
     ['approver', 'approver=li.si'],
-    ['callId', `callId=019b${(4242).toString(16).padStart(8, '0')}-0000-7000-8000-000000000000`],
+    ['callId', `callId=019b${(4244).toString(16).padStart(8, '0')}-0000-7000-8000-000000000000`],
     ['from/to (one minute)', `from=${new Date(Date.now() - 60_000).toISOString()}&to=${new Date().toISOString()}`],
     ['tool + status', 'tool=restart_service&status=error'],
   ];
