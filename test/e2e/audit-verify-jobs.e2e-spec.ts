@@ -51,7 +51,10 @@ describe('verify jobs shared by the gateways of one database', () => {
   };
 
   it('answers a job started on one gateway from the other, running and done, with its result', async () => {
-    const started = await a.api('POST', '/v1/audit/verify-jobs', { key: auditor, body: { tenantId: 'acme' } });
+    const started = await a.api('POST', '/v1/audit/verify-jobs', {
+      key: auditor,
+      body: { tenantId: 'acme' },
+    });
     expect(started.status).toBe(202);
     expect(started.body.data).toMatchObject({ status: 'running', tenantId: 'acme', instanceId: 'gw-a' });
     const onB = await b.api('GET', `/v1/audit/verify-jobs/${started.body.data.id}`, { key: auditor });
@@ -61,13 +64,15 @@ describe('verify jobs shared by the gateways of one database', () => {
     expect(done).toMatchObject({ status: 'done', result: { ok: true }, finishedAt: expect.any(String) });
     expect(done.checked).toBe(done.total);
     // Still there, from both, once finished; still scoped: another tenant's reader gets 404.
-    expect((await a.api('GET', `/v1/audit/verify-jobs/${done.id}`, { key: auditor })).body.data).toEqual(done);
+    expect((await a.api('GET', `/v1/audit/verify-jobs/${done.id}`, { key: auditor })).body.data).toEqual(
+      done,
+    );
     const other = await a.createKey('auditor', 'globex');
     expect((await b.api('GET', `/v1/audit/verify-jobs/${done.id}`, { key: other })).status).toBe(404);
     expect((await b.api('GET', `/v1/audit/verify-jobs/${randomUUID()}`, { key: auditor })).status).toBe(404);
   });
 
-  it("answers a running job whose gateway died, or restarted, as failed, and keeps it so", async () => {
+  it('answers a running job whose gateway died, or restarted, as failed, and keeps it so', async () => {
     const orphan = async (instanceId: string, bootId: string) => {
       const id = randomUUID();
       const now = toSqlDateTime(new Date());
@@ -82,21 +87,23 @@ describe('verify jobs shared by the gateways of one database', () => {
     for (const id of [await orphan('gw-gone', 'boot-1'), await orphan('gw-b', 'an-earlier-boot')]) {
       const seen = (await b.api('GET', `/v1/audit/verify-jobs/${id}`, { key: tenantAuditor })).body.data;
       expect(seen).toMatchObject({ status: 'failed', checked: 3, error: expect.stringContaining('stopped') });
-      const [row] = await sql.query<{ status: string }>('SELECT status FROM audit_verify_jobs WHERE id = ?', [id]);
+      const [row] = await sql.query<{ status: string }>('SELECT status FROM audit_verify_jobs WHERE id = ?', [
+        id,
+      ]);
       expect(row!.status).toBe('failed');
     }
   });
 
   it('forgets finished jobs after a week, when another one starts', async () => {
-    const old = (await a.api('POST', '/v1/audit/verify-jobs', { key: auditor, body: { tenantId: 'acme' } })).body
-      .data;
+    const old = (await a.api('POST', '/v1/audit/verify-jobs', { key: auditor, body: { tenantId: 'acme' } }))
+      .body.data;
     expect((await poll(a, old.id)).status).toBe('done');
     await sql.query('UPDATE audit_verify_jobs SET finished_at = ? WHERE id = ?', [
       toSqlDateTime(new Date(Date.now() - 8 * 24 * 3600_000)),
       old.id,
     ]);
-    const next = (await b.api('POST', '/v1/audit/verify-jobs', { key: auditor, body: { tenantId: 'acme' } })).body
-      .data;
+    const next = (await b.api('POST', '/v1/audit/verify-jobs', { key: auditor, body: { tenantId: 'acme' } }))
+      .body.data;
     expect((await poll(b, next.id)).status).toBe('done');
     expect((await a.api('GET', `/v1/audit/verify-jobs/${old.id}`, { key: auditor })).status).toBe(404);
   });

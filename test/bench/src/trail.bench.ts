@@ -26,7 +26,10 @@ const NEWEST = 100_000;
  * page p95 for each filter, incremental verify of the newest 100k events, and the evidence ZIP of
  * all of them: time and peak memory (ADR 046: streamed).
  */
-export async function trailFigures(env: Record<string, string>, count: number): Promise<Record<string, number>> {
+export async function trailFigures(
+  env: Record<string, string>,
+  count: number,
+): Promise<Record<string, number>> {
   const settings = loadSettings({ ...env, TOOLGATE_LOG_LEVEL: 'warn', TOOLGATE_DEMO: 'off', PORT: '0' });
   const app = await createGateway(settings, { imports: [BenchToolsModule], quiet: true });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -44,7 +47,9 @@ export async function trailFigures(env: Record<string, string>, count: number): 
   if (older) await checkpoints.run([TENANT]);
   written = await generate(writer, written, count);
   const writeS = (performance.now() - t0) / 1000;
-  process.stdout.write(`trail: ${written.toLocaleString('en-US')} events written in ${writeS.toFixed(0)} s; projecting calls…\n`);
+  process.stdout.write(
+    `trail: ${written.toLocaleString('en-US')} events written in ${writeS.toFixed(0)} s; projecting calls…\n`,
+  );
   const p0 = performance.now();
   while ((await projector.catchUp()) > 0);
   const projectS = (performance.now() - p0) / 1000;
@@ -107,7 +112,11 @@ export async function trailFigures(env: Record<string, string>, count: number): 
         `${mb(peakRss - base.rss).toFixed(0)} MB / ${mb(peakHeap - base.heapUsed).toFixed(0)} MB`,
         'flat (ADR 046)',
       ],
-      ['events written (group commit, 8 appenders of 1,000)', `${(written / writeS).toFixed(0)} events/s`, '—'],
+      [
+        'events written (group commit, 8 appenders of 1,000)',
+        `${(written / writeS).toFixed(0)} events/s`,
+        '—',
+      ],
       ['calls projected (audit_calls catch-up)', `${(written / projectS).toFixed(0)} events/s`, '—'],
     ],
   );
@@ -171,7 +180,11 @@ async function generate(writer: AuditWriter, from: number, to: number): Promise<
             details: {
               decision: 'approve',
               outcome: 'approved',
-              approver: { type: 'user', id: APPROVERS[n % APPROVERS.length], name: APPROVERS[n % APPROVERS.length] },
+              approver: {
+                type: 'user',
+                id: APPROVERS[n % APPROVERS.length],
+                name: APPROVERS[n % APPROVERS.length],
+              },
             },
           }),
         );
@@ -221,7 +234,10 @@ async function callsP95(
     ['requester (id)', `requester=${KEYS[3]}`],
     ['approver', 'approver=li.si'],
     ['callId', `callId=019b${(4244).toString(16).padStart(8, '0')}-0000-7000-8000-000000000000`],
-    ['from/to (one minute)', `from=${new Date(Date.now() - 60_000).toISOString()}&to=${new Date().toISOString()}`],
+    [
+      'from/to (one minute)',
+      `from=${new Date(Date.now() - 60_000).toISOString()}&to=${new Date().toISOString()}`,
+    ],
     ['tool + status', 'tool=restart_service&status=error'],
   ];
   const out = [];

@@ -264,7 +264,11 @@ export class AuditController {
       'Its progress (`checked` of `total` events, at most a second behind on another gateway) and, once done, the verification; kept a week after it ends. A job whose gateway stopped before it finished is `failed`.',
   })
   @ApiEnvelope(verifyJobSchema, { errors: ['NOT_FOUND'] })
-  async verifyJob(@CurrentPrincipal() p: Principal, @Param('id') id: string, @RequestLocale() locale: Locale) {
+  async verifyJob(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @RequestLocale() locale: Locale,
+  ) {
     const job = await this.jobs.get(id, p.tenantId);
     return ok(job.result ? { ...job, result: localizedVerification(job.result, locale) } : job);
   }

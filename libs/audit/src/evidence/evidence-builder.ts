@@ -160,9 +160,7 @@ export class EvidenceBuilder {
   }
 
   /** The events `start < seq <= end` as JSON lines, a page at a time, each with the running digest of its stretch. */
-  private async *lines(
-    plan: EvidencePlan,
-  ): AsyncGenerator<{ lines: string[]; first: number; last: number }> {
+  private async *lines(plan: EvidencePlan): AsyncGenerator<{ lines: string[]; first: number; last: number }> {
     const byStart = new Map(plan.stretches.map((c) => [c.fromSeq!, c]));
     let current: StoredCheckpoint | undefined;
     let digest = '';

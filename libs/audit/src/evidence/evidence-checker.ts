@@ -194,7 +194,9 @@ export class EvidenceChecker {
     const m = this.manifest;
     const listed = (m.files ?? []).find((f) => f.name === EVIDENCE_FILES.events);
     if (listed && this.eventsHash.digest('hex') !== listed.sha256)
-      this.manifestProblems.push({ message: `${EVIDENCE_FILES.events} does not match the SHA-256 in the manifest` });
+      this.manifestProblems.push({
+        message: `${EVIDENCE_FILES.events} does not match the SHA-256 in the manifest`,
+      });
 
     const range: EvidenceProblem[] = [];
     if (this.count !== m.events)
@@ -270,9 +272,14 @@ export class EvidenceChecker {
     const prev = this.prev;
     this.prev = e;
     if (!prev) return;
-    if (e.seq === prev.seq) this.linkProblems.push({ message: `${at(e)} appears twice`, seq: e.seq, id: e.id });
+    if (e.seq === prev.seq)
+      this.linkProblems.push({ message: `${at(e)} appears twice`, seq: e.seq, id: e.id });
     else if (e.seq < prev.seq)
-      this.linkProblems.push({ message: `${at(e)} is out of order (after seq ${prev.seq})`, seq: e.seq, id: e.id });
+      this.linkProblems.push({
+        message: `${at(e)} is out of order (after seq ${prev.seq})`,
+        seq: e.seq,
+        id: e.id,
+      });
     else if (e.seq !== prev.seq + 1)
       this.linkProblems.push({
         message: `event seq ${prev.seq + 1}${e.seq > prev.seq + 2 ? `–${e.seq - 1}` : ''} is missing (deleted), before ${at(e)}`,

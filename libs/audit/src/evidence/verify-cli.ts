@@ -13,7 +13,9 @@ const USAGE =
  * A bundle as the check reads it (ADR 046): its small files whole, and `events.jsonl` as chunks
  * read from the ZIP entry or the file, so a bundle of any size is checked in bounded memory.
  */
-async function openBundle(path: string): Promise<{ files: Map<string, Buffer>; events: AsyncIterable<Buffer> }> {
+async function openBundle(
+  path: string,
+): Promise<{ files: Map<string, Buffer>; events: AsyncIterable<Buffer> }> {
   const files = new Map<string, Buffer>();
   let events: AsyncIterable<Buffer> | undefined;
   if (statSync(path).isDirectory()) {

@@ -135,7 +135,7 @@ export function readDirectory(dir: Buffer, count: number): ZipDirEntry[] {
     let localOffset = dir.readUInt32LE(at + 42);
     // ZIP64: the fields that read 0xffffffff are in the extra field, in this order.
     const extra = dir.subarray(at + 46 + nameLength, at + 46 + nameLength + extraLength);
-    for (let x = 0; x + 4 <= extra.length; ) {
+    for (let x = 0; x + 4 <= extra.length;) {
       const [id, length] = [extra.readUInt16LE(x), extra.readUInt16LE(x + 2)];
       if (id === 0x0001) {
         let v = x + 4;

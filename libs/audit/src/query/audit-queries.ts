@@ -6,11 +6,7 @@ import { CLOSING_EVENTS } from '../audit-event.js';
 import { CheckpointService } from '../chain/checkpoint.service.js';
 import type { Verification } from '../chain/chain-verifier.js';
 import { toApiEvent, type ApiAuditEvent } from '../chain/event-mapping.js';
-import {
-  EvidenceBuilder,
-  type EvidencePlan,
-  type EvidenceWritten,
-} from '../evidence/evidence-builder.js';
+import { EvidenceBuilder, type EvidencePlan, type EvidenceWritten } from '../evidence/evidence-builder.js';
 import type { EvidenceManifest } from '../evidence/evidence-format.js';
 import { AuditEventsRepository } from './audit-events.repository.js';
 import { writeExport } from './audit-export.js';

@@ -102,10 +102,14 @@ function fromRow(r: Row): StoredVerifyJob {
     bootId: String(r['boot_id']),
     startedAt: fromSqlDateTime(r['started_at']),
     updatedAt: fromSqlDateTime(r['updated_at']),
-    finishedAt: r['finished_at'] == null ? null : fromSqlDateTime(r['finished_at']),
+    finishedAt:
+      r['finished_at'] === null || r['finished_at'] === undefined ? null : fromSqlDateTime(r['finished_at']),
     checked: Number(r['checked']),
     total: Number(r['total']),
-    result: r['result'] == null ? null : (JSON.parse(String(r['result'])) as Verification),
+    result:
+      r['result'] === null || r['result'] === undefined
+        ? null
+        : (JSON.parse(String(r['result'])) as Verification),
     error: (r['error'] as string | null) ?? null,
   };
 }

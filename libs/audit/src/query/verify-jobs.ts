@@ -111,7 +111,13 @@ export class VerifyJobs {
           .catch((err: Error) => this.logger.error(`verify job ${stored.id} end not stored: ${err.message}`));
         this.running.delete(stored.id);
         onFinished?.(
-          view({ ...stored, ...end, result: end.result ?? null, error: end.error ?? null, finishedAt: new Date() }),
+          view({
+            ...stored,
+            ...end,
+            result: end.result ?? null,
+            error: end.error ?? null,
+            finishedAt: new Date(),
+          }),
         );
       });
     return view(stored);
