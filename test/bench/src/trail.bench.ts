@@ -1,4 +1,6 @@
 import { Writable } from 'node:stream';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import {
   AuditQueries,
   AuditWriter,
@@ -61,24 +63,33 @@ export async function trailFigures(
 
   const calls = await callsP95(url, env.TOOLGATE_ADMIN_KEY!);
 
-  // The evidence file of the whole chain, to a sink that keeps nothing, with RSS and heap sampled.
+  // The evidence file of the whole chain, to a sink that keeps nothing. Planning it signs a
+  // checkpoint (verifying the chain's tail); writing it is what ADR 046 streams: RSS sampled, and
+  // the heap that stays reachable (after a forced collection, every 8 MB written) — the young
+  // generation (--max-semi-space-size=64) otherwise shows up to ~200 MB of garbage as "heap".
   const queries = app.get(AuditQueries);
+  const p0e = performance.now();
+  const plan = await queries.evidencePlan({ tenantId: TENANT }, null);
+  const planS = (performance.now() - p0e) / 1000;
+  const gc = collector();
+  gc();
   const base = process.memoryUsage();
   let peakRss = base.rss;
-  let peakHeap = base.heapUsed;
-  const sampler = setInterval(() => {
-    const m = process.memoryUsage();
-    peakRss = Math.max(peakRss, m.rss);
-    peakHeap = Math.max(peakHeap, m.heapUsed);
-  }, 25);
+  let peakLive = base.heapUsed;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 25);
   const e0 = performance.now();
-  const plan = await queries.evidencePlan({ tenantId: TENANT }, null);
   let zipBytes = 0;
+  let nextSample = 0;
   const { manifest } = await queries.writeEvidence(
     plan,
     new Writable({
       write(chunk: Buffer, _enc, done) {
         zipBytes += chunk.length;
+        if (zipBytes >= nextSample) {
+          gc();
+          peakLive = Math.max(peakLive, process.memoryUsage().heapUsed);
+          nextSample = zipBytes + (8 << 20);
+        }
         done();
       },
     }),
@@ -104,14 +115,15 @@ export async function trailFigures(
       ],
       [
         `evidence ZIP of ${manifest.events.toLocaleString('en-US')} events (${mb(zipBytes).toFixed(0)} MB zipped, ${mb(manifest.files[0]!.bytes).toFixed(0)} MB of events.jsonl)`,
-        `${evidenceS.toFixed(1)} s, ${(manifest.events / evidenceS).toFixed(0)} events/s`,
+        `${evidenceS.toFixed(1)} s written, ${(manifest.events / evidenceS).toFixed(0)} events/s`,
         '—',
       ],
       [
-        'evidence ZIP: peak memory above the start (RSS / heap)',
-        `${mb(peakRss - base.rss).toFixed(0)} MB / ${mb(peakHeap - base.heapUsed).toFixed(0)} MB`,
+        'evidence ZIP while written: peak RSS / reachable heap above the start',
+        `${mb(peakRss - base.rss).toFixed(0)} MB / ${mb(peakLive - base.heapUsed).toFixed(1)} MB`,
         'flat (ADR 046)',
       ],
+      ['evidence plan (signs a checkpoint: verifies the chain since the last)', `${planS.toFixed(1)} s`, '—'],
       [
         'events written (group commit, 8 appenders of 1,000)',
         `${(written / writeS).toFixed(0)} events/s`,
@@ -126,6 +138,12 @@ export async function trailFigures(
     trailEvidenceS: evidenceS,
     trailEvidencePeakRssMb: mb(peakRss - base.rss),
   };
+}
+
+/** A collection on demand (the bench runs without --expose-gc). */
+function collector(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
 }
 
 /**
