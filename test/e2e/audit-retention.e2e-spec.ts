@@ -161,7 +161,7 @@ describe('retention: archive to a directory, purge, and the trail still verifies
       .mockImplementation((chunk) => (out.push(String(chunk)), true));
     let exit: number;
     try {
-      exit = toolgateVerify([gw.settings.audit.archiveDir]);
+      exit = await toolgateVerify([gw.settings.audit.archiveDir]);
     } finally {
       write.mockRestore();
     }

@@ -14,4 +14,4 @@ if (!existsSync(cli)) {
   process.exit(2);
 }
 const { main } = await import(pathToFileURL(cli).href);
-process.exit(main(process.argv.slice(2)));
+process.exit(await main(process.argv.slice(2)));

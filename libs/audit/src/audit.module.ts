@@ -25,6 +25,7 @@ import { L0AccessSwitch } from './hooks/l0-access-switch.js';
 import { AuditEventsRepository } from './query/audit-events.repository.js';
 import { AuditQueries } from './query/audit-queries.js';
 import { VerifyJobs } from './query/verify-jobs.js';
+import { VerifyJobsRepository } from './query/verify-jobs.repository.js';
 import { AuditReconciler } from './reconcile/audit-reconciler.js';
 import { TenantRedaction } from './redaction/tenant-redaction.js';
 import { ArchiveWriter } from './retention/archive-writer.js';
@@ -74,6 +75,7 @@ const { ConfigurableModuleClass } = new ConfigurableModuleBuilder<AuditOptions>(
     AuditReconciler,
     EvidenceBuilder,
     VerifyJobs,
+    VerifyJobsRepository,
     AuditCallsRepository,
     CallProjector,
     AuditCallQueries,

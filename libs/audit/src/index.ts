@@ -7,6 +7,7 @@ import { CheckpointAlgorithm1765640400000 } from './migrations/1765640400000-che
 import { AuditCalls1765400300000 } from './migrations/1765400300000-audit-calls.js';
 import { AuditSinks1765403800000 } from './migrations/1765403800000-audit-sinks.js';
 import { AuditRetention1765500100000 } from './migrations/1765500100000-audit-retention.js';
+import { AuditVerifyJobs1765700100000 } from './migrations/1765700100000-verify-jobs.js';
 import { LeanAuditIndexes1765720000000 } from './migrations/1765720000000-lean-audit-indexes.js';
 
 export { AUDIT_EVENT_TYPES, CLOSING_EVENTS, GENESIS_HASH, PLATFORM_TENANT } from './audit-event.js';
@@ -19,6 +20,9 @@ export { CheckpointArchive } from './archive/checkpoint-archive.js';
 export { DirectoryArchiveStore } from './archive/directory-archive-store.js';
 export { draftEvent } from './audit-fields.js';
 export { unzipFiles, zipFiles } from './evidence/zip.js';
+export { ZipFile } from './evidence/zip-file.js';
+export { ZipStreamWriter } from './evidence/zip-writer.js';
+export type { EvidencePlan, EvidenceWritten } from './evidence/evidence-builder.js';
 export type { AuditEventDraft } from './audit-fields.js';
 export { AuditModule } from './audit.module.js';
 export { DEFAULT_AUDIT_OPTIONS } from './audit.options.js';
@@ -116,6 +120,7 @@ export {
   AuditCalls1765400300000,
   AuditSinks1765403800000,
   AuditRetention1765500100000,
+  AuditVerifyJobs1765700100000,
   CheckpointAlgorithm1765640400000,
   CheckpointPublicDigest1765400100000,
   CreateAudit1764480200000,
@@ -139,9 +144,10 @@ export const AUDIT_MIGRATIONS = [
   AuditSinks1765403800000,
   AuditRetention1765500100000,
   CheckpointAlgorithm1765640400000,
+  AuditVerifyJobs1765700100000,
   LeanAuditIndexes1765720000000,
 ];
 export { AuditUnavailableError } from './chain/audit-writer.js';
 export type { EvidenceManifest } from './evidence/evidence-format.js';
-export { checkEvidence } from './evidence/evidence-check.js';
+export { checkEvidence, checkEvidenceStream } from './evidence/evidence-check.js';
 export type { VerifyJob } from './query/verify-jobs.js';

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Logger, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   auditEvidenceQuerySchema,
@@ -51,6 +51,8 @@ import { ApiEnvelope } from '../openapi/api-envelope.decorator.js';
 @AdminPower('trail.read')
 @Controller('v1/audit')
 export class AuditController {
+  private readonly logger = new Logger('AuditEvidence');
+
   constructor(
     private readonly audit: AuditQueries,
     private readonly jobs: VerifyJobs,
@@ -186,17 +188,28 @@ export class AuditController {
     @Query({ schema: auditEvidenceQuerySchema }) query: AuditEvidenceQuery,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const { zip, manifest } = await this.audit.evidence(query, p.tenantId);
-    await this.acts.evidenceDownloaded(p, manifest, zip.length);
-    const stamp = manifest.generatedAt.replace(/[:.]/g, '-');
-    await reply
-      .header('content-type', 'application/zip')
-      .header(
-        'content-disposition',
-        `attachment; filename="toolgate-evidence-${encodeURIComponent(manifest.tenantId)}-${stamp}.zip"`,
-      )
-      .header('cache-control', 'no-store')
-      .send(zip);
+    // Refused (broken chain, no tenant) while an error can still be an envelope; on the record
+    // before a byte leaves, with the range and count the file will hold (its size is not known
+    // yet: it is streamed, ADR 046).
+    const plan = await this.audit.evidencePlan(query, p.tenantId);
+    const expected = this.audit.expectedEvidence(plan);
+    await this.acts.evidenceDownloaded(p, expected, null);
+    const stamp = expected.generatedAt.replace(/[:.]/g, '-');
+    reply.hijack();
+    reply.raw.writeHead(200, {
+      'content-type': 'application/zip',
+      'content-disposition': `attachment; filename="toolgate-evidence-${encodeURIComponent(expected.tenantId)}-${stamp}.zip"`,
+      'cache-control': 'no-store',
+    });
+    try {
+      await this.audit.writeEvidence(plan, reply.raw);
+      reply.raw.end();
+    } catch (err) {
+      // Headers are gone: a cut connection is how the client learns the file is incomplete (the
+      // ZIP has no end record then, and no manifest signature).
+      this.logger.error(`evidence of ${plan.tenantId} failed mid-stream: ${(err as Error).message}`);
+      reply.raw.destroy(err as Error);
+    }
   }
 
   @Get('verify')
@@ -226,7 +239,7 @@ export class AuditController {
     operationId: 'startVerifyJob',
     summary: 'Verify the whole chain in the background',
     description:
-      'Starts a full verification of the tenant given (or every tenant a reader of all tenants may see) and answers at once with the job; poll it for progress and the result. Jobs live in the gateway that runs them.',
+      'Starts a full verification of the tenant given (or every tenant a reader of all tenants may see) and answers at once with the job; poll it for progress and the result. Jobs are stored: any gateway answers them, and a job whose gateway stopped is answered `failed`.',
   })
   @ApiEnvelope(verifyJobSchema, { status: 202 })
   async startVerifyJob(
@@ -247,11 +260,16 @@ export class AuditController {
   @ApiOperation({
     operationId: 'getVerifyJob',
     summary: 'A background verification',
-    description: 'Its progress (`checked` of `total` events) and, once done, the verification.',
+    description:
+      'Its progress (`checked` of `total` events, at most a second behind on another gateway) and, once done, the verification; kept a week after it ends. A job whose gateway stopped before it finished is `failed`.',
   })
   @ApiEnvelope(verifyJobSchema, { errors: ['NOT_FOUND'] })
-  verifyJob(@CurrentPrincipal() p: Principal, @Param('id') id: string, @RequestLocale() locale: Locale) {
-    const job = this.jobs.get(id, p.tenantId);
+  async verifyJob(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @RequestLocale() locale: Locale,
+  ) {
+    const job = await this.jobs.get(id, p.tenantId);
     return ok(job.result ? { ...job, result: localizedVerification(job.result, locale) } : job);
   }
 

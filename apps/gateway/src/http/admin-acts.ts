@@ -50,8 +50,8 @@ export class AdminActs {
     return this.durably(this.event(p, 'trail_exported', { outcome: 'success', ...query }));
   }
 
-  /** Before an evidence file is sent. */
-  evidenceDownloaded(p: Principal, manifest: EvidenceManifest, zipBytes: number): Promise<void> {
+  /** Before an evidence file is streamed: `zipBytes` is null then (its size is not known yet, ADR 046). */
+  evidenceDownloaded(p: Principal, manifest: EvidenceManifest, zipBytes: number | null): Promise<void> {
     return this.durably(
       this.event(p, 'evidence_downloaded', {
         outcome: 'success',

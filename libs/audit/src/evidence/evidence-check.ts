@@ -1,17 +1,9 @@
-import { createHash } from 'node:crypto';
-import { checkpointPublicKeyFromPem, type CheckpointPublicKey } from '../chain/checkpoint-keys.js';
-import { algorithmOf, checkpointPayload } from '../chain/checkpoint-signer.js';
 import { digestAlgorithmOf } from '../chain/crypto-suite.js';
 import type { StoredCheckpoint } from '../chain/checkpoint.repository.js';
 import { publicCanonical } from '../chain/event-hash.js';
 import { nextPublicDigest } from '../chain/public-digest.js';
-import {
-  EVIDENCE_FILES,
-  EVIDENCE_KIND,
-  type EvidenceEvent,
-  type EvidenceKey,
-  type EvidenceManifest,
-} from './evidence-format.js';
+import { EvidenceChecker } from './evidence-checker.js';
+import { EVIDENCE_FILES, type EvidenceEvent } from './evidence-format.js';
 
 /** One thing found wrong, with the event concerned when there is one (seq and storage id together). */
 export interface EvidenceProblem {
@@ -42,7 +34,6 @@ export interface EvidenceReport {
   readonly notes: readonly string[];
 }
 
-const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 const at = (e: Pick<EvidenceEvent, 'seq' | 'id'>) => `event seq ${e.seq} (id ${e.id})`;
 
 /**
@@ -61,152 +52,35 @@ export function checkEvidence(
   files: ReadonlyMap<string, Buffer>,
   trustedKeyPems?: string | readonly string[],
 ): EvidenceReport {
-  const trusted = typeof trustedKeyPems === 'string' ? [trustedKeyPems] : (trustedKeyPems ?? []);
-  const problems: EvidenceProblem[] = [];
-  const notes: string[] = [];
-  const unusable = (message: string): EvidenceReport => ({
-    ok: false,
-    exitCode: 2,
-    events: 0,
-    verified: 0,
-    checkpoints: 0,
-    problems: [{ message }],
-    notes,
-  });
-  for (const name of Object.values(EVIDENCE_FILES))
-    if (!files.has(name)) return unusable(`${name} is missing: not a Toolgate evidence bundle`);
-
-  let manifest: EvidenceManifest;
-  let keys: Map<string, CheckpointPublicKey>;
-  let checkpoints: StoredCheckpoint[];
-  try {
-    manifest = JSON.parse(files.get(EVIDENCE_FILES.manifest)!.toString('utf8')) as EvidenceManifest;
-    if (manifest.kind !== EVIDENCE_KIND) return unusable(`manifest.json is not a ${EVIDENCE_KIND} manifest`);
-    keys = keyMap(
-      trusted.length
-        ? trusted
-        : (
-            JSON.parse(files.get(EVIDENCE_FILES.publicKeys)!.toString('utf8')) as { keys: EvidenceKey[] }
-          ).keys.map((k) => k.publicKeyPem),
-    );
-    checkpoints = JSON.parse(files.get(EVIDENCE_FILES.checkpoints)!.toString('utf8')) as StoredCheckpoint[];
-  } catch (err) {
-    return unusable(`unreadable bundle: ${(err as Error).message}`);
-  }
-  if (trusted.length) notes.push(`checked against the keys given (${[...keys.keys()].join(', ')})`);
-  else
-    notes.push(
-      `checked against the bundle's own key ${manifest.keyId}: compare it with GET /v1/audit/public-keys`,
-    );
-
-  // The manifest: signed, and every file as it lists it.
-  const manifestKey = keys.get(manifest.keyId);
-  if (
-    !manifestKey ||
-    !manifestKey.verify(
-      files.get(EVIDENCE_FILES.manifest)!,
-      files.get(EVIDENCE_FILES.manifestSignature)!.toString('utf8'),
-    )
-  )
-    problems.push({ message: `manifest.json is not signed by key ${manifest.keyId}` });
-  for (const f of manifest.files ?? []) {
-    const body = files.get(f.name);
-    if (!body) problems.push({ message: `${f.name}, listed in the manifest, is missing` });
-    else if (sha256(body) !== f.sha256)
-      problems.push({ message: `${f.name} does not match the SHA-256 in the manifest` });
-  }
-
-  const { events, parseProblems } = parseEvents(files.get(EVIDENCE_FILES.events)!);
-  problems.push(...parseProblems);
-  problems.push(...rangeProblems(manifest, events));
-  problems.push(...linkProblems(events));
-
-  let verified = 0;
-  const bySeq = new Map(events.map((e) => [e.seq, e]));
-  const covered = new Set<number>();
-  for (const cp of checkpoints) {
-    const key = keys.get(cp.keyId);
-    if (
-      !key ||
-      key.algorithm !== SCHEME[algorithmOf(cp)] ||
-      !key.verify(checkpointPayload(cp), cp.signature)
-    ) {
-      problems.push({
-        message: `the checkpoint at seq ${cp.seq} (signed at ${cp.signedAt}) has an invalid signature`,
-      });
-      continue;
-    }
-    const head = bySeq.get(cp.seq);
-    if (head && head.hash !== cp.headHash)
-      problems.push({
-        message: `${at(head)} is not the event the checkpoint at seq ${cp.seq} signed`,
-        seq: head.seq,
-        id: head.id,
-      });
-    if (cp.publicDigest === undefined) continue;
-    const stretch = checkStretch(cp, bySeq);
-    problems.push(...stretch.problems);
-    for (let s = cp.fromSeq! + 1; s <= cp.seq; s++) if (!covered.has(s) && bySeq.has(s)) covered.add(s);
-    if (!stretch.problems.length) verified += cp.seq - cp.fromSeq!;
-  }
-  const uncovered = events.filter((e) => !covered.has(e.seq));
-  if (uncovered.length)
-    notes.push(
-      `${uncovered.length} events (seq ${uncovered[0]!.seq}–${uncovered.at(-1)!.seq}) are covered by no checkpoint with a public digest (signed before v1.8, or none yet): only the gateway can check them`,
-    );
-
-  const tampered = problems.filter((p) => p.seq !== undefined).sort((a, b) => a.seq! - b.seq!)[0];
-  const exitCode = problems.length ? 1 : uncovered.length ? 3 : 0;
-  return {
-    ok: exitCode === 0,
-    exitCode,
-    tenantId: manifest.tenantId,
-    events: events.length,
-    verified: Math.min(verified, events.length),
-    checkpoints: checkpoints.length,
-    keyId: manifest.keyId,
-    ...(tampered ? { firstTampered: { seq: tampered.seq!, id: tampered.id! } } : {}),
-    problems,
-    notes,
-  };
+  const events = files.get(EVIDENCE_FILES.events);
+  if (!events)
+    return {
+      ok: false,
+      exitCode: 2,
+      events: 0,
+      verified: 0,
+      checkpoints: 0,
+      problems: [{ message: `${EVIDENCE_FILES.events} is missing: not a Toolgate evidence bundle` }],
+      notes: [],
+    };
+  // The same one-pass check the verifier runs over a bundle of any size (ADR 046).
+  const checker = new EvidenceChecker(files, trustedKeyPems);
+  checker.feed(events);
+  return checker.finish();
 }
 
-/** The signature scheme of each checkpoint algorithm: an SM2 checkpoint is never checked as Ed25519. */
-const SCHEME = { 'ed25519-sha256': 'Ed25519', 'sm2-sm3': 'SM2' } as const;
-
-/** The keys by the ids computed from them (a listed id is not taken on trust). */
-function keyMap(pems: readonly string[]): Map<string, CheckpointPublicKey> {
-  return new Map(pems.map((pem) => checkpointPublicKeyFromPem(pem)).map((k) => [k.keyId, k]));
-}
-
-function parseEvents(body: Buffer): { events: EvidenceEvent[]; parseProblems: EvidenceProblem[] } {
-  const events: EvidenceEvent[] = [];
-  const parseProblems: EvidenceProblem[] = [];
-  body
-    .toString('utf8')
-    .split('\n')
-    .forEach((line, i) => {
-      if (!line.trim()) return;
-      try {
-        events.push(JSON.parse(line) as EvidenceEvent);
-      } catch {
-        parseProblems.push({ message: `events.jsonl line ${i + 1} is not valid JSON (damaged or edited)` });
-      }
-    });
-  events.sort((a, b) => a.seq - b.seq);
-  return { events, parseProblems };
-}
-
-/** The events run from the manifest's first seq to its last, each once. */
-function rangeProblems(m: EvidenceManifest, events: readonly EvidenceEvent[]): EvidenceProblem[] {
-  const out: EvidenceProblem[] = [];
-  if (events.length !== m.events)
-    out.push({ message: `the manifest lists ${m.events} events, events.jsonl holds ${events.length}` });
-  if (events.length && (events[0]!.seq !== m.firstSeq || events.at(-1)!.seq !== m.lastSeq))
-    out.push({
-      message: `the manifest covers seq ${m.firstSeq}–${m.lastSeq}, events.jsonl holds seq ${events[0]!.seq}–${events.at(-1)!.seq} (events cut off an end)`,
-    });
-  return out;
+/**
+ * The same check with `events.jsonl` read as chunks (from a ZIP entry or a file being read), so
+ * that memory does not grow with the bundle (ADR 046).
+ */
+export async function checkEvidenceStream(
+  files: ReadonlyMap<string, Buffer>,
+  events: AsyncIterable<Buffer> | Iterable<Buffer>,
+  trustedKeyPems?: string | readonly string[],
+): Promise<EvidenceReport> {
+  const checker = new EvidenceChecker(files, trustedKeyPems);
+  for await (const chunk of events) checker.feed(chunk);
+  return checker.finish();
 }
 
 /** Each event links to the one before it and none is missing. */

@@ -1,22 +1,36 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkArchive, describeArchive, isArchiveDir, readArchiveDir } from '../retention/archive-check.js';
-import { checkEvidence, type EvidenceReport } from './evidence-check.js';
-import { unzipFiles } from './zip.js';
+import { checkEvidenceStream, type EvidenceReport } from './evidence-check.js';
+import { EVIDENCE_FILES } from './evidence-format.js';
+import { ZipFile } from './zip-file.js';
 
 const USAGE =
   'usage: toolgate-verify <evidence.zip | directory | archive directory> [--public-key key.pem]... [--json]\n' +
   '  --public-key  an Ed25519 or SM2 public key (SPKI PEM) to trust instead of the bundle’s own; repeat it for a chain signed under both';
 
-/** The files of a bundle: a ZIP's entries, or a directory's files (the ZIP unpacked). */
-function readBundle(path: string): Map<string, Buffer> {
-  if (statSync(path).isDirectory())
-    return new Map(
-      readdirSync(path)
-        .filter((name) => statSync(join(path, name)).isFile())
-        .map((name) => [name, readFileSync(join(path, name))]),
-    );
-  return unzipFiles(readFileSync(path));
+/**
+ * A bundle as the check reads it (ADR 046): its small files whole, and `events.jsonl` as chunks
+ * read from the ZIP entry or the file, so a bundle of any size is checked in bounded memory.
+ */
+async function openBundle(
+  path: string,
+): Promise<{ files: Map<string, Buffer>; events: AsyncIterable<Buffer> }> {
+  const files = new Map<string, Buffer>();
+  let events: AsyncIterable<Buffer> | undefined;
+  if (statSync(path).isDirectory()) {
+    for (const name of readdirSync(path).filter((n) => statSync(join(path, n)).isFile()))
+      if (name === EVIDENCE_FILES.events)
+        events = createReadStream(join(path, name), { highWaterMark: 1 << 20 });
+      else files.set(name, readFileSync(join(path, name)));
+  } else {
+    const zip = ZipFile.open(path);
+    for (const name of zip.names())
+      if (name === EVIDENCE_FILES.events) events = zip.chunks(name);
+      else files.set(name, await zip.read(name));
+  }
+  if (!events) throw new Error(`${EVIDENCE_FILES.events} is missing: not a Toolgate evidence bundle`);
+  return { files, events };
 }
 
 /** The report as a person reads it. */
@@ -36,7 +50,7 @@ function describe(r: EvidenceReport): string {
  * `toolgate-verify`: checks an evidence bundle with no gateway, database or secret, and exits
  * with the report's code (0 verified, 1 tampered, 2 unusable, 3 incomplete; see EvidenceReport).
  */
-export function main(argv: readonly string[]): number {
+export async function main(argv: readonly string[]): Promise<number> {
   const args = [...argv];
   const json = args.includes('--json');
   const keyPaths: string[] = [];
@@ -61,8 +75,10 @@ export function main(argv: readonly string[]): number {
   }
   let report: EvidenceReport;
   try {
-    report = checkEvidence(
-      readBundle(paths[0]!),
+    const bundle = await openBundle(paths[0]!);
+    report = await checkEvidenceStream(
+      bundle.files,
+      bundle.events,
       keyPaths.map((p) => readFileSync(p, 'utf8')),
     );
   } catch (err) {

@@ -2,9 +2,9 @@ import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
 
 /**
  * A minimal ZIP (PKWARE APPNOTE 6.3) writer and reader for evidence files: deflated entries, no
- * ZIP64, no encryption, no data descriptors. Small enough to read whole, and with no dependency the
- * offline verifier would have to trust. An evidence file is bounded by the evidence route's limit,
- * far below ZIP64's 4 GiB.
+ * encryption. `zipFiles` builds a small ZIP in memory (no ZIP64, no data descriptors); the gateway
+ * streams evidence with zip-writer.ts (data descriptors, ZIP64), which the readers here and in
+ * zip-file.ts take too. No dependency the offline verifier would have to trust.
  */
 export interface ZipEntry {
   readonly name: string;
@@ -68,35 +68,121 @@ export function zipFiles(entries: readonly ZipEntry[]): Buffer {
   return Buffer.concat([...parts, dirBytes, end]);
 }
 
-/** The entries of a ZIP by name; throws on anything this reader does not handle or a bad CRC. */
-export function unzipFiles(zip: Buffer): Map<string, Buffer> {
+/** Where an entry is and what it holds, from the central directory (ZIP64 extras read). */
+export interface ZipDirEntry {
+  readonly name: string;
+  readonly method: number;
+  readonly crc: number;
+  readonly packed: number;
+  readonly size: number;
+  readonly localOffset: number;
+}
+
+/** Where the central directory is, as the end of the file says. */
+export interface ZipDirectory {
+  readonly count: number;
+  readonly dirOffset: number;
+  readonly dirBytes: number;
+}
+
+const END64 = 0x06064b50;
+const END64_LOCATOR = 0x07064b50;
+const MAX32 = 0xffffffff;
+
+/**
+ * The central directory's place, from the last bytes of a ZIP (`tail`). `readAt(position, length)` reads
+ * other bytes of the file (the ZIP64 end record, when the locator points to one outside the tail).
+ */
+export function findDirectory(
+  tail: Buffer,
+  readAt: (position: number, length: number) => Buffer,
+): ZipDirectory {
   let end = -1;
-  for (let i = zip.length - 22; i >= Math.max(0, zip.length - 22 - 0xffff); i--)
-    if (zip.readUInt32LE(i) === END) {
+  for (let i = tail.length - 22; i >= Math.max(0, tail.length - 22 - 0xffff); i--)
+    if (tail.readUInt32LE(i) === END) {
       end = i;
       break;
     }
   if (end < 0) throw new Error('not a ZIP file (no end of central directory)');
-  const count = zip.readUInt16LE(end + 10);
-  let at = zip.readUInt32LE(end + 16);
-  const out = new Map<string, Buffer>();
+  const small = {
+    count: tail.readUInt16LE(end + 10),
+    dirBytes: tail.readUInt32LE(end + 12),
+    dirOffset: tail.readUInt32LE(end + 16),
+  };
+  if (end >= 20 && tail.readUInt32LE(end - 20) === END64_LOCATOR) {
+    const end64 = readAt(Number(tail.readBigUInt64LE(end - 12)), 56);
+    if (end64.readUInt32LE(0) !== END64) throw new Error('damaged ZIP64 end of central directory');
+    return {
+      count: Number(end64.readBigUInt64LE(32)),
+      dirBytes: Number(end64.readBigUInt64LE(40)),
+      dirOffset: Number(end64.readBigUInt64LE(48)),
+    };
+  }
+  return small;
+}
+
+/** The central directory's records. */
+export function readDirectory(dir: Buffer, count: number): ZipDirEntry[] {
+  const out: ZipDirEntry[] = [];
+  let at = 0;
   for (let n = 0; n < count; n++) {
-    if (zip.readUInt32LE(at) !== CENTRAL) throw new Error('damaged ZIP central directory');
-    const method = zip.readUInt16LE(at + 10);
-    const crc = zip.readUInt32LE(at + 16);
-    const size = zip.readUInt32LE(at + 20);
-    const nameLength = zip.readUInt16LE(at + 28);
-    const extra = zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
-    const local = zip.readUInt32LE(at + 42);
-    const name = zip.subarray(at + 46, at + 46 + nameLength).toString('utf8');
-    if (zip.readUInt32LE(local) !== LOCAL) throw new Error(`damaged ZIP entry ${name}`);
-    const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
-    const raw = zip.subarray(start, start + size);
-    const data = method === DEFLATE ? inflateRawSync(raw) : method === STORE ? Buffer.from(raw) : undefined;
-    if (!data) throw new Error(`ZIP entry ${name} uses compression method ${method}`);
-    if (crc32(data) !== crc) throw new Error(`ZIP entry ${name} is damaged (CRC mismatch)`);
-    out.set(name, data);
-    at += 46 + nameLength + extra;
+    if (dir.readUInt32LE(at) !== CENTRAL) throw new Error('damaged ZIP central directory');
+    const nameLength = dir.readUInt16LE(at + 28);
+    const extraLength = dir.readUInt16LE(at + 30);
+    const name = dir.subarray(at + 46, at + 46 + nameLength).toString('utf8');
+    let size = dir.readUInt32LE(at + 24);
+    let packed = dir.readUInt32LE(at + 20);
+    let localOffset = dir.readUInt32LE(at + 42);
+    // ZIP64: the fields that read 0xffffffff are in the extra field, in this order.
+    const extra = dir.subarray(at + 46 + nameLength, at + 46 + nameLength + extraLength);
+    for (let x = 0; x + 4 <= extra.length;) {
+      const [id, length] = [extra.readUInt16LE(x), extra.readUInt16LE(x + 2)];
+      if (id === 0x0001) {
+        let v = x + 4;
+        const next = () => {
+          const value = Number(extra.readBigUInt64LE(v));
+          v += 8;
+          return value;
+        };
+        if (size === MAX32) size = next();
+        if (packed === MAX32) packed = next();
+        if (localOffset === MAX32) localOffset = next();
+      }
+      x += 4 + length;
+    }
+    out.push({
+      name,
+      method: dir.readUInt16LE(at + 10),
+      crc: dir.readUInt32LE(at + 16),
+      packed,
+      size,
+      localOffset,
+    });
+    at += 46 + nameLength + extraLength + dir.readUInt16LE(at + 32);
+  }
+  return out;
+}
+
+/** Where an entry's data starts, from its local header (its first 30 bytes). */
+export function dataStart(local: Buffer, entry: ZipDirEntry): number {
+  if (local.readUInt32LE(0) !== LOCAL) throw new Error(`damaged ZIP entry ${entry.name}`);
+  return entry.localOffset + 30 + local.readUInt16LE(26) + local.readUInt16LE(28);
+}
+
+/** The entries of a ZIP by name; throws on anything this reader does not handle or a bad CRC. */
+export function unzipFiles(zip: Buffer): Map<string, Buffer> {
+  const tailAt = Math.max(0, zip.length - 22 - 0xffff - 20);
+  const where = findDirectory(zip.subarray(tailAt), (p, n) => zip.subarray(p, p + n));
+  const entries = readDirectory(zip.subarray(where.dirOffset, where.dirOffset + where.dirBytes), where.count);
+  const out = new Map<string, Buffer>();
+  for (const e of entries) {
+    const start = dataStart(zip.subarray(e.localOffset, e.localOffset + 30), e);
+    const raw = zip.subarray(start, start + e.packed);
+    const data =
+      e.method === DEFLATE ? inflateRawSync(raw) : e.method === STORE ? Buffer.from(raw) : undefined;
+    if (!data) throw new Error(`ZIP entry ${e.name} uses compression method ${e.method}`);
+    if (crc32(data) !== e.crc) throw new Error(`ZIP entry ${e.name} is damaged (CRC mismatch)`);
+    out.set(e.name, data);
   }
   return out;
 }

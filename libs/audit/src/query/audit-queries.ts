@@ -6,7 +6,8 @@ import { CLOSING_EVENTS } from '../audit-event.js';
 import { CheckpointService } from '../chain/checkpoint.service.js';
 import type { Verification } from '../chain/chain-verifier.js';
 import { toApiEvent, type ApiAuditEvent } from '../chain/event-mapping.js';
-import { EvidenceBuilder, type EvidenceBundle } from '../evidence/evidence-builder.js';
+import { EvidenceBuilder, type EvidencePlan, type EvidenceWritten } from '../evidence/evidence-builder.js';
+import type { EvidenceManifest } from '../evidence/evidence-format.js';
 import { AuditEventsRepository } from './audit-events.repository.js';
 import { writeExport } from './audit-export.js';
 import {
@@ -115,17 +116,30 @@ export class AuditQueries {
     );
   }
 
-  /** An evidence bundle of one tenant's trail (ADR 030); a reader of every tenant must name one. */
-  evidence(query: AuditEvidenceQuery, scope: AuditScope): Promise<EvidenceBundle> {
+  /**
+   * What an evidence file of one tenant's trail will hold (ADR 030), decided before it is written;
+   * a reader of every tenant must name one. Refuses a broken chain (AUDIT_CHAIN_BROKEN).
+   */
+  evidencePlan(query: AuditEvidenceQuery, scope: AuditScope): Promise<EvidencePlan> {
     const tenant = tenantIn(scope, query.tenantId);
     if (!tenant)
       throw new ToolgateError(ErrorCode.INVALID_INPUT, {
         params: { summary: 'tenantId is required: an evidence file holds one tenant’s chain' },
       });
-    return this.evidenceBuilder.build(tenant, {
+    return this.evidenceBuilder.plan(tenant, {
       from: query.from ? new Date(query.from) : undefined,
       to: query.to ? new Date(query.to) : undefined,
     });
+  }
+
+  /** The manifest a plan promises (range and event count), for the record made before writing. */
+  expectedEvidence(plan: EvidencePlan): EvidenceManifest {
+    return this.evidenceBuilder.expected(plan);
+  }
+
+  /** Streams the evidence ZIP of a plan to `out` (ADR 046): memory stays flat whatever its size. */
+  writeEvidence(plan: EvidencePlan, out: Writable): Promise<EvidenceWritten> {
+    return this.evidenceBuilder.write(plan, out);
   }
 
   publicKeys() {

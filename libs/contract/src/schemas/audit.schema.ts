@@ -151,6 +151,7 @@ export const verifyJobSchema = named(
     finishedAt: instant().optional(),
     checked: z.number().int().describe('Events checked so far'),
     total: z.number().int().describe('Events in the chains when the job started'),
+    instanceId: z.string().optional().describe('The gateway instance running it (or that ran it)'),
     result: verificationSchema.optional().describe('When done: what `GET /v1/audit/verify` answers'),
     error: z.string().optional(),
   }),

@@ -84,4 +84,16 @@ export class InstanceRegistry implements OnApplicationBootstrap, OnApplicationSh
     const row = await this.repo.findOne({ where: { instanceId } });
     return !!row && Date.now() - row.heartbeatAt.getTime() < this.options.staleAfterMs;
   }
+
+  /**
+   * True when an instance is alive and still in the boot given: a process restarted under a stable
+   * id (TOOLGATE_INSTANCE_ID) is another boot, and what the old one held in memory is gone.
+   */
+  async isAliveInBoot(instanceId: string, bootId: string): Promise<boolean> {
+    if (instanceId === this.instanceId) return bootId === this.bootId;
+    const row = await this.repo.findOne({ where: { instanceId } });
+    return (
+      !!row && row.bootId === bootId && Date.now() - row.heartbeatAt.getTime() < this.options.staleAfterMs
+    );
+  }
 }
