@@ -6,7 +6,6 @@ import { promisify } from 'node:util';
 import { Module } from '@nestjs/common';
 import {
   CredentialProxy,
-  freePort,
   makeConfigDir,
   nodeAtLeast,
   startTestGateway,
@@ -200,17 +199,18 @@ describe('the official MCP conformance suite, server scenarios', () => {
   let url: string;
 
   beforeAll(async () => {
-    const port = await freePort();
+    // The proxy listens first: a port only reserved while the gateway starts was once taken by
+    // another socket meanwhile (EADDRINUSE, and this hook hung).
+    proxy = await new CredentialProxy(new URL('http://127.0.0.1:1'), '').start();
     gw = await startTestGateway({
       env: {
         TOOLGATE_CONFIG_DIR: makeConfigDir({ confco: CONFCO_YAML }),
-        TOOLGATE_PUBLIC_URL: `http://127.0.0.1:${port}`,
+        TOOLGATE_PUBLIC_URL: `http://127.0.0.1:${proxy.port}`,
       },
       imports: [ConformanceToolsModule],
     });
-    const key = await gw.createKey('agent', 'confco');
-    proxy = await new CredentialProxy(new URL(gw.url), key).start(port);
-    url = `http://127.0.0.1:${port}/mcp/conformance`;
+    proxy.forward(new URL(gw.url), await gw.createKey('agent', 'confco'));
+    url = `http://127.0.0.1:${proxy.port}/mcp/conformance`;
   });
   afterAll(async () => {
     await proxy?.close();

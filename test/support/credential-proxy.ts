@@ -12,9 +12,19 @@ export class CredentialProxy {
   port = 0;
 
   constructor(
-    private readonly target: URL,
-    private readonly key: string,
+    private target: URL,
+    private key: string,
   ) {}
+
+  /**
+   * Points a started proxy at another target: a gateway that must know its public address (the
+   * proxy's) before it starts, without reserving a port that something else may take meanwhile.
+   */
+  forward(target: URL, key: string): this {
+    this.target = target;
+    this.key = key;
+    return this;
+  }
 
   /** Listens on `port` (0: any free one) on 127.0.0.1. */
   async start(port = 0): Promise<this> {
