@@ -13,6 +13,7 @@ import {
   type ToolCallHook,
   type ToolCallStop,
 } from '@toolgate/toolkit';
+import { policyDeniedEvent } from './policy-denied-event.js';
 import { outcomeOf, reasonOf, type RuleMatch } from './rule-decision.js';
 import { maskInput, outputMasker } from './rule-mask.js';
 import { ToolPolicy } from './tool-policy.js';
@@ -65,7 +66,7 @@ export class PolicyHook implements ToolCallHook {
   }
 
   private refuse(call: ToolCall, match: RuleMatch): ToolCallStop {
-    const { locale, tenant, principal, agentType } = call.request;
+    const { locale } = call.request;
     const ruleId = match.rule.id;
     const reason = reasonOf(match, locale);
     if (match.failed)
@@ -76,30 +77,7 @@ export class PolicyHook implements ToolCallHook {
       then: match.rule.then,
       failed: match.failed,
     };
-    this.trail.recordEventually([
-      {
-        event: 'access_denied',
-        tenantId: tenant?.id ?? null,
-        actor: principal
-          ? { type: principal.principalType, id: principal.principalId }
-          : { type: 'system', id: 'system' },
-        callId: call.id,
-        tool: call.tool.contract.name,
-        implementation: call.tool.implementation.name,
-        riskLevel: call.tool.contract.risk.level,
-        agentType,
-        sessionId: call.ctx.session.id,
-        status: 'error',
-        code: ErrorCode.POLICY_DENIED,
-        input: call.input ?? null,
-        sensitivePaths: call.tool.contract.sensitivePaths,
-        details: {
-          rule,
-          reason: reasonOf(match, 'en'),
-          ...(call.request.face ? { face: call.request.face } : {}),
-        },
-      },
-    ]);
+    this.trail.recordEventually([policyDeniedEvent(call, { rule, reason: reasonOf(match, 'en') })]);
     const envelope = errorEnvelope(
       ErrorCode.POLICY_DENIED,
       locale,

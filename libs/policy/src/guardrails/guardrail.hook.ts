@@ -16,6 +16,7 @@ import {
   type ToolCallHook,
   type ToolCallStop,
 } from '@toolgate/toolkit';
+import { policyDeniedEvent } from '../policy-denied-event.js';
 import { scanContent } from './content-scan.js';
 
 /**
@@ -60,30 +61,11 @@ export class GuardrailHook implements ToolCallHook {
   }
 
   private recordRefusal(call: ToolCall, found: readonly string[]): void {
-    const { tenant, principal, agentType, face } = call.request;
     this.trail.recordEventually([
-      {
-        event: 'access_denied',
-        tenantId: tenant?.id ?? null,
-        actor: principal
-          ? { type: principal.principalType, id: principal.principalId }
-          : { type: 'system', id: 'system' },
-        callId: call.id,
-        tool: call.tool.contract.name,
-        implementation: call.tool.implementation.name,
-        riskLevel: call.tool.contract.risk.level,
-        agentType,
-        sessionId: call.ctx.session.id,
-        status: 'error',
-        code: ErrorCode.POLICY_DENIED,
-        input: call.input ?? null,
-        sensitivePaths: call.tool.contract.sensitivePaths,
-        details: {
-          guardrails: [{ side: 'input', found, action: 'block' }],
-          reason: reasonText('input', found, 'en'),
-          ...(face ? { face } : {}),
-        },
-      },
+      policyDeniedEvent(call, {
+        guardrails: [{ side: 'input', found, action: 'block' }],
+        reason: reasonText('input', found, 'en'),
+      }),
     ]);
   }
 }
