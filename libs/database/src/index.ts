@@ -15,6 +15,7 @@ export type { PurgeExemption } from './append-only.js';
 export { PeriodicSweep, runPeriodically } from './periodic.js';
 export { PLATFORM_TENANT } from './platform-tenant.js';
 export {
+  insertUnlessTaken,
   isDeadlock,
   isMysql,
   isRetryableTransactionError,

@@ -50,3 +50,26 @@ export function mysqlLiteral(value: unknown): string {
   if (typeof value === 'number') return `${value}`;
   return escape(value as Parameters<typeof escape>[0]);
 }
+
+/** Tries of a single-statement insert that lost to a concurrent one as a deadlock. */
+const INSERT_ATTEMPTS = 5;
+
+/**
+ * Runs a single-statement insert that a unique key makes "first one wins": true when it inserted,
+ * false when the key was taken. Two inserts of one key on two Galera nodes meet at certification,
+ * and the loser is rolled back as a deadlock, not a duplicate (ADR 042): it is tried again, and then
+ * sees the winner's row as a duplicate (or, if the winner was rolled back too, wins). Not for a
+ * statement inside a transaction: the transaction is what is retried then (TransactionRunner).
+ */
+export async function insertUnlessTaken(insert: () => Promise<unknown>): Promise<boolean> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await insert();
+      return true;
+    } catch (err) {
+      if (isUniqueViolation(err)) return false;
+      if (!isDeadlock(err) || attempt === INSERT_ATTEMPTS) throw err;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+    }
+  }
+}

@@ -1,11 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { isDeadlock, isUniqueViolation } from '@toolgate/database';
+import { insertUnlessTaken } from '@toolgate/database';
 import type { Repository } from 'typeorm';
 import { IdempotencyRecordEntity } from '../entities/idempotency-record.entity.js';
-
-/** Tries of an insert that lost to a concurrent one as a deadlock. */
-const INSERT_ATTEMPTS = 5;
 
 /** Idempotency records, under the (tenant, key) primary key that makes the first request win. */
 @Injectable()
@@ -14,23 +11,9 @@ export class IdempotencyRepository {
     @InjectRepository(IdempotencyRecordEntity) private readonly records: Repository<IdempotencyRecordEntity>,
   ) {}
 
-  /**
-   * Inserts the record; false when the key is taken. Two inserts of one key on two Galera nodes
-   * meet at certification, and the loser is rolled back as a deadlock, not a duplicate (ADR 042):
-   * it is tried again, and then sees the winner's row as a duplicate (or, if the winner was rolled
-   * back too, wins).
-   */
-  async tryInsert(record: IdempotencyRecordEntity): Promise<boolean> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.records.insert(record);
-        return true;
-      } catch (err) {
-        if (isUniqueViolation(err)) return false;
-        if (!isDeadlock(err) || attempt === INSERT_ATTEMPTS) throw err;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
-      }
-    }
+  /** Inserts the record; false when the key is taken (on Galera too: insertUnlessTaken). */
+  tryInsert(record: IdempotencyRecordEntity): Promise<boolean> {
+    return insertUnlessTaken(() => this.records.insert(record));
   }
 
   find(tenantId: string, key: string): Promise<IdempotencyRecordEntity | null> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { isUniqueViolation } from '@toolgate/database';
+import { insertUnlessTaken } from '@toolgate/database';
 import { DataSource, LessThan } from 'typeorm';
 import { CallbackNonceEntity } from './callback-nonce.entity.js';
 
@@ -10,14 +10,10 @@ export class CallbackNonceRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** Records a nonce; false when this tenant has seen it before (a replay). */
-  async firstSight(tenantId: string, nonce: string, now: Date): Promise<boolean> {
-    try {
-      await this.dataSource.getRepository(CallbackNonceEntity).insert({ tenantId, nonce, seenAt: now });
-      return true;
-    } catch (err) {
-      if (isUniqueViolation(err)) return false;
-      throw err;
-    }
+  firstSight(tenantId: string, nonce: string, now: Date): Promise<boolean> {
+    return insertUnlessTaken(() =>
+      this.dataSource.getRepository(CallbackNonceEntity).insert({ tenantId, nonce, seenAt: now }),
+    );
   }
 
   /** Forgets nonces older than `before`: the timestamp window refuses their callbacks anyway. */
