@@ -19,7 +19,7 @@ const SOCKETS = 64;
 /** The target of issue 25 and the bars peers publish (docs/benchmarks.md). */
 const TARGET_L1_P95_ADDED_MS = 10;
 
-interface Percentiles {
+export interface Percentiles {
   readonly p50Ms: number;
   readonly p95Ms: number;
   readonly p99Ms: number;
@@ -29,7 +29,7 @@ interface Percentiles {
   readonly late: number;
 }
 
-interface Target {
+export interface Target {
   readonly name: string;
   readonly url: string;
   readonly body: string;
@@ -37,14 +37,18 @@ interface Target {
 }
 
 /** One fixed-rate run of `t` from its own process on the load core (fixed-rate-load.ts). */
-function fixedRate(t: Target, rate: number): Promise<Percentiles> {
+export function fixedRate(
+  t: Target,
+  rate: number,
+  o: { durationS?: number; warmupS?: number } = {},
+): Promise<Percentiles> {
   const spec = {
     url: t.url,
     body: t.body,
     headers: t.headers,
     rate,
-    durationS: DURATION_S,
-    warmupS: WARMUP_S,
+    durationS: o.durationS ?? DURATION_S,
+    warmupS: o.warmupS ?? WARMUP_S,
     sockets: SOCKETS,
   };
   const args = [

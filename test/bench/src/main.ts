@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { approvalLatency } from './approvals.bench.js';
+import { archiveUnderLoad } from './archive.bench.js';
 import { auditedThroughput, writerThroughput } from './audit.bench.js';
 import { clusterThroughput } from './cluster.bench.js';
 import { cryptoSuiteCost } from './crypto-suite.bench.js';
@@ -25,8 +26,8 @@ import { trailFigures } from './trail.bench.js';
 /**
  * `npm run bench`: prints tables of measured numbers. `--only <section>` runs one section
  * (inprocess, rest, adapter, audit, writer, suites, approvals, console, runs, mcp, tracing, latency,
- * cluster, fixedrate, trail); `--calls <n>` the audited calls of the cluster section (default 20,000);
- * `--events <n>` the events the trail section generates (default 1,000,000);
+ * cluster, fixedrate, trail, archive); `--calls <n>` the audited calls of the cluster section (default 20,000);
+ * `--events <n>` the events the trail and archive sections generate (default 1,000,000);
  * `--duration <s>` sets the length of each load run (default 5 s); `--runs <n>` the number of
  * sequential runs the runs section times (default 500). TOOLGATE_BENCH_CPU_PROF=<dir> makes the
  * runs section's gateway write a CPU profile there (node --cpu-prof) when it stops.
@@ -84,6 +85,8 @@ async function main(): Promise<void> {
   if (!only || only === 'fixedrate') figures.add(await onMariaDb(fixedRateLatency));
   // Issue 23's trail figures: generates the events first (minutes), so only when asked for by name.
   if (only === 'trail') figures.add(await onMariaDb((env) => trailFigures(env, trailEvents)));
+  // Issue 23's archive + purge of one day under L1 load: generates its day first, so only by name.
+  if (only === 'archive') figures.add(await onMariaDb((env) => archiveUnderLoad(env, trailEvents)));
   figures.print();
   if (!only || only === 'tracing') await tracingCost(sqliteEnv(), durationS);
   // The absolute latency figures the specs no longer assert (issue 27): printed beside their targets.
