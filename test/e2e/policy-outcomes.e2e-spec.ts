@@ -323,6 +323,24 @@ describe('rule outcomes mask and limit, approver groups, content guardrails (iss
       path: 'tools.0.rules.0.approverGroup',
       message: expect.stringContaining('finance-leads'),
     });
+    // A masked value is a string: a mask on a number field would break the tool's own schema.
+    const unfitMask = await gw.api('PUT', '/v1/admin/tenants/outcomesco/agents/finance/bindings', {
+      key: admin,
+      body: {
+        version: current.version,
+        tools: [
+          {
+            name: 'pay_refund',
+            rules: [{ id: 'r', when: 'true', then: 'mask', mask: { input: ['amount'] } }],
+          },
+        ],
+      },
+    });
+    expect(unfitMask.status).toBe(400);
+    expect(unfitMask.body.details.issues[0]).toMatchObject({
+      path: 'tools.0.rules.0.mask',
+      message: expect.stringContaining('"amount" names a field of type number'),
+    });
     const exported = await gw.api('GET', '/v1/admin/tenants/outcomesco/export', { key: admin });
     const doc = parse(exported.text);
     const tools = doc.agentTypes.finance.tools;

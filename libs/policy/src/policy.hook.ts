@@ -15,7 +15,7 @@ import {
 } from '@toolgate/toolkit';
 import { policyDeniedEvent } from './policy-denied-event.js';
 import { outcomeOf, reasonOf, type RuleMatch } from './rule-decision.js';
-import { maskInput, outputMasker } from './rule-mask.js';
+import { maskInput, outputMasker, unfitMask } from './rule-mask.js';
 import { ToolPolicy } from './tool-policy.js';
 
 /**
@@ -56,10 +56,14 @@ export class PolicyHook implements ToolCallHook {
   }
 
   /** Applies a mask rule with the tenant's redactor: the input now, the result when it comes. */
-  private async mask(call: ToolCall, match: RuleMatch, input: boolean): Promise<undefined> {
+  private async mask(call: ToolCall, match: RuleMatch, input: boolean): Promise<ToolCallStop | undefined> {
     const mask = match.rule.mask!;
     const redactor = await this.redaction.redactorFor(call.request.tenant?.id ?? PLATFORM_TENANT);
-    if (input && mask.input?.length) replaceCallInput(call, maskInput(redactor, call.input, mask));
+    if (input && mask.input?.length) {
+      const masked = maskInput(redactor, call.input, mask, call.tool.contract.input);
+      if (!masked.ok) return this.refuse(call, unfitMask(match, masked.issues));
+      replaceCallInput(call, masked.value);
+    }
     const rewrite = outputMasker(redactor, mask);
     if (rewrite) rewriteCallOutput(call, rewrite);
     return undefined;

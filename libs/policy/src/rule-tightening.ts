@@ -1,4 +1,5 @@
 import type { ApprovalMode, RiskLevel, ToolRule } from '@toolgate/contract/rules';
+import { maskPathProblems } from './mask-paths.js';
 import { compileRule, RuleCompileError } from './rule-compiler.js';
 
 /** What the tighten-only check needs of the tool a rule is bound to. */
@@ -7,12 +8,14 @@ export interface RuledTool {
   readonly riskLevel: RiskLevel;
   /** The effective approval mode (declared, tightened by the binding). */
   readonly approval: ApprovalMode;
+  /** The tool's input JSON Schema, against which a mask rule's input paths are checked. */
+  readonly inputSchema?: { readonly [keyword: string]: unknown };
 }
 
 /** One problem of a tool's rules: which rule, which field, what is wrong. */
 export interface RuleProblem {
   readonly index: number;
-  readonly field: 'when' | 'then' | 'approverGroup';
+  readonly field: 'when' | 'then' | 'approverGroup' | 'mask';
   readonly problem: string;
 }
 
@@ -42,6 +45,9 @@ export function ruleProblems(
         field: 'approverGroup',
         problem: `tool "${tool.name}", rule "${rule.id}": approver group "${rule.approverGroup}" is not one of the tenant's approvals.groups (${[...approverGroups].join(', ') || 'none'})`,
       });
+    if (rule.then === 'mask' && rule.mask?.input?.length && tool.inputSchema)
+      for (const why of maskPathProblems(rule.mask.input, tool.inputSchema))
+        problems.push({ index, field: 'mask', problem: `tool "${tool.name}", rule "${rule.id}": ${why}` });
     const approval = tool.riskLevel === 'L3' ? 'always' : tool.approval;
     if (rule.then === 'allow' && approval !== 'never') {
       problems.push({

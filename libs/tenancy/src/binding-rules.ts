@@ -102,7 +102,12 @@ export function bindingProblems(
     else if (entry.rules?.length) {
       // Rules compile under ADR 041's limits and only tighten what the tool (as bound) declares.
       const t = bound.tool;
-      const ruled = { name: entry.name, riskLevel: t.contract.risk.level, approval: t.approval };
+      const ruled = {
+        name: entry.name,
+        riskLevel: t.contract.risk.level,
+        approval: t.approval,
+        inputSchema: t.contract.input.jsonSchema,
+      };
       for (const p of ruleProblems(entry.rules, ruled, approverGroups))
         problems.push({ index, field: `rules.${p.index}.${p.field}`, problem: p.problem });
     }

@@ -2,7 +2,17 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AgentFactory, type AgentPrincipal } from '@toolgate/agents';
 import { APPROVALS_OPTIONS, tenantApprovalSettingsSchema, type ApprovalsOptions } from '@toolgate/approvals';
 import type { Issue, ToolCallCheck } from '@toolgate/contract';
-import { outcomeOf, principalFacts, reasonOf, scanContent, toolFacts, ToolPolicy } from '@toolgate/policy';
+import { TenantRedaction } from '@toolgate/audit';
+import {
+  maskInput,
+  outcomeOf,
+  principalFacts,
+  reasonOf,
+  scanContent,
+  toolFacts,
+  ToolPolicy,
+  unfitMask,
+} from '@toolgate/policy';
 import { BindingResolver } from '@toolgate/tenancy';
 import { ErrorCode, invalidInputEnvelope, type Locale } from '@toolgate/toolkit';
 
@@ -27,6 +37,7 @@ export class CheckToolCallUseCase {
     private readonly agents: AgentFactory,
     private readonly policy: ToolPolicy,
     private readonly bindings: BindingResolver,
+    private readonly redaction: TenantRedaction,
     @Inject(APPROVALS_OPTIONS) private readonly approvals: ApprovalsOptions,
   ) {}
 
@@ -79,6 +90,18 @@ export class CheckToolCallUseCase {
     // What a mask or limit rule would do on the way (the bucket is not counted, nor looked up).
     const mask = then === 'mask' ? match?.rule.mask : undefined;
     const limit = then === 'limit' ? match?.rule.limit : undefined;
+    // A mask whose masked input the tool's own schema refuses refuses the call, as the hook does.
+    if (match && mask?.input?.length) {
+      const redactor = await this.redaction.redactorFor(c.tenantId);
+      const masked = maskInput(redactor, checked.value, mask, tool.contract.input);
+      if (!masked.ok)
+        return answer({
+          rule: Object.assign({}, rule, { failed: true }),
+          next: 'refuse',
+          code: ErrorCode.POLICY_DENIED,
+          reason: reasonOf(unfitMask(match, masked.issues), c.locale),
+        });
+    }
     // The input guardrail, as the pipeline's guardrail hook would find (after the rules).
     const check = tool.guardrails?.input;
     const found = check ? scanContent(checked.value, check, false).found : [];
