@@ -154,19 +154,19 @@ export function RuleCard(props: {
         </Form.Item>
 
         {rule.then === 'deny' && (
-          <Form.Item label={t('bindings.rules.reasonZh')} {...item('reason', t('bindings.rules.reasonHelp'))}>
+          <Form.Item label={t('bindings.rules.reason')} {...item('reason', t('bindings.rules.reasonHelp'))}>
             <Space.Compact orientation="vertical" style={{ width: '100%' }}>
               <Input
                 value={reason.zh}
                 maxLength={RULE_LIMITS.reasonChars}
-                addonBefore="中文"
+                prefix={<Typography.Text type="secondary">中文</Typography.Text>}
                 onChange={(e) => set({ reason: { ...reason, zh: e.target.value } })}
                 data-testid="rule-reason-zh"
               />
               <Input
                 value={reason.en}
                 maxLength={RULE_LIMITS.reasonChars}
-                addonBefore="EN"
+                prefix={<Typography.Text type="secondary">EN</Typography.Text>}
                 onChange={(e) => set({ reason: { ...reason, en: e.target.value } })}
                 data-testid="rule-reason-en"
               />
