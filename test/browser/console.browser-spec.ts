@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { openRawSql, startTestGateway, TEST_ADMIN_KEY, type TestGateway } from '@toolgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import {
+  chooseOption,
   ensureConsoleBuilt,
   launchConsoleBrowser,
   screenshot,
@@ -342,6 +344,178 @@ describe('the admin console in a browser', () => {
     await expect.poll(() => result.getAttribute('data-next')).toBe('refuse');
     expect(await result.innerText()).toContain('INVALID_INPUT');
     await screenshot(page, 'bindings-try-it');
+    await page.close();
+  });
+
+  it('writes a mask rule, an approval for a group, a limit and a guardrail through the forms, and try-it applies them', async () => {
+    // The tenant's approver groups live in its file (approvals.groups); the form offers them.
+    const exported = await gw.api('GET', '/v1/admin/tenants/acme/export', { key: acmeAdmin });
+    const file = parseYaml(exported.text) as Record<string, any>;
+    file.approvals = {
+      ...file.approvals,
+      groups: { ...file.approvals?.groups, 'ops-leads': ['oidc:lead-wang'] },
+    };
+    const imported = await gw.api('POST', '/v1/admin/tenants/acme/import', {
+      key: acmeAdmin,
+      body: { yaml: stringifyYaml(file) },
+    });
+    expect(imported.status, imported.text).toBe(200);
+
+    const page = await open(acmeAdmin, '/bindings?tenant=acme&agent=ops_assistant');
+    const editor = page.getByTestId('binding-editor');
+    await editor.waitFor();
+    const version = Number(await editor.getAttribute('data-version'));
+    const option = (label: string) =>
+      `.ant-select-item-option[title="${label}"], .ant-select-item-option:has-text("${label}")`;
+
+    // restart_service: a mask rule first, then an approval by the ops leads.
+    await page.getByTestId('policy-open-restart_service').click();
+    const restart = page.getByTestId('policy-restart_service');
+    await restart.getByTestId('rule-add').click();
+    const mask = restart.getByTestId('rule-0');
+    await mask.getByTestId('rule-id').fill('mask-reason');
+    await mask.getByTestId('rule-when').fill('input.service == "payment-api"');
+    await chooseOption(
+      page,
+      mask.getByTestId('rule-then'),
+      option('脱敏后执行'),
+      mask.getByTestId('rule-mask-input'),
+    );
+    expect(await mask.innerText()).toContain('items.*.card'); // the path syntax, next to the paths
+    // A mask that names no field: the gateway's answer shows under the mask's fields.
+    await page.getByTestId('preview-save').click();
+    await expect.poll(() => mask.innerText()).toContain('name at least one input or output field');
+    await mask.getByTestId('rule-mask-input').locator('input').fill('reason');
+    await mask.getByTestId('rule-mask-input').locator('input').press('Enter');
+    await expect.poll(() => mask.getByTestId('rule-mask-input').innerText()).toContain('reason');
+
+    await restart.getByTestId('rule-add').click();
+    const leads = restart.getByTestId('rule-1');
+    await leads.getByTestId('rule-id').fill('order-api-leads');
+    await leads.getByTestId('rule-when').fill('input.service == "order-api"');
+    await chooseOption(
+      page,
+      leads.getByTestId('rule-then'),
+      option('需要审批'),
+      leads.getByTestId('rule-approver-group'),
+    );
+    await leads.getByTestId('rule-approvers').fill('2');
+    await chooseOption(
+      page,
+      leads.getByTestId('rule-approver-group'),
+      option('ops-leads'),
+      leads.getByTestId('rule-approver-group').getByText('ops-leads'),
+    );
+
+    // Its input guardrail: ID card numbers and secrets are refused.
+    const input = restart.getByTestId('guardrail-input');
+    await input.getByTestId('guardrail-pii').getByText('身份证号').click();
+    await input.getByTestId('guardrail-secrets').click();
+    await chooseOption(
+      page,
+      input.getByTestId('guardrail-action'),
+      option('阻止'),
+      input.getByTestId('guardrail-action').getByText('阻止'),
+    );
+
+    // get_service_status: at most 100 calls an hour for the whole tenant.
+    await page.getByTestId('policy-open-get_service_status').click();
+    const status = page.getByTestId('policy-get_service_status');
+    await status.getByTestId('rule-add').click();
+    const hourly = status.getByTestId('rule-0');
+    await hourly.getByTestId('rule-id').fill('status-hourly');
+    await hourly.getByTestId('rule-when').fill('true');
+    await chooseOption(
+      page,
+      hourly.getByTestId('rule-then'),
+      option('限额'),
+      hourly.getByTestId('rule-limit-max'),
+    );
+    await hourly.getByTestId('rule-limit-max').fill('100');
+    await chooseOption(
+      page,
+      hourly.getByTestId('rule-limit-scope'),
+      option('整个租户'),
+      hourly.getByTestId('rule-limit-scope').getByText('整个租户'),
+    );
+    await screenshot(page, 'bindings-rules');
+
+    await page.getByTestId('preview-save').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByTestId('effective-tools').waitFor();
+    expect((await dialog.locator('[data-diff="changed"]').allInnerTexts()).join('\n')).toMatch(
+      /restart_service[\s\S]*rules=2, guardrails=input/,
+    );
+    await dialog.getByRole('button', { name: new RegExp(`v${version + 1}`) }).click();
+    await expect.poll(() => editor.getAttribute('data-version')).toBe(String(version + 1));
+
+    // The admin API and the tenant file hold what the forms wrote.
+    const saved = (await gw.api('GET', '/v1/admin/tenants/acme/bindings', { key: acmeAdmin })).body.data.find(
+      (b: { agentType: string }) => b.agentType === 'ops_assistant',
+    );
+    const tool = (name: string) => saved.tools.find((x: { name: string }) => x.name === name);
+    expect(tool('restart_service')).toEqual({
+      name: 'restart_service',
+      rules: [
+        {
+          id: 'mask-reason',
+          when: 'input.service == "payment-api"',
+          then: 'mask',
+          mask: { input: ['reason'] },
+        },
+        {
+          id: 'order-api-leads',
+          when: 'input.service == "order-api"',
+          then: 'require_approval',
+          approvers: 2,
+          approverGroup: 'ops-leads',
+        },
+      ],
+      guardrails: { input: { pii: ['cn_id'], secrets: true, action: 'block' } },
+    });
+    expect(tool('get_service_status')).toEqual({
+      name: 'get_service_status',
+      rules: [
+        {
+          id: 'status-hourly',
+          when: 'true',
+          then: 'limit',
+          limit: { max: 100, per: 'hour', scope: 'tenant' },
+        },
+      ],
+    });
+    const yaml = parseYaml((await gw.api('GET', '/v1/admin/tenants/acme/export', { key: acmeAdmin })).text);
+    // (a tool with nothing but its name is written as the bare name)
+    const written = yaml.agentTypes.ops_assistant.tools.map((x: unknown) =>
+      typeof x === 'string' ? { name: x } : x,
+    );
+    expect(written).toEqual(saved.tools);
+
+    // Try it: each outcome as a call would meet it, nothing run.
+    const panel = page.getByTestId('try-it');
+    const result = page.getByTestId('try-it-result');
+    const check = async (json: unknown, next: string) => {
+      await panel.getByTestId('try-it-input').fill(JSON.stringify(json));
+      await panel.getByTestId('try-it-check').click();
+      await expect.poll(() => result.getAttribute('data-next')).toBe(next);
+      return result.innerText();
+    };
+    expect(await check({ service: 'payment-api' }, 'run')).toMatch(
+      /status-hourly[\s\S]*100 \/ hour \(tenant\)/,
+    );
+    await chooseOption(
+      page,
+      panel.getByTestId('try-it-tool'),
+      option('restart_service'),
+      panel.getByTestId('try-it-tool').getByText('restart_service'),
+    );
+    expect(await check(RESTART, 'park')).toMatch(/mask-reason[\s\S]*input\.reason/);
+    const byLeads = await check({ service: 'order-api', reason: '发布后错误率升高，回滚并重启' }, 'park');
+    expect(byLeads).toContain('需 2 人审批');
+    expect(byLeads).toMatch(/order-api-leads[\s\S]*ops-leads/);
+    expect(
+      await check({ service: 'inventory-api', reason: '申请人 11010519491231002X' }, 'refuse'),
+    ).toContain('pii:cn_id → block');
     await page.close();
   });
 

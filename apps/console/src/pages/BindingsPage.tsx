@@ -8,6 +8,7 @@ import { ErrorAlert } from '../components/ErrorAlert';
 import { PageSpinner } from '../components/PageSpinner';
 import { useT } from '../i18n';
 import { BindingEditor } from './bindings/BindingEditor';
+import { approverGroupsOf } from './bindings/policy-form';
 import { HistoryPanel } from './bindings/HistoryPanel';
 import { NewTenantModal } from './bindings/NewTenantModal';
 import { YamlPanel } from './bindings/YamlPanel';
@@ -111,6 +112,7 @@ export default function BindingsPage() {
                     binding={binding}
                     catalog={catalog.data}
                     agentTypes={(bindings.data ?? []).map((b) => b.agentType)}
+                    approverGroups={approverGroupsOf(tenants.data?.find((x) => x.id === tenantId)?.settings)}
                   />
                 ) : (
                   <Empty

@@ -19,6 +19,8 @@ interface Props {
   readonly catalog: readonly CatalogTool[];
   /** Every agent type of the tenant (the sub-agents are picked among the others). */
   readonly agentTypes: readonly string[];
+  /** The tenant's approver groups (`approvals.groups`), which its rules may name. */
+  readonly approverGroups: readonly string[];
 }
 
 /**
@@ -26,7 +28,7 @@ interface Props {
  * a stale version (409) shows what the other person changed and offers to reload or rebase; a
  * refusal (400) shows each issue next to its tool. The state lives in {@link useBindingDraft}.
  */
-export function BindingEditor({ tenantId, binding, catalog, agentTypes }: Props) {
+export function BindingEditor({ tenantId, binding, catalog, agentTypes, approverGroups }: Props) {
   const t = useT();
   const { message } = App.useApp();
   const editor = useBindingDraft(tenantId, binding);
@@ -62,6 +64,7 @@ export function BindingEditor({ tenantId, binding, catalog, agentTypes }: Props)
         tools={draft}
         catalog={byName}
         issues={issuesByRow(editor.issues)}
+        groups={approverGroups}
         onChange={(i, entry) => edit(draft.map((d, j) => (j === i ? entry : d)))}
         onRemove={(i) => edit(draft.filter((_, j) => j !== i))}
       />

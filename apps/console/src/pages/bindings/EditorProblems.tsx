@@ -21,9 +21,11 @@ export function EditorProblems({ issues, error }: { issues: readonly Issue[]; er
           style={{ marginBottom: 16 }}
           data-testid="binding-invalid"
           title={
-            issues.some((i) => i.path.startsWith('tools.'))
-              ? t('bindings.invalidTitle')
-              : t('bindings.refusedTitle')
+            issues.some((i) => /^tools\.\d+\.(?:rules|guardrails)(?:\.|$)/.test(i.path))
+              ? t('bindings.rulesInvalidTitle')
+              : issues.some((i) => i.path.startsWith('tools.'))
+                ? t('bindings.invalidTitle')
+                : t('bindings.refusedTitle')
           }
           description={issues.map((i) => (
             <div key={i.path + i.message}>{i.message}</div>

@@ -1,14 +1,18 @@
-import { DeleteOutlined } from '@ant-design/icons';
+import { DeleteOutlined, DownOutlined, RightOutlined } from '@ant-design/icons';
 import { Button, InputNumber, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { useState } from 'react';
 import type { ApprovalMode, BindingTool, CatalogTool, Issue } from '../../api/types';
 import { RiskBadge } from '../../components/RiskBadge';
 import { useT } from '../../i18n';
 import { allowedApprovals } from './binding-rules';
+import { ToolPolicyEditor } from './ToolPolicyEditor';
 
 interface Props {
   readonly tools: readonly BindingTool[];
   readonly catalog: ReadonlyMap<string, CatalogTool>;
   readonly issues: ReadonlyMap<number, Issue[]>;
+  /** The tenant's approver groups (its file's `approvals.groups`), which rules may name. */
+  readonly groups: readonly string[];
   readonly onChange: (index: number, entry: BindingTool) => void;
   readonly onRemove: (index: number) => void;
 }
@@ -16,10 +20,28 @@ interface Props {
 const fieldIssue = (issues: Issue[] | undefined, field: string) =>
   issues?.filter((i) => i.path.endsWith(`.${field}`));
 
-/** The tools of a binding with their overrides; each field shows the range the tool allows. */
-export function ToolsTable({ tools, catalog, issues, onChange, onRemove }: Props) {
+/** Issues about a tool's rules or guardrails: shown in its rules and guardrails form, by field. */
+const isPolicyIssue = (i: Issue) => /^tools\.\d+\.(?:rules|guardrails)(?:\.|$)/.test(i.path);
+
+/**
+ * The tools of a binding with their overrides; each field shows the range the tool allows. A row
+ * opens into its rules and guardrails (by its button, or by itself when the gateway named a
+ * problem in them); other problems of a row show below it.
+ */
+export function ToolsTable({ tools, catalog, issues, groups, onChange, onRemove }: Props) {
   const t = useT();
-  const rows = tools.map((entry, index) => ({ entry, index, tool: catalog.get(entry.name) }));
+  const [opened, setOpened] = useState<ReadonlySet<string>>(new Set());
+  const rows = tools.map((entry, index) => {
+    const rowIssues = issues.get(index) ?? [];
+    const policyOpen = opened.has(entry.name) || rowIssues.some(isPolicyIssue);
+    return { entry, index, tool: catalog.get(entry.name), rowIssues, policyOpen };
+  });
+  const toggle = (name: string) =>
+    setOpened((o) => {
+      const next = new Set(o);
+      if (!next.delete(name)) next.add(name);
+      return next;
+    });
 
   return (
     <Table
@@ -31,17 +53,33 @@ export function ToolsTable({ tools, catalog, issues, onChange, onRemove }: Props
       data-testid="binding-tools"
       onRow={(r) => ({ 'data-tool': r.entry.name }) as React.HTMLAttributes<HTMLElement>}
       expandable={{
-        expandedRowKeys: rows.filter((r) => issues.has(r.index)).map((r) => r.entry.name),
+        expandedRowKeys: rows.filter((r) => r.policyOpen || r.rowIssues.length).map((r) => r.entry.name),
         showExpandColumn: false,
-        expandedRowRender: (r) => (
-          <Space orientation="vertical" size={2} data-testid="row-issues">
-            {(issues.get(r.index) ?? []).map((i) => (
-              <Typography.Text key={i.path + i.message} type="danger">
-                {i.message}
-              </Typography.Text>
-            ))}
-          </Space>
-        ),
+        expandedRowRender: (r) => {
+          const others = r.rowIssues.filter((i) => !isPolicyIssue(i));
+          return (
+            <Space orientation="vertical" size={8} style={{ width: '100%' }}>
+              {others.length > 0 && (
+                <Space orientation="vertical" size={2} data-testid="row-issues">
+                  {others.map((i) => (
+                    <Typography.Text key={i.path + i.message} type="danger">
+                      {i.message}
+                    </Typography.Text>
+                  ))}
+                </Space>
+              )}
+              {r.policyOpen && (
+                <ToolPolicyEditor
+                  entry={r.entry}
+                  index={r.index}
+                  issues={r.rowIssues}
+                  groups={groups}
+                  onChange={(entry) => onChange(r.index, entry)}
+                />
+              )}
+            </Space>
+          );
+        },
       }}
       columns={[
         {
@@ -152,6 +190,27 @@ export function ToolsTable({ tools, catalog, issues, onChange, onRemove }: Props
               </Space>
             );
           },
+        },
+        {
+          title: t('bindings.policy.column'),
+          width: 170,
+          render: (_, { entry, policyOpen }) => (
+            <Button
+              size="small"
+              icon={policyOpen ? <DownOutlined /> : <RightOutlined />}
+              aria-expanded={policyOpen}
+              aria-label={t('bindings.policy.open', { name: entry.name })}
+              onClick={() => toggle(entry.name)}
+              data-testid={`policy-open-${entry.name}`}
+            >
+              {t('bindings.policy.rules', { n: entry.rules?.length ?? 0 })}
+              {entry.guardrails && (
+                <Tag color="processing" style={{ marginInlineEnd: 0 }}>
+                  {t('bindings.policy.guardrails')}
+                </Tag>
+              )}
+            </Button>
+          ),
         },
         {
           title: t('common.actions'),

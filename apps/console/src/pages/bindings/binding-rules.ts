@@ -5,6 +5,7 @@
  */
 import { allowedApprovals as approvalsAllowed, diffBindings } from '@toolgate/contract/rules';
 import type { ApprovalMode, BindingDiff, BindingTool, CatalogTool, Issue } from '../../api/types';
+import { cleanGuardrails, cleanRule } from './policy-form';
 
 /** Approval modes a binding may pick for a tool: the declared one or stricter; none for L0 tools. */
 export const allowedApprovals = (tool: CatalogTool): ApprovalMode[] =>
@@ -16,9 +17,9 @@ export function normalize(entry: BindingTool): BindingTool {
   if (entry.implementation) out.implementation = entry.implementation;
   if (entry.timeoutMs !== undefined && entry.timeoutMs !== null) out.timeoutMs = entry.timeoutMs;
   if (entry.approval) out.approval = entry.approval;
-  // The editor has no form for rules or guardrails yet (issue 26): carried through, never dropped.
-  if (entry.rules?.length) out.rules = entry.rules;
-  if (entry.guardrails) out.guardrails = entry.guardrails;
+  if (entry.rules?.length) out.rules = entry.rules.map(cleanRule);
+  const guardrails = cleanGuardrails(entry.guardrails);
+  if (guardrails) out.guardrails = guardrails;
   return out;
 }
 
@@ -33,6 +34,13 @@ export const diffTools = (before: readonly BindingTool[], after: readonly Bindin
 export function sameTools(a: readonly BindingTool[], b: readonly BindingTool[]): boolean {
   return a.length === b.length && a.every((t, i) => same(t, b[i]!));
 }
+
+/**
+ * A refused body's issues with dotted paths: the schema's envelope writes `tools[1].rules[0].mask`,
+ * the binding checks `tools.1.rules.0.when`; the editor finds both rows and fields by the latter.
+ */
+export const dottedIssues = (issues: readonly Issue[]): Issue[] =>
+  issues.map((i) => ({ ...i, path: i.path.replace(/\[(\d+)\]/g, '.$1').replace(/^\./, '') }));
 
 /** Issues with paths like `tools.2.timeoutMs`, grouped by the row they are about. */
 export function issuesByRow(issues: readonly Issue[]): Map<number, Issue[]> {

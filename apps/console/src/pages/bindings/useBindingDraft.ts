@@ -2,7 +2,7 @@
  * The state of one binding editor: the version it was read at (`base`), the edited tools
  * (`draft`) and run settings (`runDraft`), the issues the gateway named, a save conflict, the preview. Saving goes through the
  * preview; a stale version (409) keeps the other person's version as `conflict`; a refusal (400)
- * keeps each issue for its row.
+ * keeps each issue for its row (and field), until the next edit.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -10,7 +10,7 @@ import { ApiError } from '../../api/client';
 import { usePreviewBindings, useSaveBindings } from '../../api/mutations';
 import { queryKeys } from '../../api/queries';
 import type { BindingPreview, BindingTool, BindingView, Issue } from '../../api/types';
-import { normalize, sameTools } from './binding-rules';
+import { dottedIssues, normalize, sameTools } from './binding-rules';
 import { runForm, runSettings, sameRun, type RunForm } from './run-settings-form';
 
 export interface BindingDraft {
@@ -65,14 +65,20 @@ export function useBindingDraft(tenantId: string, binding: BindingView): Binding
   /** The page's list is behind the version we now know of. */
   const refreshList = () => void cache.invalidateQueries({ queryKey: queryKeys.bindings(tenantId) });
 
+  /** An edit answers the last refusal: its issues go, and so does the refusal itself. */
+  const answered = () => {
+    setIssues([]);
+    setError((e: unknown) => (e instanceof ApiError && e.issues.length ? null : e));
+  };
+
   const edit = (next: BindingTool[]) => {
     setDraft(next);
-    setIssues([]);
+    answered();
   };
 
   const editRun = (next: RunForm) => {
     setRunDraft(next);
-    setIssues([]);
+    answered();
   };
 
   const openPreview = async () => {
@@ -83,6 +89,9 @@ export function useBindingDraft(tenantId: string, binding: BindingView): Binding
       setPreview(p);
     } catch (err) {
       setError(err);
+      // A body the gateway refuses outright (a rule without its reason, a mask without fields):
+      // its issues go next to their fields, as a refused save's do.
+      if (err instanceof ApiError && err.issues.length) setIssues(dottedIssues(err.issues));
     }
   };
 
@@ -110,7 +119,7 @@ export function useBindingDraft(tenantId: string, binding: BindingView): Binding
         setConflict(current as BindingView);
       } else {
         setError(err);
-        if (err instanceof ApiError && err.issues.length) setIssues(err.issues);
+        if (err instanceof ApiError && err.issues.length) setIssues(dottedIssues(err.issues));
       }
       return null;
     }
