@@ -176,9 +176,8 @@ describe('processing records outlive the trail’s retention', () => {
       const again = await exportFile('pipl_open', admin);
       expect(again.compliance).toEqual({ crossBorderGuard: true, processingRecordsFloor: true });
       expect((await importFile('pipl_open', again, admin)).body.data.unchanged).toBe(true);
-      const change = (
-        await gw.api('GET', '/v1/audit/events?tenantId=pipl_open&event=tenant_changed')
-      ).body.data.items[0];
+      const change = (await gw.api('GET', '/v1/audit/events?tenantId=pipl_open&event=tenant_changed')).body
+        .data.items[0];
       expect(change.details.changes).toEqual(
         expect.arrayContaining([
           { path: 'settings.compliance', after: { crossBorderGuard: true, processingRecordsFloor: true } },
@@ -208,7 +207,9 @@ describe('processing records outlive the trail’s retention', () => {
       expect(short.status).toBe(400);
       expect(short.text).toContain('audit.retentionDays 30 is below it');
       // With the floor added, the tenant's retention is at least 180 days and the API refuses less.
-      expect((await importFile('pipl_kept', { ...doc, compliance: { retentionFloor: true } })).status).toBe(200);
+      expect((await importFile('pipl_kept', { ...doc, compliance: { retentionFloor: true } })).status).toBe(
+        200,
+      );
       const [retention] = (await gw.api('GET', '/v1/audit/retention?tenantId=pipl_kept')).body.data;
       expect(retention).toMatchObject({ floorDays: 180, retentionDays: 180 });
       const below = await gw.api('PUT', '/v1/admin/tenants/pipl_kept/retention', { body: { days: 90 } });
@@ -229,9 +230,11 @@ describe('processing records outlive the trail’s retention', () => {
       short.count('pipl_guarded', 'record_contact', 'crm_old', true, at); // did not
       await short.flush();
       expect(await short.prune()).toBe(1);
-      const left = (await sql.query<{ tenant_id: string }>(
-        "SELECT tenant_id FROM processing_counts WHERE tenant_id IN ('pipl_open', 'pipl_guarded') AND recipient = 'crm_old'",
-      )).map((r) => r.tenant_id);
+      const left = (
+        await sql.query<{ tenant_id: string }>(
+          "SELECT tenant_id FROM processing_counts WHERE tenant_id IN ('pipl_open', 'pipl_guarded') AND recipient = 'crm_old'",
+        )
+      ).map((r) => r.tenant_id);
       expect(left).toEqual(['pipl_open']);
     });
   });
