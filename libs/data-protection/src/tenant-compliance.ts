@@ -8,7 +8,11 @@ import { z } from 'zod';
  * - `processingRecordsFloor`: its processing counts are kept at least 3 years after their last
  *   call (PIPL 第五十六条).
  */
-export const TENANT_COMPLIANCE_PARTS = ['crossBorderGuard', 'retentionFloor', 'processingRecordsFloor'] as const;
+export const TENANT_COMPLIANCE_PARTS = [
+  'crossBorderGuard',
+  'retentionFloor',
+  'processingRecordsFloor',
+] as const;
 export type CompliancePart = (typeof TENANT_COMPLIANCE_PARTS)[number];
 
 /**
@@ -44,10 +48,12 @@ export const tenantComplianceSchema = z
       .optional()
       .describe("dengbao3 adds every per-tenant part; off is refused when the platform's profile is on"),
     crossBorderGuard: part('DATA_EXPORT_BLOCKED on calls and model turns without a cross-border basis'),
-    retentionFloor: part("the trail kept at least 180 days"),
+    retentionFloor: part('the trail kept at least 180 days'),
     processingRecordsFloor: part('processing counts kept at least 3 years after their last call'),
     // Named only to be refused with the reason (a strict object would just say "unrecognized").
-    ...Object.fromEntries(Object.keys(PLATFORM_ONLY_COMPLIANCE_PARTS).map((k) => [k, z.unknown().optional()])),
+    ...Object.fromEntries(
+      Object.keys(PLATFORM_ONLY_COMPLIANCE_PARTS).map((k) => [k, z.unknown().optional()]),
+    ),
   })
   .superRefine((value, ctx) => {
     for (const [key, reason] of Object.entries(PLATFORM_ONLY_COMPLIANCE_PARTS))
