@@ -55,7 +55,11 @@ export class DataProtectionSections {
 }
 
 /** The tenant's `compliance` section as stored (checked at save; only known keys are read). */
-export function complianceOf(settings: Readonly<Record<string, unknown>>): Record<string, unknown> | undefined {
+export function complianceOf(
+  settings: Readonly<Record<string, unknown>>,
+): Record<string, unknown> | undefined {
   const c = settings.compliance;
-  return c !== null && typeof c === 'object' && !Array.isArray(c) ? (c as Record<string, unknown>) : undefined;
+  return c !== null && typeof c === 'object' && !Array.isArray(c)
+    ? (c as Record<string, unknown>)
+    : undefined;
 }

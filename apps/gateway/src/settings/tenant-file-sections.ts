@@ -1,5 +1,5 @@
 import { tenantApprovalSettingsSchema } from '@toolgate/approvals';
-import { tenantAuditSettingsSchema }  from '@toolgate/audit';
+import { tenantAuditSettingsSchema } from '@toolgate/audit';
 import { COMPLIANCE_RETENTION_FLOOR_DAYS } from '@toolgate/audit';
 import {
   complianceOf,
