@@ -87,7 +87,7 @@ export class TenantChange {
     const refused: { path: string; reason: string }[] = [];
     for (const c of this.changes) {
       const [section, connector, field] = c.path.split('.');
-      if (isCompliancePath(c.path) && turnsSomethingOn(c.before)) {
+      if (isCompliancePath(c.path) && turnsSomethingOn(c.before) && !this.keepsWholeProfile(c.path)) {
         // A tenant admin may add parts of the profile to its tenant (ADR 048), not take them away.
         refused.push({
           path: c.path,
@@ -113,6 +113,17 @@ export class TenantChange {
       }
     }
     return [...refused, ...this.feishuMappings()];
+  }
+
+  /** A part given up for the file's own `profile: dengbao3`, which holds every part: no loosening. */
+  private keepsWholeProfile(path: string): boolean {
+    const after = this.after.settings.compliance;
+    return (
+      path.startsWith('settings.compliance.') &&
+      path !== 'settings.compliance.profile' &&
+      isPlainObject(after) &&
+      after.profile === 'dengbao3'
+    );
   }
 
   /**
