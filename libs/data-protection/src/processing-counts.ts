@@ -43,7 +43,8 @@ const SEP = '\u0000';
  * `flushIntervalMs`, at shutdown and before a read; a gateway that dies loses at most that
  * interval's counts. The counters are the record of processing, not the trail: the trail's
  * retention never removes them; a counter goes only `countsRetentionDays` (≥ 3 years under the
- * profile) after the last call it counted (ADR 047).
+ * profile, or for a tenant whose file adds `processingRecordsFloor`) after the last call it counted
+ * (ADR 047, 048).
  */
 @Injectable()
 export class ProcessingCounts implements OnApplicationBootstrap, OnApplicationShutdown {
