@@ -684,6 +684,15 @@ dataProtection:
     await expect.poll(() => table.innerText()).toContain('运维排障');
     expect(await table.innerText()).toContain('出境，未声明依据');
     await screenshot(page, 'audit-processing-records');
+    // The same records as CSV for Excel (ADR 048): BOM first, Chinese intact.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('processing-export-csv').click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^toolgate-processing-records-acme-.*\.csv$/);
+    const bytes = readFileSync((await download.path())!);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(bytes.toString('utf8')).toContain('read_logs,运维排障,contact,ops_eu,DE,recipients,true,');
     await page.close();
   });
 

@@ -188,3 +188,56 @@ describe('cross-border guard on agent runs’ model turns (dengbao3 profile)', (
     ]);
   });
 });
+
+// ADR 048: with the platform's profile off, a tenant file's `compliance: { crossBorderGuard: true }`
+// guards that tenant's model turns; another tenant's run sends the same result to the same provider.
+describe('a tenant that added the cross-border guard, the platform’s profile off', () => {
+  let fake: FakeOpenAI;
+  let gw: TestGateway;
+
+  const tenantFile = (id: string, compliance: string) => `
+id: ${id}
+name: ${id}
+agentTypes:${desk('abroad_desk', 'abroad')}
+${compliance}`;
+
+  beforeAll(async () => {
+    fake = await startFakeOpenAI((body) =>
+      toolResultsOf(body).length
+        ? { text: 'done' }
+        : { toolCalls: [{ id: 'c1', name: 'lookup_customer', arguments: '{"customerId":"c-1"}' }] },
+    );
+    gw = await startTestGateway({
+      env: {
+        TOOLGATE_CONFIG_DIR: makeConfigDir(
+          {
+            runs_guarded: tenantFile('runs_guarded', 'compliance:\n  crossBorderGuard: true\n'),
+            runs_open: tenantFile('runs_open', ''),
+          },
+          platform(fake.url),
+        ),
+      },
+      imports: [DataExportRunsTools],
+    });
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await fake?.close();
+  });
+
+  it('fails the guarded tenant’s run and completes the other’s', async () => {
+    expect(gw.settings.compliance.profile).toBe('off');
+    const run = async (tenantId: string) =>
+      (
+        await gw.api('POST', '/v1/agents/abroad_desk/runs', {
+          key: await gw.createKey('agent', tenantId),
+          body: { input: 'look up c-1' },
+        })
+      ).body.data;
+    expect(await run('runs_guarded')).toMatchObject({
+      status: 'failed',
+      error: { code: 'DATA_EXPORT_BLOCKED', details: { recipient: 'abroad', region: 'US' } },
+    });
+    expect(await run('runs_open')).toMatchObject({ status: 'completed', output: 'done' });
+  });
+});

@@ -1,5 +1,6 @@
 import { makeConfigDir, startTestGateway, waitFor, type TestGateway } from '@toolgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
 import { z } from 'zod';
 import { startFakeMcpUpstream, type FakeMcpUpstream } from '../support/fake-mcp-upstream.js';
 import { TestToolsModule } from './test-tools.js';
@@ -153,6 +154,111 @@ describe('cross-border guard and processing records (dengbao3 profile)', () => {
       (await gw.api('GET', '/v1/admin/tenants/pipl_allowed/processing-records', { key: keys.pipl_allowed }))
         .status,
     ).toBe(403);
+  });
+
+  // ADR 048: a tenant file adds to the platform's profile, never takes from it.
+  it('refuses a tenant file that would turn off a part of the platform’s profile, or a platform-only part', async () => {
+    const systemAdmin = await gw.createKey('system_admin');
+    const doc = parse(
+      (await gw.api('GET', '/v1/admin/tenants/pipl_blocked/export', { key: systemAdmin })).text,
+    );
+    for (const [compliance, said] of [
+      [
+        { crossBorderGuard: false },
+        'turns crossBorderGuard on for every tenant: a tenant file may only add parts',
+      ],
+      [
+        { profile: 'off' },
+        "the platform's compliance.profile is dengbao3: a tenant file may add to it, never turn it off",
+      ],
+      [{ cryptoSuite: 'sha' }, 'cryptoSuite is platform-wide and cannot be set per tenant'],
+    ] as const) {
+      const res = await gw.api('POST', '/v1/admin/tenants/pipl_blocked/import', {
+        key: systemAdmin,
+        body: { yaml: stringify({ ...doc, compliance }) },
+      });
+      expect(res.status, res.text).toBe(400);
+      expect(res.body.code).toBe('INVALID_INPUT');
+      expect(res.text).toContain(said);
+    }
+    // Saying again what the platform says is no loosening.
+    const same = await gw.api('POST', '/v1/admin/tenants/pipl_blocked/import', {
+      key: systemAdmin,
+      body: { yaml: stringify({ ...doc, compliance: { profile: 'dengbao3' } }) },
+    });
+    expect(same.status, same.text).toBe(200);
+    expect((await contact('pipl_blocked')).body.code).toBe('DATA_EXPORT_BLOCKED');
+  });
+
+  it('exports the processing records as CSV for Excel, defused, on the record, to the listing’s roles only', async () => {
+    const systemAdmin = await gw.createKey('system_admin');
+    const doc = parse(
+      (await gw.api('GET', '/v1/admin/tenants/pipl_allowed/export', { key: systemAdmin })).text,
+    );
+    doc.dataProtection.records.push({
+      tool: 'noop',
+      purpose: '=HYPERLINK("http://evil.example","点击")',
+      categories: ['contact'],
+      recipient: 'crm_cn',
+      legalBasis: 'contract',
+    });
+    const saved = await gw.api('POST', '/v1/admin/tenants/pipl_allowed/import', {
+      key: systemAdmin,
+      body: { yaml: stringify(doc) },
+    });
+    expect(saved.status, saved.text).toBe(200);
+
+    const path = '/v1/admin/tenants/pipl_allowed/processing-records/export';
+    const res = await gw.api('GET', path, { key: auditAdmin });
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(res.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="toolgate-processing-records-pipl_allowed-.*\.csv"$/,
+    );
+    // The bytes start with the UTF-8 BOM (a decoder, as the test client's, drops it from the text).
+    const raw = await fetch(`${gw.url}${path}`, { headers: { authorization: `Bearer ${auditAdmin}` } });
+    const bytes = Buffer.from(await raw.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const [header, ...rows] = bytes.subarray(3).toString('utf8').trimEnd().split('\r\n');
+    expect(header).toBe(
+      'tool,purpose,categories,recipient,region,regionSource,crossBorder,crossBorderBasis,crossBorderReference,legalBasis,calls,lastCountedAt',
+    );
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toMatch(
+      /^record_contact,客户回访,contact,crm_sg,SG,recipients,true,standard_contract,SCC-2026-014,contract,2,\d{4}-/,
+    );
+    expect(rows[1]).toMatch(/^record_contact,客户档案,contact,crm_cn,CN,recipients,false,,,contract,2,/);
+    // The formula is text: an apostrophe in front, quoted for its comma and quotes.
+    expect(rows[2]).toBe(
+      `noop,"'=HYPERLINK(""http://evil.example"",""点击"")",contact,crm_cn,CN,recipients,false,,,contract,0,`,
+    );
+
+    // Recorded before it was sent, in the audit admin's chain.
+    const exported = (
+      await gw.api('GET', '/v1/audit/events?tenantId=_platform&event=processing_records_exported', {
+        key: auditAdmin,
+      })
+    ).body.data.items;
+    expect(exported[0]).toMatchObject({
+      event: 'processing_records_exported',
+      details: {
+        outcome: 'success',
+        role: 'audit_admin',
+        exportedTenantId: 'pipl_allowed',
+        format: 'csv',
+        records: 3,
+      },
+    });
+
+    // The listing's roles, and no one else: the tenant's agent, another tenant's admin, and under
+    // the profile the platform admin, are refused as they are for the listing.
+    for (const key of [keys.pipl_allowed, await gw.createKey('tenant_admin', 'pipl_blocked'), undefined]) {
+      const list = await gw.api('GET', '/v1/admin/tenants/pipl_allowed/processing-records', { key });
+      const csv = await gw.api('GET', path, { key });
+      expect(csv.status).toBe(list.status);
+      expect(csv.status).toBeGreaterThanOrEqual(403);
+      expect(csv.body.code).toBe(list.body.code);
+    }
   });
 });
 

@@ -60,6 +60,7 @@ const OPERATION_IDS: Record<string, string> = {
   'GET /v1/admin/tenants/{tenantId}': 'getTenant',
   'GET /v1/admin/tenants/{tenantId}/bindings': 'listBindings',
   'GET /v1/admin/tenants/{tenantId}/processing-records': 'listProcessingRecords',
+  'GET /v1/admin/tenants/{tenantId}/processing-records/export': 'exportProcessingRecords',
   'PUT /v1/admin/tenants/{tenantId}/agents/{agentType}/bindings': 'replaceBindings',
   'POST /v1/admin/tenants/{tenantId}/agents/{agentType}/bindings/preview': 'previewBindings',
   'GET /v1/admin/tenants/{tenantId}/bindings/history': 'listBindingHistory',

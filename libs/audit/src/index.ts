@@ -72,6 +72,8 @@ export { toApiEvent } from './chain/event-mapping.js';
 export type { ApiAuditEvent } from './chain/event-mapping.js';
 export { AuditEventsRepository } from './query/audit-events.repository.js';
 export { AuditQueries } from './query/audit-queries.js';
+// The export's cell rule (defused formulas, quoted separators), for other CSV files the gateway serves.
+export { csvCell } from './query/audit-export.js';
 export { VerifyJobs } from './query/verify-jobs.js';
 export {
   auditEvidenceQuerySchema,

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import {
   ErrorCode,
   errorEnvelope,
@@ -10,7 +10,6 @@ import {
 } from '@toolgate/toolkit';
 import { sendsClassifiedFields } from './classified-fields.js';
 import { DataProtectionSections } from './data-protection-sections.js';
-import { DATA_PROTECTION_OPTIONS, type DataProtectionOptions } from './data-protection.options.js';
 import { ProcessingCounts } from './processing-counts.js';
 import { RecipientRegions } from './recipient-regions.js';
 import { isMainlandChina } from './tenant-data-protection.js';
@@ -20,8 +19,8 @@ import { isMainlandChina } from './tenant-data-protection.js';
  * whose input carries classified fields goes to the recipients its tool's processing records name
  * (the tenant file's `dataProtection.records`) and, for an imported tool, to its upstream server
  * whether a record names it or not. Each recipient's region is read from its own record (ADR 047).
- * Under `compliance.profile: dengbao3`, a recipient outside mainland China (or of no declared
- * region) without a declared legal basis refuses the call with `DATA_EXPORT_BLOCKED` before
+ * Under `compliance.profile: dengbao3`, or for a tenant whose file adds `crossBorderGuard` (ADR 048),
+ * a recipient outside mainland China (or of no declared region) without a declared legal basis refuses the call with `DATA_EXPORT_BLOCKED` before
  * anything runs or is approved; a call that passes is counted per recipient. After the quotas,
  * before the approval gate: nobody is asked to approve an export that is not allowed.
  */
@@ -32,7 +31,6 @@ export class DataExportHook implements ToolCallHook {
     private readonly sections: DataProtectionSections,
     private readonly regions: RecipientRegions,
     private readonly counts: ProcessingCounts,
-    @Inject(DATA_PROTECTION_OPTIONS) private readonly options: DataProtectionOptions,
   ) {}
 
   beforeExecute(call: ToolCall): Promise<ToolCallStop | undefined> | undefined {
@@ -61,7 +59,7 @@ export class DataExportHook implements ToolCallHook {
         return { recipient, region, outside, allowed: !outside || !!basis };
       }),
     );
-    const blocked = this.options.profile === 'dengbao3' && verdicts.find((v) => !v.allowed);
+    const blocked = tenant.compliance.crossBorderGuard && verdicts.find((v) => !v.allowed);
     if (blocked)
       return {
         envelope: errorEnvelope(

@@ -4,7 +4,26 @@ import { ProcessingCountsLastAt1765640700000 } from './migrations/1765640700000-
 export { hasValuesAt, sendsClassifiedFields } from './classified-fields.js';
 export { DataExportHook } from './data-export.hook.js';
 export { DataProtectionModule } from './data-protection.module.js';
-export { DEFAULT_DATA_PROTECTION_OPTIONS, PROCESSING_RECORDS_FLOOR_DAYS } from './data-protection.options.js';
+export { complianceOf, DataProtectionSections } from './data-protection-sections.js';
+export {
+  effectiveCompliance,
+  PLATFORM_ONLY_COMPLIANCE_PARTS,
+  TENANT_COMPLIANCE_PARTS,
+  tenantComplianceSchema,
+  tenantComplianceSection,
+} from './tenant-compliance.js';
+export type {
+  ComplianceFloors,
+  CompliancePart,
+  ComplianceProfile,
+  EffectiveCompliance,
+  TenantCompliance,
+} from './tenant-compliance.js';
+export {
+  DATA_PROTECTION_OPTIONS,
+  DEFAULT_DATA_PROTECTION_OPTIONS,
+  PROCESSING_RECORDS_FLOOR_DAYS,
+} from './data-protection.options.js';
 export type { DataProtectionOptions, ModelProviderRegion } from './data-protection.options.js';
 export { ModelTurnGuard } from './model-turn-guard.js';
 export type { ClassifiedResult } from './model-turn-guard.js';

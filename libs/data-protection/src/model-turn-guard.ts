@@ -1,7 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ErrorCode, errorEnvelope, type ErrorEnvelope, type Locale } from '@toolgate/toolkit';
 import { DataProtectionSections } from './data-protection-sections.js';
-import { DATA_PROTECTION_OPTIONS, type DataProtectionOptions } from './data-protection.options.js';
 import { ProcessingCounts } from './processing-counts.js';
 import { RecipientRegions } from './recipient-regions.js';
 import { isMainlandChina } from './tenant-data-protection.js';
@@ -16,7 +15,8 @@ export interface ClassifiedResult {
 /**
  * The cross-border guard on agent runs' model turns (PIPL 第38–40条, ADR 047). A turn that carries
  * tool results with values in classified output fields sends that personal information to the
- * run's model provider. Under `compliance.profile: dengbao3`, a provider outside mainland China (or
+ * run's model provider. Under `compliance.profile: dengbao3` (or the tenant file's `crossBorderGuard`,
+ * ADR 048), a provider outside mainland China (or
  * of no declared region: `models.providers.<name>.region`) without a legal basis in the tenant file
  * (`dataProtection.recipients.<provider>.crossBorder`) refuses the turn with `DATA_EXPORT_BLOCKED`;
  * a turn that passes counts each tool's first carried result for (tool, provider), beside the calls.
@@ -27,7 +27,6 @@ export class ModelTurnGuard {
     private readonly sections: DataProtectionSections,
     private readonly regions: RecipientRegions,
     private readonly counts: ProcessingCounts,
-    @Inject(DATA_PROTECTION_OPTIONS) private readonly options: DataProtectionOptions,
   ) {}
 
   /** The refusal of the turn, or null when it may go to `provider` (then counted). */
@@ -43,7 +42,7 @@ export class ModelTurnGuard {
     if (inProcess) return null;
     const outside = !isMainlandChina(region ?? undefined);
     const basis = tenant.section.recipients[provider]?.crossBorder;
-    if (this.options.profile === 'dengbao3' && outside && !basis)
+    if (tenant.compliance.crossBorderGuard && outside && !basis)
       return errorEnvelope(
         ErrorCode.DATA_EXPORT_BLOCKED,
         locale,

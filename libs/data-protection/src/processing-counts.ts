@@ -8,7 +8,12 @@ import {
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isMysql, runPeriodically, toSqlDateTime } from '@toolgate/database';
 import type { DataSource } from 'typeorm';
-import { DATA_PROTECTION_OPTIONS, type DataProtectionOptions } from './data-protection.options.js';
+import { DataProtectionSections } from './data-protection-sections.js';
+import {
+  DATA_PROTECTION_OPTIONS,
+  PROCESSING_RECORDS_FLOOR_DAYS,
+  type DataProtectionOptions,
+} from './data-protection.options.js';
 import { ProcessingCountEntity } from './entities/processing-count.entity.js';
 
 /** The calls counted for one (tenant, tool, recipient). */
@@ -38,7 +43,8 @@ const SEP = '\u0000';
  * `flushIntervalMs`, at shutdown and before a read; a gateway that dies loses at most that
  * interval's counts. The counters are the record of processing, not the trail: the trail's
  * retention never removes them; a counter goes only `countsRetentionDays` (≥ 3 years under the
- * profile) after the last call it counted (ADR 047).
+ * profile, or for a tenant whose file adds `processingRecordsFloor`) after the last call it counted
+ * (ADR 047, 048).
  */
 @Injectable()
 export class ProcessingCounts implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -50,6 +56,7 @@ export class ProcessingCounts implements OnApplicationBootstrap, OnApplicationSh
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(DATA_PROTECTION_OPTIONS) private readonly options: DataProtectionOptions,
+    private readonly sections: DataProtectionSections,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -85,17 +92,34 @@ export class ProcessingCounts implements OnApplicationBootstrap, OnApplicationSh
 
   /**
    * Removes the counters whose last call is older than `countsRetentionDays` before `now`; answers
-   * how many went. Counters without a last call (stored before it was kept) stay.
+   * how many went. Counters without a last call (stored before it was kept) stay. A tenant whose
+   * file adds `processingRecordsFloor` (ADR 048) keeps its counters at least 3 years: below that,
+   * the tenants holding counters past the platform's days are asked one by one (few, and rarely).
    */
   async prune(now = new Date()): Promise<number> {
-    const before = new Date(now.getTime() - this.options.countsRetentionDays * DAY_MS);
-    const result = await this.dataSource
+    const days = this.options.countsRetentionDays;
+    if (days >= PROCESSING_RECORDS_FLOOR_DAYS) return this.remove(now, days);
+    const rows: { tenant_id: string }[] = await this.dataSource.query(
+      'SELECT DISTINCT tenant_id FROM processing_counts WHERE last_at IS NOT NULL AND last_at < ?',
+      [toSqlDateTime(new Date(now.getTime() - days * DAY_MS))],
+    );
+    let removed = 0;
+    for (const { tenant_id: tenantId } of rows) {
+      const floor = (await this.sections.of(tenantId)).compliance.processingRecordsFloor;
+      removed += await this.remove(now, floor ? PROCESSING_RECORDS_FLOOR_DAYS : days, tenantId);
+    }
+    return removed;
+  }
+
+  private async remove(now: Date, days: number, tenantId?: string): Promise<number> {
+    const before = new Date(now.getTime() - days * DAY_MS);
+    const query = this.dataSource
       .createQueryBuilder()
       .delete()
       .from(ProcessingCountEntity)
-      .where('last_at IS NOT NULL AND last_at < :before', { before: toSqlDateTime(before) })
-      .execute();
-    return result.affected ?? 0;
+      .where('last_at IS NOT NULL AND last_at < :before', { before: toSqlDateTime(before) });
+    if (tenantId !== undefined) query.andWhere('tenant_id = :tenantId', { tenantId });
+    return (await query.execute()).affected ?? 0;
   }
 
   /** The tenant's counters, this gateway's pending counts added first. */

@@ -46,7 +46,7 @@ export class RecipientRegions {
   async of(
     tenantId: string,
     name: string,
-    tenant: TenantDataProtectionView,
+    tenant: Pick<TenantDataProtectionView, 'section' | 'connectors'>,
     implementation?: ImplementationRecipient,
   ): Promise<ResolvedRegion> {
     const declared: { region: string; source: RegionSource }[] = [];

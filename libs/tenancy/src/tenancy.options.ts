@@ -26,6 +26,11 @@ export interface TenancyOptions {
    * `quotas`, `notifications`): the gateway composes them (ADR 031).
    */
   readonly sections: TenantSections;
+  /**
+   * The trail's retention floor a tenant's settings add above the platform's (the gateway reads
+   * the tenant file's `compliance` section, ADR 048); absent or undefined: none.
+   */
+  readonly retentionFloorOf?: (settings: Readonly<Record<string, unknown>>) => number | undefined;
 }
 
 /** The defaults of the settings file (`config/toolgate.yaml` shows them; a spec keeps the two equal). */

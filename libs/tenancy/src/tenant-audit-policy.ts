@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   tenantAuditSettingsSchema,
   type AuditPolicySource,
@@ -6,6 +6,7 @@ import {
   type RetentionPolicySource,
 } from '@toolgate/audit';
 import { BindingResolver } from './binding-resolver.js';
+import { TENANCY_OPTIONS, type TenancyOptions } from './tenancy.options.js';
 import { TenantRepository } from './tenant.repository.js';
 
 /**
@@ -19,7 +20,15 @@ export class TenantAuditPolicy implements AuditPolicySource, RetentionPolicySour
   constructor(
     private readonly tenants: TenantRepository,
     private readonly bindings: BindingResolver,
+    @Inject(TENANCY_OPTIONS) private readonly options: TenancyOptions,
   ) {}
+
+  /** The retention floor the tenant's own settings add (ADR 048), when they add one. */
+  async tenantFloorDays(tenantId: string): Promise<number | undefined> {
+    if (!this.options.retentionFloorOf) return undefined;
+    const tenant = await this.tenants.findTenant(tenantId);
+    return tenant ? this.options.retentionFloorOf(tenant.settings ?? {}) : undefined;
+  }
 
   async redactionFor(tenantId: string): Promise<RedactionSettings | null> {
     const tenant = await this.tenants.findTenant(tenantId);

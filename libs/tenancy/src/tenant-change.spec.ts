@@ -128,4 +128,39 @@ describe('placeholders on hostile text', () => {
     const grew = growth(hostile, read, 50_000);
     expect(grew.ratio, `CPU ms ${grew.costsMs.join(' → ')}`).toBeLessThanOrEqual(LINEAR_GROWTH_LIMIT);
   });
+
+  it('leaves adding compliance parts to a tenant admin, and removing one to a platform admin (ADR 048)', () => {
+    const on = edit((t) => (t.settings.compliance = { crossBorderGuard: true }));
+    const refused = (before: TenantFields, after: TenantFields) =>
+      new TenantChange(before, after, registry).platformOnly().map((r) => r.path);
+    expect(refused(base, on)).toEqual([]);
+    expect(
+      refused(
+        on,
+        edit((t) => (t.settings.compliance = { crossBorderGuard: true, retentionFloor: true })),
+      ),
+    ).toEqual([]);
+    expect(refused(on, base)).toEqual(['settings.compliance']);
+    expect(
+      refused(
+        on,
+        edit((t) => (t.settings.compliance = { retentionFloor: true })),
+      ),
+    ).toEqual(['settings.compliance.crossBorderGuard']);
+    expect(
+      refused(
+        on,
+        edit((t) => (t.settings.compliance = { crossBorderGuard: false })),
+      ),
+    ).toEqual(['settings.compliance.crossBorderGuard']);
+    // The whole profile holds every part: naming the part no longer is no loosening.
+    expect(
+      refused(
+        on,
+        edit((t) => (t.settings.compliance = { profile: 'dengbao3' })),
+      ),
+    ).toEqual([]);
+    const whole = edit((t) => (t.settings.compliance = { profile: 'dengbao3' }));
+    expect(refused(whole, on)).toEqual(['settings.compliance.profile']);
+  });
 });

@@ -26,6 +26,14 @@ const ENDPOINT_NAME = /url|uri|host|endpoint/i;
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** The tenant file's `compliance:` section, as the settings store it (ADR 048). */
+const isCompliancePath = (path: string) =>
+  path === 'settings.compliance' || path.startsWith('settings.compliance.');
+
+/** A compliance value that turns a part on (`true`, `profile: dengbao3`), or a section holding one. */
+const turnsSomethingOn = (v: unknown): boolean =>
+  v === true || v === 'dengbao3' || (isPlainObject(v) && Object.values(v).some(turnsSomethingOn));
+
 /** Every leaf that differs between two JSON values, by dotted path. */
 function diffLeaves(before: unknown, after: unknown, path: string, out: FieldChange[]): void {
   if (isPlainObject(before) && isPlainObject(after)) {
@@ -79,6 +87,14 @@ export class TenantChange {
     const refused: { path: string; reason: string }[] = [];
     for (const c of this.changes) {
       const [section, connector, field] = c.path.split('.');
+      if (isCompliancePath(c.path) && turnsSomethingOn(c.before) && !this.keepsWholeProfile(c.path)) {
+        // A tenant admin may add parts of the profile to its tenant (ADR 048), not take them away.
+        refused.push({
+          path: c.path,
+          reason: 'removing a part of the compliance profile from a tenant is a platform-admin action',
+        });
+        continue;
+      }
       if (section !== 'connectors') continue;
       if (field === undefined) {
         refused.push({ path: c.path, reason: 'adding or removing a connector is a platform-admin action' });
@@ -97,6 +113,17 @@ export class TenantChange {
       }
     }
     return [...refused, ...this.feishuMappings()];
+  }
+
+  /** A part given up for the file's own `profile: dengbao3`, which holds every part: no loosening. */
+  private keepsWholeProfile(path: string): boolean {
+    const after = this.after.settings.compliance;
+    return (
+      path.startsWith('settings.compliance.') &&
+      path !== 'settings.compliance.profile' &&
+      isPlainObject(after) &&
+      after.profile === 'dengbao3'
+    );
   }
 
   /**

@@ -104,3 +104,7 @@ export const listProcessingRecords = (api: ApiClient, tenantId: string, signal?:
     `/v1/admin/tenants/${encodeURIComponent(tenantId)}/processing-records`,
     { signal },
   );
+
+/** The same records as a CSV file for Excel (UTF-8 with BOM), recorded as an export (ADR 048). */
+export const exportProcessingRecords = (api: ApiClient, tenantId: string) =>
+  api.requestFile(`/v1/admin/tenants/${encodeURIComponent(tenantId)}/processing-records/export`);

@@ -468,6 +468,7 @@ export const en: Record<MessageKey, string> = {
   'event.role_mapping_changed': 'role rules changed',
   'event.trail_exported': 'trail exported',
   'event.evidence_downloaded': 'evidence downloaded',
+  'event.processing_records_exported': 'processing records exported',
   'event.chain_verified': 'chain verified',
   'event.notification_retried': 'notification retried',
   'event.admin_request': 'admin request',

@@ -457,6 +457,7 @@ export const zhCN = {
   'event.role_mapping_changed': '角色映射变更',
   'event.trail_exported': '导出审计日志',
   'event.evidence_downloaded': '下载证据包',
+  'event.processing_records_exported': '导出处理记录',
   'event.chain_verified': '校验审计链',
   'event.notification_retried': '重发通知',
   'event.admin_request': '管理操作',

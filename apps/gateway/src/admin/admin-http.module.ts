@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AdminActs } from '../http/admin-acts.js';
 import { MeController } from '../me/me.controller.js';
 import { KeysController } from './keys.controller.js';
 import { KeysAdminService } from './keys.service.js';
@@ -17,6 +18,6 @@ import { ToolCatalog } from './tool-catalog.service.js';
     StatsController,
     ProcessingRecordsController,
   ],
-  providers: [KeysAdminService, ToolCatalog, StatsService],
+  providers: [KeysAdminService, ToolCatalog, StatsService, AdminActs],
 })
 export class AdminHttpModule {}

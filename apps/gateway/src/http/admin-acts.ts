@@ -50,6 +50,18 @@ export class AdminActs {
     return this.durably(this.event(p, 'trail_exported', { outcome: 'success', ...query }));
   }
 
+  /** Before a tenant's processing records leave as a file (ADR 048): how many records it holds. */
+  processingRecordsExported(p: Principal, tenantId: string, records: number): Promise<void> {
+    return this.durably(
+      this.event(p, 'processing_records_exported', {
+        outcome: 'success',
+        exportedTenantId: tenantId,
+        format: 'csv',
+        records,
+      }),
+    );
+  }
+
   /** Before an evidence file is streamed: `zipBytes` is null then (its size is not known yet, ADR 046). */
   evidenceDownloaded(p: Principal, manifest: EvidenceManifest, zipBytes: number | null): Promise<void> {
     return this.durably(

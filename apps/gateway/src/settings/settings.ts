@@ -23,7 +23,7 @@ import type { ModelsOptions } from '@toolgate/models';
 import type { NotificationsOptions } from '@toolgate/notifications';
 import type { QuotasOptions } from '@toolgate/quotas';
 import type { TenancyOptions } from '@toolgate/tenancy';
-import { TENANT_FILE_SECTIONS } from './tenant-file-sections.js';
+import { TENANT_FILE_SECTIONS, tenantComplianceFor, tenantRetentionFloor } from './tenant-file-sections.js';
 import { DEFAULT_UPSTREAMS_OPTIONS, type UpstreamsOptions } from '@toolgate/upstreams';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
@@ -381,8 +381,14 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       watchFiles: e.TOOLGATE_WATCH_TENANT_FILES ?? target.kind === 'sqlite',
       ...FILE_DEFAULTS.tenancy,
       ...file.tenancy,
-      // A tenant file's retention is refused below the floor (ADR 037).
-      sections: { ...TENANT_FILE_SECTIONS, audit: tenantAuditSection(audit.retention.floorDays) },
+      // A tenant file's retention is refused below the floor (ADR 037); its compliance section may
+      // add parts of the profile, never turn the platform's off (ADR 048).
+      sections: {
+        ...TENANT_FILE_SECTIONS,
+        audit: tenantAuditSection(audit.retention.floorDays),
+        compliance: tenantComplianceFor(profile),
+      },
+      retentionFloorOf: tenantRetentionFloor,
       // Tenant files are refused above the platform's ceilings when they are saved.
       ceilings: { maxTokensPerDay: quotas.maxTokensPerDay },
     },

@@ -1,9 +1,23 @@
 import { tenantApprovalSettingsSchema } from '@toolgate/approvals';
 import { tenantAuditSettingsSchema } from '@toolgate/audit';
-import { tenantDataProtectionSchema } from '@toolgate/data-protection';
+import { COMPLIANCE_RETENTION_FLOOR_DAYS } from '@toolgate/audit';
+import {
+  complianceOf,
+  effectiveCompliance,
+  PROCESSING_RECORDS_FLOOR_DAYS,
+  tenantComplianceSection,
+  tenantDataProtectionSchema,
+  type ComplianceProfile,
+} from '@toolgate/data-protection';
 import { tenantNotificationsSection } from '@toolgate/notifications';
 import { tenantQuotasSection } from '@toolgate/quotas';
 import type { TenantSections } from '@toolgate/tenancy';
+
+/** The profile's floors, the platform's constants. */
+const FLOORS = {
+  retentionDays: COMPLIANCE_RETENTION_FLOOR_DAYS,
+  processingRecordsDays: PROCESSING_RECORDS_FLOOR_DAYS,
+};
 
 /**
  * The sections of a tenant file (`config/tenants/<id>.yaml`) besides its own fields, each the
@@ -22,4 +36,24 @@ export const TENANT_FILE_SECTIONS = {
   notifications: tenantNotificationsSection,
   /** Recipients' regions, processing records and cross-border legal bases (PIPL, ADR 040). */
   dataProtection: { schema: tenantDataProtectionSchema },
+  /**
+   * Parts of the dengbao3 profile the tenant adds for itself, tighten-only (ADR 048); the
+   * platform's profile is put in by `tenantComplianceFor` (settings.ts).
+   */
+  compliance: tenantComplianceFor('off'),
 } as const satisfies TenantSections;
+
+/** The `compliance:` section under the platform's profile: loosening it is refused at save. */
+export function tenantComplianceFor(platform: ComplianceProfile) {
+  return tenantComplianceSection(platform, FLOORS);
+}
+
+/**
+ * The trail's floor a tenant's settings add (its `compliance.retentionFloor` or `profile`), for
+ * the retention policy: under the platform's profile its own floor applies to every tenant already.
+ */
+export function tenantRetentionFloor(settings: Readonly<Record<string, unknown>>): number | undefined {
+  return effectiveCompliance('off', complianceOf(settings)).retentionFloor
+    ? COMPLIANCE_RETENTION_FLOOR_DAYS
+    : undefined;
+}

@@ -12,6 +12,11 @@ export interface RetentionPolicySource {
   fileRetentionDays(tenantId: string): Promise<number | undefined>;
   /** Every tenant the platform knows. */
   tenantIds(): Promise<string[]>;
+  /**
+   * A floor the tenant's own file adds above the platform's (its `compliance.retentionFloor`,
+   * ADR 048), when it adds one.
+   */
+  tenantFloorDays?(tenantId: string): Promise<number | undefined>;
 }
 export const RETENTION_POLICY_SOURCE = Symbol('RETENTION_POLICY_SOURCE');
 
@@ -44,8 +49,15 @@ export class RetentionPolicy {
     @Optional() @Inject(RETENTION_POLICY_SOURCE) private readonly source?: RetentionPolicySource,
   ) {}
 
+  /** The platform's floor. */
   get floorDays(): number {
     return this.options.retention.floorDays;
+  }
+
+  /** A tenant's floor: the platform's, raised by what its file adds (ADR 048: tighten-only). */
+  async floorOf(tenantId: string): Promise<number> {
+    const own = await this.source?.tenantFloorDays?.(tenantId);
+    return Math.max(this.floorDays, own ?? 0);
   }
 
   async effective(tenantId: string, row?: RetentionRow | null): Promise<EffectiveRetention> {
@@ -60,7 +72,7 @@ export class RetentionPolicy {
         : fromFile !== undefined
           ? [fromFile, 'file']
           : [this.options.retention.defaultDays, 'default'];
-    const floor = this.floorDays;
+    const floor = await this.floorOf(tenantId);
     return {
       days: Math.max(set, floor),
       source: set < floor ? 'floor' : source,
@@ -84,10 +96,11 @@ export class RetentionPolicy {
 
   /** Sets a tenant's retention (null: back to its file's, or the default); refused below the floor. */
   async setRetention(tenantId: string, days: number | null, actor: AuditActor): Promise<EffectiveRetention> {
-    if (days !== null && days < this.floorDays)
+    const floor = await this.floorOf(tenantId);
+    if (days !== null && days < floor)
       throw new ToolgateError(ErrorCode.RETENTION_BELOW_FLOOR, {
-        params: { days, floor: this.floorDays },
-        details: { days, floorDays: this.floorDays },
+        params: { days, floor },
+        details: { days, floorDays: floor },
       });
     await this.assertTenant(tenantId);
     return this.change(tenantId, actor, (row) => ({ ...row, retentionDays: days }));
@@ -134,6 +147,7 @@ export class RetentionPolicy {
         holdSince: null,
       };
       const after = edit(before);
+      const floor = await this.floorOf(tenantId);
       await this.repo.save(em, after);
       await this.trail.recordIn(em, [
         {
@@ -141,7 +155,7 @@ export class RetentionPolicy {
           tenantId,
           actor,
           status: 'ok',
-          details: { before: describe(before), after: describe(after), floorDays: this.floorDays },
+          details: { before: describe(before), after: describe(after), floorDays: floor },
         },
       ]);
       return after;

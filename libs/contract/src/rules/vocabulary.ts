@@ -127,6 +127,8 @@ export const AUDIT_EVENT_TYPES = [
   'role_mapping_changed',
   'trail_exported',
   'evidence_downloaded',
+  // A tenant's processing records (PIPL 第55–56条) taken as CSV (ADR 048).
+  'processing_records_exported',
   'chain_verified',
   'notification_retried',
   'admin_request',

@@ -13,6 +13,8 @@ export interface SectionContext {
   readonly tenantId: string;
   /** What the platform lets a tenant file ask for at most. */
   readonly ceilings: TenantFileCeilings;
+  /** The whole parsed file, for a check that spans sections (ADR 048: a floor against `audit:`). */
+  readonly file: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -45,7 +47,7 @@ export function sectionProblems(
   sections: TenantSections,
   ceilings: TenantFileCeilings,
 ): SectionProblem[] {
-  const context: SectionContext = { tenantId: file.id, ceilings };
+  const context: SectionContext = { tenantId: file.id, ceilings, file };
   return Object.entries(sections).flatMap(([key, section]) =>
     file[key] === undefined || !section.problems
       ? []

@@ -30,6 +30,7 @@ const COLORS: Record<string, string> = {
   role_mapping_changed: 'magenta',
   trail_exported: 'gold',
   evidence_downloaded: 'gold',
+  processing_records_exported: 'gold',
   chain_verified: 'cyan',
   notification_retried: 'default',
   admin_request: 'default',

@@ -1,8 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
-import { AutoComplete, Space, Table, Tag, Tooltip } from 'antd';
+import { DownloadOutlined } from '@ant-design/icons';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { App, AutoComplete, Button, Space, Table, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
-import { listProcessingRecords } from '../../api/admin';
+import { exportProcessingRecords, listProcessingRecords } from '../../api/admin';
 import { useApiClient } from '../../api/ApiClientContext';
+import { saveBlob } from '../../api/client';
 import type { ProcessingRecordEntry } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useT } from '../../i18n';
@@ -24,19 +26,40 @@ export function ProcessingRecordsView(props: { tenantId: string | null; tenants:
     queryFn: ({ signal }) => listProcessingRecords(api, tenantId!, signal),
     enabled: tenantId !== undefined,
   });
+  const { message } = App.useApp();
+  // The CSV for Excel (PIPL 第55–56条 records handed to an assessor), fetched with the key as a header.
+  const download = useMutation({
+    mutationFn: (id: string) => exportProcessingRecords(api, id),
+    onSuccess: ({ blob, filename }) => {
+      const name = filename ?? 'toolgate-processing-records.csv';
+      saveBlob(blob, name);
+      message.success(t('audit.exported', { filename: name }));
+    },
+  });
   return (
     <Space orientation="vertical" style={{ width: '100%' }}>
-      {props.tenantId === null && (
-        <AutoComplete
-          style={{ minWidth: 220 }}
-          value={picked}
-          onChange={setPicked}
-          placeholder={t('audit.processing.tenant')}
-          options={props.tenants.map((id) => ({ value: id }))}
-          data-testid="processing-tenant"
-        />
-      )}
-      <ErrorAlert error={records.error} />
+      <Space>
+        {props.tenantId === null && (
+          <AutoComplete
+            style={{ minWidth: 220 }}
+            value={picked}
+            onChange={setPicked}
+            placeholder={t('audit.processing.tenant')}
+            options={props.tenants.map((id) => ({ value: id }))}
+            data-testid="processing-tenant"
+          />
+        )}
+        <Button
+          icon={<DownloadOutlined />}
+          disabled={tenantId === undefined}
+          loading={download.isPending}
+          onClick={() => tenantId !== undefined && download.mutate(tenantId)}
+          data-testid="processing-export-csv"
+        >
+          {t('audit.exportCsv')}
+        </Button>
+      </Space>
+      <ErrorAlert error={records.error ?? download.error} />
       <Table<ProcessingRecordEntry>
         data-testid="processing-records"
         size="small"
