@@ -4,6 +4,7 @@ import { tenantDataProtectionSchema } from '@toolgate/data-protection';
 import { tenantNotificationsSection } from '@toolgate/notifications';
 import { tenantQuotasSection } from '@toolgate/quotas';
 import type { TenantSections } from '@toolgate/tenancy';
+import { tenantUpstreamSettingsSchema } from '@toolgate/upstreams';
 
 /**
  * The sections of a tenant file (`config/tenants/<id>.yaml`) besides its own fields, each the
@@ -22,4 +23,6 @@ export const TENANT_FILE_SECTIONS = {
   notifications: tenantNotificationsSection,
   /** Recipients' regions, processing records and cross-border legal bases (PIPL, ADR 040). */
   dataProtection: { schema: tenantDataProtectionSchema },
+  /** Imported tools: quarantine an import whose definition reads as instructions (ADR 045). */
+  upstreams: { schema: tenantUpstreamSettingsSchema },
 } as const satisfies TenantSections;
