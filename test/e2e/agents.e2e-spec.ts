@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeConfigDir, startTestGateway, type TestGateway } from '@toolgate/testing';
+import { DemoBackends } from '@toolgate/tool-packs/testing';
 import { INITECH_YAML, TestToolsModule } from './test-tools.js';
 
 /** A tenant whose binding shortens get_service_status's limit, to show the timeout without waiting 10 s. */
@@ -114,6 +115,87 @@ describe('governed tool calls over REST', () => {
     expect(a.body.data.source).toBe('sap');
     expect(g.body.data.source).toBe('yonyou_nc');
     expect(a.body.data.deliveries).not.toEqual(g.body.data.deliveries);
+  });
+
+  it('refunds on the demo tenants by the rule: up to ¥5,000 runs, above parks for finance, above ¥50,000 is refused (issue 26)', async () => {
+    const { sap, nc } = gw.app.get(DemoBackends);
+    const refund = (key: string, input: unknown, headers?: Record<string, string>) =>
+      invoke(key, 'contract_review', 'create_refund', { input }, headers);
+    const reason = '货物破损，客户退回 20 件';
+
+    // At the threshold: no rule matches, the L2 tool runs at once, on each tenant's own ERP.
+    const sapBefore = sap.refunds.booked.length;
+    const small = await refund(acme, { invoiceId: '90012001', amount: 5000, reason });
+    expect(small.status, small.text).toBe(200);
+    expect(small.body.data).toMatchObject({ invoiceId: '90012001', amount: 5000, source: 'sap' });
+    expect(sap.refunds.booked.length).toBe(sapBefore + 1);
+    const ncSmall = await refund(globex, { invoiceId: 'XSFP2025110001', amount: 880.5, reason });
+    expect(ncSmall.body.data).toMatchObject({ amount: 880.5, source: 'yonyou_nc' });
+
+    // Above ¥5,000: parked for the finance group; nothing reaches SAP until a member approves.
+    const parked = await refund(acme, { invoiceId: '90012002', amount: 12000, reason });
+    expect(parked.status, parked.text).toBe(202);
+    expect(parked.body).toMatchObject({ code: 'APPROVAL_PENDING', approvalId: expect.any(String) });
+    expect(sap.refunds.booked.length).toBe(sapBefore + 1);
+    const approve = (key: string) =>
+      gw.api('POST', `/v1/approvals/${parked.body.approvalId}/approve`, { key, body: {} });
+    const outsider = await gw.createKey('approver', 'acme', { name: 'not finance' });
+    const notMember = await approve(outsider);
+    expect(notMember.status).toBe(403);
+    expect(notMember.body.details).toMatchObject({ approverGroup: 'finance' });
+    const finance = await gw.createKey('approver', 'acme', { name: 'finance', owner: 'oidc:wang.fang' });
+    const approved = await approve(finance);
+    expect(approved.status, approved.text).toBe(200);
+    expect(approved.body.data.call).toMatchObject({
+      status: 'succeeded',
+      result: { status: 'ok', data: { invoiceId: '90012002', amount: 12000, remaining: 24000 } },
+    });
+    expect(sap.refunds.booked.length).toBe(sapBefore + 2);
+
+    // Above ¥50,000: refused with the rule's reason in the caller's language; nothing booked.
+    const ncBefore = nc.refunds.booked.length;
+    const denied = await refund(
+      globex,
+      { invoiceId: 'XSFP2025110003', amount: 80000, reason },
+      { 'accept-language': 'zh-CN' },
+    );
+    expect(denied.status).toBe(403);
+    expect(denied.body).toMatchObject({
+      code: 'POLICY_DENIED',
+      error: expect.stringContaining('超过 5 万元的退款不由智能体办理'),
+      details: { rule: { id: 'refund-over-limit', then: 'deny', failed: false } },
+    });
+    const deniedEn = await refund(
+      acme,
+      { invoiceId: '90012003', amount: 50000.01, reason },
+      { 'accept-language': 'en' },
+    );
+    expect(deniedEn.body.error).toContain('refunds above 50,000 CNY are not made by an agent');
+    expect(nc.refunds.booked.length).toBe(ncBefore);
+    expect(sap.refunds.booked.length).toBe(sapBefore + 2);
+
+    // The check route tells the same, without booking or parking anything.
+    const check = async (amount: number) =>
+      (
+        await gw.api('POST', '/v1/agents/contract_review/tools/create_refund/check', {
+          key: acme,
+          body: { input: { invoiceId: '90012001', amount, reason } },
+        })
+      ).body.data;
+    expect(await check(5000)).toMatchObject({ rule: null, next: 'run' });
+    expect(await check(12000)).toMatchObject({
+      rule: { id: 'refund-needs-finance', then: 'require_approval' },
+      next: 'park',
+      approvers: 1,
+      approverGroup: 'finance',
+      expiresInMs: 28_800_000,
+    });
+    expect(await check(80000)).toMatchObject({
+      rule: { id: 'refund-over-limit' },
+      next: 'refuse',
+      code: 'POLICY_DENIED',
+    });
+    expect(sap.refunds.booked.length).toBe(sapBefore + 2);
   });
 
   it('answers wrong input types with the readable message, in the requested language', async () => {

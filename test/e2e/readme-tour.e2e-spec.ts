@@ -94,5 +94,8 @@ describe("the README's five-minute tour", () => {
       expect(promised).toContain(pair);
     expect(promised).toContain('"ok":true');
     expect(promised).toContain('"status":"succeeded"');
+    // One decision of a tenant's rule and its explanation (issue 26): which rule, what happens next.
+    for (const pair of ['"id":"refund-needs-finance"', '"next":"park"', '"approverGroup":"finance"'])
+      expect(promised).toContain(pair);
   });
 });

@@ -43,6 +43,7 @@ describe('exported input schemas agree with Zod (property test over every regist
         'read_logs',
         'restart_service',
         'query_supplier_delivery',
+        'create_refund',
         'build_report',
         'noop',
       ]),

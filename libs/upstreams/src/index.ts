@@ -12,6 +12,8 @@ export { UpstreamRegistration } from './admin/upstream-registration.js';
 export { UpstreamReviews } from './admin/upstream-reviews.js';
 export { UpstreamServers } from './admin/upstream-servers.js';
 export { UpstreamsModule } from './upstreams.module.js';
+export { tenantUpstreamSettingsSchema } from './tenant-upstream-settings.js';
+export type { TenantUpstreamSettings } from './tenant-upstream-settings.js';
 export { DEFAULT_UPSTREAMS_OPTIONS } from './upstreams.options.js';
 export type { UpstreamsOptions } from './upstreams.options.js';
 

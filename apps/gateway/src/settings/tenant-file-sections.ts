@@ -12,6 +12,7 @@ import {
 import { tenantNotificationsSection } from '@toolgate/notifications';
 import { tenantQuotasSection } from '@toolgate/quotas';
 import type { TenantSections } from '@toolgate/tenancy';
+import { tenantUpstreamSettingsSchema } from '@toolgate/upstreams';
 
 /** The profile's floors, the platform's constants. */
 const FLOORS = {
@@ -41,6 +42,8 @@ export const TENANT_FILE_SECTIONS = {
    * platform's profile is put in by `tenantComplianceFor` (settings.ts).
    */
   compliance: tenantComplianceFor('off'),
+  /** Imported tools: quarantine an import whose definition reads as instructions (ADR 045). */
+  upstreams: { schema: tenantUpstreamSettingsSchema },
 } as const satisfies TenantSections;
 
 /** The `compliance:` section under the platform's profile: loosening it is refused at save. */

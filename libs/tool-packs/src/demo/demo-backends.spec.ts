@@ -79,6 +79,15 @@ describe('DemoBackendsModule', () => {
     ).toMatchObject({
       data: { source: 'yonyou_nc' },
     });
+    const refund = { amount: 100, reason: '演示退款，客户退回 1 件' };
+    for (const [implementation, invoiceId] of [
+      ['sap', '90012001'],
+      ['yonyou_nc', 'XSFP2025110001'],
+    ] as const) {
+      expect(
+        (await bed.run('create_refund', { invoiceId, ...refund }, { implementation })).envelope,
+      ).toMatchObject({ data: { invoiceId, source: implementation } });
+    }
     expect(demo.ops.stats.unauthorized + demo.sap.stats.unauthorized + demo.nc.stats.unauthorized).toBe(0);
   });
 

@@ -32,6 +32,31 @@ export const NC_SIGNATURE_INVALID_CODE = '10001';
 /** Signed NC requests older or newer than this are refused (replay protection). */
 export const NC_MAX_CLOCK_SKEW_MS = 5 * 60_000;
 
+/** Invoice numbers are short alphanumeric codes (SAP `90012001`, NC `XSFP2025110001`). */
+export const INVOICE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,19}$/;
+/** The largest refund one call may ask for, in CNY (the contract's bound; tenants' rules decide below it). */
+export const MAX_REFUND_CNY = 10_000_000;
+/** The refund reason is written to the ERP document's text: long enough to say why, short enough to fit. */
+export const REFUND_REASON_LENGTH = { min: 4, max: 200 } as const;
+
+/** The SAP Gateway OData service that creates credit memo requests for a billing document (a customer `Z` service). */
+export const SAP_REFUND_SERVICE_PATH = '/sap/opu/odata/sap/ZSD_REFUND_SRV';
+/** Its entity set: one POST creates one credit memo request. */
+export const SAP_REFUND_ENTITY_SET = 'RefundRequestSet';
+/** OASIS OData "repeatable requests" header SAP Gateway reads: the same id answers the first result. */
+export const SAP_REPEATABILITY_HEADER = 'repeatability-request-id';
+/** The OData error code for an unknown billing document. */
+export const SAP_INVOICE_NOT_FOUND_CODE = 'ZSD_REFUND/002';
+/** The OData error code for a refund above what is left to refund on the billing document. */
+export const SAP_REFUND_TOO_LARGE_CODE = 'ZSD_REFUND/003';
+
+/** The NC Cloud open API that saves a refund (红字) against a sales invoice. */
+export const NC_REFUND_SAVE_PATH = '/nccloud/api/so/saleinvoice/refund/save';
+/** NC's business code for an unknown sales invoice. */
+export const NC_INVOICE_NOT_FOUND_CODE = '20011';
+/** NC's business code for a refund above the invoice's refundable amount. */
+export const NC_REFUND_TOO_LARGE_CODE = '20012';
+
 /*
  * Demo credentials: what the simulators accept. Tenant files reference them with defaults, e.g.
  *   sap:       { baseUrl: '${DEMO_SAP_URL}', client: '100', username: 'TOOLGATE', password: '${TOOLGATE_T_ACME__SAP_PASSWORD:-demo-sap-password}' }

@@ -1,4 +1,5 @@
 import type { SapDeliveryRow } from './sap.client.js';
+import type { DemoInvoice } from './refund-ledger.js';
 
 /** A date as OData v2 JSON writes it: `/Date(<ms since epoch, UTC>)/`. */
 export function odataDate(day: string): string {
@@ -68,3 +69,13 @@ export const SAP_DEMO_DELIVERIES: readonly SapDeliveryRow[] = [
 
 /** Suppliers the demo SAP system knows (one without open schedule lines included). */
 export const SAP_DEMO_SUPPLIERS: ReadonlySet<string> = new Set(['V10023', 'V20001', 'V30005']);
+
+/**
+ * Billing documents (Fakturen) of the demo SAP system a refund may reference, amounts in fen:
+ * one small, one mid-size, one large enough for the demo rule's refusal to matter.
+ */
+export const SAP_DEMO_INVOICES: readonly DemoInvoice[] = [
+  { invoiceId: '90012001', customer: '华东机电设备有限公司', totalFen: 860_000 },
+  { invoiceId: '90012002', customer: '深圳华南自动化科技', totalFen: 3_600_000 },
+  { invoiceId: '90012003', customer: '苏州工业园区精工装备', totalFen: 12_000_000 },
+];

@@ -1,4 +1,5 @@
 import type { NcArrivalRow } from './yonyou-nc.client.js';
+import type { DemoInvoice } from './refund-ledger.js';
 
 function row(
   vbillcode: string,
@@ -38,3 +39,10 @@ export const NC_DEMO_ARRIVALS: readonly NcArrivalRow[] = [
 
 /** Suppliers the demo NC system knows. */
 export const NC_DEMO_SUPPLIERS: ReadonlySet<string> = new Set(['V10023', 'V20001']);
+
+/** Sales invoices (销售发票) of the demo NC system a refund may reference, amounts in fen. */
+export const NC_DEMO_INVOICES: readonly DemoInvoice[] = [
+  { invoiceId: 'XSFP2025110001', customer: '宁波海港国际贸易', totalFen: 920_000 },
+  { invoiceId: 'XSFP2025110002', customer: '青岛北方进出口', totalFen: 4_800_000 },
+  { invoiceId: 'XSFP2025110003', customer: '厦门环球供应链', totalFen: 15_000_000 },
+];

@@ -2,13 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { AuditTrail, type AuditActor } from '@toolgate/audit';
 import type { ImportUpstreamToolsBody } from '@toolgate/contract';
 import { isUniqueViolation } from '@toolgate/database';
-import { BindingAdmin } from '@toolgate/tenancy';
+import { BindingAdmin, BindingResolver } from '@toolgate/tenancy';
 import { IMPORTED_TOOL_NAME_PATTERN } from '../constants.js';
 import { UpstreamToolEntity } from '../entities/upstream-tool.entity.js';
 import { FINGERPRINT_VERSION, fingerprintOf, pinnable } from '../fingerprint.js';
 import { MAX_TOOL_NAME_LENGTH, snakeName } from '../openapi/tool-names.js';
 import { instructionLikeIn } from '../instruction-like.js';
 import type { UpstreamToolDefinition } from '../sources/tool-source.js';
+import { tenantUpstreamSettingsSchema } from '../tenant-upstream-settings.js';
 import { UpstreamConnections } from '../upstream-connections.js';
 import { alreadyExists, invalidRequest, listLive } from '../upstream-failures.js';
 import { UpstreamPinning } from '../upstream-pinning.js';
@@ -35,6 +36,7 @@ export class UpstreamImports {
     private readonly connections: UpstreamConnections,
     private readonly pinning: UpstreamPinning,
     private readonly bindings: BindingAdmin,
+    private readonly resolver: BindingResolver,
     private readonly audit: AuditTrail,
   ) {}
 
@@ -50,6 +52,7 @@ export class UpstreamImports {
     const server = await this.lookup.server(tenantId, name);
     const live = new Map((await listLive(await this.connections.clientFor(server))).map((t) => [t.name, t]));
     const existing = await this.repo.toolsOfServer(tenantId, server.id);
+    const quarantineInstructionLike = await this.quarantinesInstructionLike(tenantId);
     const now = new Date();
     const rows = body.tools.map((t, i) => {
       const def = live.get(t.name);
@@ -79,6 +82,9 @@ export class UpstreamImports {
         definition,
       });
       if (problems.length) throw invalidRequest(`tool "${t.name}": ${problems.join('; ')}`, `tools.${i}`);
+      const fingerprint = fingerprintOf(definition);
+      // Held for review like a changed definition: pending is what was listed, nothing runs until accepted.
+      const held = quarantineInstructionLike && instructionLikeIn(definition).length > 0;
       return Object.assign(new UpstreamToolEntity(), {
         tenantId,
         toolgateName,
@@ -88,11 +94,11 @@ export class UpstreamImports {
         dataDomains: t.dataDomains ?? [],
         timeoutMs: t.timeoutMs ?? null,
         pinnedDefinition: definition,
-        pinnedFingerprint: fingerprintOf(definition),
+        pinnedFingerprint: fingerprint,
         fingerprintVersion: FINGERPRINT_VERSION,
-        status: 'active' as const,
-        pendingDefinition: null,
-        pendingFingerprint: null,
+        status: held ? ('quarantined' as const) : ('active' as const),
+        pendingDefinition: held ? definition : null,
+        pendingFingerprint: held ? fingerprint : null,
         reviewedBy: null,
         reviewedAt: null,
         createdAt: now,
@@ -117,6 +123,7 @@ export class UpstreamImports {
               fingerprint: r.pinnedFingerprint,
               dataDomains: r.dataDomains,
               ...flagged(r.pinnedDefinition),
+              ...(r.status === 'quarantined' ? { quarantined: true } : {}),
             },
           })),
         );
@@ -130,6 +137,13 @@ export class UpstreamImports {
     for (const agentType of body.bindTo ?? [])
       boundTo.push(await this.bind(tenantId, agentType, rows, actor));
     return { imported: rows.map(toImportedView), boundTo };
+  }
+
+  /** The tenant file's `upstreams.quarantineInstructionLike` (off when absent or unreadable). */
+  private async quarantinesInstructionLike(tenantId: string): Promise<boolean> {
+    const tenant = await this.resolver.tenant(tenantId);
+    const parsed = tenantUpstreamSettingsSchema.safeParse(tenant?.settings.upstreams ?? {});
+    return parsed.success && parsed.data.quarantineInstructionLike;
   }
 
   /** Adds the tools to an agent type's binding: a binding change with its version, history and audit. */
