@@ -1,8 +1,14 @@
+import { AuditWriter, draftEvent } from '@toolgate/audit';
+import { CallTransitions } from '@toolgate/calls';
+import { StatementRefusedError } from '@toolgate/database';
 import { DemoBackends } from '@toolgate/tool-packs/testing';
 import {
+  COUNT_QUERIES_HEADER,
+  countQueries,
   makeConfigDir,
   openRawSql,
   startTestGateway,
+  testDatabaseKind,
   waitFor,
   waitForMinuteRoom,
   type TestGateway,
@@ -223,6 +229,80 @@ describe('human approval, idempotency and quotas', () => {
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ status: 'ok', data: { restarted: true } });
   });
+
+  it("writes no started, and runs nothing, where the started's claim finds the call not queued", async () => {
+    const parked = await invoke(agent, 'ops_assistant', 'restart_service', RESTART);
+    const { callId, approvalId } = parked.body;
+    const ref = { tenantId: 'acme', callId };
+    // A gateway that took the call over before the decision committed (ADR 018) sends its `started`
+    // with the claim: the call is still pending_approval, so the guard rolls all of it back.
+    const started = draftEvent({
+      tenantId: 'acme',
+      event: 'started',
+      callId,
+      tool: 'restart_service',
+      actor: { type: 'api_key', id: 'key_other' },
+      occurredAt: new Date(),
+      instanceId: 'gw-other',
+    });
+    const claim = Object.assign(() => [CallTransitions.claim(ref, 'gw-other')], { guarded: true as const });
+    await expect(
+      gw.app.get(AuditWriter).append([started], 10_000, { sidecar: claim }),
+    ).rejects.toBeInstanceOf(StatementRefusedError);
+    expect((await call(agent, callId)).data.status).toBe('pending_approval');
+    const before = restarts();
+    expect((await approve(approvalId, approver)).body.data.call.status).toBe('succeeded');
+    expect(restarts()).toBe(before + 1);
+    const story = (await gw.api('GET', `/v1/audit/calls/${callId}`)).body.data.events.map(
+      (e: any) => e.event,
+    );
+    expect(story).toEqual(['approval_requested', 'approval_decided', 'started', 'finished']);
+    // Once it ran, a late claim (a second gateway's) is refused or dropped (its start's key is taken).
+    const late = await gw.app
+      .get(AuditWriter)
+      .append([started], 10_000, { sidecar: claim })
+      .catch((err: Error) => [err.name]);
+    expect(late).not.toEqual(['written']);
+    expect((await gw.api('GET', '/v1/audit/verify?tenantId=acme')).body.data).toMatchObject({ ok: true });
+  });
+
+  // What the approver waits for, counted (ADR 049): a property of the code path, not a timing. On one
+  // MariaDB server: the decision's reads (the approval and the chain head locked) in one packet, its
+  // writes, event and COMMIT in another, the call's `started` (carrying the claim) and `finished`
+  // commits, and beside the decision's commit the tenant's tools and the requester's standing. Reads
+  // that only refresh a cache (the key, the tenant, its bindings) are left out.
+  it.runIf(testDatabaseKind() === 'mariadb')(
+    'approves in two round trips plus the call, on MariaDB',
+    async () => {
+      const counted = countQueries(gw.app.getHttpServer());
+      const cacheRefresh = /AS `(ApiKeyEntity_name|TenantEntity_id|AgentBindingEntity_tenant_id)`/;
+      for (let round = 0; round < 2; round++) {
+        const parked = await invoke(agent, 'ops_assistant', 'restart_service', RESTART);
+        const label = `approve-${round}-${parked.body.approvalId}`;
+        const approved = await gw.api('POST', `/v1/approvals/${parked.body.approvalId}/approve`, {
+          key: approver,
+          body: {},
+          headers: { [COUNT_QUERIES_HEADER]: label },
+        });
+        expect(approved.body.data.call).toMatchObject({ status: 'succeeded', result: { status: 'ok' } });
+        const trips = counted(label)!.sql.filter((sql) => !cacheRefresh.test(sql));
+        const packets = trips.map((sql) =>
+          sql.split(';\n').map((s) => s.trim().split(/\s+/).slice(0, 3).join(' ')),
+        );
+        const commits = trips.filter((sql) => /(^|;\n)COMMIT$/.test(sql));
+        expect(trips, JSON.stringify(packets, null, 1)).toHaveLength(6);
+        // The decision's reads start its transaction; three packets commit (decision, started, finished).
+        expect(trips[0]).toMatch(/^START TRANSACTION;\nSELECT .* FOR UPDATE;/s);
+        expect(trips[0]!.match(/FOR UPDATE/g)).toHaveLength(2);
+        expect(commits).toHaveLength(3);
+        expect(commits[0]).toMatch(
+          /INSERT INTO approval_decisions.*UPDATE tool_calls.*INSERT INTO audit_events/s,
+        );
+        // The claim rides in the `started` commit, guarded.
+        expect(commits[1]).toMatch(/UPDATE tool_calls SET status = \?.*SET @toolgate_guard.*COMMIT$/s);
+      }
+    },
+  );
 
   it('answers 429 with Retry-After past a quota', async () => {
     // The quota counts per UTC minute: a boundary between the calls would let the fourth through.

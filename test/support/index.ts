@@ -23,6 +23,8 @@ export type {
 export { waitFor, waitForMinuteRoom } from './wait.js';
 export type { WaitForOptions } from './wait.js';
 export { freePort } from './free-port.js';
+export { COUNT_QUERIES_HEADER, countQueries } from './query-counter.js';
+export type { CountedRequest } from './query-counter.js';
 export { makeTestPki, RSYSLOGD, startHttpsReceiver, startRsyslog } from './siem-peers.js';
 export type { HttpsReceiver, RsyslogInstance, TestPki } from './siem-peers.js';
 export { RedirectBrowser, startLoopbackIdp } from './oidc-provider.js';

@@ -4,7 +4,9 @@ import type { MarkedField } from '@toolgate/toolkit';
 import type { EntityManager } from 'typeorm';
 import { PLATFORM_TENANT, type AuditActor, type AuditEventType } from './audit-event.js';
 import { draftEvent, type AuditEventDraft } from './audit-fields.js';
-import { AuditWriter } from './chain/audit-writer.js';
+import type { ReadStatement, WriteStatement } from '@toolgate/database';
+import { AuditChainRepository } from './chain/audit-chain.repository.js';
+import { AuditWriter, toEntries } from './chain/audit-writer.js';
 import { TenantRedaction } from './redaction/tenant-redaction.js';
 
 /** An event about the platform itself (keys, bindings, approvals), as other libs report it. */
@@ -40,6 +42,7 @@ export class AuditTrail {
     private readonly writer: AuditWriter,
     private readonly redaction: TenantRedaction,
     private readonly instances: InstanceRegistry,
+    private readonly chain: AuditChainRepository,
   ) {}
 
   private async draft(e: AdminEvent): Promise<AuditEventDraft> {
@@ -73,6 +76,31 @@ export class AuditTrail {
   /** Records events in the caller's transaction: they commit or roll back with the change. */
   async recordIn(em: EntityManager, events: readonly AdminEvent[]): Promise<void> {
     await this.writer.appendInTransaction(em, await Promise.all(events.map((e) => this.draft(e))));
+  }
+
+  /**
+   * The read an event written inside a caller's `TransactionRunner.readThenWrite` needs: its
+   * tenant's chain head, locked — sent in the caller's first packet beside its own reads.
+   */
+  eventRead(tenantId: string | null, dialect: 'mysql' | 'sqlite'): ReadStatement {
+    return this.chain.headsRead([tenantId ?? PLATFORM_TENANT], dialect);
+  }
+
+  /**
+   * The writes of events recorded in that transaction, linked to the head `eventRead` answered
+   * (`rows`), to go in the caller's write packet; `committed` to be called once it committed.
+   * Null when the tenant has no chain yet: then record them with `recordIn` in a transaction of
+   * the ordinary kind. Events without dedupe keys only (admin and approval events).
+   */
+  async eventWrites(
+    events: readonly AdminEvent[],
+    rows: readonly Record<string, unknown>[],
+    dialect: 'mysql' | 'sqlite',
+  ): Promise<{ writes: WriteStatement[]; committed: () => void } | null> {
+    const drafts = await Promise.all(events.map((e) => this.draft(e)));
+    const prepared = this.chain.lockedWrites(toEntries(drafts), rows, dialect);
+    if (!prepared) return null;
+    return { writes: prepared.writes, committed: () => this.chain.committed(prepared.heads) };
   }
 
   /**

@@ -17,4 +17,24 @@ export class KeyOwners {
   personsOf(principalIds: readonly string[]): Promise<Map<string, string>> {
     return this.keys.ownersOf(principalIds.filter((id) => id.startsWith('key_')));
   }
+
+  /**
+   * `personsOf` as a statement, to go in one packet with a caller's other reads: each of `ids` is
+   * SQL yielding one principal id (`?`, or a scalar subquery of the caller's own table). Its rows
+   * go to `personsFrom`.
+   */
+  personsRead(ids: readonly { readonly sql: string; readonly params: readonly unknown[] }[]): {
+    sql: string;
+    params: unknown[];
+  } {
+    return {
+      sql: `SELECT id, owner FROM api_keys WHERE owner IS NOT NULL AND id IN (${ids.map((i) => i.sql).join(', ')})`,
+      params: ids.flatMap((i) => [...i.params]),
+    };
+  }
+
+  /** The owners a `personsRead` answered, as `personsOf` answers them. */
+  personsFrom(rows: readonly Record<string, unknown>[]): Map<string, string> {
+    return new Map(rows.map((r) => [String(r.id), String(r.owner)]));
+  }
 }

@@ -24,8 +24,9 @@ export {
 } from './sql-dialect.js';
 export { fromSqlDateTime, toSqlDateTime } from './sql-time.js';
 export { RefreshingCache } from './refreshing-cache.js';
-export { TransactionRunner } from './transaction-runner.js';
-export type { WriteStatement } from './transaction-runner.js';
+export { StatementRefusedError, TransactionRunner } from './transaction-runner.js';
+export type { ReadStatement, ReadThenWrite, WriteStatement } from './transaction-runner.js';
+export { hydrateRow, selectColumns } from './hydrate.js';
 export { autoIncrementIdColumn, dateTime3, jsonColumn } from './column-types.js';
 export { deriveInFlightKey, inFlightJson, inFlightText, sealJson, sealText } from './in-flight-seal.js';
 export { useBinaryCollation } from './binary-identifiers.js';

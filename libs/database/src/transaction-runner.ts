@@ -36,6 +36,58 @@ async function retryingDeadlocks<T>(attempt: () => Promise<T>): Promise<T> {
 export interface WriteStatement {
   readonly sql: string;
   readonly params: readonly unknown[];
+  /**
+   * A condition of the transaction: when the statement changes no row, the whole transaction is
+   * rolled back and `StatementRefusedError` thrown (a claim another writer won: the writes that go
+   * with it must not commit). Checked by the server inside a multi-statement packet (below).
+   */
+  readonly guard?: true;
+}
+
+/** A parameterised SELECT, one result set. */
+export interface ReadStatement {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+}
+
+/** A guarded statement changed no row: its transaction was rolled back whole. */
+export class StatementRefusedError extends Error {
+  constructor() {
+    super('a guarded statement changed no row; the transaction was rolled back');
+    this.name = 'StatementRefusedError';
+  }
+}
+
+/**
+ * Follows a guarded statement inside a multi-statement packet: fails the packet (ER_SUBQUERY_NO_1_ROW,
+ * 1242, on MySQL and MariaDB alike, whatever the sql_mode) when the statement before it changed no
+ * row — `ROW_COUNT()` is still the previous statement's while this one runs. None of our other
+ * statements has a subquery that could raise 1242, so the error names the guard.
+ */
+const GUARD_SQL = 'SET @toolgate_guard = (SELECT 1 UNION ALL SELECT 1 FROM DUAL WHERE ROW_COUNT() < 1)';
+const SUBQUERY_ROWS_ERRNO = 1242;
+
+function isGuardFailure(err: unknown): boolean {
+  const e = err as { errno?: number; driverError?: { errno?: number } } | undefined;
+  return (e?.driverError?.errno ?? e?.errno) === SUBQUERY_ROWS_ERRNO;
+}
+
+/** The statements of a packet, each guarded one followed by its guard; and where each result is. */
+function withGuards(statements: readonly WriteStatement[]): { sql: string[]; at: number[] } {
+  const sql: string[] = [];
+  const at: number[] = [];
+  for (const s of statements) {
+    at.push(sql.length);
+    sql.push(s.sql);
+    if (s.guard) sql.push(GUARD_SQL);
+  }
+  return { sql, at };
+}
+
+/** What `readThenWrite`'s work answers: the writes to commit, and its value. */
+export interface ReadThenWrite<T> {
+  readonly writes: readonly WriteStatement[];
+  readonly value: T;
 }
 
 /**
@@ -133,18 +185,103 @@ export class TransactionRunner {
     const runner = em.queryRunner;
     if (!runner?.isTransactionActive) throw new Error('writeIn runs inside a transaction');
     if (isMysql(this.dataSource) && statements.length > 1 && !this.onGalera) {
-      const results = (await runner.query(
-        statements.map((s) => s.sql).join(';\n'),
-        statements.flatMap((s) => s.params),
-      )) as { affectedRows?: number }[];
-      return statements.map((_, i) => Number(results[i]?.affectedRows ?? 0));
+      const { sql, at } = withGuards(statements);
+      let results: { affectedRows?: number }[];
+      try {
+        results = (await runner.query(
+          sql.join(';\n'),
+          statements.flatMap((s) => s.params),
+        )) as {
+          affectedRows?: number;
+        }[];
+      } catch (err) {
+        if (statements.some((s) => s.guard) && isGuardFailure(err)) throw new StatementRefusedError();
+        throw err;
+      }
+      return at.map((i) => Number(results[i]?.affectedRows ?? 0));
     }
     const changed: number[] = [];
     for (const s of statements) {
       const result = (await runner.query(s.sql, [...s.params], true)) as QueryResult;
+      if (s.guard && !result.affected) throw new StatementRefusedError();
       changed.push(result.affected ?? 0);
     }
     return changed;
+  }
+
+  /**
+   * One transaction as reads, then a decision in the gateway, then writes: on one MySQL/MariaDB
+   * server in two round trips — `START TRANSACTION` and every read (row locks included) in one
+   * packet, the writes and `COMMIT` in the other. On Galera each statement goes alone (ADR 042); on
+   * SQLite one by one in a queued transaction. `work` gets each read's rows (raw, by column name)
+   * and answers what to write; throwing rolls everything back. A deadlock runs it all again, so
+   * `work` must have no effect outside the transaction before it commits.
+   */
+  readThenWrite<T>(
+    reads: (dialect: 'mysql' | 'sqlite') => readonly ReadStatement[],
+    work: (rows: Record<string, unknown>[][], dialect: 'mysql' | 'sqlite') => Promise<ReadThenWrite<T>>,
+  ): Promise<T> {
+    if (!isMysql(this.dataSource))
+      return this.run(async (em) => {
+        const rows: Record<string, unknown>[][] = [];
+        for (const r of reads('sqlite'))
+          rows.push((await em.query(r.sql, [...r.params])) as Record<string, unknown>[]);
+        const { writes, value } = await work(rows, 'sqlite');
+        if (writes.length) await this.writeIn(em, writes);
+        return value;
+      });
+    return this.isGalera().then((galera) =>
+      galera
+        ? this.run(async (em) => {
+            const rows: Record<string, unknown>[][] = [];
+            for (const r of reads('mysql'))
+              rows.push((await em.query(r.sql, [...r.params])) as Record<string, unknown>[]);
+            const { writes, value } = await work(rows, 'mysql');
+            if (writes.length) await this.writeIn(em, writes);
+            return value;
+          })
+        : retryingDeadlocks(() => this.readThenWriteMysql(reads('mysql'), work)),
+    );
+  }
+
+  private async readThenWriteMysql<T>(
+    reads: readonly ReadStatement[],
+    work: (rows: Record<string, unknown>[][], dialect: 'mysql') => Promise<ReadThenWrite<T>>,
+  ): Promise<T> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    let open = false;
+    try {
+      const connection = (runner as unknown as { databaseConnection: object }).databaseConnection;
+      const settings = this.prepared.has(connection) ? [] : SESSION_SETTINGS;
+      open = true;
+      const results = (await runner.query(
+        [...settings, 'START TRANSACTION', ...reads.map((r) => r.sql)].join(';\n'),
+        reads.flatMap((r) => r.params),
+      )) as unknown[];
+      this.prepared.add(connection);
+      // START TRANSACTION and the reads: always several statements, so one result set each.
+      const first = settings.length + 1;
+      const rows = reads.map((_, i) => results[first + i] as Record<string, unknown>[]);
+      const { writes, value } = await work(rows, 'mysql');
+      const { sql } = withGuards(writes);
+      try {
+        await runner.query(
+          [...sql, 'COMMIT'].join(';\n'),
+          writes.flatMap((w) => w.params),
+        );
+      } catch (err) {
+        if (writes.some((w) => w.guard) && isGuardFailure(err)) throw new StatementRefusedError();
+        throw err;
+      }
+      open = false;
+      return value;
+    } catch (err) {
+      if (open) await runner.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      await runner.release();
+    }
   }
 
   private async writeAllMysql(statements: readonly WriteStatement[]): Promise<number[]> {
@@ -153,20 +290,21 @@ export class TransactionRunner {
     try {
       const connection = (runner as unknown as { databaseConnection: object }).databaseConnection;
       const settings = this.prepared.has(connection) ? [] : SESSION_SETTINGS;
-      const sql = [...settings, 'START TRANSACTION', ...statements.map((s) => s.sql), 'COMMIT'].join(';\n');
+      const { sql, at } = withGuards(statements);
       let results: { affectedRows?: number }[];
       try {
         results = (await runner.query(
-          sql,
+          [...settings, 'START TRANSACTION', ...sql, 'COMMIT'].join(';\n'),
           statements.flatMap((s) => s.params),
         )) as { affectedRows?: number }[];
       } catch (err) {
         await runner.query('ROLLBACK').catch(() => undefined);
+        if (statements.some((s) => s.guard) && isGuardFailure(err)) throw new StatementRefusedError();
         throw err;
       }
       this.prepared.add(connection);
       const first = settings.length + 1;
-      return statements.map((_, i) => Number(results[first + i]?.affectedRows ?? 0));
+      return at.map((i) => Number(results[first + i]?.affectedRows ?? 0));
     } finally {
       await runner.release();
     }

@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { toSqlDateTime, TransactionRunner, type WriteStatement } from '@toolgate/database';
+import {
+  hydrateRow,
+  selectColumns,
+  toSqlDateTime,
+  TransactionRunner,
+  type ReadStatement,
+  type ReadThenWrite,
+  type WriteStatement,
+} from '@toolgate/database';
 import { In, LessThan, MoreThan, type DataSource, type EntityManager } from 'typeorm';
 import { ApprovalDecisionEntity } from '../entities/approval-decision.entity.js';
 import { ApprovalEntity, type ApprovalStatus } from '../entities/approval.entity.js';
@@ -110,6 +118,69 @@ export class ApprovalRepository {
   }
 
   /**
+   * A decision's transaction as reads, then writes (`TransactionRunner.readThenWrite`: two round
+   * trips on one MySQL server). `reads` come after the approval (locked) and its decisions, whose
+   * rows `work` gets first.
+   */
+  decideInBatches<T>(
+    approvalId: string,
+    reads: (dialect: 'mysql' | 'sqlite') => readonly ReadStatement[],
+    work: (
+      approval: ApprovalEntity | null,
+      decisions: ApprovalDecisionEntity[],
+      rows: Record<string, unknown>[][],
+      dialect: 'mysql' | 'sqlite',
+    ) => Promise<ReadThenWrite<T>>,
+  ): Promise<T> {
+    const approvalColumns = selectColumns(this.dataSource, ApprovalEntity);
+    const decisionColumns = selectColumns(this.dataSource, ApprovalDecisionEntity);
+    return this.transactions.readThenWrite(
+      (dialect) => [
+        {
+          sql: `SELECT ${approvalColumns} FROM approvals WHERE id = ?${dialect === 'mysql' ? ' FOR UPDATE' : ''}`,
+          params: [approvalId],
+        },
+        {
+          sql: `SELECT ${decisionColumns} FROM approval_decisions WHERE approval_id = ? ORDER BY decided_at, id`,
+          params: [approvalId],
+        },
+        ...reads(dialect),
+      ],
+      (rows, dialect) => {
+        const [approvalRows, decisionRows, ...rest] = rows;
+        const approval = approvalRows![0]
+          ? hydrateRow(this.dataSource, ApprovalEntity, approvalRows![0])
+          : null;
+        const decisions = decisionRows!.map((r) => hydrateRow(this.dataSource, ApprovalDecisionEntity, r));
+        return work(approval, decisions, rest, dialect);
+      },
+    );
+  }
+
+  /** An approval that expired undecided: its status, if still pending. */
+  expiryWrite(approvalId: string, now: Date): WriteStatement {
+    return {
+      sql: `UPDATE approvals SET status = 'expired', decided_at = ? WHERE id = ? AND status = 'pending'`,
+      params: [toSqlDateTime(now), approvalId],
+    };
+  }
+
+  /** The `once` grant of an approval (replacing an older one for the same holder and key). */
+  grantWrites(holder: GrantHolder, approval: ApprovalEntity): WriteStatement[] {
+    const key = [holder.tenantId, holder.principalId, holder.sessionId, approval.tool, approval.grantKey];
+    return [
+      {
+        sql: 'DELETE FROM approval_grants WHERE tenant_id = ? AND principal_id = ? AND session_id = ? AND tool = ? AND grant_key = ?',
+        params: key,
+      },
+      {
+        sql: 'INSERT INTO approval_grants (tenant_id, principal_id, session_id, tool, grant_key, approval_id, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        params: [...key, approval.id, toSqlDateTime(approval.expiresAt)],
+      },
+    ];
+  }
+
+  /**
    * Writes a decision, the approval's new status (when it is settled) and the call's move that
    * goes with it, in the caller's transaction and one round trip on MySQL.
    */
@@ -119,6 +190,15 @@ export class ApprovalRepository {
     settled: { readonly status: ApprovalStatus; readonly decidedAt: Date } | null,
     callMove: WriteStatement | null,
   ): Promise<void> {
+    await this.transactions.writeIn(em, this.decisionWrites(decision, settled, callMove));
+  }
+
+  /** The statements of `recordDecision`. */
+  decisionWrites(
+    decision: ApprovalDecisionEntity,
+    settled: { readonly status: ApprovalStatus; readonly decidedAt: Date } | null,
+    callMove: WriteStatement | null,
+  ): WriteStatement[] {
     const statements: WriteStatement[] = [
       {
         sql: `INSERT INTO approval_decisions (approval_id, approver_id, approver_role, approver_type, approver_name, approver_email, approver_person, decision, comment, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -142,7 +222,7 @@ export class ApprovalRepository {
         params: [settled.status, toSqlDateTime(settled.decidedAt), decision.approvalId],
       });
     if (callMove) statements.push(callMove);
-    await this.transactions.writeIn(em, statements);
+    return statements;
   }
 
   /**

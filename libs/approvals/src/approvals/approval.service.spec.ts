@@ -96,6 +96,7 @@ describe('ApprovalService', () => {
     audit = new RecordedAuditEvents();
     ran = [];
     const runner = {
+      prepare: () => ({ tenantTools: Promise.resolve(new Map()), holds: Promise.resolve(true) }),
       run: async (ref: CallRef) => {
         ran.push(ref);
         return db.calls.find(ref);

@@ -1,5 +1,6 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
-import { AuditTrail, PLATFORM_TENANT, type SqlStatement } from '@toolgate/audit';
+import { AuditTrail, PLATFORM_TENANT, type AdminEvent } from '@toolgate/audit';
+import type { WriteStatement } from '@toolgate/database';
 import { KeyOwners } from '@toolgate/auth';
 import { BindingResolver } from '@toolgate/tenancy';
 import { errorEnvelope, ErrorCode, ToolgateError, type CallPrincipal, type Locale } from '@toolgate/toolkit';
@@ -11,6 +12,7 @@ import {
   type DecidedBy,
   localeOfCall,
   toCallView,
+  type ToolCallEntity,
 } from '@toolgate/calls';
 import { ApprovalDecisionEntity } from '../entities/approval-decision.entity.js';
 import { ApprovalEntity, type ApprovalStatus } from '../entities/approval.entity.js';
@@ -49,6 +51,10 @@ interface Decided {
   readonly outcome: Outcome;
   readonly approval: ApprovalEntity;
   readonly decisions: ApprovalDecisionEntity[];
+  /** The call record as the decision left it (moved in memory with the statement that moved it). */
+  readonly record: ToolCallEntity | null;
+  /** To call once the transaction committed: the audit view takes in the chain head it left. */
+  readonly committed: () => void;
 }
 
 /**
@@ -87,20 +93,6 @@ export class ApprovalService {
     );
   }
 
-  /**
-   * The person behind the decider (a signed-in person is one; a key may record its owner) and
-   * behind the requesting key, so that nobody approves what their own key asked for.
-   */
-  private async peopleOf(actor: Decider, requestedBy: string): Promise<DecisionPeople> {
-    const owners =
-      (await this.keys?.personsOf([actor.principalId, requestedBy])) ?? new Map<string, string>();
-    const personOf = (id: string, isUser: boolean) => (isUser ? id : (owners.get(id) ?? null));
-    return {
-      decider: personOf(actor.principalId, actor.principalType === 'user'),
-      requester: personOf(requestedBy, !requestedBy.startsWith('key_') && requestedBy !== 'system'),
-    };
-  }
-
   /** Tells this gateway's waiters (a parked run, an MCP task's result) that a call was decided. */
   private announce(decision: ApprovalDecision): void {
     this.decisions?.publish(decision);
@@ -136,8 +128,11 @@ export class ApprovalService {
 
   /**
    * Approves or denies; an approval that completes runs the call here and answers its outcome.
-   * What the decision's transaction read and wrote is handed on (to the runner, to the answer)
-   * rather than read again: each re-read is a round trip on the approver's wait.
+   * On one MySQL server the decision is two round trips (ADR 049): its reads — the approval
+   * (locked), its decisions, the owners of the two keys, the call record and the tenant's chain
+   * head (locked) — in one packet; the decision, the approval's and the call's moves, the `once`
+   * grant, the `approval_decided` event and the head move with COMMIT in another. What it read
+   * and wrote is handed on (to the runner, to the answer) rather than read again.
    */
   async decide(
     actor: Decider,
@@ -148,20 +143,53 @@ export class ApprovalService {
     let ref: CallRef | undefined;
     let held: Promise<void> | undefined;
     let decided: Decided | undefined;
+    let prepared: ReturnType<ApprovedCallRunner['prepare']> | undefined;
+    // Only the decider's own tenant's approvals can be decided (mayDecide): its chain is the one
+    // the event goes to, so its head is locked with the reads, before the approval is known.
+    const eventTenant =
+      actor.role === 'platform_admin' ? PLATFORM_TENANT : (actor.tenantId ?? PLATFORM_TENANT);
+    const ofApproval = (column: 'tenant_id' | 'call_id' | 'requested_by') => ({
+      sql: `(SELECT ${column} FROM approvals WHERE id = ?)`,
+      params: [approvalId],
+    });
     try {
-      // Visibility and permission are checked on the row the transaction locks: no read of its
-      // own before it (one round trip fewer on the approver's wait).
-      decided = await this.approvals.decide(approvalId, async (em, approval, decisions) => {
-        if (!this.visibleTo(actor, approval)) throw approvalNotFound(approvalId);
-        if (!this.mayDecide(actor, approval.tenantId)) throw new ToolgateError(ErrorCode.FORBIDDEN);
-        ref = { tenantId: approval.tenantId, callId: approval.callId };
-        // Other gateways take the call over if this one dies between the commit and the claim.
-        // Sent now, awaited after the commit: no round trip of its own on the approver's wait.
-        if (decision === 'approve') held ??= this.wakeups?.hold(ref);
-        const people = await this.peopleOf(actor, approval.requestedBy);
-        const outcome = await this.apply(em, approval, decisions, { actor, people }, decision, comment);
-        return { outcome, approval, decisions };
-      });
+      decided = await this.approvals.decideInBatches(
+        approvalId,
+        (dialect) => [
+          this.keys?.personsRead([{ sql: '?', params: [actor.principalId] }, ofApproval('requested_by')]) ?? {
+            sql: 'SELECT 1 AS none',
+            params: [],
+          },
+          this.calls.recordRead(ofApproval('tenant_id'), ofApproval('call_id')),
+          this.audit.eventRead(eventTenant, dialect),
+        ],
+        async (approval, decisions, [ownerRows, recordRows, headRows], dialect) => {
+          if (!this.visibleTo(actor, approval)) throw approvalNotFound(approvalId);
+          if (!this.mayDecide(actor, approval.tenantId)) throw new ToolgateError(ErrorCode.FORBIDDEN);
+          ref = { tenantId: approval.tenantId, callId: approval.callId };
+          // Other gateways take the call over if this one dies between the commit and the claim.
+          // Sent now, awaited after the commit: no round trip of its own on the approver's wait.
+          if (decision === 'approve') held ??= this.wakeups?.hold(ref);
+          const owners = this.keys ? this.keys.personsFrom(ownerRows!) : new Map<string, string>();
+          const people = this.peopleFrom(actor, approval.requestedBy, owners);
+          const record = this.calls.recordFrom(recordRows!);
+          const applied = await this.apply(
+            { approval, decisions, record },
+            { actor, people },
+            decision,
+            comment,
+          );
+          const event = await this.audit.eventWrites([applied.event], headRows!, dialect);
+          if (!event) throw new Error(`tenant ${approval.tenantId} has no audit chain head`);
+          // The approved call's reads that do not depend on the commit run beside it.
+          if (applied.outcome === 'approved' && record) prepared = this.runner.prepare(record);
+          return {
+            writes: [...applied.writes, ...event.writes],
+            value: { outcome: applied.outcome, approval, decisions, record, committed: event.committed },
+          };
+        },
+      );
+      decided.committed();
     } finally {
       await held;
       if (held && ref && decided?.outcome !== 'approved') this.wakeups?.release(ref);
@@ -172,10 +200,12 @@ export class ApprovalService {
       throw new ToolgateError(ErrorCode.APPROVAL_EXPIRED, { details: { approvalId, callId: call.callId } });
     const record =
       outcome === 'approved'
-        ? await this.runner.run(call, { approval: decided.approval, decisions: decided.decisions }, () =>
-            this.wakeups?.release(call),
+        ? await this.runner.run(
+            call,
+            { approval: decided.approval, decisions: decided.decisions, record: decided.record, prepared },
+            () => this.wakeups?.release(call),
           )
-        : await this.calls.find(call);
+        : decided.record;
     if (outcome !== 'partly') this.announce({ ...call, approvalId });
     return {
       approval: toApprovalView(decided.approval, decided.decisions),
@@ -183,20 +213,46 @@ export class ApprovalService {
     };
   }
 
+  /** The people behind the decider and the requesting key, from the key owners read with the decision. */
+  private peopleFrom(actor: Decider, requestedBy: string, owners: Map<string, string>): DecisionPeople {
+    const personOf = (id: string, isUser: boolean) => (isUser ? id : (owners.get(id) ?? null));
+    return {
+      decider: personOf(actor.principalId, actor.principalType === 'user'),
+      requester: personOf(requestedBy, !requestedBy.startsWith('key_') && requestedBy !== 'system'),
+    };
+  }
+
+  /**
+   * Decides on what the decision's reads found and answers what to write: the decision, the
+   * approval's and the call's moves (the call record moved in memory too, for the answer), the
+   * `once` grant, and the `approval_decided` event to append.
+   */
   private async apply(
-    em: EntityManager,
-    approval: ApprovalEntity,
-    decisions: ApprovalDecisionEntity[],
+    read: { approval: ApprovalEntity; decisions: ApprovalDecisionEntity[]; record: ToolCallEntity | null },
     { actor, people }: { actor: Decider; people: DecisionPeople },
     decision: 'approve' | 'deny',
     comment: string | undefined,
-  ): Promise<Outcome> {
+  ): Promise<{ outcome: Outcome; writes: WriteStatement[]; event: AdminEvent }> {
+    const { approval, decisions, record } = read;
     const now = new Date();
+    const ref = { tenantId: approval.tenantId, callId: approval.callId };
+    const locale: Locale = record ? localeOfCall(record) : 'zh-CN';
     if (approval.status === 'pending' && approval.expiresAt.getTime() <= now.getTime()) {
-      await this.expireIn(em, approval, now);
-      return 'expired';
+      const envelope = {
+        ...errorEnvelope(ErrorCode.APPROVAL_EXPIRED, locale),
+        callId: approval.callId,
+        approvalId: approval.id,
+      };
+      return {
+        outcome: 'expired',
+        writes: [this.approvals.expiryWrite(approval.id, now), CallTransitions.expire(ref, envelope)],
+        event: this.expiryEvent(approval),
+      };
     }
-    if (approval.status === 'expired') return 'expired';
+    if (approval.status === 'expired')
+      throw new ToolgateError(ErrorCode.APPROVAL_EXPIRED, {
+        details: { approvalId: approval.id, callId: approval.callId },
+      });
     if (approval.status !== 'pending') {
       throw new ToolgateError(ErrorCode.ALREADY_EXISTS, {
         params: { resource: `a decision on ${approval.id} (${approval.status})` },
@@ -245,22 +301,32 @@ export class ApprovalService {
       decisions.filter((d) => d.decision === 'approve').length + (decision === 'approve' ? 1 : 0);
     const outcome: Outcome =
       decision === 'deny' ? 'denied' : approvals >= approval.required ? 'approved' : 'partly';
-    const ref = { tenantId: approval.tenantId, callId: approval.callId };
     // The call record names who decided it (the denier, or the approver whose approval completed
-    // it) in the statement that moves it on; decision, approval and call go in one round trip.
-    let callMove: SqlStatement | null = null;
-    if (outcome === 'approved') callMove = CallTransitions.queue(ref, decider);
+    // it) in the statement that moves it on.
+    let callMove: WriteStatement | null = null;
+    if (outcome === 'approved') {
+      callMove = CallTransitions.queue(ref, decider);
+      if (record) Object.assign(record, { status: 'queued', decidedBy: decider, updatedAt: now });
+    }
     if (outcome === 'denied') {
       const envelope = {
-        ...errorEnvelope(ErrorCode.APPROVAL_DENIED, await this.localeOf(em, ref)),
+        ...errorEnvelope(ErrorCode.APPROVAL_DENIED, locale),
         callId: approval.callId,
         approvalId: approval.id,
         details: { comment: comment ?? null },
       };
       callMove = CallTransitions.deny(ref, envelope, decider);
+      if (record)
+        Object.assign(record, {
+          status: 'denied',
+          envelope,
+          decidedBy: decider,
+          input: record.inputRedacted,
+          inputRedacted: null,
+          updatedAt: now,
+        });
     }
-    await this.approvals.recordDecision(
-      em,
+    const writes = this.approvals.decisionWrites(
       recorded,
       outcome === 'partly' ? null : { status: outcome, decidedAt: now },
       callMove,
@@ -270,14 +336,17 @@ export class ApprovalService {
     decisions.push(recorded);
     decisions.sort((x, y) => x.decidedAt.getTime() - y.decidedAt.getTime());
     if (outcome === 'approved' && approval.mode === 'once') {
-      await this.approvals.grant(
-        em,
-        { tenantId: approval.tenantId, principalId: approval.requestedBy, sessionId: approval.sessionId },
-        approval,
+      writes.push(
+        ...this.approvals.grantWrites(
+          { tenantId: approval.tenantId, principalId: approval.requestedBy, sessionId: approval.sessionId },
+          approval,
+        ),
       );
     }
-    await this.audit.recordIn(em, [
-      {
+    return {
+      outcome,
+      writes,
+      event: {
         event: 'approval_decided',
         tenantId: approval.tenantId,
         actor: { type: actor.principalType, id: actor.principalId },
@@ -300,8 +369,7 @@ export class ApprovalService {
           approver: decider,
         },
       },
-    ]);
-    return outcome;
+    };
   }
 
   /**
@@ -377,24 +445,27 @@ export class ApprovalService {
       callId: approval.callId,
       approvalId: approval.id,
     });
-    await this.audit.recordIn(em, [
-      {
-        event: 'approval_decided',
-        tenantId: approval.tenantId,
-        actor: { type: 'system', id: 'approval-expiry' },
-        callId: approval.callId,
-        tool: approval.tool,
-        riskLevel: approval.riskLevel,
-        agentType: approval.agentType,
-        sessionId: approval.sessionId,
-        details: {
-          approvalId: approval.id,
-          decision: 'expired',
-          outcome: 'expired',
-          expiresAt: approval.expiresAt.toISOString(),
-        },
+    await this.audit.recordIn(em, [this.expiryEvent(approval)]);
+  }
+
+  /** The `approval_decided` event of an approval nobody decided in time. */
+  private expiryEvent(approval: ApprovalEntity): AdminEvent {
+    return {
+      event: 'approval_decided',
+      tenantId: approval.tenantId,
+      actor: { type: 'system', id: 'approval-expiry' },
+      callId: approval.callId,
+      tool: approval.tool,
+      riskLevel: approval.riskLevel,
+      agentType: approval.agentType,
+      sessionId: approval.sessionId,
+      details: {
+        approvalId: approval.id,
+        decision: 'expired',
+        outcome: 'expired',
+        expiresAt: approval.expiresAt.toISOString(),
       },
-    ]);
+    };
   }
 
   /** The language the caller of a call asked in: its denied or expired answer speaks it too. */

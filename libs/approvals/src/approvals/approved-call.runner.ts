@@ -1,26 +1,47 @@
 import type { ToolGuardrails, ToolRule } from '@toolgate/contract/rules';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { PrincipalStanding, standingLostEnvelope } from '@toolgate/auth';
 import { InstanceRegistry } from '@toolgate/database';
 import { BindingResolver, TenantConnectors } from '@toolgate/tenancy';
-import { errorEnvelope, ErrorCode, ToolExecutor } from '@toolgate/toolkit';
-import { CallRecords, type CallRef, localeOfCall, principalOf, type ToolCallEntity } from '@toolgate/calls';
+import { errorEnvelope, ErrorCode, isOk, ToolExecutor } from '@toolgate/toolkit';
+import {
+  CALL_RESULT_REDACTION,
+  CallRecords,
+  type CallRef,
+  type CallResultRedaction,
+  localeOfCall,
+  principalOf,
+  type ToolCallEntity,
+} from '@toolgate/calls';
 import type { ApprovalDecisionEntity } from '../entities/approval-decision.entity.js';
 import type { ApprovalEntity } from '../entities/approval.entity.js';
 import { actionDigest } from './approval-gate.hook.js';
 import { ApprovalRepository } from './approval.repository.js';
 import { inParkedCallTrace } from './parked-call-trace.js';
 
-/** An approval and its decisions as the decision's transaction left them. */
+/** Reads an approved call's run needs that do not depend on the decision's commit. */
+export interface RunPreparation {
+  /** The registry plus the tenant's own (imported) tools, read fresh (see execute). */
+  readonly tenantTools: ReturnType<BindingResolver['lookupFor']>;
+  /** Whether the key or person that asked still stands. */
+  readonly holds: Promise<boolean>;
+}
+
+/** An approval, its decisions and its call as the decision's transaction left them. */
 export interface KnownApproval {
   readonly approval: ApprovalEntity;
   readonly decisions: readonly ApprovalDecisionEntity[];
+  /** The call record, `queued` by the decision (its status, `decidedBy` and time moved in memory). */
+  readonly record?: ToolCallEntity | null;
+  /** Its reads started beside the decision's commit (`prepare`). */
+  readonly prepared?: RunPreparation;
 }
 
 /**
  * Runs an approved call exactly once, on whichever gateway claims it first: the stored validated
  * input, checked against the digest the approval was bound to, for the principal who asked, with
- * the approver as `ctx.approval.responder`.
+ * the approver as `ctx.approval.responder`. The claim is a guarded statement of the call's
+ * `started` commit (ADR 049): of two gateways, one writes `started` and runs the tool.
  */
 @Injectable()
 export class ApprovedCallRunner {
@@ -34,40 +55,59 @@ export class ApprovedCallRunner {
     private readonly connectors: TenantConnectors,
     private readonly instances: InstanceRegistry,
     private readonly standing: PrincipalStanding,
+    @Optional() @Inject(CALL_RESULT_REDACTION) private readonly redaction?: CallResultRedaction,
   ) {}
 
   /**
-   * Claims and runs the call if nobody has; answers the call record as it stands afterwards.
-   * `known`: its approval and decisions as the caller just wrote them (else read here);
-   * `claimed`: told once the claim is settled, won or lost.
+   * Starts the reads of a call's run that need only its record: its tenant's tools (read fresh)
+   * and the standing of who asked. Started beside the decision's commit, they cost the approver
+   * no round trip of their own; nothing is written.
+   */
+  prepare(record: ToolCallEntity): RunPreparation {
+    const tenantTools = this.resolver.lookupFor(record.tenantId);
+    const holds = this.standing.stillValid(record.principal);
+    // A run that does not happen never reads them; execute reports their failure otherwise.
+    tenantTools.catch(() => undefined);
+    holds.catch(() => undefined);
+    return { tenantTools, holds };
+  }
+
+  /**
+   * Runs the call if it is `queued` and this gateway's `started` claims it; answers the call record
+   * as it stands afterwards — built from what the run answered when the tool ran here (no read),
+   * read again otherwise. `known`: its approval, decisions and record as the caller just wrote
+   * them (else read here); `claimed`: told once the claim is settled, won or lost.
    */
   async run(ref: CallRef, known?: KnownApproval, claimed?: () => void): Promise<ToolCallEntity | null> {
-    // The record's stored request (input, principal, tool) does not change with the claim, nor do
-    // the tenant's tools: read them beside the claim rather than after it (round trips on the
-    // approver's wait). The tools are read fresh: see execute.
-    const tenantTools = this.resolver.lookupFor(ref.tenantId);
-    tenantTools.catch(() => undefined); // a lost claim never reads it; execute reports it otherwise
-    const [won, record] = await Promise.all([
-      this.calls.claim(ref, this.instances.instanceId).finally(claimed),
-      this.calls.find(ref),
-    ]);
-    if (won && record) {
-      try {
-        // In the trace the call was parked in, after its approval-wait span (ADR 019).
-        await inParkedCallTrace(record, () => this.execute(record, known, tenantTools));
-      } catch (err) {
-        this.logger.error(`approved call ${ref.callId} could not run`, err as Error);
-        await this.calls.fail(ref, errorEnvelope(ErrorCode.INTERNAL_ERROR, localeOfCall(record)));
-      }
+    let record: ToolCallEntity | null | undefined;
+    try {
+      record = known?.record ?? (await this.calls.find(ref));
+      if (!record || record.status !== 'queued') return record ?? null;
+      const prepared = known?.prepared ?? this.prepare(record);
+      const queued = record;
+      // In the trace the call was parked in, after its approval-wait span (ADR 019).
+      const ran = await inParkedCallTrace(queued, () => this.execute(queued, known, prepared));
+      if (ran) return ran;
+    } catch (err) {
+      this.logger.error(`approved call ${ref.callId} could not run`, err as Error);
+      const envelope = errorEnvelope(ErrorCode.INTERNAL_ERROR, record ? localeOfCall(record) : 'zh-CN');
+      if (!(await this.calls.refuse(ref, envelope))) await this.calls.fail(ref, envelope);
+    } finally {
+      claimed?.();
     }
     return this.calls.find(ref);
   }
 
+  /**
+   * Runs the call: its `started` claims it. Answers the record as the run leaves it when the tool
+   * ran here; null when it did not (refused here: the record says why; claimed by another gateway;
+   * stopped before it ran) — then the caller reads it.
+   */
   private async execute(
     record: ToolCallEntity,
     known: KnownApproval | undefined,
-    tenantTools: ReturnType<BindingResolver['lookupFor']>,
-  ): Promise<void> {
+    prepared: RunPreparation,
+  ): Promise<ToolCallEntity | null> {
     const locale = localeOfCall(record);
     const ref = { tenantId: record.tenantId, callId: record.callId };
     // Independent reads, side by side (most are cached; the first of a tenant's is not).
@@ -79,46 +119,46 @@ export class ApprovedCallRunner {
           : null,
       // The registry plus the tenant's own (imported) tools; one blocked since the request (its
       // upstream definition changed, or it was removed) does not run on an old approval.
-      tenantTools,
+      prepared.tenantTools,
       record.agentType ? this.resolver.agentType(record.tenantId, record.agentType) : undefined,
       this.connectors.forTenant(record.tenantId),
       // The key that asked may have been revoked while its call waited: then it does not run.
-      this.standing.stillValid(record.principal),
+      prepared.holds,
     ]);
     const contract = lookup.get(record.tool);
     const implementation = contract?.implementations.get(record.implementation);
     const blocked = agentType?.blocked?.get(record.tool);
     if (!approval || approval.tenantId !== record.tenantId || !contract || !implementation || blocked) {
       const params = { tool: record.tool, agentType: record.agentType };
-      await this.calls.fail(
+      await this.calls.refuse(
         ref,
         blocked
           ? errorEnvelope(blocked.code, locale, params, { tool: record.tool, reason: blocked.reason })
           : errorEnvelope(ErrorCode.TOOL_NOT_FOUND, locale, params),
       );
-      return;
+      return null;
     }
     if (!holds) {
-      await this.calls.fail(ref, {
+      await this.calls.refuse(ref, {
         ...standingLostEnvelope(record.principal, locale),
         callId: record.callId,
       });
-      return;
+      return null;
     }
     if (actionDigest(record.tool, record.implementation, record.input) !== approval.inputDigest) {
       // Someone changed the stored input after the approval: run nothing.
-      await this.calls.fail(ref, {
+      await this.calls.refuse(ref, {
         error: 'The stored input no longer matches what was approved; nothing was run',
         code: 'APPROVAL_MISMATCH',
         suggestedAction: 'Invoke the tool again to ask for a new approval',
       });
-      return;
+      return null;
     }
     const decisions =
       known?.approval === approval ? known.decisions : await this.approvals.decisionsOf([approval.id]);
     const approver = [...decisions].reverse().find((d) => d.decision === 'approve');
     const principal = principalOf(record.principal);
-    await this.executor.run({
+    const result = await this.executor.run({
       tool: {
         contract,
         implementation,
@@ -149,6 +189,33 @@ export class ApprovedCallRunner {
       idempotencyIdentity: record.idempotencyIdentity ?? undefined,
       face: record.face ?? undefined,
       attributes: { approvalId: approval.id },
+    });
+    if (result.stage !== 'executed') {
+      // Stopped before the tool ran. Before its `started` (a hook refused it, or the audit store
+      // did not take it): the call ends with that answer, unless a gateway claimed it meanwhile.
+      // After it, or claimed by another gateway: the record already tells (this changes nothing).
+      const stored = (await this.redaction?.storedEnvelope(
+        record.tenantId,
+        record.tool,
+        result.envelope,
+      )) ?? {
+        error: 'The approved call was stopped before it ran',
+        code: 'INTERNAL_ERROR',
+      };
+      await this.calls.refuse(ref, stored);
+      return null;
+    }
+    // The tool ran here, so this gateway's `started` claimed the call, and its `finished` (with the
+    // record's end, ADR 031) was written: the record as it now stands, without reading it back.
+    if (!this.redaction) return null;
+    const stored = await this.redaction.storedEnvelope(record.tenantId, record.tool, result.envelope);
+    return Object.assign(Object.create(Object.getPrototypeOf(record) as object) as ToolCallEntity, record, {
+      status: isOk(result.envelope) ? 'succeeded' : 'failed',
+      envelope: stored as Record<string, unknown>,
+      instanceId: this.instances.instanceId,
+      input: record.inputRedacted,
+      inputRedacted: null,
+      updatedAt: new Date(),
     });
   }
 }

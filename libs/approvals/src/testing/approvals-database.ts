@@ -30,4 +30,14 @@ export class RecordedAuditEvents {
   async recordIn(_em: unknown, events: readonly AdminEvent[]): Promise<void> {
     this.events.push(...events);
   }
+
+  /** A decision's read of the chain head (the double keeps no chain: a read that finds a row). */
+  eventRead(): { sql: string; params: unknown[] } {
+    return { sql: 'SELECT 1 AS head', params: [] };
+  }
+
+  /** A decision's event: recorded once its transaction commits. */
+  async eventWrites(events: readonly AdminEvent[]): Promise<{ writes: never[]; committed: () => void }> {
+    return { writes: [], committed: () => this.events.push(...events) };
+  }
 }

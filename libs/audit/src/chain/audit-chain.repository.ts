@@ -5,6 +5,7 @@ import {
   isMysql,
   isRetryableTransactionError,
   isUniqueViolation,
+  StatementRefusedError,
   toSqlDateTime,
   TransactionRunner,
 } from '@toolgate/database';
@@ -20,13 +21,21 @@ import { linkHash, linkVersionFor, type LinkKeys } from './event-hash.js';
 export interface SqlStatement {
   readonly sql: string;
   readonly params: readonly unknown[];
+  /** Rolls the batch back unless it changes a row (see `WriteStatement.guard`). */
+  readonly guard?: true;
 }
 
 /**
  * Rows another lib keeps in step with the trail (a call's record), written in the batch's
  * transaction — built at write time, because only then is the SQL dialect known.
  */
-export type Sidecar = (dialect: 'mysql' | 'sqlite') => readonly SqlStatement[];
+export type Sidecar = ((dialect: 'mysql' | 'sqlite') => readonly SqlStatement[]) & {
+  /**
+   * Holds a guarded statement (`WriteStatement.guard`: an approved call's claim): its batch is its
+   * own, so that a refusal rolls back no other caller's events (ADR 049).
+   */
+  readonly guarded?: true;
+};
 
 /** One event to append, with the bookkeeping that makes writes idempotent. */
 export interface ChainEntry {
@@ -259,6 +268,60 @@ export class AuditChainRepository {
     });
   }
 
+  /**
+   * The read of an append made inside a caller's `readThenWrite` (an approval decision and its
+   * event): the tenants' chain heads, locked on MySQL, read in the caller's first packet with its
+   * own reads. `lockedWrites` then links the events to them.
+   */
+  headsRead(tenants: readonly string[], dialect: 'mysql' | 'sqlite'): SqlStatement {
+    return {
+      sql: `SELECT tenant_id, seq, head_hash FROM audit_chain_heads WHERE tenant_id IN (${tenants.map(() => '?').join(',')}) ORDER BY tenant_id${dialect === 'mysql' ? ' FOR UPDATE' : ''}`,
+      params: [...tenants],
+    };
+  }
+
+  /**
+   * The writes of such an append, linked to the heads `headsRead` answered: events, then the head
+   * moves (the locked path's order). Only for events that neither open nor close a call nor carry
+   * a dedupe key (nothing to look up first). Null when a tenant has no head row yet: the caller
+   * takes the ordinary path. The view forgets the heads until `committed` tells it the new ones.
+   */
+  lockedWrites(
+    entries: readonly ChainEntry[],
+    headRows: readonly Record<string, unknown>[],
+    dialect: 'mysql' | 'sqlite',
+  ): { writes: SqlStatement[]; heads: Map<string, KnownHead> } | null {
+    if (entries.some((e) => e.dedupeKey || e.opens || e.closes))
+      throw new Error('lockedWrites takes events without dedupe keys only');
+    const tenants = tenantsOf(entries);
+    this.view.forget(tenants);
+    const start = new Map(
+      (headRows as unknown as HeadRow[]).map((r) => [r.tenant_id, { seq: Number(r.seq), hash: r.head_hash }]),
+    );
+    if (tenants.some((t) => !start.has(t))) return null;
+    const built = this.build(
+      entries,
+      entries.map((): EntryOutcome => 'written'),
+      start,
+      dialect,
+    );
+    return {
+      writes: [
+        ...built.statements,
+        ...[...built.heads].map(([tenantId, head]) => ({
+          sql: 'UPDATE audit_chain_heads SET seq = ?, head_hash = ? WHERE tenant_id = ?',
+          params: [head.seq, head.hash, tenantId],
+        })),
+      ],
+      heads: built.heads,
+    };
+  }
+
+  /** The caller's transaction with `lockedWrites` committed: the view takes in the heads it left. */
+  committed(heads: ReadonlyMap<string, KnownHead>): void {
+    for (const [tenantId, head] of heads) this.view.setHead(tenantId, head);
+  }
+
   /** The heads queued batches of `tenants` leave are unknown: the next one is built at its turn. */
   private unknownAhead(tenants: readonly string[]): void {
     for (const t of tenants) if (this.ahead.has(t)) this.ahead.set(t, null);
@@ -312,9 +375,12 @@ export class AuditChainRepository {
         try {
           return await this.appendOptimistic(entries, tenants, prebuilt);
         } catch (err) {
-          this.view.forget(tenants);
           // The batches queued after it were built on the heads it would have left.
           this.unknownAhead(tenants);
+          // A guard refused (a claim another gateway won): everything else would have committed,
+          // so the view still holds the committed heads.
+          if (err instanceof StatementRefusedError) throw err;
+          this.view.forget(tenants);
           // A Galera certification conflict (ADR 042): a gateway on another node committed a batch
           // of this chain first, and this one was rolled back whole at COMMIT (a head row's move is
           // in every batch, so two can never both commit). Reload and rebuild, as for a seq taken.

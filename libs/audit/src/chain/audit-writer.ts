@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, Optional, type OnApplicationShutdown } from '@nestjs/common';
-import { isRetryableTransactionError } from '@toolgate/database';
+import { isRetryableTransactionError, StatementRefusedError } from '@toolgate/database';
 import { inSpan, SpanName, TraceAttr, tracingEnabled } from '@toolgate/telemetry';
 import type { EntityManager } from 'typeorm';
 import { AuditAlarms } from '../alarms/audit-alarms.js';
@@ -63,7 +63,7 @@ export interface AppendOptions {
   readonly sidecar?: Sidecar;
 }
 
-function toEntries(drafts: readonly AuditEventDraft[], options: AppendOptions = {}): ChainEntry[] {
+export function toEntries(drafts: readonly AuditEventDraft[], options: AppendOptions = {}): ChainEntry[] {
   return drafts.map((draft, i) => ({
     draft,
     dedupeKey: dedupeKeyOf(draft, options.dedupeExtra),
@@ -144,7 +144,7 @@ export class AuditWriter implements OnApplicationShutdown {
         reject: (e) => (
           clearTimeout(timer),
           reject(
-            e instanceof AuditUnavailableError
+            e instanceof AuditUnavailableError || e instanceof StatementRefusedError
               ? e
               : new AuditUnavailableError((e as Error)?.message ?? String(e), { cause: e }),
           )
@@ -196,9 +196,14 @@ export class AuditWriter implements OnApplicationShutdown {
     const batch: Group[] = [];
     let size = 0;
     while (lane.queue.length && size < this.options.maxBatch) {
+      // A group with a guarded sidecar (an approved call's claim) goes alone: its refusal rolls
+      // its batch back, and must not take other callers' events with it (ADR 049).
+      const alone = lane.queue[0]!.entries.some((e) => e.sidecar?.guarded);
+      if (alone && batch.length) break;
       const g = lane.queue.shift()!;
       batch.push(g);
       size += g.entries.length;
+      if (alone) break;
     }
     if (!batch.length) return;
     lane.inFlight++;
@@ -211,6 +216,11 @@ export class AuditWriter implements OnApplicationShutdown {
         at += g.entries.length;
       }
     } catch (err) {
+      // A claim another gateway won is an answer, not a failure of the store.
+      if (err instanceof StatementRefusedError) {
+        for (const g of batch) g.reject(err);
+        return;
+      }
       this.logger.warn(`audit batch of ${size} event(s) failed: ${(err as Error).message}`);
       this.alarms?.raise(
         'audit_write_failed',

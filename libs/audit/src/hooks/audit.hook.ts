@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { CallRecordsSink } from '@toolgate/calls';
-import { InstanceRegistry } from '@toolgate/database';
+import { InstanceRegistry, StatementRefusedError } from '@toolgate/database';
 import {
   ErrorCode,
   errorEnvelope,
@@ -129,6 +129,15 @@ export class AuditHook implements ToolCallHook {
       call.state.set(STARTED, true);
       return undefined;
     } catch (err) {
+      // An approved call another gateway claimed first (its `started` carries the claim, guarded):
+      // nothing was written and nothing runs here; the other gateway's run is the call's (ADR 049).
+      if (err instanceof StatementRefusedError) {
+        return {
+          envelope: errorEnvelope(ErrorCode.ALREADY_EXISTS, call.request.locale, {
+            resource: `a run of call ${call.id}`,
+          }),
+        };
+      }
       // The start may still commit later; a conditional not_executed closes it if it does.
       if (events)
         this.writer.ensure([events.notExecuted(call, (err as Error).message)], {

@@ -8,7 +8,10 @@ import { newCallRecord } from './new-call-record.js';
  * Statements that ride in the audit trail's transaction, built when the SQL dialect is known
  * (the audit lib's `Sidecar`).
  */
-export type CallRecordWrites = (dialect: 'mysql' | 'sqlite') => readonly WriteStatement[];
+export type CallRecordWrites = ((dialect: 'mysql' | 'sqlite') => readonly WriteStatement[]) & {
+  /** Holds a guarded statement (a claim): the event goes in a batch of its own (ADR 049). */
+  readonly guarded?: true;
+};
 
 /** The envelope a call interrupted by a dying gateway answers with. */
 const INTERRUPTED_ENVELOPE = {
@@ -31,7 +34,16 @@ const refOf = (call: ToolCall): CallRef => ({
 export class CallRecordsSink {
   constructor(private readonly instances: InstanceRegistry) {}
 
+  /**
+   * A call a person approved has its record (`queued`): its `started` claims it, guarded, so that
+   * of two gateways running it only one writes a `started` (ADR 049). Any other call's record is
+   * written with its `started`.
+   */
   started(call: ToolCall): CallRecordWrites {
+    if (call.request.approval) {
+      const claim = CallTransitions.claim(refOf(call), this.instances.instanceId);
+      return Object.assign(() => [claim], { guarded: true as const });
+    }
     const record = newCallRecord(call, this.instances.instanceId);
     return (dialect) => [CallTransitions.start(record, dialect)];
   }

@@ -1,9 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { TransactionRunner, type WriteStatement as SqlStatement } from '@toolgate/database';
+import {
+  hydrateRow,
+  selectColumns,
+  TransactionRunner,
+  type ReadStatement,
+  type WriteStatement as SqlStatement,
+} from '@toolgate/database';
 import { In, LessThan, type DataSource, type EntityManager } from 'typeorm';
 import { ToolCallEntity, type DecidedBy } from '../entities/tool-call.entity.js';
 import { CallTransitions, type CallRef, type NewCallRecord } from './call-transitions.js';
+
+/** SQL yielding one value: `?` with its parameter, or a scalar subquery. */
+interface SqlValue {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+}
 
 /**
  * The one owner of `tool_calls`: reads, and the lifecycle transitions of `CallTransitions`, each
@@ -59,14 +71,31 @@ export class CallRecords {
   }
 
   /**
-   * Takes an approved call for this gateway: true for exactly one caller, whichever process asks
-   * first. One statement in one round trip (it is on the approver's wait).
+   * `find` as a statement, to go in one packet with a caller's other reads: `tenantId` and `callId`
+   * are SQL yielding one value each (`?`, or a scalar subquery of the caller's own table). Its rows
+   * go to `recordFrom`.
    */
-  claim(ref: CallRef, instanceId: string): Promise<boolean> {
-    return this.applyAlone(CallTransitions.claim(ref, instanceId));
+  recordRead(tenantId: SqlValue, callId: SqlValue): ReadStatement {
+    return {
+      sql: `SELECT ${selectColumns(this.dataSource, ToolCallEntity)} FROM tool_calls WHERE tenant_id = ${tenantId.sql} AND call_id = ${callId.sql}`,
+      params: [...tenantId.params, ...callId.params],
+    };
   }
 
-  /** Ends a claimed call that could not run (its tool vanished, its input no longer matches). */
+  /** The record a `recordRead` answered, as `find` answers it. */
+  recordFrom(rows: readonly Record<string, unknown>[]): ToolCallEntity | null {
+    return rows[0] ? hydrateRow(this.dataSource, ToolCallEntity, rows[0]) : null;
+  }
+
+  /**
+   * Ends an approved call that will not run (its tool vanished, its input no longer matches, its
+   * key was revoked) while it is still `queued`: false when a gateway claimed it meanwhile.
+   */
+  refuse(ref: CallRef, envelope: unknown): Promise<boolean> {
+    return this.applyAlone(CallTransitions.refuse(ref, envelope));
+  }
+
+  /** Ends a claimed call whose run broke before its outcome was recorded. */
   fail(ref: CallRef, envelope: unknown): Promise<boolean> {
     return this.applyAlone(CallTransitions.finish(ref, 'failed', envelope));
   }

@@ -138,7 +138,8 @@ function transition(
  * transition names the status it expects, so a stale or foreign writer changes nothing:
  *
  *   park → pending_approval ─ queue → queued ─ claim → running ─ finish → succeeded | failed
- *                          └ deny → denied   └ expire → expired     └ interrupt → interrupted
+ *                          │                 └ refuse → failed      └ interrupt → interrupted
+ *                          └ deny → denied   └ expire → expired
  *   start (no approval needed) → running
  *
  * Every transition into an end (succeeded, failed, denied, expired, interrupted) replaces the raw
@@ -166,8 +167,17 @@ export const CallTransitions = {
   queue: (ref: CallRef, decidedBy: DecidedBy) =>
     transition(ref, ['pending_approval'], 'queued', { decidedBy }),
 
-  /** Taken by one gateway: only one conditional update can move a call out of `queued`. */
-  claim: (ref: CallRef, instanceId: string) => transition(ref, ['queued'], 'running', { instanceId }),
+  /**
+   * Taken by one gateway: only one conditional update can move a call out of `queued`. It rides in
+   * the transaction of the call's `started` event, guarded: a claim another gateway won rolls that
+   * transaction back whole, so the loser writes no `started` and runs nothing (ADR 049).
+   */
+  claim: (ref: CallRef, instanceId: string): SqlStatement =>
+    Object.assign(transition(ref, ['queued'], 'running', { instanceId }), { guard: true as const }),
+
+  /** An approved call that will not run (its tool gone, its input changed, its key revoked). */
+  refuse: (ref: CallRef, envelope: unknown) =>
+    transition(ref, ['queued'], 'failed', { envelope, ends: true }),
 
   /** The call's outcome. */
   finish: (ref: CallRef, outcome: 'succeeded' | 'failed', envelope: unknown) =>
