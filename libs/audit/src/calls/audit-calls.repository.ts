@@ -7,9 +7,10 @@ import {
   TransactionRunner,
   type WriteStatement,
 } from '@toolgate/database';
-import { MoreThan, type DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import type { AuditEventRecord } from '../audit-fields.js';
 import { toRecord } from '../chain/event-mapping.js';
+import { eventsAfter } from '../chain/seq-window.js';
 import { AuditEventEntity } from '../entities/audit-event.entity.js';
 import type { ApproverEntry, CallRow, NamedPrincipal } from './call-fold.js';
 
@@ -217,13 +218,9 @@ export class AuditCallsRepository {
       [tenantId],
     );
     return this.transactions.run(async (em) => {
-      const events = (
-        await em.getRepository(AuditEventEntity).find({
-          where: { tenantId, seq: MoreThan(String(fromSeq)) },
-          order: { seq: 'ASC' },
-          take: limit,
-        })
-      ).map(toRecord);
+      const events = (await eventsAfter(em.getRepository(AuditEventEntity), tenantId, fromSeq, limit)).map(
+        toRecord,
+      );
       if (!events.length) return events;
       const callIds = [...new Set(events.flatMap((e) => (e.callId ? [e.callId] : [])))];
       const stored = new Map<string, CallRow>();
