@@ -55,7 +55,10 @@ export async function trailFigures(
   env: Record<string, string>,
   count: number,
 ): Promise<Record<string, number>> {
-  const settings = loadSettings({ ...env, TOOLGATE_LOG_LEVEL: 'warn', TOOLGATE_DEMO: 'off', PORT: '0' });
+  const loaded = loadSettings({ ...env, TOOLGATE_LOG_LEVEL: 'warn', TOOLGATE_DEMO: 'off', PORT: '0' });
+  // No scheduled checkpoints: one signed at the head while the events are written (a run faster
+  // than a minute) would leave the incremental verify nothing to read.
+  const settings = { ...loaded, audit: { ...loaded.audit, checkpointIntervalMs: 0 } };
   const app = await createGateway(settings, {
     imports: [BenchToolsModule, TrailBenchToolsModule],
     quiet: true,
@@ -215,7 +218,11 @@ async function generate(writer: AuditWriter, from: number, to: number): Promise<
         occurredAt: new Date(),
         instanceId: 'bench',
       };
-      const input = { service: `svc-${n % SERVICES}`, reason: 'scheduled maintenance window', replicas: n % 7 };
+      const input = {
+        service: `svc-${n % SERVICES}`,
+        reason: 'scheduled maintenance window',
+        replicas: n % 7,
+      };
       const events: AuditEventDraft[] = [];
       if (l2) {
         events.push(draftEvent({ ...common, event: 'approval_requested', input, details: { face: 'rest' } }));

@@ -28,7 +28,11 @@ const inWindow = (
   });
 
 /** The lowest stored seq of a tenant above `afterSeq` (MIN over the unique index: one lookup), or null. */
-export async function nextStoredSeq(events: Events, tenantId: string, afterSeq: number): Promise<number | null> {
+export async function nextStoredSeq(
+  events: Events,
+  tenantId: string,
+  afterSeq: number,
+): Promise<number | null> {
   const row = await events
     .createQueryBuilder('e')
     .select('MIN(e.seq)', 'seq')

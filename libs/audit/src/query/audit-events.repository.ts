@@ -134,7 +134,8 @@ export class AuditEventsRepository {
     toSeq: number,
     chunk = 500,
   ): AsyncGenerator<AuditEventRecord[]> {
-    for await (const rows of seqWindows(this.events, tenantId, afterSeq, toSeq, chunk)) yield rows.map(toRecord);
+    for await (const rows of seqWindows(this.events, tenantId, afterSeq, toSeq, chunk))
+      yield rows.map(toRecord);
   }
 
   /** The first `limit` events of a tenant with `afterSeq < seq <= toSeq`, oldest first (none: caught up). */

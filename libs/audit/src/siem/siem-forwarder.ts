@@ -77,7 +77,8 @@ export class SiemForwarder implements OnApplicationBootstrap, OnApplicationShutd
     instances: InstanceRegistry,
     @Optional() alarms?: AuditAlarms,
   ) {
-    const read: EventReader = (tenantId, afterSeq, head, limit) => events.after(tenantId, afterSeq, head, limit);
+    const read: EventReader = (tenantId, afterSeq, head, limit) =>
+      events.after(tenantId, afterSeq, head, limit);
     const { sinks, ...settings } = options;
     // The holder is the instance id: a gateway restarted under the same id (after a crash) takes
     // its lease back at once; the cursors are where the dead process left them.
