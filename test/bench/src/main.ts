@@ -27,7 +27,8 @@ import { trailFigures } from './trail.bench.js';
  * `npm run bench`: prints tables of measured numbers. `--only <section>` runs one section
  * (inprocess, rest, adapter, audit, writer, suites, approvals, console, runs, mcp, tracing, latency,
  * cluster, fixedrate, trail, archive); `--calls <n>` the audited calls of the cluster section (default 20,000);
- * `--events <n>` the events the trail and archive sections generate (default 1,000,000);
+ * `--events <n>` the events the trail and archive sections generate (default 1,000,000); `--keep-db`
+ * keeps (and prints) the MariaDB databases the sections used instead of dropping them;
  * `--duration <s>` sets the length of each load run (default 5 s); `--runs <n>` the number of
  * sequential runs the runs section times (default 500). TOOLGATE_BENCH_CPU_PROF=<dir> makes the
  * runs section's gateway write a CPU profile there (node --cpu-prof) when it stops.
@@ -53,13 +54,16 @@ async function main(): Promise<void> {
     ...common(),
     DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'toolgate-bench-')), 'bench.sqlite')}`,
   });
+  // `--keep-db`: the MariaDB databases are kept (and named) for EXPLAINs after the run.
+  const keepDb = args.includes('--keep-db');
   /** Runs a section against a fresh MariaDB database, dropped after it. */
   const onMariaDb = async (section: (env: Record<string, string>) => Promise<unknown>) => {
     const db = await createTestDatabase('mariadb');
     try {
       return await section({ ...common(), DATABASE_URL: db.url });
     } finally {
-      await db.drop();
+      if (keepDb) process.stdout.write(`kept ${db.url}\n`);
+      else await db.drop();
     }
   };
   process.stdout.write(

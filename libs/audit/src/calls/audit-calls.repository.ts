@@ -7,11 +7,13 @@ import {
   TransactionRunner,
   type WriteStatement,
 } from '@toolgate/database';
-import { MoreThan, type DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import type { AuditEventRecord } from '../audit-fields.js';
 import { toRecord } from '../chain/event-mapping.js';
+import { eventsAfter } from '../chain/seq-window.js';
 import { AuditEventEntity } from '../entities/audit-event.entity.js';
 import type { ApproverEntry, CallRow, NamedPrincipal } from './call-fold.js';
+import { pageLanes } from './call-page-lanes.js';
 
 /** A tenant whose chain is ahead of its projection. */
 export interface Behind {
@@ -91,6 +93,22 @@ const CALL_COLUMNS = [
   'first_seq',
   'last_seq',
 ] as const;
+
+/** A call a page lane found: its tenant, id and time (the page's order). */
+interface PageKey {
+  readonly tenantId: string;
+  readonly callId: string;
+  readonly at: Date;
+}
+
+/** The page's order: (requested_at, tenant_id, call_id) descending, as the cursor encodes it. */
+const newestFirst = (a: PageKey, b: PageKey): number =>
+  b.at.getTime() - a.at.getTime() ||
+  (a.tenantId === b.tenantId ? 0 : a.tenantId < b.tenantId ? 1 : -1) ||
+  (a.callId === b.callId ? 0 : a.callId < b.callId ? 1 : -1);
+
+/** Lanes per statement (UNION ALL): a page across many tenants takes several statements. */
+const LANES_PER_STATEMENT = 32;
 
 /** Rows per INSERT: 24 columns each stays far below either database's parameter limit. */
 const ROWS_PER_INSERT = 100;
@@ -217,13 +235,9 @@ export class AuditCallsRepository {
       [tenantId],
     );
     return this.transactions.run(async (em) => {
-      const events = (
-        await em.getRepository(AuditEventEntity).find({
-          where: { tenantId, seq: MoreThan(String(fromSeq)) },
-          order: { seq: 'ASC' },
-          take: limit,
-        })
-      ).map(toRecord);
+      const events = (await eventsAfter(em.getRepository(AuditEventEntity), tenantId, fromSeq, limit)).map(
+        toRecord,
+      );
       if (!events.length) return events;
       const callIds = [...new Set(events.flatMap((e) => (e.callId ? [e.callId] : [])))];
       const stored = new Map<string, CallRow>();
@@ -311,48 +325,58 @@ export class AuditCallsRepository {
     );
   }
 
-  /** One page of calls, newest first, after `after` (exclusive). */
+  /**
+   * One page of calls, newest first, after `after` (exclusive): the keys of each lane's newest
+   * matches (call-page-lanes.ts, ADR 051), merged here, then the rows of the page's calls only.
+   */
   async page(filter: CallPageFilter, limit: number, after?: CallCursor): Promise<CallRow[]> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (filter.tenantId !== undefined) {
-      where.push('c.tenant_id = ?');
-      params.push(filter.tenantId);
+    const tenants = filter.tenantId !== undefined ? [filter.tenantId] : await this.projectedTenants();
+    const lanes = pageLanes(filter, tenants, limit, isMysql(this.dataSource), after);
+    const keys = new Map<string, PageKey>();
+    for (const part of chunks(lanes, LANES_PER_STATEMENT)) {
+      const sql =
+        part.length === 1
+          ? part[0]!.sql
+          : part.map((l, i) => `SELECT * FROM (${l.sql}) l${i}`).join(' UNION ALL ');
+      const rows = (await this.dataSource.query(
+        sql,
+        part.flatMap((l) => l.params),
+      )) as { tenant_id: string; call_id: string; requested_at: unknown }[];
+      for (const r of rows) {
+        const key = {
+          tenantId: String(r.tenant_id),
+          callId: String(r.call_id),
+          at: fromSqlDateTime(r.requested_at),
+        };
+        keys.set(`${key.tenantId}/${key.callId}`, key);
+      }
     }
-    for (const [column, value] of filter.columns) {
-      where.push(`c.${column} = ?`);
-      params.push(value);
-    }
-    for (const group of filter.termGroups) {
-      // Driven by idx_audit_call_terms_term (tenant, term, …): the matching calls of one tenant.
-      const tenant = filter.tenantId !== undefined ? 't.tenant_id = ? AND ' : '';
-      where.push(
-        `(c.tenant_id, c.call_id) IN (SELECT t.tenant_id, t.call_id FROM audit_call_terms t WHERE ${tenant}t.term IN (${marks(group.length)}))`,
-      );
-      if (filter.tenantId !== undefined) params.push(filter.tenantId);
-      params.push(...group);
-    }
-    if (filter.from) {
-      where.push('c.requested_at >= ?');
-      params.push(toSqlDateTime(filter.from));
-    }
-    if (filter.to) {
-      where.push('c.requested_at <= ?');
-      params.push(toSqlDateTime(filter.to));
-    }
-    if (after) {
-      const at = toSqlDateTime(after.requestedAt);
-      where.push(
-        '(c.requested_at < ? OR (c.requested_at = ? AND (c.tenant_id < ? OR (c.tenant_id = ? AND c.call_id < ?))))',
-      );
-      params.push(at, at, after.tenantId, after.tenantId, after.callId);
-    }
+    const newest = [...keys.values()].sort(newestFirst).slice(0, Math.trunc(limit));
+    return this.rowsOf(newest);
+  }
+
+  /** Tenants with a projection (every tenant whose calls are in `audit_calls`). */
+  private async projectedTenants(): Promise<string[]> {
+    const rows = (await this.dataSource.query('SELECT tenant_id FROM audit_call_cursors')) as {
+      tenant_id: string;
+    }[];
+    return rows.map((r) => String(r.tenant_id));
+  }
+
+  /** The rows of these calls, in the order given (one that vanished meanwhile left out). */
+  private async rowsOf(keys: readonly PageKey[]): Promise<CallRow[]> {
+    if (!keys.length) return [];
+    const byTenant = new Map<string, string[]>();
+    for (const k of keys) byTenant.set(k.tenantId, [...(byTenant.get(k.tenantId) ?? []), k.callId]);
+    const where = [...byTenant.values()].map(
+      (ids) => `(tenant_id = ? AND call_id IN (${marks(ids.length)}))`,
+    );
     const rows = (await this.dataSource.query(
-      `SELECT c.* FROM audit_calls c${where.length ? ` WHERE ${where.join(' AND ')}` : ''}
-        ORDER BY c.requested_at DESC, c.tenant_id DESC, c.call_id DESC LIMIT ${Math.trunc(limit)}`,
-      params,
+      `SELECT * FROM audit_calls WHERE ${where.join(' OR ')}`,
+      [...byTenant].flatMap(([tenantId, ids]) => [tenantId, ...ids]),
     )) as Record<string, unknown>[];
-    return rows.map(fromRow);
+    const found = new Map(rows.map((r) => [`${String(r.tenant_id)}/${String(r.call_id)}`, fromRow(r)]));
+    return keys.flatMap((k) => found.get(`${k.tenantId}/${k.callId}`) ?? []);
   }
 
   /** Ids of the principals with this name (any case) in the given tenants (every tenant: undefined). */

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
+import { isMysql, toSqlDateTime } from '@toolgate/database';
 import {
   And,
   LessThanOrEqual,
-  MoreThan,
   MoreThanOrEqual,
   type EntityManager,
   type FindOptionsWhere,
@@ -21,10 +21,15 @@ import type { CheckpointSigner } from './checkpoint-signer.js';
 import type { DigestAlgorithm } from './crypto-suite.js';
 import { isKeyedLink, linkVersionOf, type LinkKeys } from './event-hash.js';
 import { toRecord } from './event-mapping.js';
+import { seqWindows } from './seq-window.js';
 import { yieldIfSliceSpent } from './time-slice.js';
 
-/** Events read per round (SQLite reads them synchronously, large inputs included). */
-const CHUNK = 100;
+/**
+ * Events read per round: SQLite reads them synchronously (large inputs included), so few at a time;
+ * MariaDB's arrive while the event loop runs, and fewer rounds are fewer waits for the database
+ * (100k events: 1,000 rounds of 100 cost more in socket writes and wake-ups than the reads, ADR 051).
+ */
+const CHUNK = { sqlite: 100, mysql: 500 };
 /** Breaks listed per tenant at most; past that the chain is rewritten wholesale, not edited. */
 export const MAX_BREAKS = 100;
 const EMPTY_HEAD: ChainHead = { seq: 0, headHash: GENESIS_HASH };
@@ -369,7 +374,10 @@ export class ChainVerifier {
     return { seq: e.seq - 1, hash: e.prevHash, keyed };
   }
 
-  /** A tenant's events with `afterSeq < seq <= toSeq`, oldest first, read in chunks. */
+  /**
+   * A tenant's events with `afterSeq < seq <= toSeq`, oldest first, read in windows of seqs (see
+   * seqWindows); a time range is first narrowed to the seqs it holds.
+   */
   private async *read(
     tenantId: string,
     afterSeq: number,
@@ -377,20 +385,38 @@ export class ChainVerifier {
     o: { em?: EntityManager; range?: Range },
   ): AsyncGenerator<AuditEventRecord> {
     const events = o.em ? o.em.getRepository(AuditEventEntity) : this.events;
-    for (let cursor = afterSeq; cursor < toSeq;) {
-      const where: FindOptionsWhere<AuditEventEntity> = {
-        tenantId,
-        seq: And(MoreThan(String(cursor)), LessThanOrEqual(String(toSeq))),
-      };
-      const { from, to } = o.range ?? {};
-      if (from && to) where.occurredAt = And(MoreThanOrEqual(from), LessThanOrEqual(to));
-      else if (from) where.occurredAt = MoreThanOrEqual(from);
-      else if (to) where.occurredAt = LessThanOrEqual(to);
-      const rows = await events.find({ where, order: { seq: 'ASC' }, take: CHUNK });
-      for (const row of rows) yield toRecord(row);
-      if (rows.length < CHUNK) return;
-      cursor = Number(rows.at(-1)!.seq);
+    const { from, to } = o.range ?? {};
+    const where: FindOptionsWhere<AuditEventEntity> = {};
+    if (from && to) where.occurredAt = And(MoreThanOrEqual(from), LessThanOrEqual(to));
+    else if (from) where.occurredAt = MoreThanOrEqual(from);
+    else if (to) where.occurredAt = LessThanOrEqual(to);
+    let [after, upTo] = [afterSeq, toSeq];
+    if (where.occurredAt) {
+      const bounds = await this.seqBounds(events, tenantId, o.range!);
+      if (!bounds) return;
+      [after, upTo] = [Math.max(after, bounds.min - 1), Math.min(upTo, bounds.max)];
     }
+    const size = isMysql(events.manager) ? CHUNK.mysql : CHUNK.sqlite;
+    for await (const rows of seqWindows(events, tenantId, after, upTo, size, where))
+      for (const row of rows) yield toRecord(row);
+  }
+
+  /** The lowest and highest seq of a tenant's events in a time range, or null when it holds none. */
+  private async seqBounds(
+    events: Repository<AuditEventEntity>,
+    tenantId: string,
+    { from, to }: Range,
+  ): Promise<{ min: number; max: number } | null> {
+    const q = events
+      .createQueryBuilder('e')
+      .select('MIN(e.seq)', 'min')
+      .addSelect('MAX(e.seq)', 'max')
+      .where('e.tenantId = :tenantId', { tenantId });
+    if (from) q.andWhere('e.occurredAt >= :from', { from: toSqlDateTime(from) });
+    if (to) q.andWhere('e.occurredAt <= :to', { to: toSqlDateTime(to) });
+    const row = await q.getRawOne<{ min: string | number | null; max: string | number | null }>();
+    if (row?.min === null || row?.min === undefined || row.max === null) return null;
+    return { min: Number(row.min), max: Number(row.max) };
   }
 }
 

@@ -102,16 +102,18 @@ export class CheckpointRepository {
    * The first event stored past the tenant's chain head: one the gateway did not write, since
    * events and the head move in one transaction. One statement in a transaction of its own, so it
    * reads head and events at one moment (on SQLite, not in the middle of a writer's transaction).
+   * The head is a scalar subquery, not a joined table: MariaDB then reads `seq >` it as a range of
+   * (tenant_id, seq) — joined, it walked every event of the tenant (ADR 051).
    */
   async firstEventPastHead(tenantId: string): Promise<{ id: string; seq: number } | null> {
     const [row] = await this.transactions.run(
       (em) =>
         em.query(
           `SELECT e.id, e.seq FROM audit_events e
-           LEFT JOIN audit_chain_heads h ON h.tenant_id = e.tenant_id
-           WHERE e.tenant_id = ? AND e.seq > COALESCE(h.seq, 0)
+           WHERE e.tenant_id = ?
+             AND e.seq > (SELECT COALESCE(MAX(h.seq), 0) FROM audit_chain_heads h WHERE h.tenant_id = ?)
            ORDER BY e.seq LIMIT 1`,
-          [tenantId],
+          [tenantId, tenantId],
         ) as Promise<{ id: string | number; seq: string | number }[]>,
     );
     return row ? { id: String(row.id), seq: Number(row.seq) } : null;

@@ -4,6 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository, SelectQueryBuilder } from 'typeorm';
 import type { AuditEventRecord } from '../audit-fields.js';
 import { toRecord } from '../chain/event-mapping.js';
+import { eventsAfter, seqWindows } from '../chain/seq-window.js';
 import { AuditEventEntity } from '../entities/audit-event.entity.js';
 import { AuditOpenCallEntity } from '../entities/audit-open-call.entity.js';
 import type { AuditFilter } from './audit-query.js';
@@ -126,28 +127,20 @@ export class AuditEventsRepository {
     return { min: Number(row.min), max: Number(row.max) };
   }
 
-  /** A tenant's events with `afterSeq < seq <= toSeq`, oldest first, in chunks (the unique index). */
+  /** A tenant's events with `afterSeq < seq <= toSeq`, oldest first, in chunks (windows of seqs: seqWindows). */
   async *bySeq(
     tenantId: string,
     afterSeq: number,
     toSeq: number,
     chunk = 500,
   ): AsyncGenerator<AuditEventRecord[]> {
-    for (let cursor = afterSeq; cursor < toSeq;) {
-      const rows = await this.events
-        .createQueryBuilder('e')
-        .where('e.tenantId = :tenantId AND e.seq > :cursor AND e.seq <= :toSeq', {
-          tenantId,
-          cursor: String(cursor),
-          toSeq: String(toSeq),
-        })
-        .orderBy('e.seq', 'ASC')
-        .take(chunk)
-        .getMany();
-      if (rows.length) yield rows.map(toRecord);
-      if (rows.length < chunk) return;
-      cursor = Number(rows.at(-1)!.seq);
-    }
+    for await (const rows of seqWindows(this.events, tenantId, afterSeq, toSeq, chunk))
+      yield rows.map(toRecord);
+  }
+
+  /** The first `limit` events of a tenant with `afterSeq < seq <= toSeq`, oldest first (none: caught up). */
+  async after(tenantId: string, afterSeq: number, toSeq: number, limit: number): Promise<AuditEventRecord[]> {
+    return (await eventsAfter(this.events, tenantId, afterSeq, limit, toSeq)).map(toRecord);
   }
 
   async byId(id: string): Promise<AuditEventRecord | null> {

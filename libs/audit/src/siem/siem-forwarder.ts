@@ -77,12 +77,8 @@ export class SiemForwarder implements OnApplicationBootstrap, OnApplicationShutd
     instances: InstanceRegistry,
     @Optional() alarms?: AuditAlarms,
   ) {
-    const read: EventReader = async (tenantId, afterSeq, head, limit) => {
-      const chunks = events.bySeq(tenantId, afterSeq, head, limit);
-      const first = await chunks.next();
-      await chunks.return(undefined);
-      return first.value ?? [];
-    };
+    const read: EventReader = (tenantId, afterSeq, head, limit) =>
+      events.after(tenantId, afterSeq, head, limit);
     const { sinks, ...settings } = options;
     // The holder is the instance id: a gateway restarted under the same id (after a crash) takes
     // its lease back at once; the cursors are where the dead process left them.
