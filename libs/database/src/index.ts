@@ -25,7 +25,7 @@ export {
 export { fromSqlDateTime, toSqlDateTime } from './sql-time.js';
 export { RefreshingCache } from './refreshing-cache.js';
 export { TransactionRunner } from './transaction-runner.js';
-export type { WriteStatement } from './transaction-runner.js';
+export type { ReadStatement, WriteStatement, WrittenAndRead } from './transaction-runner.js';
 export { autoIncrementIdColumn, dateTime3, jsonColumn } from './column-types.js';
 export { deriveInFlightKey, inFlightJson, inFlightText, sealJson, sealText } from './in-flight-seal.js';
 export { useBinaryCollation } from './binary-identifiers.js';

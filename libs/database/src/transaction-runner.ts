@@ -38,6 +38,18 @@ export interface WriteStatement {
   readonly params: readonly unknown[];
 }
 
+/** A parameterised SELECT read right after a transaction commits (TransactionRunner.writeAllThenRead). */
+export interface ReadStatement {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+}
+
+/** What writeAllThenRead answers: rows changed per write, rows read per read. */
+export interface WrittenAndRead {
+  readonly changed: number[];
+  readonly rows: Record<string, unknown>[][];
+}
+
 /**
  * The one way repositories open a transaction.
  *
@@ -126,6 +138,24 @@ export class TransactionRunner {
   }
 
   /**
+   * writeAll, then `reads` once it committed: on MySQL in the same round trip (after COMMIT in the
+   * one packet, so a read sees the writes and whatever committed before), elsewhere one by one.
+   * For checks a caller would otherwise make with a round trip of their own just after the write.
+   */
+  async writeAllThenRead(
+    statements: readonly WriteStatement[],
+    reads: readonly ReadStatement[],
+  ): Promise<WrittenAndRead> {
+    if (!isMysql(this.dataSource) || (await this.isGalera())) {
+      const changed = statements.length ? await this.writeAll(statements) : [];
+      const rows: Record<string, unknown>[][] = [];
+      for (const r of reads) rows.push((await this.dataSource.query(r.sql, [...r.params])) as never);
+      return { changed, rows };
+    }
+    return retryingDeadlocks(() => this.writeAllMysql(statements, reads));
+  }
+
+  /**
    * Runs write statements inside the caller's transaction (`em`) and answers how many rows each
    * changed: in one round trip on MySQL (multipleStatements), one by one on SQLite and on Galera.
    */
@@ -147,26 +177,45 @@ export class TransactionRunner {
     return changed;
   }
 
-  private async writeAllMysql(statements: readonly WriteStatement[]): Promise<number[]> {
+  private async writeAllMysql(statements: readonly WriteStatement[]): Promise<number[]>;
+  private async writeAllMysql(
+    statements: readonly WriteStatement[],
+    reads: readonly ReadStatement[],
+  ): Promise<WrittenAndRead>;
+  private async writeAllMysql(
+    statements: readonly WriteStatement[],
+    reads?: readonly ReadStatement[],
+  ): Promise<number[] | WrittenAndRead> {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
       const connection = (runner as unknown as { databaseConnection: object }).databaseConnection;
       const settings = this.prepared.has(connection) ? [] : SESSION_SETTINGS;
-      const sql = [...settings, 'START TRANSACTION', ...statements.map((s) => s.sql), 'COMMIT'].join(';\n');
-      let results: { affectedRows?: number }[];
+      const sql = [
+        ...settings,
+        'START TRANSACTION',
+        ...statements.map((s) => s.sql),
+        'COMMIT',
+        ...(reads ?? []).map((r) => r.sql),
+      ].join(';\n');
+      let results: unknown[];
       try {
-        results = (await runner.query(
-          sql,
-          statements.flatMap((s) => s.params),
-        )) as { affectedRows?: number }[];
+        results = (await runner.query(sql, [
+          ...statements.flatMap((s) => s.params),
+          ...(reads ?? []).flatMap((r) => r.params),
+        ])) as unknown[];
       } catch (err) {
         await runner.query('ROLLBACK').catch(() => undefined);
         throw err;
       }
       this.prepared.add(connection);
       const first = settings.length + 1;
-      return statements.map((_, i) => Number(results[first + i]?.affectedRows ?? 0));
+      const changed = statements.map((_, i) =>
+        Number((results[first + i] as { affectedRows?: number } | undefined)?.affectedRows ?? 0),
+      );
+      if (!reads) return changed;
+      const afterCommit = first + statements.length + 1;
+      return { changed, rows: reads.map((_, i) => results[afterCommit + i] as Record<string, unknown>[]) };
     } finally {
       await runner.release();
     }
