@@ -140,8 +140,7 @@ export class TransactionRunner {
   /**
    * writeAll, then `reads` once it committed: on MySQL in the same round trip (after COMMIT in the
    * one packet, so a read sees the writes and whatever committed before), elsewhere one by one.
-   * For checks a caller would otherwise make with a round trip of their own just after the write
-   * (a write of its own may go there too: it commits on its own, and its failure fails the call).
+   * For checks a caller would otherwise make with a round trip of their own just after the write.
    */
   async writeAllThenRead(
     statements: readonly WriteStatement[],

@@ -42,24 +42,11 @@ interface QueuedEvent {
   readonly at: Date;
 }
 
-/** A drive's unwritten events, taken by one of its writes to store (ADR 050). */
-export interface CarriedEvents {
-  /** Their insert, numbered after the run's last: run once the carrying write committed. */
-  readonly statement: WriteStatement;
-  /** Stored with the write, or not: then they go back, first, to the drive's queue. */
-  done(stored: boolean): void;
-}
-
 /** The events of one drive of a run (RunEvents.queue). */
 export interface RunEventQueue {
   emit(type: RunEventType, data: Record<string, unknown>): void;
   /** Resolves once every event emitted so far is written (or dropped). */
   flushed(): Promise<void>;
-  /**
-   * The events not yet written, for a write of the drive to carry in its round trip; null when
-   * there are none, a write of the queue's own is under way, or the run's next number is unknown.
-   */
-  take(): CarriedEvents | null;
 }
 
 /**
@@ -100,10 +87,6 @@ export class RunEvents {
   queue(ref: RunRef): RunEventQueue {
     let pending: QueuedEvent[] = [];
     let writing: Promise<void> | null = null;
-    /** A write of the queue's own is under way. */
-    let inFlight = false;
-    /** Events a drive's write carries, until it answers: later batches wait for them (order). */
-    let carrying: Promise<void> | null = null;
     /** Ends the current linger early (`flushed`). */
     let now: (() => void) | null = null;
     const linger = () =>
@@ -118,16 +101,10 @@ export class RunEvents {
       });
     const drain = async () => {
       await linger();
-      while (pending.length || carrying) {
-        if (carrying) {
-          await carrying;
-          continue;
-        }
+      while (pending.length) {
         const batch = pending;
         pending = [];
-        inFlight = true;
         await this.writeHard(ref, batch);
-        inFlight = false;
       }
       writing = null;
     };
@@ -141,32 +118,6 @@ export class RunEvents {
           now?.();
           await writing;
         }
-      },
-      take: () => {
-        const seq = this.next.get(ref.runId);
-        if (!pending.length || inFlight || carrying || seq === undefined) return null;
-        const batch = pending;
-        pending = [];
-        // Numbered now: events emitted meanwhile are written after these, never before.
-        this.next.set(ref.runId, seq + batch.length);
-        let answered!: () => void;
-        carrying = new Promise<void>((r) => (answered = r));
-        return {
-          statement: insertEvents(
-            batch.map((e, i) => ({ ...ref, seq: seq + i, type: e.type, data: e.data, at: e.at })),
-          ),
-          done: (stored) => {
-            if (stored) this.stored(ref, batch);
-            else {
-              // Written by the queue instead, first, numbered after what is stored then.
-              pending = [...batch, ...pending];
-              this.next.delete(ref.runId);
-              writing ??= drain();
-            }
-            carrying = null;
-            answered();
-          },
-        };
       },
     };
   }
@@ -207,11 +158,6 @@ export class RunEvents {
         this.next.delete(ref.runId);
       }
     }
-    this.stored(ref, batch);
-  }
-
-  /** A batch of the run is stored: streams on this gateway wake. */
-  private stored(ref: RunRef, batch: readonly QueuedEvent[]): void {
     if (batch.some((e) => e.type === 'run_finished')) this.next.delete(ref.runId);
     for (const wake of this.waiters.get(ref.runId) ?? []) wake();
   }

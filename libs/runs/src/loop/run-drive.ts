@@ -6,7 +6,6 @@ import type { ErrorEnvelope, Locale } from '@toolgate/toolkit';
 import type { AgentRunEntity } from '../entities/agent-run.entity.js';
 import type { RunStepEntity } from '../entities/run-step.entity.js';
 import type { RunToolCallEntity } from '../entities/run-tool-call.entity.js';
-import type { RunEventQueue } from '../events/run-events.js';
 import type { RunRef } from '../store/run.repository.js';
 import type { SettledStep } from '../store/run-sql.js';
 import type { RunStepTrace } from './run-step-trace.js';
@@ -56,8 +55,6 @@ export interface Drive {
   readonly stop: AbortSignal;
   readonly deadlineAt: Date;
   readonly emit: (type: RunEventType, data: Record<string, unknown>) => void;
-  /** The drive's events not yet written, for its next write to carry (ADR 050). */
-  readonly events: Pick<RunEventQueue, 'take'>;
   steps: RunStepEntity[];
   calls: RunToolCallEntity[];
   /** Calls stored by this drive: nothing else can have run them yet. */

@@ -62,7 +62,7 @@ export class RunLoop {
     const emit = (type: RunEventType, data: Record<string, unknown>) => events.emit(type, data);
     let d: Drive | undefined;
     try {
-      d = await this.prepare(run, ref, owner, signal, emit, events, created);
+      d = await this.prepare(run, ref, owner, signal, emit, created);
       const outcome = await this.loop(d);
       return { outcome, finished: d.finished ?? null };
     } catch (err) {
@@ -93,7 +93,6 @@ export class RunLoop {
     owner: string,
     signal: AbortSignal,
     emit: Drive['emit'],
-    events: Drive['events'],
     created: CreatedRun | undefined,
   ): Promise<Drive> {
     // A sub-agent's run does not get the tools only top-level agents may use, not even by name.
@@ -131,7 +130,6 @@ export class RunLoop {
       stop: signal,
       deadlineAt: run.deadlineAt,
       emit,
-      events,
       // A run just created here has nothing stored yet: not read back (saves round trips per run).
       steps: created ? [] : await this.runs.steps(ref),
       calls: created ? [] : await this.runs.calls(ref),

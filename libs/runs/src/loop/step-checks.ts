@@ -5,10 +5,10 @@ import { TokenBudget } from '@toolgate/quotas';
 import type { ErrorEnvelope } from '@toolgate/toolkit';
 import { standingLost, type Drive } from './run-drive.js';
 
-/** What a drive's write carries besides its own rows (ADR 050): `reads` run after its COMMIT. */
+/** What a drive's write carries besides its own rows (ADR 050). */
 export interface Carried {
   readonly writes: WriteStatement[];
-  readonly reads: (ReadStatement | WriteStatement)[];
+  readonly reads: ReadStatement[];
 }
 
 /** A load for one write: `after` takes the write's read rows (null: the write failed). */
@@ -30,33 +30,22 @@ export class StepChecks {
     private readonly standing: PrincipalStanding,
   ) {}
 
-  /**
-   * The load of the drive's next write: the tenant's held tokens (in its transaction); after its
-   * COMMIT the drive's unwritten events, then the two reads.
-   */
+  /** The load of the drive's next write: the tenant's held tokens, and the two reads. */
   carry(d: Drive): CarriedLoad {
     const now = new Date();
     const tokens = this.tenantTokens.carry(d.ref.tenantId, now);
     const standing = this.standing.reading(d.run.principal, now);
-    const events = d.events.take();
-    const first = events ? 1 : 0;
-    const reads = [
-      ...(events ? [events.statement] : []),
-      tokens.read,
-      ...(typeof standing === 'boolean' ? [] : [standing]),
-    ];
+    const reads = [tokens.read, ...(typeof standing === 'boolean' ? [] : [standing])];
     return {
       carried: { writes: tokens.writes, reads },
       after: (rows) => {
         if (!rows) {
           tokens.returned();
-          events?.done(false);
           return;
         }
-        events?.done(true);
         d.checked = {
-          tokens: rows[first] ?? [],
-          standing: typeof standing === 'boolean' ? standing : this.standing.validFrom(rows[first + 1] ?? []),
+          tokens: rows[0] ?? [],
+          standing: typeof standing === 'boolean' ? standing : this.standing.validFrom(rows[1] ?? []),
         };
       },
     };
