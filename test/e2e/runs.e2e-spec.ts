@@ -14,6 +14,9 @@ import {
 import { Module } from '@nestjs/common';
 import { defineToolContract, ToolkitModule } from '@toolgate/toolkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DataSource } from 'typeorm';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { RunLoop } from '../../libs/runs/src/loop/run-loop.js';
 import { z } from 'zod';
 import { abortProbe, TestToolsModule } from './test-tools.js';
 
@@ -73,6 +76,9 @@ agentTypes:
     tokenBudget: 20
     tools:
       - get_service_status
+  counted:
+    tools:
+      - noop
 `;
 
 const RESTART = { service: 'payment-api', reason: '滚动发布后内存泄漏，需要重启' };
@@ -145,6 +151,9 @@ class ScriptedModel {
     return 'status' in result ? result : wire(result);
   }
 }
+
+/** The reads a drive's write carries after its COMMIT (the checks of its next step). */
+const CARRIED_READS = /^SELECT (tokens FROM tenant_token_days|COUNT\(1\) AS n FROM (api_keys|auth_sessions))/;
 
 const toolMessages = (req: SeenRequest) =>
   req.messages.filter((m): m is Extract<ModelMessage, { role: 'tool' }> => m.role === 'tool');
@@ -605,6 +614,64 @@ describe('agent runs', () => {
     expect(JSON.parse(events.at(-1)!.data)).toMatchObject({
       data: { status: 'completed', output: 'streamed' },
     });
+  });
+
+  it('awaits two database round trips per step: the stored turn and the call outcome (ADR 050)', async () => {
+    // Every statement the run's drive sends, in order, with the model requests between them.
+    const drive = new AsyncLocalStorage<true>();
+    const loop = gw.app.get(RunLoop);
+    const driveOriginal = loop.drive;
+    loop.drive = (...args) => drive.run(true, () => driveOriginal.apply(loop, args));
+    const logger = gw.app.get(DataSource).logger;
+    const logQuery = logger.logQuery;
+    const seen: string[] = [];
+    logger.logQuery = (query, parameters, runner) => {
+      if (drive.getStore()) seen.push(query.replace(/\s+/g, ' '));
+      return logQuery.call(logger, query, parameters, runner);
+    };
+    const modelAsked = (turn: ModelTurn) => () => (seen.push('== model'), turn);
+    script(
+      'count the round trips',
+      modelAsked(calls(['noop', {}])),
+      modelAsked(calls(['noop', {}])),
+      modelAsked(answer('counted')),
+    );
+    try {
+      const res = await start('count the round trips', 'counted', runlabAgent);
+      expect(res.body.data).toMatchObject({ status: 'completed', output: 'counted' });
+    } finally {
+      loop.drive = driveOriginal;
+      logger.logQuery = logQuery;
+    }
+    // Round trips: on MariaDB each query is one (a transaction goes as one packet); on SQLite a
+    // transaction and the reads it carries count as one. Writes no step waits for (the run's
+    // events and the audit trail, group-committed behind the drive) are left out.
+    const units: string[][] = [];
+    let open: string[] | null = null;
+    for (const q of seen) {
+      if (open) {
+        open.push(q);
+        if (q === 'COMMIT') open = null;
+      } else if (q === 'BEGIN TRANSACTION') units.push((open = [q]));
+      else if (CARRIED_READS.test(q) && units.at(-1)?.includes('COMMIT')) units.at(-1)!.push(q);
+      else units.push([q]);
+    }
+    const steps: string[][] = [[]];
+    for (const u of units.map((u) => u.join('; ')))
+      if (u === '== model') steps.push([]);
+      else if (!/run_events|audit_/.test(u)) steps.at(-1)!.push(u);
+    // Before the first turn: nothing (the request that started the run checked key and budget).
+    expect(steps[0]).toEqual([]);
+    // A step with a call: its stored turn (with the tenant's token count in its transaction and
+    // the checks before its calls read after it), then the call's outcome (with the checks before
+    // the next turn). The last turn: the turn stored with the run's end.
+    for (const step of [steps[1]!, steps[2]!]) {
+      expect(step).toHaveLength(2);
+      expect(step[0]).toMatch(/INSERT INTO run_steps.*tenant_token_days.*COMMIT.*SELECT tokens.*api_keys/);
+      expect(step[1]).toMatch(/UPDATE run_tool_calls.*COMMIT.*SELECT tokens.*api_keys/);
+    }
+    expect(steps[3]).toHaveLength(1);
+    expect(steps[3]![0]).toMatch(/INSERT INTO run_steps.*tenant_token_days/);
   });
 
   it('cancels a parked run; other tenants get 404; auditors read, approvers do not', async () => {

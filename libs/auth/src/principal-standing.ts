@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { toSqlDateTime, type ReadStatement } from '@toolgate/database';
 import { errorEnvelope, ErrorCode, type ErrorEnvelope, type Locale } from '@toolgate/toolkit';
 import { ApiKeyRepository } from './api-key.repository.js';
 import { SessionRepository } from './sessions/session.repository.js';
@@ -34,6 +35,30 @@ export class PrincipalStanding {
       principal.principalId.slice(at + 1),
       now,
     );
+  }
+
+  /**
+   * The same question as a statement a caller's write carries (ADR 050): the answer is known
+   * without a round trip of its own. A boolean when no read is needed (the platform; a malformed id).
+   */
+  reading(principal: StandingPrincipal, now = new Date()): ReadStatement | boolean {
+    if (principal.principalType === 'system') return true;
+    if (principal.principalType === 'api_key')
+      return {
+        sql: 'SELECT COUNT(1) AS n FROM api_keys WHERE id = ? AND revoked_at IS NULL',
+        params: [principal.principalId],
+      };
+    const at = principal.principalId.indexOf(':');
+    if (at <= 0) return false;
+    return {
+      sql: 'SELECT COUNT(1) AS n FROM auth_sessions WHERE provider = ? AND subject = ? AND expires_at > ?',
+      params: [principal.principalId.slice(0, at), principal.principalId.slice(at + 1), toSqlDateTime(now)],
+    };
+  }
+
+  /** Whether the rows of a `reading` say the principal still holds. */
+  validFrom(rows: readonly Record<string, unknown>[]): boolean {
+    return Number(rows[0]?.n ?? 0) > 0;
   }
 }
 

@@ -25,7 +25,7 @@ export {
 export { fromSqlDateTime, toSqlDateTime } from './sql-time.js';
 export { RefreshingCache } from './refreshing-cache.js';
 export { StatementRefusedError, TransactionRunner } from './transaction-runner.js';
-export type { ReadStatement, ReadThenWrite, WriteStatement } from './transaction-runner.js';
+export type { ReadStatement, ReadThenWrite, WriteStatement, WrittenAndRead } from './transaction-runner.js';
 export { hydrateRow, selectColumns } from './hydrate.js';
 export { autoIncrementIdColumn, dateTime3, jsonColumn } from './column-types.js';
 export { deriveInFlightKey, inFlightJson, inFlightText, sealJson, sealText } from './in-flight-seal.js';

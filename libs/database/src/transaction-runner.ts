@@ -90,6 +90,12 @@ export interface ReadThenWrite<T> {
   readonly value: T;
 }
 
+/** What writeAllThenRead answers: rows changed per write, rows read per read. */
+export interface WrittenAndRead {
+  readonly changed: number[];
+  readonly rows: Record<string, unknown>[][];
+}
+
 /**
  * The one way repositories open a transaction.
  *
@@ -175,6 +181,24 @@ export class TransactionRunner {
         ? this.run((em) => this.writeIn(em, statements))
         : retryingDeadlocks(() => this.writeAllMysql(statements)),
     );
+  }
+
+  /**
+   * writeAll, then `reads` once it committed: on MySQL in the same round trip (after COMMIT in the
+   * one packet, so a read sees the writes and whatever committed before), elsewhere one by one.
+   * For checks a caller would otherwise make with a round trip of their own just after the write.
+   */
+  async writeAllThenRead(
+    statements: readonly WriteStatement[],
+    reads: readonly ReadStatement[],
+  ): Promise<WrittenAndRead> {
+    if (!isMysql(this.dataSource) || (await this.isGalera())) {
+      const changed = statements.length ? await this.writeAll(statements) : [];
+      const rows: Record<string, unknown>[][] = [];
+      for (const r of reads) rows.push((await this.dataSource.query(r.sql, [...r.params])) as never);
+      return { changed, rows };
+    }
+    return retryingDeadlocks(() => this.writeAllMysql(statements, reads));
   }
 
   /**
@@ -284,19 +308,29 @@ export class TransactionRunner {
     }
   }
 
-  private async writeAllMysql(statements: readonly WriteStatement[]): Promise<number[]> {
+  private async writeAllMysql(statements: readonly WriteStatement[]): Promise<number[]>;
+  private async writeAllMysql(
+    statements: readonly WriteStatement[],
+    reads: readonly ReadStatement[],
+  ): Promise<WrittenAndRead>;
+  private async writeAllMysql(
+    statements: readonly WriteStatement[],
+    reads?: readonly ReadStatement[],
+  ): Promise<number[] | WrittenAndRead> {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
       const connection = (runner as unknown as { databaseConnection: object }).databaseConnection;
       const settings = this.prepared.has(connection) ? [] : SESSION_SETTINGS;
       const { sql, at } = withGuards(statements);
-      let results: { affectedRows?: number }[];
+      let results: unknown[];
       try {
         results = (await runner.query(
-          [...settings, 'START TRANSACTION', ...sql, 'COMMIT'].join(';\n'),
-          statements.flatMap((s) => s.params),
-        )) as { affectedRows?: number }[];
+          [...settings, 'START TRANSACTION', ...sql, 'COMMIT', ...(reads ?? []).map((r) => r.sql)].join(
+            ';\n',
+          ),
+          [...statements.flatMap((s) => s.params), ...(reads ?? []).flatMap((r) => r.params)],
+        )) as unknown[];
       } catch (err) {
         await runner.query('ROLLBACK').catch(() => undefined);
         if (statements.some((s) => s.guard) && isGuardFailure(err)) throw new StatementRefusedError();
@@ -304,7 +338,13 @@ export class TransactionRunner {
       }
       this.prepared.add(connection);
       const first = settings.length + 1;
-      return at.map((i) => Number(results[first + i]?.affectedRows ?? 0));
+      const changed = at.map((i) =>
+        Number((results[first + i] as { affectedRows?: number } | undefined)?.affectedRows ?? 0),
+      );
+      if (!reads) return changed;
+      // After START TRANSACTION, every statement and its guards, and COMMIT.
+      const afterCommit = first + sql.length + 1;
+      return { changed, rows: reads.map((_, i) => results[afterCommit + i] as Record<string, unknown>[]) };
     } finally {
       await runner.release();
     }

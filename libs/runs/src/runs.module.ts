@@ -17,6 +17,7 @@ import { RUN_MODEL_SOURCE } from './loop/run-models.js';
 import { RunResumer } from './loop/run-resumer.js';
 import { RunTurns } from './loop/run-turns.js';
 import { StepCalls } from './loop/step-calls.js';
+import { StepChecks } from './loop/step-checks.js';
 import { SubAgents } from './loop/sub-agents.js';
 import { RunAdmission } from './run-admission.js';
 import { RunService } from './run.service.js';
@@ -53,6 +54,7 @@ export class RunsModule {
         RunCalls,
         RunTurns,
         StepCalls,
+        StepChecks,
         RunLoop,
         RunDriver,
         { provide: RunDrives, useExisting: RunDriver },

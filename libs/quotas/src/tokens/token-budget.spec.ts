@@ -75,6 +75,15 @@ class MemoryTokenDays {
     if (this.failing) throw new Error('database down');
     return this.rows.get(`${tenantId}|${day}`) ?? 0;
   }
+  addition(tenantId: string, day: string, tokens: number) {
+    return { sql: 'upsert', params: [tenantId, day, tokens] };
+  }
+  reading(tenantId: string, day: string) {
+    return { sql: 'select', params: [tenantId, day] };
+  }
+  tokensOf(rows: readonly Record<string, unknown>[]) {
+    return Number(rows[0]?.tokens ?? 0);
+  }
   async ofDay(day: string, scope: string | null) {
     return [...this.rows]
       .map(([k, tokens]) => ({ tenantId: k.split('|')[0]!, day: k.split('|')[1]!, tokens }))
@@ -164,5 +173,28 @@ describe('TokenBudget', () => {
     await budget.spend('acme', 5, LATE);
     expect(await budget.exceeded('acme', 'en', LATE)).toBeNull();
     await budget.assertAvailable('acme', LATE);
+  });
+
+  it("gives a write the tenant's held tokens to carry, takes them back when it failed, and checks from its read", async () => {
+    const { budget, days } = make();
+    budget.spend('acme', 30, LATE);
+    budget.spend('globex', 5, LATE);
+    const carried = budget.carry('acme', LATE);
+    expect(carried.writes).toEqual([{ sql: 'upsert', params: ['acme', '2026-12-01', 30] }]);
+    expect(carried.read).toEqual({ sql: 'select', params: ['acme', '2026-12-01'] });
+    // Taken: a second write carries none of them; another tenant's stay held.
+    expect(budget.carry('acme', LATE).writes).toEqual([]);
+    carried.returned();
+    expect(budget.carry('acme', LATE).writes).toHaveLength(1);
+    // The check after a write: what it read plus what is held since.
+    budget.spend('acme', 10, LATE);
+    expect(await budget.refusalAfter('acme', [{ tokens: 89 }], 'en', LATE)).toBeNull();
+    expect((await budget.refusalAfter('acme', [{ tokens: 90 }], 'en', LATE))?.code).toBe(
+      ErrorCode.BUDGET_EXCEEDED,
+    );
+    // Nothing carries them: written on their own.
+    await budget.flush();
+    expect(days.rows.get('acme|2026-12-01')).toBe(10);
+    expect(days.rows.get('globex|2026-12-01')).toBe(5);
   });
 });

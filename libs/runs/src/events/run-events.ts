@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { RunEvent, RunEventType } from '@toolgate/contract';
 import { isUniqueViolation, sealJson, toSqlDateTime, type WriteStatement } from '@toolgate/database';
@@ -33,6 +33,9 @@ function insertEvents(rows: readonly RunEventEntity[]): WriteStatement {
  */
 const LINGER_MS = 10;
 
+/** Tries of a drive's batch of events before it is given up (20, 40 ms apart). */
+const WRITE_ATTEMPTS = 3;
+
 interface QueuedEvent {
   readonly type: RunEventType;
   readonly data: Record<string, unknown>;
@@ -53,6 +56,7 @@ export interface RunEventQueue {
  */
 @Injectable()
 export class RunEvents {
+  private readonly logger = new Logger(RunEvents.name);
   /** The next sequence number per run this gateway writes to (the driving gateway writes nearly all). */
   private readonly next = new Map<string, number>();
   private readonly waiters = new Map<string, Set<() => void>>();
@@ -78,7 +82,7 @@ export class RunEvents {
    * emitted within LINGER_MS of the first unwritten event, or while a write is under way, goes
    * into the next write, all in one statement (one commit instead of one per event: a step emits
    * five or more, and every statement costs the gateway a round trip's CPU). `flushed` writes at
-   * once. A write that fails is dropped, as a lost nudge; the run's own rows are the record.
+   * once. A write that fails is tried again (writeHard); what a crash can lose: ADR 050.
    */
   queue(ref: RunRef): RunEventQueue {
     let pending: QueuedEvent[] = [];
@@ -100,7 +104,7 @@ export class RunEvents {
       while (pending.length) {
         const batch = pending;
         pending = [];
-        await this.write(ref, batch).catch(() => undefined);
+        await this.writeHard(ref, batch);
       }
       writing = null;
     };
@@ -116,6 +120,26 @@ export class RunEvents {
         }
       },
     };
+  }
+
+  /**
+   * A drive's batch, tried again after a failure (a dropped connection, a busy database) a few
+   * times before it is given up: the batches after it wait, so a stream never sees them out of
+   * order (ADR 050). Given up, the numbering goes on where it stood: a gap in what the events
+   * tell, never in their ids; the run's own rows are the record.
+   */
+  private async writeHard(ref: RunRef, batch: readonly QueuedEvent[]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.write(ref, batch);
+      } catch (err) {
+        if (attempt >= WRITE_ATTEMPTS) {
+          this.logger.warn(`events of run ${ref.runId} not stored: ${(err as Error).message}`);
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 20 * attempt));
+      }
+    }
   }
 
   private async write(ref: RunRef, batch: readonly QueuedEvent[]): Promise<void> {

@@ -15,6 +15,7 @@ import { RunRepository } from '../store/run.repository.js';
 import type { Drive } from './run-drive.js';
 import { attemptCallId } from './run-ids.js';
 import { modelTextOf, modelTextOfEnvelope } from './run-messages.js';
+import { StepChecks } from './step-checks.js';
 import { SubAgents } from './sub-agents.js';
 
 /**
@@ -28,6 +29,7 @@ export class RunCalls {
   constructor(
     private readonly runs: RunRepository,
     private readonly subAgents: SubAgents,
+    private readonly checks: StepChecks,
   ) {}
 
   /** Runs one call through the governed pipeline, exactly as a REST invoke does. */
@@ -146,7 +148,20 @@ export class RunCalls {
     modelOutput: Parameters<typeof modelTextOfEnvelope>[1] | null,
   ): Promise<void> {
     const modelText = modelOutput ? modelTextOf({ envelope, modelOutput }) : modelTextOfEnvelope(envelope);
-    await this.runs.updateCall(c, { status, approvalId: c.approvalId, result: envelope, modelText });
+    // The checks before the next turn read in this write's round trip (ADR 050).
+    const load = this.checks.carry(d);
+    try {
+      load.after(
+        await this.runs.updateCall(
+          c,
+          { status, approvalId: c.approvalId, result: envelope, modelText },
+          load.carried,
+        ),
+      );
+    } catch (err) {
+      load.after(null);
+      throw err;
+    }
     Object.assign(c, { status, result: envelope, modelText });
     d.emit('tool_result', { step: c.stepIndex, callId: c.callId, tool: c.tool, status, result: envelope });
   }

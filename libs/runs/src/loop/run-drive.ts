@@ -72,6 +72,11 @@ export interface Drive {
   readonly trace: RunStepTrace;
   /** Created by the request that started it: its key was checked a moment ago, for the first step. */
   readonly startedNow: boolean;
+  /**
+   * What the drive's last write read for the next check (ADR 050): the tenant's day of tokens (its
+   * rows) and the principal's standing. Each is used once, by the check that follows the write.
+   */
+  checked?: { tokens: readonly Record<string, unknown>[] | null; standing: boolean | null };
 }
 
 /** What ending a run needs: a drive, or the start of one that could not be prepared. */
@@ -94,5 +99,9 @@ export const usageOf = (u: { inputTokens: number; outputTokens: number }) => ({
  */
 export async function standingLost(standing: PrincipalStanding, d: Drive): Promise<ErrorEnvelope | null> {
   const principal = d.run.principal;
-  return (await standing.stillValid(principal)) ? null : standingLostEnvelope(principal, d.locale);
+  // Read with the drive's last write, just before this check (ADR 050); else asked now.
+  const known = d.checked?.standing ?? null;
+  if (d.checked) d.checked = { ...d.checked, standing: null };
+  const valid = known ?? (await standing.stillValid(principal));
+  return valid ? null : standingLostEnvelope(principal, d.locale);
 }

@@ -1,16 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AgentFactory, metaTools, modelToolOf } from '@toolgate/agents';
-import { PrincipalStanding } from '@toolgate/auth';
 import type { RunEventType } from '@toolgate/contract';
 import { ModelError } from '@toolgate/models';
-import { TokenBudget } from '@toolgate/quotas';
 import { errorEnvelope, ErrorCode, ToolgateError, type ErrorEnvelope, type Locale } from '@toolgate/toolkit';
 import type { AgentRunEntity } from '../entities/agent-run.entity.js';
 import { RunEvents } from '../events/run-events.js';
 import { RunRepository, type RunRef } from '../store/run.repository.js';
 import {
   DriveStopped,
-  standingLost,
   type CreatedRun,
   type Drive,
   type DriveOutcome,
@@ -23,6 +20,7 @@ import { parseModelLabel, runSettingsOf } from './run-settings.js';
 import { RunStepTrace } from './run-step-trace.js';
 import { RunTurns } from './run-turns.js';
 import { StepCalls } from './step-calls.js';
+import { StepChecks } from './step-checks.js';
 import { SubAgents } from './sub-agents.js';
 
 /**
@@ -45,9 +43,8 @@ export class RunLoop {
     private readonly agents: AgentFactory,
     private readonly subAgents: SubAgents,
     @Inject(RUN_MODEL_SOURCE) private readonly models: RunModelSource,
-    private readonly tenantTokens: TokenBudget,
-    private readonly standing: PrincipalStanding,
     private readonly turns: RunTurns,
+    private readonly checks: StepChecks,
     private readonly stepCalls: StepCalls,
     private readonly endings: RunEndings,
   ) {}
@@ -188,9 +185,9 @@ export class RunLoop {
       d.locale,
     );
     if (limit) return limit;
-    const dayLimit = await this.tenantTokens.exceeded(d.ref.tenantId, d.locale);
-    if (dayLimit) return dayLimit;
-    // The first turn of a run created a moment ago: its key was checked by the request that started it.
-    return d.startedNow && d.steps.length === 0 ? null : standingLost(this.standing, d);
+    // The first turn of a run created a moment ago: its key and its tenant's day were checked by the
+    // request that started it. Later turns: read with the last call's outcome (ADR 050).
+    if (d.startedNow && d.steps.length === 0) return null;
+    return (await this.checks.dayRefusal(d)) ?? (await this.checks.standingLost(d));
   }
 }

@@ -11,6 +11,7 @@ import { usageOf, type Drive, type DriveOutcome } from './run-drive.js';
 import { RunEndings } from './run-endings.js';
 import { runCallId } from './run-ids.js';
 import { buildMessages, parseArguments } from './run-messages.js';
+import { StepChecks } from './step-checks.js';
 
 /**
  * One model turn of a drive: ask the model with the conversation so far, count its tokens, and
@@ -23,6 +24,7 @@ export class RunTurns {
     private readonly runs: RunRepository,
     private readonly tenantTokens: TokenBudget,
     private readonly endings: RunEndings,
+    private readonly checks: StepChecks,
     @Optional() private readonly exportGuard?: ModelTurnGuard,
   ) {}
 
@@ -54,8 +56,8 @@ export class RunTurns {
     }
     d.usage.inputTokens += turn.usage.inputTokens;
     d.usage.outputTokens += turn.usage.outputTokens;
-    // Counted beside the turn's own write (never rejects); both are stored before any call runs.
-    const spent = this.tenantTokens.spend(d.ref.tenantId, turn.usage.inputTokens + turn.usage.outputTokens);
+    // Held for the turn's own write, which carries it (ADR 050): stored with the turn, before any call runs.
+    this.tenantTokens.spend(d.ref.tenantId, turn.usage.inputTokens + turn.usage.outputTokens);
     d.emit('model_finished', {
       step: stepIndex,
       text: turn.text,
@@ -94,8 +96,11 @@ export class RunTurns {
     const ending: RunEnding | undefined = calls.length
       ? undefined
       : { status: 'completed', output: turn.text ?? '', error: null, at: new Date() };
-    const [held] = await Promise.all([
-      this.runs.storeStep(
+    // The tenant's tokens ride in the turn's transaction; the checks before its calls read after it.
+    const load = this.checks.carry(d);
+    let held: boolean;
+    try {
+      const stored = await this.runs.storeStep(
         step,
         calls,
         {
@@ -105,9 +110,14 @@ export class RunTurns {
           outputTokens: d.usage.outputTokens,
         },
         { settled: d.settled, ending },
-      ),
-      spent,
-    ]);
+        load.carried,
+      );
+      load.after(stored.rows);
+      held = stored.held;
+    } catch (err) {
+      load.after(null);
+      throw err;
+    }
     d.settled = null;
     d.steps.push(step);
     d.calls.push(...calls);

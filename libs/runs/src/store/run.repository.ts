@@ -6,6 +6,7 @@ import {
   sealText,
   toSqlDateTime,
   TransactionRunner,
+  type ReadStatement,
   type WriteStatement,
 } from '@toolgate/database';
 import { Brackets, In, IsNull, type DataSource } from 'typeorm';
@@ -54,6 +55,17 @@ export interface Fold {
   readonly settled?: SettledStep | null;
   readonly ending?: RunEnding;
 }
+
+/**
+ * Other libs' rows and reads a drive's write takes along (ADR 050): writes in its transaction, after
+ * its own; reads after it commits, in the same round trip on MySQL. Their rows come back in order.
+ */
+export interface Along {
+  readonly writes: readonly WriteStatement[];
+  readonly reads: readonly ReadStatement[];
+}
+
+const NOTHING_ALONG: Along = { writes: [], reads: [] };
 
 /** The columns of a run that ended. */
 const endingColumns = (e: RunEnding) => ({
@@ -289,10 +301,11 @@ export class RunRepository {
     calls: RunToolCallEntity[],
     progress: RunProgress,
     fold: Fold = {},
-  ): Promise<boolean> {
+    along: Along = NOTHING_ALONG,
+  ): Promise<{ held: boolean; rows: Record<string, unknown>[][] }> {
     const ref = { tenantId: step.tenantId, runId: step.runId };
     const at = fold.ending?.at ?? new Date();
-    const changed = await this.transactions.writeAll([
+    const own = [
       ...(fold.settled ? [finishStep(ref, fold.settled)] : []),
       insertStep(step),
       ...(calls.length ? [insertCalls(calls)] : []),
@@ -303,17 +316,26 @@ export class RunRepository {
         updated_at: toSqlDateTime(at),
         ...(fold.ending ? endingColumns(fold.ending) : {}),
       }),
-    ]);
-    return changed.at(-1)! > 0;
+    ];
+    const { changed, rows } = await this.transactions.writeAllThenRead(
+      [...own, ...along.writes],
+      along.reads,
+    );
+    return { held: changed[own.length - 1]! > 0, rows };
   }
 
-  /** Records a call's outcome (or that it parked). */
+  /** Records a call's outcome (or that it parked), with what `along` brings (its read rows answered). */
   async updateCall(
     call: RunToolCallEntity,
     fields: Pick<RunToolCallEntity, 'status' | 'approvalId' | 'result' | 'modelText'>,
-  ): Promise<void> {
-    const { sql, params } = updateCall(call, fields, new Date());
-    await this.dataSource.query(sql, [...params]);
+    along: Along = NOTHING_ALONG,
+  ): Promise<Record<string, unknown>[][]> {
+    const statement = updateCall(call, fields, new Date());
+    if (!along.writes.length && !along.reads.length) {
+      await this.dataSource.query(statement.sql, [...statement.params]);
+      return [];
+    }
+    return (await this.transactions.writeAllThenRead([statement, ...along.writes], along.reads)).rows;
   }
 
   /** Makes `attempt` the current attempt of a call (a re-run after a takeover). */
