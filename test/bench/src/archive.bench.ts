@@ -2,7 +2,13 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AuditWriter, CheckpointService, draftEvent, type AuditEventDraft } from '@toolgate/audit';
+import {
+  AuditWriter,
+  CallProjector,
+  CheckpointService,
+  draftEvent,
+  type AuditEventDraft,
+} from '@toolgate/audit';
 import { createGateway } from '../../../apps/gateway/src/bootstrap.js';
 import { loadSettings } from '../../../apps/gateway/src/settings/settings.js';
 import { autocannon, LOAD_CPU, median, printTable, SERVER_CPU, startPinned } from './bench-support.js';
@@ -132,6 +138,9 @@ async function generateOldDay(env: Record<string, string>, count: number): Promi
     };
     await Promise.all(Array.from({ length: 8 }, appender));
     await app.get(CheckpointService).run([TENANT]);
+    // As a running gateway keeps it: the call projection caught up before the day is purged.
+    const projector = app.get(CallProjector);
+    while ((await projector.catchUp()) > 0);
   } finally {
     await app.close();
   }

@@ -203,6 +203,14 @@ export class AuditCallsRepository {
   ) {}
 
   /** Tenants whose chain head is past their projection cursor (or that have no cursor yet). */
+  /** How far a tenant's chain is projected (0: not yet). */
+  async projectedThrough(tenantId: string): Promise<number> {
+    const rows = (await this.dataSource.query('SELECT seq FROM audit_call_cursors WHERE tenant_id = ?', [
+      tenantId,
+    ])) as { seq: string | number }[];
+    return Number(rows[0]?.seq ?? 0);
+  }
+
   async behind(): Promise<Behind[]> {
     const rows = (await this.dataSource.query(
       `SELECT h.tenant_id AS tenant_id, COALESCE(c.seq, 0) AS projected

@@ -23,6 +23,8 @@ describe('RetentionJob alarms', () => {
       { boundary: async () => null } as never,
       checkpoints as never,
       {} as never,
+      {} as never,
+      {} as never,
       { location: 'test', list: async () => [] } as never,
       { retention: { archiveIntervalMs: 0, wholeDays: true } } as unknown as AuditOptions,
       undefined,

@@ -12,6 +12,8 @@ import { SiemForwarder } from '../siem/siem-forwarder.js';
 import { ARCHIVE_STORE, type ArchiveStore } from '../archive/archive-store.js';
 import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import { AuditTrail } from '../audit-trail.js';
+import { AuditCallsRepository } from '../calls/audit-calls.repository.js';
+import { CallProjector } from '../calls/call-projector.js';
 import { CheckpointRepository } from '../chain/checkpoint.repository.js';
 import { rangeOfKey, tenantArchivePrefix, type ArchiveManifest } from './archive-format.js';
 import { ArchiveWriter } from './archive-writer.js';
@@ -72,6 +74,8 @@ export class RetentionJob implements OnApplicationBootstrap, OnApplicationShutdo
     private readonly repo: RetentionRepository,
     private readonly checkpoints: CheckpointRepository,
     private readonly trail: AuditTrail,
+    private readonly projector: CallProjector,
+    private readonly calls: AuditCallsRepository,
     @Inject(ARCHIVE_STORE) private readonly store: ArchiveStore,
     @Inject(AUDIT_OPTIONS) private readonly options: AuditOptions,
     // With SIEM sinks configured, nothing is purged before every sink has sent it (ADR 038).
@@ -202,6 +206,12 @@ export class RetentionJob implements OnApplicationBootstrap, OnApplicationShutdo
         ? { ...base, purgeSkipped: `waiting for the SIEM sinks (all have sent through seq ${delivered})` }
         : base;
     }
+    // The call projection must have read every event the purge removes: a projector batch still
+    // holding such events would write their calls back after the purge dropped them. Once the
+    // projection's cursor is past the target no such batch can commit (its cursor move fails).
+    const projected = await this.projectedThrough(tenantId, target.seq);
+    if (projected < target.seq)
+      return { ...base, purgeSkipped: `waiting for the call projection (through seq ${projected})` };
     const purged = await this.purger.purge(tenantId, target, () => this.policy.onHold(tenantId));
     if (purged.events > 0)
       await this.trail.record([
@@ -227,6 +237,14 @@ export class RetentionJob implements OnApplicationBootstrap, OnApplicationShutdo
       ...(purged.problem ? { problem: purged.problem } : {}),
       ...(purged.stoppedByHold ? { purgeSkipped: 'hold' } : {}),
     };
+  }
+
+  /** How far the tenant's calls are projected, after catching the projection up if it is behind. */
+  private async projectedThrough(tenantId: string, seq: number): Promise<number> {
+    const projected = await this.calls.projectedThrough(tenantId);
+    if (projected >= seq) return projected;
+    await this.projector.catchUp();
+    return this.calls.projectedThrough(tenantId);
   }
 
   /**
