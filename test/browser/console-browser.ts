@@ -78,6 +78,9 @@ export async function launchConsoleBrowser(): Promise<ConsoleBrowser> {
     viewport: { width: 1440, height: 900 },
     locale: 'zh-CN',
     acceptDownloads: true,
+    // The console turns Ant Design's motion off for it: no click lands on a dialog, dropdown or
+    // popconfirm still moving (Chromium 156 on a loaded machine lost such clicks).
+    reducedMotion: 'reduce',
   });
   const pageErrors: string[] = [];
   context.on('weberror', (e) => pageErrors.push(e.error().message));
