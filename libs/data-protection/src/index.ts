@@ -1,3 +1,4 @@
+// Every export is public API of @toolgate/data-protection: personal-information classes, processing records, the cross-border guard and the per-tenant profile (issue 24, ADRs 047, 048).
 import { ProcessingCounts1765640500000 } from './migrations/1765640500000-processing-counts.js';
 import { ProcessingCountsLastAt1765640700000 } from './migrations/1765640700000-processing-counts-last-at.js';
 
