@@ -1,6 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { isMysql, toSqlDateTime } from '@toolgate/database';
+import { isMysql } from '@toolgate/database';
 import {
   And,
   LessThanOrEqual,
@@ -21,7 +21,7 @@ import type { CheckpointSigner } from './checkpoint-signer.js';
 import type { DigestAlgorithm } from './crypto-suite.js';
 import { isKeyedLink, linkVersionOf, type LinkKeys } from './event-hash.js';
 import { toRecord } from './event-mapping.js';
-import { seqWindows } from './seq-window.js';
+import { eventSeqBounds, seqWindows } from './seq-window.js';
 import { yieldIfSliceSpent } from './time-slice.js';
 
 /**
@@ -392,7 +392,7 @@ export class ChainVerifier {
     else if (to) where.occurredAt = LessThanOrEqual(to);
     let [after, upTo] = [afterSeq, toSeq];
     if (where.occurredAt) {
-      const bounds = await this.seqBounds(events, tenantId, o.range!);
+      const bounds = await eventSeqBounds(events, tenantId, o.range!.from, o.range!.to);
       if (!bounds) return;
       [after, upTo] = [Math.max(after, bounds.min - 1), Math.min(upTo, bounds.max)];
     }
@@ -402,22 +402,6 @@ export class ChainVerifier {
   }
 
   /** The lowest and highest seq of a tenant's events in a time range, or null when it holds none. */
-  private async seqBounds(
-    events: Repository<AuditEventEntity>,
-    tenantId: string,
-    { from, to }: Range,
-  ): Promise<{ min: number; max: number } | null> {
-    const q = events
-      .createQueryBuilder('e')
-      .select('MIN(e.seq)', 'min')
-      .addSelect('MAX(e.seq)', 'max')
-      .where('e.tenantId = :tenantId', { tenantId });
-    if (from) q.andWhere('e.occurredAt >= :from', { from: toSqlDateTime(from) });
-    if (to) q.andWhere('e.occurredAt <= :to', { to: toSqlDateTime(to) });
-    const row = await q.getRawOne<{ min: string | number | null; max: string | number | null }>();
-    if (row?.min === null || row?.min === undefined || row.max === null) return null;
-    return { min: Number(row.min), max: Number(row.max) };
-  }
 }
 
 /** Whether a walk that ended at `reached` ended where the chain head says the chain ends. */

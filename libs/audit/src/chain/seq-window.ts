@@ -1,3 +1,4 @@
+import { toSqlDateTime } from '@toolgate/database';
 import { And, LessThanOrEqual, MoreThan, type FindOptionsWhere, type Repository } from 'typeorm';
 import { AuditEventEntity } from '../entities/audit-event.entity.js';
 
@@ -94,4 +95,23 @@ export async function* seqWindows(
     next = upTo < toSeq ? read(upTo) : undefined;
     if (found.length) yield found;
   }
+}
+
+/** The lowest and highest seq of a tenant's events in a time range (both ends inclusive), or null. */
+export async function eventSeqBounds(
+  events: Repository<AuditEventEntity>,
+  tenantId: string,
+  from?: Date | null,
+  to?: Date | null,
+): Promise<{ min: number; max: number } | null> {
+  const q = events
+    .createQueryBuilder('e')
+    .select('MIN(e.seq)', 'min')
+    .addSelect('MAX(e.seq)', 'max')
+    .where('e.tenantId = :tenantId', { tenantId });
+  if (from) q.andWhere('e.occurredAt >= :from', { from: toSqlDateTime(from) });
+  if (to) q.andWhere('e.occurredAt <= :to', { to: toSqlDateTime(to) });
+  const row = await q.getRawOne<{ min: string | number | null; max: string | number | null }>();
+  if (row?.min === null || row?.min === undefined || row.max === null) return null;
+  return { min: Number(row.min), max: Number(row.max) };
 }

@@ -4,7 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository, SelectQueryBuilder } from 'typeorm';
 import type { AuditEventRecord } from '../audit-fields.js';
 import { toRecord } from '../chain/event-mapping.js';
-import { eventsAfter, seqWindows } from '../chain/seq-window.js';
+import { eventSeqBounds, eventsAfter, seqWindows } from '../chain/seq-window.js';
 import { AuditEventEntity } from '../entities/audit-event.entity.js';
 import { AuditOpenCallEntity } from '../entities/audit-open-call.entity.js';
 import type { AuditFilter } from './audit-query.js';
@@ -114,17 +114,8 @@ export class AuditEventsRepository {
   }
 
   /** The lowest and highest seq of a tenant's events in a time range (both ends inclusive), or null. */
-  async seqBounds(tenantId: string, from?: Date, to?: Date): Promise<{ min: number; max: number } | null> {
-    const q = this.events
-      .createQueryBuilder('e')
-      .select('MIN(e.seq)', 'min')
-      .addSelect('MAX(e.seq)', 'max')
-      .where('e.tenantId = :tenantId', { tenantId });
-    if (from) q.andWhere('e.occurredAt >= :from', { from: toSqlDateTime(from) });
-    if (to) q.andWhere('e.occurredAt <= :to', { to: toSqlDateTime(to) });
-    const row = await q.getRawOne<{ min: string | number | null; max: string | number | null }>();
-    if (row?.min === null || row?.min === undefined || row.max === null) return null;
-    return { min: Number(row.min), max: Number(row.max) };
+  seqBounds(tenantId: string, from?: Date, to?: Date): Promise<{ min: number; max: number } | null> {
+    return eventSeqBounds(this.events, tenantId, from, to);
   }
 
   /** A tenant's events with `afterSeq < seq <= toSeq`, oldest first, in chunks (windows of seqs: seqWindows). */
