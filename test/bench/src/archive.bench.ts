@@ -1,7 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   AuditWriter,
   CallProjector,
@@ -11,7 +8,15 @@ import {
 } from '@toolgate/audit';
 import { createGateway } from '../../../apps/gateway/src/bootstrap.js';
 import { loadSettings } from '../../../apps/gateway/src/settings/settings.js';
-import { autocannon, LOAD_CPU, median, printTable, SERVER_CPU, startPinned } from './bench-support.js';
+import {
+  autocannon,
+  LOAD_CPU,
+  median,
+  printTable,
+  SERVER_CPU,
+  startPinned,
+  withPlatformSettings,
+} from './bench-support.js';
 import { BenchToolsModule } from './bench-tools.js';
 import { fixedRate, type Percentiles, type Target } from './fixedrate.bench.js';
 
@@ -214,19 +219,6 @@ interface RetentionAnswer {
     readonly purgeSkipped?: string;
     readonly problem?: string;
   } | null;
-}
-
-function withPlatformSettings(configDir: string, changes: [RegExp, string][]): string {
-  const dir = mkdtempSync(join(tmpdir(), 'toolgate-config-'));
-  cpSync(configDir, dir, { recursive: true });
-  const file = join(dir, 'toolgate.yaml');
-  let yaml = readFileSync(file, 'utf8');
-  for (const [from, to] of changes) {
-    if (!from.test(yaml)) throw new Error(`toolgate.yaml does not say ${from.source}`);
-    yaml = yaml.replace(from, to);
-  }
-  writeFileSync(file, yaml);
-  return dir;
 }
 
 function fmt(ms: number): string {

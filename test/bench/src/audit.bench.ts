@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AuditWriter, CheckpointService, draftEvent, type AuditEventDraft } from '@toolgate/audit';
@@ -13,6 +13,7 @@ import {
   printTable,
   SERVER_CPU,
   startPinned,
+  withPlatformSettings,
   type Run,
 } from './bench-support.js';
 
@@ -34,11 +35,9 @@ export async function auditedThroughput(
   // other is measured.
   const queued = await startPinned<{ port: number; agentKey: string }>('bench-server.js', SERVER_CPU, {
     ...env,
-    TOOLGATE_CONFIG_DIR: withPlatformSetting(
-      env.TOOLGATE_CONFIG_DIR!,
-      'finishedBeforeAnswer: true',
-      'finishedBeforeAnswer: false',
-    ),
+    TOOLGATE_CONFIG_DIR: withPlatformSettings(env.TOOLGATE_CONFIG_DIR!, [
+      ['finishedBeforeAnswer: true', 'finishedBeforeAnswer: false'],
+    ]),
     TOOLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'toolgate-bench-data-')),
   });
   const base = `http://127.0.0.1:${gateway.info.port}/v1/agents/bench/tools`;
@@ -136,15 +135,6 @@ export async function auditedThroughput(
 }
 
 /** A copy of the config directory whose `toolgate.yaml` says `to` where it said `from`. */
-function withPlatformSetting(configDir: string, from: string, to: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'toolgate-config-'));
-  cpSync(configDir, dir, { recursive: true });
-  const file = join(dir, 'toolgate.yaml');
-  const yaml = readFileSync(file, 'utf8');
-  if (!yaml.includes(from)) throw new Error(`toolgate.yaml does not say ${from}`);
-  writeFileSync(file, yaml.replace(from, to));
-  return dir;
-}
 
 /** An admin-style audit event for load: its content does not matter, its size is realistic. */
 export function auditDraft(i: number, tenantId: string): AuditEventDraft {

@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -219,4 +220,19 @@ export function medianRun(r: Run[]): Run {
 /** A load run as a table row: label, req/s, p50, p99, server CPU per request, errors, then `extra`. */
 export function runRow(label: string, r: Run, ...extra: string[]): (string | number)[] {
   return [label, r.rps, r.p50Ms, r.p99Ms, r.cpuUsPerReq, r.errors + r.non2xx, ...extra];
+}
+
+/** A copy of a config dir whose toolgate.yaml has each `[from, to]` replaced (each must be there). */
+export function withPlatformSettings(configDir: string, changes: [RegExp | string, string][]): string {
+  const dir = mkdtempSync(join(tmpdir(), 'toolgate-config-'));
+  cpSync(configDir, dir, { recursive: true });
+  const file = join(dir, 'toolgate.yaml');
+  let yaml = readFileSync(file, 'utf8');
+  for (const [from, to] of changes) {
+    if (!(typeof from === 'string' ? yaml.includes(from) : from.test(yaml)))
+      throw new Error(`toolgate.yaml does not say ${String(from)}`);
+    yaml = yaml.replace(from, to);
+  }
+  writeFileSync(file, yaml);
+  return dir;
 }
