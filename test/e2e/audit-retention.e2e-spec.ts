@@ -112,6 +112,7 @@ describe('retention: archive to a directory, purge, and the trail still verifies
       purgeUnavailable: null,
     });
     expect(status.lastRun.archivedEvents).toBe(second.seq);
+    expect(status.lastRun).toMatchObject({ archiveMs: expect.any(Number), purgeMs: expect.any(Number) });
     expect(status.headSeq).toBeGreaterThan(second.seq);
 
     // The database holds nothing up to the boundary; the projection lost the purged calls too.

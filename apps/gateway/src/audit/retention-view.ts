@@ -10,6 +10,8 @@ function runView(r: TenantRetentionRun): NonNullable<TenantRetention['lastRun']>
     archivedEvents: r.archivedEvents,
     purgedEvents: r.purgedEvents,
     purgedCalls: r.purgedCalls,
+    archiveMs: r.archiveMs,
+    purgeMs: r.purgeMs,
     ...(r.purgeSkipped ? { purgeSkipped: r.purgeSkipped } : {}),
     ...(r.problem ? { problem: r.problem } : {}),
   };

@@ -41,6 +41,12 @@ describe('parseJsonBody', () => {
       Buffer.concat([Buffer.from('"'), Buffer.from([0xc0, 0xaf]), Buffer.from('"')]),
       /UTF-8/,
     ],
+    ['an escaped lone surrogate', Buffer.from('{"comment":"\\ud800"}'), /lone UTF-16 surrogate/],
+    [
+      'an escaped lone low surrogate in a key',
+      Buffer.from('{"a":[{"\\uDC00x":1}]}'),
+      /lone UTF-16 surrogate/,
+    ],
     ['broken JSON', Buffer.from('{"input": {'), /not valid JSON/],
     ['a duplicate key', Buffer.from('{"input":{"a":1,"a":2}}'), /duplicate key 'a'/],
     ['__proto__', Buffer.from('{"__proto__":{"x":1}}'), /__proto__/],
@@ -52,6 +58,14 @@ describe('parseJsonBody', () => {
     ['constructor.prototype', Buffer.from('{"constructor":{"prototype":{"x":1}}}'), /constructor\.prototype/],
   ])('refuses %s', (_name, body, message) => {
     expect(refusal(body)).toMatchObject({ kind: 'other', message: expect.stringMatching(message) });
+  });
+
+  it('takes escaped surrogate pairs, and names where a lone one is', () => {
+    expect(parseJsonBody(Buffer.from('{"a":"\\ud83d\\ude00","b":"\\\\ud800"}'))).toEqual({
+      a: '😀',
+      b: '\\ud800',
+    });
+    expect(refusal(Buffer.from('{"input":{"items":["ok","x\\udbff"]}}')).path).toEqual(['input', 'items', 1]);
   });
 
   it('names where a duplicate key is', () => {

@@ -31,6 +31,9 @@ export interface TenantRetentionRun {
   readonly archivedEvents: number;
   readonly purgedEvents: number;
   readonly purgedCalls: number;
+  /** How long archiving took (ms), and purging (0 when nothing was purged). */
+  readonly archiveMs: number;
+  readonly purgeMs: number;
   /** Why nothing (more) was purged: `hold`, or the purge cannot run here (see Purger). */
   readonly purgeSkipped?: string;
   readonly problem?: string;
@@ -162,6 +165,8 @@ export class RetentionJob implements OnApplicationBootstrap, OnApplicationShutdo
         archivedEvents: 0,
         purgedEvents: 0,
         purgedCalls: 0,
+        archiveMs: 0,
+        purgeMs: 0,
         problem: err.message,
       }));
       if (run.problem) {
@@ -190,6 +195,8 @@ export class RetentionJob implements OnApplicationBootstrap, OnApplicationShutdo
       archivedEvents: archived.events,
       purgedEvents: 0,
       purgedCalls: 0,
+      archiveMs: Date.now() - at.getTime(),
+      purgeMs: 0,
     };
     if (archived.problem) return { ...base, problem: archived.problem };
     const retention = await this.policy.effective(tenantId);
@@ -212,7 +219,9 @@ export class RetentionJob implements OnApplicationBootstrap, OnApplicationShutdo
     const projected = await this.projectedThrough(tenantId, target.seq);
     if (projected < target.seq)
       return { ...base, purgeSkipped: `waiting for the call projection (through seq ${projected})` };
+    const purgeStart = Date.now();
     const purged = await this.purger.purge(tenantId, target, () => this.policy.onHold(tenantId));
+    const purgeMs = Date.now() - purgeStart;
     if (purged.events > 0)
       await this.trail.record([
         {
@@ -234,6 +243,7 @@ export class RetentionJob implements OnApplicationBootstrap, OnApplicationShutdo
       ...base,
       purgedEvents: purged.events,
       purgedCalls: purged.calls,
+      purgeMs,
       ...(purged.problem ? { problem: purged.problem } : {}),
       ...(purged.stoppedByHold ? { purgeSkipped: 'hold' } : {}),
     };

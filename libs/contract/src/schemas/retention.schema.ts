@@ -65,6 +65,8 @@ export const tenantRetentionSchema = named(
         archivedEvents: z.number().int(),
         purgedEvents: z.number().int(),
         purgedCalls: z.number().int(),
+        archiveMs: z.number().int().describe('How long archiving took (ms)'),
+        purgeMs: z.number().int().describe('How long purging took (ms); 0 when nothing was purged'),
         purgeSkipped: z.string().optional(),
         problem: z.string().optional(),
       })
