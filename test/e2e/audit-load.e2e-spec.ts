@@ -13,14 +13,18 @@ import {
 } from '@toolgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const CALLS = Number(process.env.AUDIT_LOAD_CALLS ?? 20_000);
+// 5,000 in the suite (about 35 s on this 2-core machine; 20,000 took 135 s of a 15-minute budget):
+// a lost or forked event shows at any size, since the 64 callers contend on every append. The
+// 20,000-call run of the issue is `npm run bench -- --only cluster` (one MariaDB server beside the
+// Galera cluster, the same counts and verify), or this file with AUDIT_LOAD_CALLS=20000.
+const CALLS = Number(process.env.AUDIT_LOAD_CALLS ?? 5_000);
 const CONCURRENCY = 64;
 const ADMIN = 'tg_load-test-admin-key-0123456789';
 
 // Two gateway processes on one database is the production topology, and the brief measures it on
 // MariaDB. SQLite is single-process by design (embedded), so this suite runs on the MariaDB project.
 describe.skipIf(testDatabaseKind() !== 'mariadb')(
-  'audit under load: 20,000 L1 calls, two gateways, one MariaDB',
+  `audit under load: ${CALLS.toLocaleString('en-US')} L1 calls, two gateways, one MariaDB`,
   () => {
     let db: TestDatabase;
     let sql: RawSql;

@@ -128,7 +128,15 @@ const retentionFileSchema = z.strictObject({
     .nonnegative()
     .max(60_000)
     .optional()
-    .describe('Pause between two purge transactions, so the trail’s writers never wait long.'),
+    .describe('The least pause between two purge transactions.'),
+  workShare: z
+    .number()
+    .gt(0)
+    .max(1)
+    .optional()
+    .describe(
+      'Share of the wall clock archiving and purging may work: after each step (a page archived, a purge transaction) they rest in proportion, so calls served beside them keep their latency (1: no rest).',
+    ),
 });
 
 /** `audit.archiveStore`: an S3-compatible bucket; keys come from the environment. */

@@ -11,11 +11,18 @@ import { nextPublicDigest } from '../chain/public-digest.js';
 import { evidenceLine } from '../evidence/evidence-format.js';
 import { AuditEventsRepository } from '../query/audit-events.repository.js';
 import { ARCHIVE_KIND, publicKeyKey, rangeKeys, type ArchiveManifest } from './archive-format.js';
+import { AUDIT_OPTIONS, type AuditOptions } from '../audit.options.js';
 import { RetentionRepository } from './retention.repository.js';
+import { WorkPacer } from './work-pacer.js';
 
 /** Events one archived file holds at most (a busy day becomes several files, each ending at a checkpoint). */
 export const MAX_RANGE_EVENTS = 200_000;
 const DAY_MS = 86_400_000;
+/**
+ * Events read and written per step: a step's hashing and JSON hold the event loop for a few ms
+ * only, and the rest between steps (`workShare`) lets the calls beside it through.
+ */
+const ARCHIVE_PAGE = 100;
 
 /** What archiving one tenant did. */
 export interface TenantArchiveRun {
@@ -51,6 +58,7 @@ export class ArchiveWriter {
     private readonly events: AuditEventsRepository,
     private readonly repo: RetentionRepository,
     private readonly transactions: TransactionRunner,
+    @Inject(AUDIT_OPTIONS) private readonly options: AuditOptions,
   ) {}
 
   /**
@@ -127,7 +135,9 @@ export class ArchiveWriter {
     let digest = '';
     let first: { occurredAt: Date } | undefined;
     let last: { occurredAt: Date } | undefined;
-    for await (const chunk of this.events.bySeq(tenantId, from.seq, end.seq)) {
+    const pacer = new WorkPacer(this.options.retention.workShare);
+    for await (const chunk of this.events.bySeq(tenantId, from.seq, end.seq, ARCHIVE_PAGE)) {
+      await pacer.rest();
       for (const e of chunk) {
         if (e.seq !== prev.seq + 1)
           throw new RangeRefused(`event seq ${prev.seq + 1} is missing before ${eventName(e)}`);

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
@@ -15,6 +14,7 @@ import { isKeyedLink, linkVersionOf } from '../chain/event-hash.js';
 import { toRecord } from '../chain/event-mapping.js';
 import { AuditEventEntity } from '../entities/audit-event.entity.js';
 import { changed, RetentionRepository } from './retention.repository.js';
+import { WorkPacer } from './work-pacer.js';
 
 /** What purging one tenant did. */
 export interface TenantPurgeRun {
@@ -32,8 +32,9 @@ class StalePurge extends Error {}
 
 /**
  * Deletes archived events of a tenant's chain up to a target (the end of an archived range), in
- * small transactions from the oldest up, with a pause between them: each takes row locks on a
- * range of old seqs only, far from the head where the writers append, and never for long (ADR 037).
+ * small transactions from the oldest up, resting between them in proportion to their time
+ * (`workShare`): each takes row locks on a range of old seqs only, far from the head where the
+ * writers append, and never for long (ADR 037).
  *
  * Under the 等保 profile the trail is append-only in the database. The purge is its one exception,
  * narrow on both ends: it first records the window it may delete (`window_seq`), and the DELETE
@@ -78,10 +79,8 @@ export class Purger implements OnApplicationShutdown {
     const reason = this.unavailable();
     const start = await this.repo.boundary(tenantId);
     if (reason) return { events: 0, calls: 0, through: start?.seq ?? 0, problem: reason };
-    const { batch, pauseMs } = {
-      batch: this.options.retention.purgeBatch,
-      pauseMs: this.options.retention.purgePauseMs,
-    };
+    const batch = this.options.retention.purgeBatch;
+    const pacer = this.pacer();
     let through = await this.inTransaction((em) => this.openWindow(em, tenantId, target.seq));
     let events = 0;
     try {
@@ -122,14 +121,19 @@ export class Purger implements OnApplicationShutdown {
           return deleted;
         });
         through = to;
-        if (pauseMs > 0 && through < target.seq) await sleep(pauseMs);
+        if (through < target.seq) await pacer.rest();
       }
     } catch (err) {
       if (err instanceof StalePurge) return { events, calls: 0, through };
       return { events, calls: 0, through, problem: (err as Error).message };
     }
-    const calls = await this.purgeProjection(tenantId, through);
+    const calls = await this.purgeProjection(tenantId, through, pacer);
     return { events, calls, through };
+  }
+
+  private pacer(): WorkPacer {
+    const r = this.options.retention;
+    return new WorkPacer(r.workShare, r.purgePauseMs);
   }
 
   /** Creates the boundary row if needed and widens its window to `target`; answers the boundary's seq. */
@@ -151,9 +155,10 @@ export class Purger implements OnApplicationShutdown {
   }
 
   /** The projection's rows of calls whose every event is purged, in batches. */
-  private async purgeProjection(tenantId: string, through: number): Promise<number> {
+  private async purgeProjection(tenantId: string, through: number, pacer: WorkPacer): Promise<number> {
     let calls = 0;
     for (;;) {
+      await pacer.rest();
       const n = await this.inTransaction(async (em) => {
         const ids = (
           (await em.query('SELECT call_id FROM audit_calls WHERE tenant_id = ? AND last_seq <= ? LIMIT ?', [
