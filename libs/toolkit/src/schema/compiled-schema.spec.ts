@@ -67,8 +67,11 @@ describe('many problems in one input', () => {
     const input = keys(20_000);
     const schema = compileSchema(z.object({ service: z.string() }), 'input');
     const r = schema.check(input);
-    // Quickly = linearly: 5,000 → 20,000 keys in CPU time, the same minute (was `< 300 ms`).
-    const grew = growth(keys, (value) => schema.check(value), 5_000);
+    // Quickly = linearly: 2,500 → 10,000 keys in CPU time, the same minute (was `< 300 ms`). Not
+    // 5,000 → 20,000: beside a busy neighbour the 20,000-key object left the CPU's caches and cost
+    // 5.8× the 10,000-key one in all three attempts (3.4 → 6.7 → 38.8 ms), a cache step, not
+    // the checker's growth; quadratic work is 16× at any size.
+    const grew = growth(keys, (value) => schema.check(value), 2_500);
     expect(grew.ratio, `CPU ms ${grew.costsMs.join(' → ')}`).toBeLessThanOrEqual(LINEAR_GROWTH_LIMIT);
     if (r.ok) throw new Error('expected a failure');
     expect(r.issues).toHaveLength(MAX_REPORTED_ISSUES + 1);
