@@ -67,20 +67,21 @@ export function parseJsonBody(body: Buffer): unknown {
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 const wellFormed = (s: string) => (s as string & { isWellFormed(): boolean }).isWellFormed();
 
-/** Where the first string (key or value) with an unpaired surrogate is, or null. */
+/**
+ * Where the first string (key or value) with an unpaired surrogate is, or null. One path array,
+ * pushed and popped on the way down and copied only when found: each value is visited once, so a
+ * wide object at depth 128 costs no more than a flat one.
+ */
 function loneSurrogatePath(value: unknown, path: (string | number)[]): (string | number)[] | null {
-  if (typeof value === 'string') return wellFormed(value) ? null : path;
+  if (typeof value === 'string') return wellFormed(value) ? null : [...path];
   if (typeof value !== 'object' || value === null) return null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = loneSurrogatePath(value[i], [...path, i]);
-      if (found) return found;
-    }
-    return null;
-  }
-  for (const [key, item] of Object.entries(value)) {
-    if (!wellFormed(key)) return [...path, key];
-    const found = loneSurrogatePath(item, [...path, key]);
+  const entries: [string | number, unknown][] = Array.isArray(value)
+    ? value.map((item, i) => [i, item])
+    : Object.entries(value);
+  for (const [key, item] of entries) {
+    path.push(key);
+    const found = typeof key === 'string' && !wellFormed(key) ? [...path] : loneSurrogatePath(item, path);
+    path.pop();
     if (found) return found;
   }
   return null;
