@@ -182,6 +182,8 @@ function route(req: IncomingMessage, res: ServerResponse, body: string): void {
   if (req.method === 'POST' && path === '/api/orders') {
     const order = JSON.parse(body) as { sku: string; quantity: number };
     if (order.sku === 'gone') return send(res, 409, 'sku discontinued', 'text/plain');
+    // A lone UTF-16 surrogate escaped in the JSON text, as a broken encoder upstream writes it.
+    if (order.sku === 'odd-text') return send(res, 201, '{"orderId":43,"sku":"odd\\ud800","quantity":1}');
     return send(res, 201, { orderId: 42, ...order });
   }
   if (req.method === 'DELETE' && /^\/api\/orders\/\d+$/.test(path)) return send(res, 204);

@@ -1,4 +1,4 @@
-import { fromSqlDateTime, toSqlDateTime } from '@toolgate/database';
+import { fromSqlDateTime, jsonText, toSqlDateTime } from '@toolgate/database';
 import type { AuditActor } from './audit-event.js';
 import type { CodecName } from './audit-fields.js';
 
@@ -38,7 +38,7 @@ export const CODECS: Readonly<Record<CodecName, Codec>> = {
     cells: oneCell,
   },
   json: {
-    write: (v, row) => row.push(v === null || v === undefined ? null : JSON.stringify(v)),
+    write: (v, row) => row.push(jsonText(v)),
     read: (row, p) => first(row, p) ?? null,
     show: asIs,
     cells: oneCell,

@@ -1,5 +1,6 @@
 import type { ColumnOptions, QueryRunner, TableColumnOptions } from 'typeorm';
 import { isMysql } from './sql-dialect.js';
+import { wellFormedJson } from './well-formed.js';
 
 /**
  * A UTC timestamp kept to the millisecond on both databases: MariaDB `DATETIME(3)` (a plain
@@ -11,8 +12,15 @@ export const dateTime3 = (options: ColumnOptions = {}): ColumnOptions => ({
   ...options,
 });
 
-/** A JSON document: native JSON on MySQL/MariaDB, text on SQLite. */
-export const jsonColumn = (options: ColumnOptions = {}): ColumnOptions => ({ type: 'json', ...options });
+/**
+ * A JSON document: native JSON on MySQL/MariaDB, text on SQLite. Values are made well-formed
+ * before any transformer of the column's own (see well-formed.ts).
+ */
+export const jsonColumn = (options: ColumnOptions = {}): ColumnOptions => ({
+  type: 'json',
+  ...options,
+  transformer: [wellFormedJson, ...[options.transformer ?? []].flat()],
+});
 
 /**
  * The auto-increment id column of a migration: BIGINT on MySQL; INTEGER on SQLite, where only an

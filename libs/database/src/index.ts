@@ -28,6 +28,7 @@ export { StatementRefusedError, TransactionRunner } from './transaction-runner.j
 export type { ReadStatement, ReadThenWrite, WriteStatement, WrittenAndRead } from './transaction-runner.js';
 export { hydrateRow, selectColumns } from './hydrate.js';
 export { autoIncrementIdColumn, dateTime3, jsonColumn } from './column-types.js';
+export { jsonText, wellFormed } from './well-formed.js';
 export { deriveInFlightKey, inFlightJson, inFlightText, sealJson, sealText } from './in-flight-seal.js';
 export { useBinaryCollation } from './binary-identifiers.js';
 export { DEFAULT_INSTANCE_OPTIONS, InstanceRegistry } from './instances/instance-registry.js';

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import {
   fromSqlDateTime,
   isMysql,
+  jsonText,
   toSqlDateTime,
   TransactionRunner,
   type WriteStatement,
@@ -119,7 +120,6 @@ const chunks = <T>(items: readonly T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 const marks = (n: number) => Array(n).fill('?').join(',');
 const dateOrNull = (d: Date | null) => (d ? toSqlDateTime(d) : null);
-const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 /** JSON read back: text on SQLite and on MariaDB (its JSON is LONGTEXT); parsed by some drivers. */
 const parsed = (v: unknown): unknown => (typeof v === 'string' ? (JSON.parse(v) as unknown) : (v ?? null));
 
@@ -133,13 +133,13 @@ function rowValues(r: CallRow): unknown[] {
     r.riskLevel,
     r.face,
     r.target,
-    json(r.input),
+    jsonText(r.input),
     r.state,
     r.status,
     r.code,
     r.requesterType,
     r.requesterId,
-    json(r.approvers),
+    jsonText(r.approvers),
     toSqlDateTime(r.requestedAt),
     dateOrNull(r.startedAt),
     dateOrNull(r.finishedAt),

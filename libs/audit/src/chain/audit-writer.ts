@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, Optional, type OnApplicationShutdown } from '@nestjs/common';
-import { isRetryableTransactionError, StatementRefusedError } from '@toolgate/database';
+import { isRetryableTransactionError, StatementRefusedError, wellFormed } from '@toolgate/database';
 import { inSpan, SpanName, TraceAttr, tracingEnabled } from '@toolgate/telemetry';
 import type { EntityManager } from 'typeorm';
 import { AuditAlarms } from '../alarms/audit-alarms.js';
@@ -63,12 +63,26 @@ export interface AppendOptions {
   readonly sidecar?: Sidecar;
 }
 
+/**
+ * The draft with its JSON fields well-formed (a lone surrogate from a tool's answer as U+FFFD),
+ * before it is hashed: what the link covers is what the JSON columns can hold, and one tenant's
+ * odd answer cannot fail a batch that carries other tenants' events.
+ */
+function wellFormedDraft(d: AuditEventDraft): AuditEventDraft {
+  const input = wellFormed(d.input);
+  const outputSummary = wellFormed(d.outputSummary);
+  const details = wellFormed(d.details);
+  return input === d.input && outputSummary === d.outputSummary && details === d.details
+    ? d
+    : { ...d, input, outputSummary, details };
+}
+
 export function toEntries(drafts: readonly AuditEventDraft[], options: AppendOptions = {}): ChainEntry[] {
-  return drafts.map((draft, i) => ({
-    draft,
-    dedupeKey: dedupeKeyOf(draft, options.dedupeExtra),
-    opens: draft.event === 'started',
-    closes: CLOSING_EVENTS.has(draft.event),
+  return drafts.map((d, i) => ({
+    draft: wellFormedDraft(d),
+    dedupeKey: dedupeKeyOf(d, options.dedupeExtra),
+    opens: d.event === 'started',
+    closes: CLOSING_EVENTS.has(d.event),
     ...(options.sidecar && i === drafts.length - 1 ? { sidecar: options.sidecar } : {}),
   }));
 }

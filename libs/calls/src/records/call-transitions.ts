@@ -1,4 +1,4 @@
-import { sealJson, toSqlDateTime, type WriteStatement as SqlStatement } from '@toolgate/database';
+import { jsonText, sealJson, toSqlDateTime, type WriteStatement as SqlStatement } from '@toolgate/database';
 import type { CallFace } from '@toolgate/toolkit';
 import type { CallStatus, DecidedBy, StoredPrincipal } from '../entities/tool-call.entity.js';
 
@@ -63,7 +63,6 @@ const COLUMNS = [
 ] as const;
 const INSERT = `INSERT INTO tool_calls (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
 
-const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
 function insertValues(r: NewCallRecord, status: CallStatus, at: Date, input = r.input): unknown[] {
   const t = toSqlDateTime(at);
@@ -75,12 +74,12 @@ function insertValues(r: NewCallRecord, status: CallStatus, at: Date, input = r.
     r.implementation,
     r.sessionId,
     r.idempotencyIdentity,
-    json(r.principal),
+    jsonText(r.principal),
     r.locale,
     status,
     // A parked call's raw input is sealed at rest until the call ends (ADR 036).
-    json(sealJson(input)),
-    json(r.inputRedacted),
+    jsonText(sealJson(input)),
+    jsonText(r.inputRedacted),
     r.inputDigest,
     r.timeoutMs,
     r.approvalMode,
@@ -116,7 +115,7 @@ function transition(
   if (fields.ends) sets.push('input = input_redacted', 'input_redacted = NULL');
   if (fields.envelope !== undefined) {
     sets.push('envelope = ?');
-    params.push(json(fields.envelope));
+    params.push(jsonText(fields.envelope));
   }
   if (fields.instanceId !== undefined) {
     sets.push('instance_id = ?');
@@ -124,7 +123,7 @@ function transition(
   }
   if (fields.decidedBy !== undefined) {
     sets.push('decided_by = ?');
-    params.push(json(fields.decidedBy));
+    params.push(jsonText(fields.decidedBy));
   }
   return {
     sql: `UPDATE tool_calls SET ${sets.join(', ')} WHERE tenant_id = ? AND call_id = ? AND status IN (${from.map(() => '?').join(', ')})`,

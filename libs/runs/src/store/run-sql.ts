@@ -1,4 +1,4 @@
-import { sealJson, sealText, toSqlDateTime, type WriteStatement } from '@toolgate/database';
+import { jsonText, sealJson, sealText, toSqlDateTime, type WriteStatement } from '@toolgate/database';
 import type { AgentRunEntity } from '../entities/agent-run.entity.js';
 import type { RunStepEntity } from '../entities/run-step.entity.js';
 import type { RunToolCallEntity } from '../entities/run-tool-call.entity.js';
@@ -13,9 +13,8 @@ import type { RunRef } from './run.repository.js';
  * transformers seal it (ADR 036).
  */
 
-const json = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
 /** A JSON value of a live run, sealed. */
-const sealed = (v: unknown): string | null => json(sealJson(v));
+const sealed = (v: unknown): string | null => jsonText(sealJson(v));
 /** A text of a live run, sealed. */
 const sealedText = (v: string | null): string | null => (v === null ? null : sealText(v));
 const placeholders = (n: number) => `(${Array(n).fill('?').join(',')})`;
@@ -37,7 +36,7 @@ export function insertRun(r: AgentRunEntity): WriteStatement {
       r.sessionId,
       r.parentRunId,
       r.agentType,
-      json(r.principal),
+      jsonText(r.principal),
       r.principalId,
       r.locale,
       r.model,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { TenantRedaction } from '@toolgate/audit';
 import type { RunEvent } from '@toolgate/contract';
+import { jsonText } from '@toolgate/database';
 import { BindingResolver } from '@toolgate/tenancy';
 import { MoreThan, type DataSource } from 'typeorm';
 import { AgentRunEntity } from '../entities/agent-run.entity.js';
@@ -56,7 +57,6 @@ export class RunScrubber {
     ]);
     const r = new RunRedactor(redactor, tools);
     const where = { tenantId: ref.tenantId, runId: ref.runId };
-    const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
     const key = [ref.tenantId, ref.runId];
     // Plain SQL, not the entities: their transformers would seal what is now safe to keep as it is.
     await this.dataSource.transaction(async (em) => {
@@ -67,7 +67,7 @@ export class RunScrubber {
         [
           r.text(run.input),
           run.output === null ? null : r.text(run.output),
-          json(run.error === null ? null : redactor.redact(run.error)),
+          jsonText(run.error === null ? null : redactor.redact(run.error)),
           ...key,
         ],
       );
@@ -78,15 +78,15 @@ export class RunScrubber {
         }));
         await em.query(
           'UPDATE run_steps SET text = ?, tool_calls = ? WHERE tenant_id = ? AND run_id = ? AND step_index = ?',
-          [s.text === null ? null : r.text(s.text), json(toolCalls), ...key, s.stepIndex],
+          [s.text === null ? null : r.text(s.text), jsonText(toolCalls), ...key, s.stepIndex],
         );
       }
       for (const c of await em.getRepository(RunToolCallEntity).findBy(where)) {
         await em.query(
           'UPDATE run_tool_calls SET input = ?, result = ?, model_text = ? WHERE tenant_id = ? AND run_id = ? AND step_index = ? AND call_index = ?',
           [
-            json(redactor.cap(r.input(c.tool, c.input))),
-            json(c.result === null ? null : redactor.cap(r.result(c.tool, c.result))),
+            jsonText(redactor.cap(r.input(c.tool, c.input))),
+            jsonText(c.result === null ? null : redactor.cap(r.result(c.tool, c.result))),
             c.modelText === null ? null : r.toolText(c.tool, c.modelText),
             ...key,
             c.stepIndex,
@@ -120,7 +120,7 @@ export class RunScrubber {
             data: e.data,
           } as RunEvent);
           await em.query('UPDATE run_events SET data = ? WHERE tenant_id = ? AND run_id = ? AND seq = ?', [
-            json(shown ? shown.data : redactor.redact(e.data)),
+            jsonText(shown ? shown.data : redactor.redact(e.data)),
             ...key,
             e.seq,
           ]);
@@ -128,7 +128,7 @@ export class RunScrubber {
         for (const [step, seqs] of deltas)
           await em.query(
             `UPDATE run_events SET data = ? WHERE tenant_id = ? AND run_id = ? AND seq IN (${seqs.map(() => '?').join(', ')})`,
-            [json({ step, delta: '' }), ...key, ...seqs],
+            [jsonText({ step, delta: '' }), ...key, ...seqs],
           );
         if (page.length < EVENT_PAGE) break;
         after = page.at(-1)!.seq;
