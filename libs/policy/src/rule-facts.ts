@@ -23,10 +23,23 @@ export function principalFacts(
   };
 }
 
+/** Each bound tool's facts, made once: an EffectiveTool is a read-only snapshot of its binding. */
+const TOOL_FACTS = new WeakMap<EffectiveTool, Readonly<Record<string, unknown>>>();
+
 /** `tool` as rules read it: name, risk level, data domains, effective approval mode. */
-export function toolFacts(tool: EffectiveTool): Record<string, unknown> {
-  const c = tool.contract;
-  return { name: c.name, risk: c.risk.level, dataDomains: [...c.risk.dataDomains], approval: tool.approval };
+export function toolFacts(tool: EffectiveTool): Readonly<Record<string, unknown>> {
+  let facts = TOOL_FACTS.get(tool);
+  if (!facts) {
+    const c = tool.contract;
+    facts = Object.freeze({
+      name: c.name,
+      risk: c.risk.level,
+      dataDomains: Object.freeze([...c.risk.dataDomains]),
+      approval: tool.approval,
+    });
+    TOOL_FACTS.set(tool, facts);
+  }
+  return facts;
 }
 
 /** What a call's rules read: its validated input, who, which tool, when, which face and run. */

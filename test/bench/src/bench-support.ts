@@ -10,8 +10,15 @@ import { recordTable } from './bench-report.js';
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 
-/** Latency percentiles of a sorted sample, in microseconds. */
-export function percentiles(samplesNs: Float64Array | number[]): { p50: number; p99: number; mean: number } {
+/** p50, p99 and mean of a set of samples, in µs. */
+export interface Percentiles {
+  readonly p50: number;
+  readonly p99: number;
+  readonly mean: number;
+}
+
+/** Latency percentiles of a sample (sorted here), in microseconds. */
+export function percentiles(samplesNs: Float64Array | number[]): Percentiles {
   const sorted = Float64Array.from(samplesNs).sort();
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! / 1000;
   const mean = sorted.reduce((a, b) => a + b, 0) / sorted.length / 1000;

@@ -64,6 +64,37 @@ agentTypes:
       - bench_noop
 `;
 
+/**
+ * A tenant whose `bench` agent has bench_noop under ten rules (issue 26's figure): nine that never
+ * match (a person no key is), and a tenth that matches every call (`allow`) when `lastMatches`,
+ * else one that matches none (an L3 test on an L0 tool). L0 access records are off, as in
+ * `benchquiet`, its baseline: their batched writes share the thread and would drown a few µs.
+ */
+export function benchRulesTenantYaml(id: string, lastMatches: boolean): string {
+  const misses = Array.from(
+    { length: 9 },
+    (_, i) => `
+          - id: miss-${i}
+            when: principal.name == "nobody-${i}" && tool.risk == "L0"
+            then: deny
+            reason: { en: never, zh: 从不 }`,
+  ).join('');
+  return `
+id: ${id}
+name: Benchmark with ten rules
+agentTypes:
+  bench:
+    tools:
+      - name: bench_noop
+        rules:${misses}
+          - id: last
+            when: tool.risk == "${lastMatches ? 'L0' : 'L3'}"
+            then: allow
+audit:
+  l0Access: false
+`;
+}
+
 /** The same tenant with L0 access records off (`audit.l0Access: false`): what they cost is the difference. */
 export const BENCH_QUIET_TENANT_YAML = BENCH_TENANT_YAML.replace(
   'id: bench\nname: Benchmark',

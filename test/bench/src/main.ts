@@ -7,7 +7,7 @@ import { archiveUnderLoad } from './archive.bench.js';
 import { auditedThroughput, writerThroughput } from './audit.bench.js';
 import { clusterThroughput } from './cluster.bench.js';
 import { cryptoSuiteCost } from './crypto-suite.bench.js';
-import { BENCH_TENANT_YAML, BENCH_QUIET_TENANT_YAML } from './bench-tools.js';
+import { BENCH_TENANT_YAML, BENCH_QUIET_TENANT_YAML, benchRulesTenantYaml } from './bench-tools.js';
 import { makeConfigDir } from '../../support/config-dir.js';
 import { createTestDatabase } from '../../support/test-database.js';
 import { consoleFirstRender } from './console.bench.js';
@@ -43,7 +43,12 @@ async function main(): Promise<void> {
   const timedRuns = args.includes('--runs') ? Number(args[args.indexOf('--runs') + 1]) : 500;
   const clusterCalls = args.includes('--calls') ? Number(args[args.indexOf('--calls') + 1]) : 20_000;
   const trailEvents = args.includes('--events') ? Number(args[args.indexOf('--events') + 1]) : 1_000_000;
-  const configDir = makeConfigDir({ bench: BENCH_TENANT_YAML, benchquiet: BENCH_QUIET_TENANT_YAML });
+  const configDir = makeConfigDir({
+    bench: BENCH_TENANT_YAML,
+    benchquiet: BENCH_QUIET_TENANT_YAML,
+    benchrules: benchRulesTenantYaml('benchrules', false),
+    benchlate: benchRulesTenantYaml('benchlate', true),
+  });
   const common = () => ({
     TOOLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'toolgate-bench-data-')),
     TOOLGATE_CONFIG_DIR: configDir,

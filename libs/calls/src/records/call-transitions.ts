@@ -63,7 +63,6 @@ const COLUMNS = [
 ] as const;
 const INSERT = `INSERT INTO tool_calls (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
 
-
 function insertValues(r: NewCallRecord, status: CallStatus, at: Date, input = r.input): unknown[] {
   const t = toSqlDateTime(at);
   return [
