@@ -9,6 +9,7 @@ import { AuditSinks1765403800000 } from './migrations/1765403800000-audit-sinks.
 import { AuditRetention1765500100000 } from './migrations/1765500100000-audit-retention.js';
 import { AuditVerifyJobs1765700100000 } from './migrations/1765700100000-verify-jobs.js';
 import { LeanAuditIndexes1765720000000 } from './migrations/1765720000000-lean-audit-indexes.js';
+import { AuditCallsToolStatus1765730000000 } from './migrations/1765730000000-audit-calls-tool-status.js';
 
 export { AUDIT_EVENT_TYPES, CLOSING_EVENTS, GENESIS_HASH, PLATFORM_TENANT } from './audit-event.js';
 export type { AuditActor, AuditEventType, OutputSummary } from './audit-event.js';
@@ -128,6 +129,7 @@ export {
   CreateAudit1764480200000,
   LeanAuditIndexes1765720000000,
   OpenCallsPerTenant1764500100000,
+  AuditCallsToolStatus1765730000000,
 };
 
 /** The audit lib's migrations, in order. */
@@ -148,6 +150,7 @@ export const AUDIT_MIGRATIONS = [
   CheckpointAlgorithm1765640400000,
   AuditVerifyJobs1765700100000,
   LeanAuditIndexes1765720000000,
+  AuditCallsToolStatus1765730000000,
 ];
 export { AuditUnavailableError } from './chain/audit-writer.js';
 export type { EvidenceManifest } from './evidence/evidence-format.js';
