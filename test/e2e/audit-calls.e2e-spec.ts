@@ -143,6 +143,11 @@ describe('the calls an auditor questions', () => {
       byName,
     );
     expect(await walk('target=payment-api&tool=read_logs', auditor)).toEqual([`acme/${callIds.logs}`]);
+    // The pair with an index of its own (tool + status), and the same pair with no call matching.
+    const pair = await whole('tool=restart_service&status=ok', auditor);
+    expect(pair).toEqual([`acme/${callIds.approved}`]);
+    expect(await walk('tool=restart_service&status=ok', auditor)).toEqual(pair);
+    expect(await whole('tool=read_logs&status=error', auditor)).toEqual([]);
   });
 
   it('keeps readers to their tenant and lets tenant admins read their own trail', async () => {
