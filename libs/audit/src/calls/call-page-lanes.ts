@@ -143,7 +143,8 @@ const MOST_SELECTIVE_FIRST: readonly FilterColumn[] = [
 function forcedIndex(filter: CallPageFilter): string {
   if (filter.columns.has('call_id')) return '';
   // The one pair with an index of its own (migration 1765730000000): a status no call of the tool has.
-  if (filter.columns.has('tool') && filter.columns.has('status')) return ' FORCE INDEX (idx_audit_calls_tool_status)';
+  if (filter.columns.has('tool') && filter.columns.has('status'))
+    return ' FORCE INDEX (idx_audit_calls_tool_status)';
   const column = MOST_SELECTIVE_FIRST.find((c) => filter.columns.has(c));
   const index = column === undefined ? 'idx_audit_calls_time' : INDEX_OF[column];
   return index ? ` FORCE INDEX (${index})` : '';
