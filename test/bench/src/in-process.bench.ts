@@ -54,6 +54,12 @@ export async function inProcessOverhead(
     }
     return percentiles(samples);
   };
+  // Each call under rules must have run the tool: a refusal would be cheaper and prove nothing.
+  for (const call of [underRules, underLateMatch]) {
+    const { envelope } = await call();
+    if (!('status' in envelope) || envelope.status !== 'ok')
+      throw new Error(`the bench's ruled call was refused: ${JSON.stringify(envelope)}`);
+  }
   const d = await measure(direct);
   const g = await measure(governed);
   // Ten rules against none: a difference of a few µs, so the three are measured in alternating
@@ -66,12 +72,6 @@ export async function inProcessOverhead(
   }
   const medianRound = (ps: Percentiles[]) => [...ps].sort((a, b) => a.p50 - b.p50)[ps.length >> 1]!;
   const [g0, r, l] = [medianRound(rounds.g), medianRound(rounds.r), medianRound(rounds.l)];
-  // Each call under rules must have run the tool: a refusal would be cheaper and prove nothing.
-  for (const call of [underRules, underLateMatch]) {
-    const { envelope } = await call();
-    if (!('status' in envelope) || envelope.status !== 'ok')
-      throw new Error(`the bench's ruled call was refused: ${JSON.stringify(envelope)}`);
-  }
   await app.close();
   const overheadP50 = g.p50 - d.p50;
   const overheadP99 = g.p99 - d.p99;

@@ -37,6 +37,17 @@ const INDEX_OF: Partial<Record<FilterColumn, string>> = {
   session_id: 'idx_audit_calls_session',
 };
 
+/**
+ * Indexes of a lead column together with a second one (migration 1765730000000): used when the lead
+ * is the lane's most selective column and the second is filtered too (a status no call of the tool
+ * has reads nothing, where the tool's index reads every call of the tool).
+ */
+const PAIR_INDEX_OF: Partial<
+  Record<FilterColumn, { readonly second: FilterColumn; readonly index: string }>
+> = {
+  tool: { second: 'status', index: 'idx_audit_calls_tool_status' },
+};
+
 const marks = (n: number) => Array(n).fill('?').join(',');
 
 /**
@@ -142,10 +153,9 @@ const MOST_SELECTIVE_FIRST: readonly FilterColumn[] = [
  */
 function forcedIndex(filter: CallPageFilter): string {
   if (filter.columns.has('call_id')) return '';
-  // The one pair with an index of its own (migration 1765730000000): a status no call of the tool has.
-  if (filter.columns.has('tool') && filter.columns.has('status'))
-    return ' FORCE INDEX (idx_audit_calls_tool_status)';
   const column = MOST_SELECTIVE_FIRST.find((c) => filter.columns.has(c));
-  const index = column === undefined ? 'idx_audit_calls_time' : INDEX_OF[column];
+  if (column === undefined) return ' FORCE INDEX (idx_audit_calls_time)';
+  const pair = PAIR_INDEX_OF[column];
+  const index = pair && filter.columns.has(pair.second) ? pair.index : INDEX_OF[column];
   return index ? ` FORCE INDEX (${index})` : '';
 }
